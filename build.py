@@ -1,0 +1,197 @@
+"""Build Adjutant's static site into dist/ and, with --serve, serve it on 127.0.0.1.
+
+    python build.py                 # writes dist/
+    python build.py --serve [--port N]
+
+dist/ holds everything the page fetches, so no request leaves the site's origin:
+- index.html (the game table) and embed.html (a read-only map of a game), the JS shell and CSS (web/);
+- maps/<variant>.svg, drawn by the renderer (py/adjutant_maps) when it is present;
+- app-<hash>.zip: the engine (py/adjutant), the UI module (py/adjutant_ui) and the variant data (maps/*.json),
+  laid out as in this repository and unpacked by PyScript (its `files` config) into Python's home;
+- variants.json: id and name of every variant, for the first paint before Python is ready;
+- runtime/: Pyodide and PyScript copied from node_modules (pinned in package.json), only the files
+  the page fetches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+DIST = ROOT / "dist"
+
+# The Pyodide files loadPyodide() fetches for the core interpreter (no packages are loaded).
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+# PyScript's entry module and its core chunk: the page's config turns every plugin off ("!name"), so
+# nothing else is imported. tests/browser checks that the page fetches exactly these runtime files.
+PYSCRIPT_FILES = ["core.js", "core-*.js", "error-*.js"]
+PYTHON_PACKAGES = ["adjutant", "adjutant_ui"]
+RUNTIME_MISSING = "node_modules/{} is missing: run `npm ci` (scripts/dev setup does) before building."
+
+
+def runtime_files() -> dict[str, Path]:
+    """Map each runtime file's path under dist/ to its source in node_modules."""
+    files: dict[str, Path] = {}
+    pyodide = ROOT / "node_modules" / "pyodide"
+    pyscript = ROOT / "node_modules" / "@pyscript" / "core" / "dist"
+    for name in PYODIDE_FILES:
+        source = pyodide / name
+        if not source.is_file():
+            raise SystemExit(RUNTIME_MISSING.format(f"pyodide/{name}"))
+        files[f"runtime/pyodide/{name}"] = source
+    for pattern in PYSCRIPT_FILES:
+        matches = sorted(pyscript.glob(pattern))
+        if not matches:
+            raise SystemExit(RUNTIME_MISSING.format(f"@pyscript/core/dist/{pattern}"))
+        for source in matches:
+            files[f"runtime/pyscript/{source.name}"] = source
+    return files
+
+
+def variant_ids() -> list[str]:
+    """The ids of the variants in maps/ (one JSON file each)."""
+    return sorted(path.stem for path in (ROOT / "maps").glob("*.json"))
+
+
+def variant_index() -> list[dict[str, str]]:
+    """Id and name of each variant, read from its data file (a variant that extends another may
+    inherit its name)."""
+    raw = {vid: json.loads((ROOT / "maps" / f"{vid}.json").read_text(encoding="utf-8")) for vid in variant_ids()}
+
+    def name(vid: str) -> str:
+        data = raw[vid]
+        if "name" in data:
+            return str(data["name"])
+        base = data.get("extends")
+        return name(base) if base in raw else vid
+
+    return [{"id": vid, "name": name(vid)} for vid in raw]
+
+
+def write_app_zip(target: Path) -> None:
+    """Zip the Python the page runs, laid out as in the repository (py/..., maps/*.json)."""
+    sources: list[Path] = []
+    for package in PYTHON_PACKAGES:
+        folder = ROOT / "py" / package
+        if folder.is_dir():
+            sources += sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+    sources += sorted((ROOT / "maps").glob("*.json"))
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for source in sources:
+            # A fixed timestamp keeps the archive identical from one build to the next.
+            info = zipfile.ZipInfo(source.relative_to(ROOT).as_posix(), date_time=(2000, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, source.read_bytes())
+
+
+def write_maps(out_dir: Path) -> None:
+    """Draw every variant's SVG with the renderer, or a plain placeholder where there is none (or when
+    ADJUTANT_PLACEHOLDER_MAPS=1, to work on the page without the renderer's dependencies)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    renderer = ROOT / "py" / "adjutant_maps" / "__init__.py"
+    if renderer.is_file() and os.environ.get("ADJUTANT_PLACEHOLDER_MAPS") != "1":
+        sys.path.insert(0, str(ROOT / "py"))
+        from adjutant_maps import build_maps  # the only module that imports svgwrite
+
+        build_maps(out_dir)
+        return
+    for entry in variant_index():
+        (out_dir / f"{entry['id']}.svg").write_text(placeholder_svg(entry["name"]), encoding="utf-8")
+
+
+def placeholder_svg(title: str) -> str:
+    """A blank board that says the drawing is not built yet (no renderer in this checkout)."""
+    label = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 800" data-placeholder="true">'
+        '<rect width="1000" height="800" fill="#dfe8ee"/>'
+        f'<text x="500" y="400" text-anchor="middle" font-size="32" fill="#456">{label}</text>'
+        '<text x="500" y="450" text-anchor="middle" font-size="20" fill="#456">'
+        "map drawing not built (py/adjutant_maps is missing)</text></svg>\n"
+    )
+
+
+def content_hash(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def build(dist: Path = DIST) -> Path:
+    """Write the whole site into `dist` (emptied first) and return it."""
+    if dist.exists():
+        shutil.rmtree(dist)
+    dist.mkdir(parents=True)
+    for rel, source in runtime_files().items():
+        target = dist / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    shutil.copytree(ROOT / "web", dist / "web")
+    write_maps(dist / "maps")
+    (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")
+    write_app_zip(dist / "app.zip")
+    # Versions in the URLs of the files that change with the code defeat stale caches. PyScript
+    # unpacks an archive only if its URL ends in .zip, so the app's version goes into its name.
+    app_zip = f"app-{content_hash([dist / 'app.zip'])}.zip"
+    (dist / "app.zip").rename(dist / app_zip)
+    version = content_hash(sorted((dist / "web").iterdir()))
+    html = (ROOT / "index.html").read_text(encoding="utf-8")
+    html = html.replace("{{VERSION}}", version).replace("{{APP_ZIP}}", app_zip)
+    (dist / "index.html").write_text(html, encoding="utf-8")
+    # The embed view is the same page, read-only: the CSS hides the controls for data-view="embed".
+    embed = html.replace('<body data-view="play">', '<body data-view="embed">')
+    embed = embed.replace('adjutant_ui.start("play")', 'adjutant_ui.start("embed")')
+    (dist / "embed.html").write_text(embed, encoding="utf-8")
+    return dist
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".wasm": "application/wasm",
+        ".svg": "image/svg+xml",
+        ".json": "application/json",
+    }
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        if "--verbose" in sys.argv:
+            super().log_message(format, *args)
+
+
+def serve(dist: Path, port: int) -> None:
+    handler = functools.partial(QuietHandler, directory=str(dist))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+        print(f"Serving Adjutant at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--serve", action="store_true", help="serve dist/ on 127.0.0.1 after building")
+    parser.add_argument("--port", type=int, default=8000, help="port for --serve (default 8000)")
+    parser.add_argument("--out", type=Path, default=DIST, help="output folder (default dist/)")
+    parser.add_argument("--verbose", action="store_true", help="log every request while serving")
+    args = parser.parse_args(argv)
+    dist = build(args.out)
+    print(f"Built {dist}")
+    if args.serve:
+        serve(dist, args.port)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""Adjutant: a Diplomacy adjudicator for the variants that only ever lived on paper.
+
+The public API: load a variant, start or read a game, give orders, adjudicate, save or share.
+"""
+
+from .codec import decode_link, encode_link
+from .errors import AdjutantError, GameFileError, OrderError, VariantError
+from .game import Game, OrderProblem, PhaseRecord, Position, Result
+from .gamefile import dumps, loads
+from .orders import Unit, format_order, parse_order
+from .phases import Phase
+from .variant import Variant, available_variants, load_variant
+
+__all__ = [
+    "AdjutantError",
+    "Game",
+    "GameFileError",
+    "OrderError",
+    "OrderProblem",
+    "Phase",
+    "PhaseRecord",
+    "Position",
+    "Result",
+    "Unit",
+    "Variant",
+    "VariantError",
+    "available_variants",
+    "decode_link",
+    "dumps",
+    "encode_link",
+    "format_order",
+    "load_variant",
+    "loads",
+    "parse_order",
+]

@@ -1,0 +1,146 @@
+"""``python -m adjutant``: a game master's command line.
+
+    python -m adjutant variants
+    python -m adjutant new standard game.json
+    python -m adjutant orders game.json orders.txt      (any power; "-" reads standard input)
+    python -m adjutant show game.json
+    python -m adjutant adjudicate game.json
+    python -m adjutant link game.json                   (the shareable fragment)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from . import report
+from .codec import decode_link, encode_link
+from .errors import AdjutantError
+from .game import Game
+from .gamefile import dumps, loads
+from .variant import available_variants
+
+
+def _read_game(path: str) -> Game:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise AdjutantError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        return loads(data)
+    except AdjutantError as e:
+        raise AdjutantError(f"{path}: {e}") from None
+
+
+def _write_game(path: str, game: Game) -> None:
+    """Write atomically: the old file stays whole until the new one is complete."""
+    target = Path(path)
+    text = dumps(game)
+    fd, tmp = tempfile.mkstemp(prefix=".adjutant-", dir=target.parent if str(target.parent) else ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m adjutant", description="Adjudicate Diplomacy games.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("variants", help="list the variants")
+    p = sub.add_parser("new", help="start a game and write its file")
+    p.add_argument("variant")
+    p.add_argument("game", help="the game file to write")
+    p = sub.add_parser("orders", help="add orders (any power) from a text file, or - for standard input")
+    p.add_argument("game")
+    p.add_argument("file")
+    p.add_argument("--power", help="the power giving these orders, when they don't say")
+    p = sub.add_parser("adjudicate", help="resolve the current phase and print the results")
+    p.add_argument("game")
+    p = sub.add_parser("undo", help="take back the last adjudication")
+    p.add_argument("game")
+    p = sub.add_parser("show", help="the position, centres and orders due")
+    p.add_argument("game")
+    p = sub.add_parser("history", help="every phase's results")
+    p.add_argument("game")
+    p = sub.add_parser("link", help="print the game as a link fragment")
+    p.add_argument("game")
+    p = sub.add_parser("from-link", help="write the game in a link fragment to a file")
+    p.add_argument("fragment")
+    p.add_argument("game")
+    args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except AdjutantError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "variants":
+        for vid, name in available_variants():
+            print(f"{vid:16} {name}")
+        return 0
+    if args.command == "new":
+        if Path(args.game).exists():
+            raise AdjutantError(f"{args.game} exists already; not overwriting it")
+        game = Game.new(args.variant)
+        _write_game(args.game, game)
+        print(report.show(game))
+        return 0
+    if args.command == "from-link":
+        game = decode_link(args.fragment)
+        _write_game(args.game, game)
+        print(report.show(game))
+        return 0
+    game = _read_game(args.game)
+    if args.command == "orders":
+        try:
+            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise AdjutantError(f"cannot read {args.file}: {e}") from None
+        power = None
+        if args.power:
+            from .orders import find_power
+
+            found = find_power(game.variant, args.power)
+            if found is None:
+                raise AdjutantError(f"{args.power!r} is not a power of {game.variant.name}")
+            power = found.id
+        problems = game.add_orders(text, power)
+        for pr in problems:
+            print(("warning: " if pr.kept else "error: ") + str(pr), file=sys.stderr)
+        _write_game(args.game, game)
+        print(report.orders_status(game))
+        return 1 if any(not pr.kept for pr in problems) else 0
+    if args.command == "adjudicate":
+        records = game.adjudicate()
+        _write_game(args.game, game)
+        for r in records:
+            if not r.skipped:
+                print(report.results(game.variant, r))
+        print(report.show(game))
+        return 0
+    if args.command == "undo":
+        record = game.undo()
+        _write_game(args.game, game)
+        print(f"Took back {record.phase.title}; its orders are given again.")
+        print(report.show(game))
+        return 0
+    if args.command == "show":
+        print(report.show(game))
+        return 0
+    if args.command == "history":
+        for r in game.history:
+            if not r.skipped:
+                print(report.results(game.variant, r))
+        return 0
+    if args.command == "link":
+        print(encode_link(game))
+        return 0
+    raise AdjutantError(f"unknown command {args.command}")

@@ -1,0 +1,249 @@
+"""The URL form of a game: compact, for the fragment of a shared link.
+
+A link holds only the variant and the orders of every phase; the positions and results are found again
+by replaying them. Each unit's order is written as its index among the orders the position offers it
+(:mod:`adjutant.legal`), all indices packed into one mixed-radix number; an order outside that list is
+kept as text. The whole is deflated and written in base64url.
+
+>>> from adjutant.game import Game
+>>> g = Game.new("standard")
+>>> _ = g.add_orders("F Lon - Nth; A Par - Bur")
+>>> _ = g.adjudicate()
+>>> link = encode_link(g)
+>>> from adjutant.gamefile import dumps
+>>> dumps(decode_link(link)) == dumps(g)
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import zlib
+from typing import Any
+
+from .errors import AdjutantError, GameFileError
+from .game import Game
+from .legal import Candidates, adjustment_candidates, retreat_candidates
+from .orders import Build, Disband, Order, Waive, format_order
+
+LINK_VERSION = 1
+#: a link longer than this is refused before it is decoded
+MAX_LINK = 400_000
+#: nor may it inflate to more than this
+MAX_INFLATED = 4_000_000
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise GameFileError("the link is damaged: it is not base64url") from None
+
+
+class _Digits:
+    """Mixed-radix digits, least significant first."""
+
+    def __init__(self, number: int = 0) -> None:
+        self.pairs: list[tuple[int, int]] = []
+        self.number = number
+
+    def put(self, value: int, radix: int) -> None:
+        self.pairs.append((value, radix))
+
+    def get(self, radix: int) -> int:
+        value = self.number % radix
+        self.number //= radix
+        return value
+
+    def pack(self) -> int:
+        n = 0
+        for value, radix in reversed(self.pairs):
+            n = n * radix + value
+        return n
+
+
+def _phase_slots(game: Game) -> list[tuple[str, list[Order]]]:
+    """``(key, candidates)`` for each unit (movement, retreat) of the current phase, in a fixed order."""
+    kind = game.phase.kind
+    if kind == "movement":
+        c = Candidates(game.variant, game.units, game.phase.season)
+        return [(prov, c.of(prov)) for prov in sorted(game.units)]
+    if kind == "retreat":
+        return [
+            (d.unit.province, retreat_candidates(game.variant, d.unit))
+            for d in sorted(game.position.dislodged, key=lambda d: d.unit.province)
+        ]
+    return []
+
+
+def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:
+    given: dict[str, list[Order]] = {}
+    for power, texts in orders.items():
+        given[power] = [game.parse(t, power) for t in texts]
+    if game.phase.kind != "adjustment":
+        by_prov = {o.unit.province: (p, o) for p, os in given.items() for o in os}  # type: ignore[union-attr]
+        for prov, cands in _phase_slots(game):
+            if prov not in by_prov:
+                digits.put(0, len(cands) + 2)
+                continue
+            power, o = by_prov[prov]
+            if o in cands:
+                digits.put(cands.index(o) + 1, len(cands) + 2)
+            else:
+                digits.put(len(cands) + 1, len(cands) + 2)
+                extra.append([n, power, format_order(o)])
+        return
+    for power in sorted(game.variant.powers):
+        cands = adjustment_candidates(game, power)
+        mine = given.get(power, [])
+        if len(mine) > len(cands) or any(o not in cands for o in mine):
+            digits.put(len(cands) + 1, len(cands) + 2)
+            extra.append([n, power, [format_order(o) for o in mine]])
+            continue
+        digits.put(len(mine), len(cands) + 2)
+        for o in mine:
+            digits.put(cands.index(o), len(cands))
+
+
+def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list[Any]], n: int) -> None:
+    v = game.variant
+    if game.phase.kind != "adjustment":
+        owners = {prov: u.power for prov, u in game.units.items()}
+        owners.update({d.unit.province: d.unit.power for d in game.position.dislodged})
+        for prov, cands in _phase_slots(game):
+            k = digits.get(len(cands) + 2)
+            if k == 0:
+                continue
+            if k <= len(cands):
+                game._keep(cands[k - 1])
+                continue
+            texts = extra.get((n, owners[prov]), [])
+            if not texts:
+                raise GameFileError("the link is damaged: an order written out is missing")
+            game._keep(game.parse(texts.pop(0), owners[prov]))
+        return
+    for power in sorted(v.powers):
+        cands = adjustment_candidates(game, power)
+        k = digits.get(len(cands) + 2)
+        if k == len(cands) + 1:
+            texts = extra.get((n, power), [])
+            if not texts or not isinstance(texts[0], list):
+                raise GameFileError("the link is damaged: adjustments written out are missing")
+            for t in texts.pop(0):
+                _keep_checked(game, game.parse(str(t), power), power)
+            continue
+        for _ in range(k):
+            game._keep(cands[digits.get(len(cands))])
+
+
+def _keep_checked(game: Game, order: Order, power: str) -> None:
+    if isinstance(order, (Build, Waive)) and order.power != power:
+        raise GameFileError("the link is damaged: an order belongs to another power")
+    if isinstance(order, Disband) and order.unit.power != power:
+        raise GameFileError("the link is damaged: an order belongs to another power")
+    game._keep(order)
+
+
+def encode_link(game: Game) -> str:
+    """The fragment text that :func:`decode_link` turns back into the same game."""
+    g = Game.new(game.variant)
+    digits = _Digits()
+    extra: list[Any] = []
+    n = 0
+    records = [r for r in game.history if not r.skipped]
+    for record in records:
+        _encode_phase(g, record.orders, digits, extra, n)
+        for power, texts in record.orders.items():
+            for t in texts:
+                g._keep(g.parse(t, power))
+        g.adjudicate()
+        n += 1
+    pending = game._written() if not game.over else {}
+    _encode_phase(g, pending, digits, extra, n)
+    number = digits.pack()
+    payload: dict[str, Any] = {"a": LINK_VERSION, "v": game.variant.id, "n": len(records)}
+    if number:
+        payload["c"] = _b64(number.to_bytes((number.bit_length() + 7) // 8, "big"))
+    if extra:
+        payload["x"] = extra
+    if game.draw:
+        payload["d"] = list(game.draw)
+    raw = json.dumps(payload, separators=(",", ":")).encode("utf-8")
+    return _b64(zlib.compress(raw, 9)[2:-4])  # raw deflate: no zlib header or checksum
+
+
+def decode_link(text: str) -> Game:
+    """The game in a link's fragment (with or without a leading ``#g=``); raises
+    :class:`GameFileError` naming what is wrong, and never anything else."""
+    text = text.strip()
+    for prefix in ("#", "g="):
+        if text.startswith(prefix):
+            text = text[len(prefix) :]
+    if not text:
+        raise GameFileError("the link holds no game")
+    if len(text) > MAX_LINK:
+        raise GameFileError(f"the link is too long ({len(text)} characters) to be a game")
+    if not all(c.isalnum() or c in "-_" for c in text):
+        raise GameFileError("the link is damaged: it has characters that base64url does not use")
+    inflater = zlib.decompressobj(-15)
+    try:
+        raw = inflater.decompress(_unb64(text), MAX_INFLATED)
+    except zlib.error:
+        raise GameFileError("the link is damaged or cut short: it does not inflate") from None
+    if inflater.unconsumed_tail:
+        raise GameFileError("the link inflates to too much to be a game")
+    if not inflater.eof:
+        raise GameFileError("the link is cut short")
+    try:
+        payload = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise GameFileError("the link is damaged: its contents are not a game") from None
+    try:
+        return _from_payload(payload)
+    except GameFileError:
+        raise
+    except (AdjutantError, KeyError, IndexError, TypeError, ValueError) as e:
+        raise GameFileError(f"the link is damaged: {e}") from None
+
+
+def _from_payload(payload: Any) -> Game:
+    if not isinstance(payload, dict) or "a" not in payload:
+        raise GameFileError("the link's contents are not a game")
+    version = payload["a"]
+    if not isinstance(version, int) or version > LINK_VERSION:
+        raise GameFileError(f"this link was made by a newer Adjutant (link version {version}); this one reads up to {LINK_VERSION}")
+    variant = payload.get("v")
+    if not isinstance(variant, str):
+        raise GameFileError("the link names no variant")
+    try:
+        game = Game.new(variant)
+    except AdjutantError as e:
+        raise GameFileError(f"the link's variant: {e}") from None
+    records = payload.get("n")
+    if not isinstance(records, int) or not 0 <= records <= 10_000:
+        raise GameFileError("the link is damaged: bad phase count")
+    number = int.from_bytes(_unb64(payload["c"]), "big") if "c" in payload else 0
+    digits = _Digits(number)
+    extra: dict[tuple[int, str], list[Any]] = {}
+    for item in payload.get("x", []):
+        if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int) and isinstance(item[1], str)):
+            raise GameFileError("the link is damaged: a written-out order is malformed")
+        extra.setdefault((item[0], item[1]), []).append(item[2])
+    for n in range(records):
+        if game.over:
+            raise GameFileError("the link is damaged: it goes on after the end of the game")
+        _decode_phase(game, digits, extra, n)
+        game.adjudicate()
+    if not game.over:
+        _decode_phase(game, digits, extra, records)
+    if digits.number != 0 or any(extra.values()):
+        raise GameFileError("the link is damaged: it holds more than a game")
+    if "d" in payload:
+        game.declare_draw(payload["d"])
+    return game

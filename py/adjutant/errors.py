@@ -1,0 +1,24 @@
+"""The one family of exceptions the engine raises at its edges (loading, parsing, decoding)."""
+
+from __future__ import annotations
+
+
+class AdjutantError(ValueError):
+    """Base class: every error the engine raises on bad input is one of these, with a readable message."""
+
+
+class VariantError(AdjutantError):
+    """A variant data file is missing, malformed or inconsistent."""
+
+
+class OrderError(AdjutantError):
+    """An order could not be read, or names something that is not there."""
+
+    def __init__(self, message: str, text: str = "") -> None:
+        super().__init__(f"{text}: {message}" if text else message)
+        self.text = text
+        self.reason = message
+
+
+class GameFileError(AdjutantError):
+    """A game file or link is corrupt, truncated, from a future version or otherwise unreadable."""

@@ -1,0 +1,407 @@
+"""A game: the position, the orders given for the current phase, and the history of every phase.
+
+Only :meth:`Game.adjudicate` changes the position; everything else reads it.
+
+>>> game = Game.new("standard")
+>>> str(game.phase), len(game.units), game.centre_counts()["russia"]
+('S1901M', 22, 4)
+>>> game.add_orders("England: F Lon - Nth; F Edi - Nwg; A Lvp - Yor")
+[]
+>>> record = game.adjudicate()[0]
+>>> str(game.phase), game.units["nth"]
+('F1901M', Unit(power='england', type='F', location='nth'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from .errors import AdjutantError, OrderError
+from .orders import (
+    Build,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    Unit,
+    UnitOrder,
+    Waive,
+    find_power,
+    format_order,
+    order_power,
+    parse_order,
+    split_orders,
+)
+from .phases import (
+    Phase,
+    adjudicate_adjustments,
+    adjudicate_retreats,
+    adjustments_due,
+    update_centres,
+    voluntary_removal,
+)
+from .resolver import Dislodgement, adjudicate_movement, illegal_reason
+from .variant import Variant, load_variant
+
+
+@dataclass(frozen=True)
+class Position:
+    """Everything about the board at the start of a phase."""
+
+    phase: Phase
+    units: dict[str, Unit]
+    centres: dict[str, str]
+    dislodged: tuple[Dislodgement, ...] = ()
+    contested: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Result:
+    """One line of a phase's results."""
+
+    power: str
+    #: the order in canonical form, or "" for what happened without an order (civil disorder, no order)
+    order: str
+    unit: str
+    success: bool
+    reason: str = ""
+    dislodged: bool = False
+
+    def to_data(self) -> dict[str, object]:
+        d: dict[str, object] = {"power": self.power, "order": self.order, "unit": self.unit, "success": self.success}
+        if self.reason:
+            d["reason"] = self.reason
+        if self.dislodged:
+            d["dislodged"] = True
+        return d
+
+
+@dataclass
+class PhaseRecord:
+    phase: Phase
+    orders: dict[str, list[str]]
+    results: list[Result]
+    skipped: bool = False
+
+
+@dataclass(frozen=True)
+class OrderProblem:
+    """An order that could not be taken (``kept`` False) or that was taken but is illegal and will hold."""
+
+    line: int
+    text: str
+    message: str
+    kept: bool
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.text}: {self.message}" if self.text else f"line {self.line}: {self.message}"
+
+
+@dataclass
+class Game:
+    variant: Variant
+    position: Position
+    orders: dict[str, list[Order]] = field(default_factory=dict)
+    history: list[PhaseRecord] = field(default_factory=list)
+    winner: str | None = None
+    draw: tuple[str, ...] | None = None
+    #: positions before each history record, for undo and for stepping through the history
+    snapshots: list[Position] = field(default_factory=list, repr=False)
+
+    # --- creation -------------------------------------------------------------------------------
+    @classmethod
+    def new(cls, variant: Variant | str) -> Game:
+        v = load_variant(variant) if isinstance(variant, str) else variant
+        units: dict[str, Unit] = {}
+        for p in v.powers.values():
+            for text in p.units:
+                t, loc = text.split()
+                units[loc.split("/")[0]] = Unit(p.id, t, loc)
+        centres = {h: p.id for p in v.powers.values() for h in p.home_centres}
+        return cls(v, Position(Phase(v.first_year, "spring", "movement"), units, centres))
+
+    # --- reading ----------------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        return self.position.phase
+
+    @property
+    def units(self) -> dict[str, Unit]:
+        return self.position.units
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None or self.draw is not None
+
+    def centre_counts(self) -> dict[str, int]:
+        counts = {p: 0 for p in self.variant.powers}
+        for owner in self.position.centres.values():
+            counts[owner] = counts.get(owner, 0) + 1
+        return counts
+
+    def unit_counts(self) -> dict[str, int]:
+        counts = {p: 0 for p in self.variant.powers}
+        for u in self.units.values():
+            counts[u.power] += 1
+        return counts
+
+    def dislodged_units(self) -> dict[str, Unit]:
+        return {d.unit.province: d.unit for d in self.position.dislodged}
+
+    def orders_due(self) -> dict[str, int]:
+        """Powers that still owe orders this phase, with how many."""
+        due: dict[str, int] = {}
+        kind = self.phase.kind
+        if self.over:
+            return due
+        if kind == "movement":
+            ordered = {o.unit.province for os in self.orders.values() for o in os if not isinstance(o, (Build, Waive))}
+            for u in self.units.values():
+                if u.province not in ordered:
+                    due[u.power] = due.get(u.power, 0) + 1
+        elif kind == "retreat":
+            ordered = {o.unit.province for os in self.orders.values() for o in os if not isinstance(o, (Build, Waive))}
+            for d in self.position.dislodged:
+                if d.unit.province not in ordered:
+                    due[d.unit.power] = due.get(d.unit.power, 0) + 1
+        else:
+            for power, adj in adjustments_due(self.variant, self.units, self.position.centres).items():
+                left = abs(adj.delta) - len(self.orders.get(power, []))
+                if left > 0:
+                    due[power] = left
+        return due
+
+    def adjustments(self) -> dict[str, int]:
+        """Winter: builds (positive) or removals (negative) each power must make."""
+        return {p: a.delta for p, a in adjustments_due(self.variant, self.units, self.position.centres).items()}
+
+    # --- orders -----------------------------------------------------------------------------------
+    def parse(self, text: str, power: str | None = None, default_power: str | None = None) -> Order:
+        return parse_order(
+            text,
+            self.variant,
+            self.units,
+            power=power,
+            phase=self.phase.kind,
+            dislodged=self.dislodged_units(),
+            default_power=default_power,
+        )
+
+    def add_orders(self, text: str, power: str | None = None) -> list[OrderProblem]:
+        """Read orders (one or many, any power unless ``power`` is given) and keep each one, replacing an
+        earlier order for the same unit. Returns the problems: orders not taken, and orders taken that
+        are illegal (they will hold)."""
+        if self.over:
+            raise AdjutantError("the game is over: no more orders")
+        problems: list[OrderProblem] = []
+        for line, part, header in split_orders(text):
+            default = None
+            try:
+                if header is not None:
+                    hp = find_power(self.variant, header)
+                    if hp is None:
+                        raise OrderError(f"{header!r} is not a power of {self.variant.name}")
+                    if power is not None and hp.id != power:
+                        raise OrderError(f"these orders are for {hp.name}, not {self.variant.powers[power].name}")
+                    default = hp.id
+                order = self.parse(part, power, default)
+            except OrderError as e:
+                problems.append(OrderProblem(line, part, e.reason, False))
+                continue
+            warning = self._check(order)
+            if warning.startswith("!"):
+                problems.append(OrderProblem(line, part, warning[1:], False))
+                continue
+            self._keep(order)
+            if warning:
+                problems.append(OrderProblem(line, part, warning, True))
+        return problems
+
+    def set_orders(self, power: str, text: str) -> list[OrderProblem]:
+        """Replace all of one power's orders for this phase by those in ``text``."""
+        if power not in self.variant.powers:
+            raise AdjutantError(f"{power!r} is not a power of {self.variant.name}")
+        self.orders.pop(power, None)
+        return self.add_orders(text, power)
+
+    def clear_orders(self, power: str | None = None) -> None:
+        if power is None:
+            self.orders.clear()
+        else:
+            self.orders.pop(power, None)
+
+    def _check(self, order: Order) -> str:
+        """A warning for an order that will be adjudicated as illegal, or '!' + why it cannot be given."""
+        if self.phase.kind == "movement":
+            assert not isinstance(order, (Build, Waive, Retreat, Disband))
+            return illegal_reason(self.variant, order, self.units, self.phase.season)
+        if self.phase.kind == "adjustment":
+            power = order_power(order)
+            due = adjustments_due(self.variant, self.units, self.position.centres)
+            if isinstance(order, Disband) and voluntary_removal(self.variant, order.unit, due):
+                return ""
+            if power not in due:
+                return f"!{self.variant.powers[power].name} has no builds or removals due"
+        return ""
+
+    def _keep(self, order: Order) -> None:
+        power = order_power(order)
+        mine = self.orders.setdefault(power, [])
+        if not isinstance(order, (Build, Waive)):
+            mine[:] = [o for o in mine if isinstance(o, (Build, Waive)) or o.unit.province != order.unit.province]
+        elif isinstance(order, Build):
+            mine[:] = [o for o in mine if not (isinstance(o, Build) and o.location.split("/")[0] == order.location.split("/")[0])]
+        mine.append(order)
+
+    # --- adjudication -------------------------------------------------------------------------------
+    def adjudicate(self) -> list[PhaseRecord]:
+        """Resolve the current phase, then skip any phases with nothing to decide. Returns the records
+        added to the history (the adjudicated phase first)."""
+        if self.over:
+            raise AdjutantError("the game is over")
+        added = [self._step()]
+        while not self.over and self._nothing_to_decide():
+            record = PhaseRecord(self.phase, {}, [], skipped=True)
+            added.append(record)
+            self._advance(record, self._after_skip())
+        return added
+
+    def _nothing_to_decide(self) -> bool:
+        kind = self.phase.kind
+        if kind == "retreat":
+            return not self.position.dislodged
+        if kind == "adjustment":
+            closed = any(not self.variant.provinces[p].open_in("winter") for p in self.units)
+            return not closed and not adjustments_due(self.variant, self.units, self.position.centres)
+        return False
+
+    def _after_skip(self) -> Position:
+        p = self.position
+        nxt = p.phase.next()
+        centres = p.centres
+        if p.phase.kind == "retreat" and p.phase.season == "fall":
+            centres = update_centres(self.variant, p.units, p.centres)
+        return Position(nxt, p.units, centres)
+
+    def _advance(self, record: PhaseRecord, position: Position) -> None:
+        self.snapshots.append(self.position)
+        self.history.append(record)
+        self.position = position
+        self.orders = {}
+        if position.phase.kind == "adjustment" or (position.phase.season == "spring" and record.phase.season != "spring"):
+            self._check_victory()
+
+    def _check_victory(self) -> None:
+        counts = self.centre_counts()
+        best = max(counts.values(), default=0)
+        leaders = [p for p, n in counts.items() if n == best]
+        if best >= self.variant.victory_centres and len(leaders) == 1:
+            self.winner = leaders[0]
+
+    def _written(self) -> dict[str, list[str]]:
+        """The orders given, by power: unit orders in province order, adjustments in the order given
+        (the first builds are the ones made)."""
+        out = {}
+        for p, os in sorted(self.orders.items()):
+            if self.phase.kind != "adjustment":
+                os = sorted(os, key=lambda o: o.unit.province)  # type: ignore[union-attr]
+            if os:
+                out[p] = [format_order(o) for o in os]
+        return out
+
+    def _step(self) -> PhaseRecord:
+        p = self.position
+        v = self.variant
+        kind = p.phase.kind
+        if kind == "movement":
+            given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, (Build, Waive))]
+            out = adjudicate_movement(v, p.units, given, p.phase.season)
+            results = []
+            dislodged_units = {d.unit.province for d in out.dislodged}
+            for r in out.results:
+                written = "" if isinstance(r.order, Hold) and r.order not in given else format_order(r.order)
+                results.append(
+                    Result(r.unit.power, written, str(r.unit), r.success, r.reason, r.unit.province in dislodged_units)
+                )
+            record = PhaseRecord(p.phase, self._written(), results)
+            self._advance(
+                record,
+                Position(p.phase.next(), out.units, p.centres, tuple(out.dislodged), frozenset(out.contested)),
+            )
+            return record
+        if kind == "retreat":
+            given_r = [o for os in self.orders.values() for o in os if isinstance(o, (Retreat, Disband))]
+            units, rresults = adjudicate_retreats(v, p.units, p.dislodged, p.contested, given_r, p.phase.season)
+            results = [
+                Result(r.unit.power, format_order(r.order) if r.order else "", str(r.unit), r.success, r.reason)
+                for r in rresults
+            ]
+            record = PhaseRecord(p.phase, self._written(), results)
+            centres = update_centres(v, units, p.centres) if p.phase.season == "fall" else p.centres
+            self._advance(record, Position(p.phase.next(), units, centres))
+            return record
+        given_a = [o for os in self.orders.values() for o in os if isinstance(o, (Build, Disband, Waive))]
+        units, aresults = adjudicate_adjustments(v, p.units, p.centres, given_a)
+        results = []
+        for r in aresults:
+            unit = str(r.unit) if r.unit else (str(r.order.unit) if isinstance(r.order, Disband) else "")
+            if isinstance(r.order, Build):
+                unit = f"{r.order.type} {r.order.location}"
+            results.append(Result(r.power, format_order(r.order) if r.order else "", unit, r.success, r.reason))
+        record = PhaseRecord(p.phase, self._written(), results)
+        self._advance(record, Position(p.phase.next(), units, p.centres))
+        return record
+
+    # --- history ------------------------------------------------------------------------------------
+    def undo(self) -> PhaseRecord:
+        """Take back the last adjudication (and the phases skipped after it); its orders are given again."""
+        if not self.history:
+            raise AdjutantError("there is nothing to undo")
+        while self.history and self.history[-1].skipped:
+            self.history.pop()
+            self.position = self.snapshots.pop()
+        record = self.history.pop()
+        self.position = self.snapshots.pop()
+        self.winner = None
+        self.draw = None
+        self.orders = {}
+        for power, texts in record.orders.items():
+            for text in texts:
+                self._keep(self.parse(text, power))
+        return record
+
+    def position_at(self, index: int) -> Position:
+        """The position before history record ``index`` (``len(history)``: the current one)."""
+        if index == len(self.history):
+            return self.position
+        return self.snapshots[index]
+
+    def declare_draw(self, powers: Iterable[str]) -> None:
+        names = tuple(sorted(powers))
+        for p in names:
+            if p not in self.variant.powers:
+                raise AdjutantError(f"{p!r} is not a power of {self.variant.name}")
+        if not names:
+            raise AdjutantError("a draw needs at least one power")
+        self.draw = names
+
+    def copy(self) -> Game:
+        return replace(
+            self,
+            orders={p: list(os) for p, os in self.orders.items()},
+            history=list(self.history),
+            snapshots=list(self.snapshots),
+        )
+
+
+def replay_orders(game: Game, record: PhaseRecord) -> None:
+    """Give again the orders of a history record (used when reading a game file)."""
+    for power, texts in record.orders.items():
+        for text in texts:
+            order = game.parse(text, power)
+            game._keep(order)
+
+
+__all__ = ["Game", "OrderProblem", "PhaseRecord", "Position", "Result", "replay_orders", "Move"]

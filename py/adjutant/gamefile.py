@@ -1,0 +1,182 @@
+"""The game file (versioned JSON, schema in ``game.schema.json`` beside this module) and its reading.
+
+Reading replays every phase's orders from the variant's start and checks the result against the
+position written in the file, so a file that was edited or damaged is refused rather than half-read.
+
+>>> from adjutant.game import Game
+>>> g = Game.new("standard")
+>>> _ = g.add_orders("F Lon - Nth")
+>>> _ = g.adjudicate()
+>>> again = loads(dumps(g))
+>>> str(again.phase), again.units["nth"].power, dumps(again) == dumps(g)
+('F1901M', 'england', True)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .errors import AdjutantError, GameFileError
+from .game import Game, PhaseRecord, Result
+from .orders import Build, Waive
+from .phases import Phase
+
+FORMAT = "adjutant-game"
+VERSION = 1
+#: refuse anything larger before parsing it (a long game is a few hundred kilobytes)
+MAX_BYTES = 8 * 1024 * 1024
+
+
+def to_data(game: Game) -> dict[str, Any]:
+    p = game.position
+    units: dict[str, list[str]] = {}
+    for u in sorted(p.units.values(), key=lambda u: (u.power, u.location)):
+        units.setdefault(u.power, []).append(f"{u.type} {u.location}")
+    centres: dict[str, list[str]] = {}
+    for prov, owner in sorted(p.centres.items()):
+        centres.setdefault(owner, []).append(prov)
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": game.variant.id,
+        "phase": str(p.phase),
+        "units": units,
+        "centres": centres,
+    }
+    if p.dislodged:
+        data["dislodged"] = [
+            {"power": d.unit.power, "unit": f"{d.unit.type} {d.unit.location}", "attacker_from": d.attacker_from}
+            for d in p.dislodged
+        ]
+    if p.contested:
+        data["contested"] = sorted(p.contested)
+    orders = game._written()
+    if orders:
+        data["orders"] = orders
+    data["history"] = [_record_data(r) for r in game.history]
+    if game.winner:
+        data["winner"] = game.winner
+    if game.draw:
+        data["draw"] = list(game.draw)
+    return data
+
+
+def _record_data(r: PhaseRecord) -> dict[str, Any]:
+    d: dict[str, Any] = {"phase": str(r.phase)}
+    if r.skipped:
+        d["skipped"] = True
+        return d
+    d["orders"] = r.orders
+    d["results"] = [x.to_data() for x in r.results]
+    return d
+
+
+def dumps(game: Game, indent: int | None = 1) -> str:
+    """The game file's text."""
+    return json.dumps(to_data(game), indent=indent, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def loads(text: str | bytes) -> Game:
+    """Read a game file; raises :class:`GameFileError` saying what is wrong."""
+    if isinstance(text, bytes):
+        if len(text) > MAX_BYTES:
+            raise GameFileError(f"the file is too large ({len(text)} bytes) to be a game")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise GameFileError("the file is not text (UTF-8)") from None
+    if len(text) > MAX_BYTES:
+        raise GameFileError(f"the file is too large ({len(text)} characters) to be a game")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise GameFileError(f"the file is not valid JSON ({e})") from None
+    return from_data(data)
+
+
+def _expect(cond: bool, message: str) -> None:
+    if not cond:
+        raise GameFileError(message)
+
+
+def _str_list(value: Any, what: str) -> list[str]:
+    _expect(isinstance(value, list) and all(isinstance(x, str) for x in value), f"{what} must be a list of strings")
+    return list(value)
+
+
+def from_data(data: Any) -> Game:
+    """Build a game from decoded JSON, by replaying its history; refuses what does not add up."""
+    _expect(isinstance(data, dict), "a game file is a JSON object")
+    _expect(data.get("format") == FORMAT, f"this is not an Adjutant game file (no \"format\": \"{FORMAT}\")")
+    version = data.get("version")
+    _expect(isinstance(version, int), "the game file has no version number")
+    _expect(version <= VERSION, f"this game file is version {version}; this Adjutant reads up to version {VERSION}")
+    variant_id = data.get("variant")
+    _expect(isinstance(variant_id, str), "the game file names no variant")
+    try:
+        game = Game.new(variant_id)
+    except AdjutantError as e:
+        raise GameFileError(f"the game's variant: {e}") from None
+    history = data.get("history", [])
+    _expect(isinstance(history, list), "history must be a list")
+    for n, rec in enumerate(history):
+        _expect(isinstance(rec, dict), f"history entry {n + 1} must be an object")
+        phase_text = rec.get("phase")
+        _expect(isinstance(phase_text, str), f"history entry {n + 1} has no phase")
+        try:
+            phase = Phase.parse(phase_text)
+        except AdjutantError as e:
+            raise GameFileError(f"history entry {n + 1}: {e}") from None
+        if rec.get("skipped"):
+            # skipped phases are added by the adjudication of the phase before
+            done = game.history[n] if n < len(game.history) else None
+            _expect(
+                done is not None and done.skipped and done.phase == phase,
+                f"history entry {n + 1} says {phase_text} was skipped, but it has something to decide",
+            )
+            continue
+        _expect(n == len(game.history), f"history entry {n + 1} ({phase_text}) should have been skipped")
+        if phase != game.phase:
+            raise GameFileError(f"history entry {n + 1} is {phase_text}, but the game is at {game.phase} there")
+        _expect(not game.over, f"history entry {n + 1} ({phase_text}) comes after the end of the game")
+        _give(game, rec.get("orders", {}), f"history entry {n + 1} ({phase_text})")
+        try:
+            game.adjudicate()
+        except AdjutantError as e:
+            raise GameFileError(f"history entry {n + 1} ({phase_text}): {e}") from None
+    _expect(len(game.history) == len(history), "the history does not match the phases the game went through")
+    phase_text = data.get("phase")
+    _expect(isinstance(phase_text, str), "the game file has no current phase")
+    _expect(phase_text == str(game.phase), f"the file says the game is at {phase_text}, but its history leads to {game.phase}")
+    written = to_data(game)
+    for key in ("units", "centres"):
+        _expect(data.get(key) == written[key], f"the {key} in the file do not match what its history leads to")
+    draw = data.get("draw")
+    if draw is not None:
+        try:
+            game.declare_draw(_str_list(draw, "draw"))
+        except AdjutantError as e:
+            raise GameFileError(f"draw: {e}") from None
+    _expect(data.get("winner") == game.winner, "the winner in the file does not match the centres")
+    if not game.over:
+        _give(game, data.get("orders", {}), "the current orders")
+    return game
+
+
+def _give(game: Game, orders: Any, where: str) -> None:
+    _expect(isinstance(orders, dict), f"{where}: orders must be an object of power: [orders]")
+    for power, texts in orders.items():
+        _expect(power in game.variant.powers, f"{where}: {power!r} is not a power of {game.variant.name}")
+        for text in _str_list(texts, f"{where}: orders of {power}"):
+            try:
+                order = game.parse(text, power)
+            except AdjutantError as e:
+                raise GameFileError(f"{where}: {e}") from None
+            if isinstance(order, (Build, Waive)) and order.power != power:
+                raise GameFileError(f"{where}: {text!r} is not an order of {power}")
+            game._keep(order)
+
+
+def result_from_data(d: dict[str, Any]) -> Result:
+    return Result(str(d["power"]), str(d["order"]), str(d["unit"]), bool(d["success"]), str(d.get("reason", "")))

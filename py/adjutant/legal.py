@@ -1,0 +1,186 @@
+"""Which orders a unit or power could give: for the map's click-to-order, random games and the link codec.
+
+``candidates`` lists, in a fixed order that depends only on the position, every order worth offering
+(some may be illegal, e.g. a convoy nobody will carry); ``possible_orders`` keeps the legal ones.
+
+>>> from adjutant.game import Game
+>>> from adjutant.orders import format_order
+>>> g = Game.new("standard")
+>>> [format_order(o) for o in possible_orders(g, "lon")][:4]
+['F lon H', 'F lon - eng', 'F lon - nth', 'F lon - wal']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from .game import Game
+from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Unit, Waive
+from .phases import adjustments_due
+from .resolver import _is_convoy_sea, illegal_reason
+from .variant import Variant, province_of
+
+
+def _sea_components(variant: Variant, fleets_at_sea: set[str]) -> dict[str, int]:
+    comp: dict[str, int] = {}
+    n = 0
+    for start in sorted(fleets_at_sea):
+        if start in comp:
+            continue
+        n += 1
+        todo = [start]
+        comp[start] = n
+        while todo:
+            s = todo.pop()
+            for nb in variant.neighbours("F", s):
+                if nb in fleets_at_sea and nb not in comp:
+                    comp[nb] = n
+                    todo.append(nb)
+    return comp
+
+
+class Candidates:
+    """The candidate orders of every unit in one movement phase (computed once per position)."""
+
+    def __init__(self, variant: Variant, units: Mapping[str, Unit], season: str) -> None:
+        self.v = variant
+        self.units = units
+        self.season = season
+        fleets = {p for p, u in units.items() if u.type == "F" and _is_convoy_sea(variant, p, season)}
+        self.comp = _sea_components(variant, fleets)
+        # coastal provinces each sea component touches
+        self.shores: dict[int, set[str]] = {}
+        for sea, c in self.comp.items():
+            for loc in variant.neighbours("F", sea):
+                self.shores.setdefault(c, set()).add(province_of(loc))
+        self._targets: dict[str, list[str]] = {}
+
+    def move_targets(self, prov: str) -> list[str]:
+        """Where the unit in ``prov`` could move: adjacent places, and for armies on a coast every coast a
+        chain of fleets could carry it to."""
+        if prov in self._targets:
+            return self._targets[prov]
+        u = self.units[prov]
+        out = [d for d in self.v.neighbours(u.type, u.location) if self.v.provinces[province_of(d)].open_in(self.season)]
+        if u.type == "A" and self.v.provinces[prov].type == "coastal":
+            near = set(out)
+            for c, shore in sorted(self.shores.items()):
+                if prov in shore:
+                    for d in sorted(shore):
+                        if d != prov and d not in near and self.v.provinces[d].army_can_stand:
+                            out.append(d)
+                            near.add(d)
+        self._targets[prov] = out
+        return out
+
+    def of(self, prov: str) -> list[Order]:
+        u = self.units[prov]
+        v = self.v
+        orders: list[Order] = [Hold(u)]
+        adjacent = set(v.neighbours(u.type, u.location))
+        for d in self.move_targets(prov):
+            orders.append(Move(u, d, d not in adjacent))
+        reach = {province_of(d) for d in v.neighbours(u.type, u.location)}
+        for other in sorted(self.units):
+            if other == prov:
+                continue
+            if other in reach:
+                orders.append(Support(u, other))
+            for d in self.move_targets(other):
+                dp = province_of(d)
+                if dp in reach and dp != prov:
+                    s = Support(u, other, dp)
+                    if s not in orders:
+                        orders.append(s)
+        if prov in self.comp:
+            shore = self.shores.get(self.comp[prov], set())
+            for other in sorted(shore):
+                a = self.units.get(other)
+                if a is None or a.type != "A":
+                    continue
+                for d in sorted(shore):
+                    if d != other and v.provinces[d].type == "coastal":
+                        orders.append(Convoy(u, other, d))
+        return orders
+
+
+def candidates(game: Game, prov: str) -> list[Order]:
+    """Every order offered for the unit in ``prov`` (a dislodged one in a retreat phase)."""
+    kind = game.phase.kind
+    if kind == "movement":
+        return Candidates(game.variant, game.units, game.phase.season).of(prov)
+    if kind == "retreat":
+        u = game.dislodged_units()[prov]
+        return retreat_candidates(game.variant, u)
+    raise ValueError("in an adjustment phase, use adjustment_candidates")
+
+
+def retreat_candidates(variant: Variant, u: Unit) -> list[Order]:
+    return [Disband(u)] + [Retreat(u, d) for d in variant.neighbours(u.type, u.location)]
+
+
+def adjustment_candidates(game: Game, power: str) -> list[Order]:
+    """Builds on every home centre and build site (whatever their state), removals of every unit, waive."""
+    v = game.variant
+    p = v.powers[power]
+    out: list[Order] = []
+    places = list(p.home_centres) + [s.province for s in p.build_sites if s.province not in p.home_centres]
+    for prov in places:
+        out.append(Build(power, "A", prov))
+        for loc in v.fleet_locations(prov):
+            out.append(Build(power, "F", loc))
+    for u in sorted(game.units.values(), key=lambda u: u.province):
+        if u.power == power:
+            out.append(Disband(u))
+    out.append(Waive(power))
+    return out
+
+
+def possible_orders(game: Game, prov: str) -> list[Order]:
+    """The legal orders for the unit in ``prov`` this phase."""
+    kind = game.phase.kind
+    if kind == "movement":
+        season = game.phase.season
+        return [o for o in candidates(game, prov) if not illegal_reason(game.variant, o, game.units, season)]  # type: ignore[arg-type]
+    if kind == "retreat":
+        from .phases import retreat_options
+
+        d = next(x for x in game.position.dislodged if x.unit.province == prov)
+        ok = set(retreat_options(game.variant, d, game.units, game.position.contested, game.phase.season))
+        return [o for o in retreat_candidates(game.variant, d.unit) if not isinstance(o, Retreat) or o.dest in ok]
+    raise ValueError("in an adjustment phase, use adjustment_candidates")
+
+
+def random_orders(game: Game, rng: random.Random, hold_bias: float = 0.0) -> list[Order]:
+    """A random legal order for every unit (or the adjustments due): for soaks and benchmarks."""
+    kind = game.phase.kind
+    out: list[Order] = []
+    if kind == "movement":
+        c = Candidates(game.variant, game.units, game.phase.season)
+        for prov in sorted(game.units):
+            legal = [o for o in c.of(prov) if not illegal_reason(game.variant, o, game.units, game.phase.season)]  # type: ignore[arg-type]
+            out.append(legal[0] if rng.random() < hold_bias else rng.choice(legal))
+    elif kind == "retreat":
+        for d in game.position.dislodged:
+            out.append(rng.choice(possible_orders(game, d.unit.province)))
+    else:
+        from .phases import build_places
+
+        for power, adj in sorted(adjustments_due(game.variant, game.units, game.position.centres).items()):
+            if adj.delta > 0:
+                places = build_places(game.variant, power, game.units, game.position.centres)
+                used: set[str] = set()
+                for _ in range(adj.delta):
+                    free = [b for b in places if province_of(b.split()[1]) not in used]
+                    if not free or rng.random() < 0.1:
+                        out.append(Waive(power))
+                        continue
+                    t, loc = rng.choice(free).split()
+                    used.add(province_of(loc))
+                    out.append(Build(power, t, loc))
+            else:
+                mine = sorted((u for u in game.units.values() if u.power == power), key=lambda u: u.province)
+                for u in rng.sample(mine, min(len(mine), -adj.delta)):
+                    out.append(Disband(u))
+    return out

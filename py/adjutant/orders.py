@@ -1,0 +1,552 @@
+"""Orders: their types, the parser for what players and judges write, and the canonical form.
+
+The parser is forgiving of form and strict on meaning: any case, ids, names or aliases, ``-``/``->``/``to``,
+coasts as ``stp/nc``, ``StP(nc)``, ``stp nc`` or ``(north coast)``.
+
+>>> from adjutant import load_variant
+>>> v = load_variant("standard")
+>>> units = {"lon": Unit("england", "F", "lon")}
+>>> order = parse_order("England: Fleet London -> North Sea", v, units)
+>>> order
+Move(unit=Unit(power='england', type='F', location='lon'), dest='nth', via_convoy=False)
+>>> format_order(order)
+'F lon - nth'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from .errors import OrderError
+from .variant import Power, Variant, normalize_name, province_of
+
+UNIT_NAMES = {"A": "army", "F": "fleet"}
+
+
+@dataclass(frozen=True)
+class Unit:
+    power: str
+    type: str
+    location: str
+
+    @property
+    def province(self) -> str:
+        return province_of(self.location)
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.location}"
+
+
+@dataclass(frozen=True)
+class Hold:
+    unit: Unit
+
+
+@dataclass(frozen=True)
+class Move:
+    unit: Unit
+    dest: str
+    via_convoy: bool = False
+
+
+@dataclass(frozen=True)
+class Support:
+    """Support to hold (``dest is None``) or to move, of the unit in province ``target``. A coast named
+    in ``dest`` must match the supported move's."""
+
+    unit: Unit
+    target: str
+    dest: str | None = None
+    target_type: str | None = None
+
+
+@dataclass(frozen=True)
+class Convoy:
+    unit: Unit
+    target: str
+    dest: str
+
+
+@dataclass(frozen=True)
+class Protect:
+    """Coast-Running: an army protects the fleet in ``target`` running its coast to ``dest``."""
+
+    unit: Unit
+    target: str
+    dest: str
+
+
+@dataclass(frozen=True)
+class Retreat:
+    unit: Unit
+    dest: str
+
+
+@dataclass(frozen=True)
+class Disband:
+    """A retreat-phase disband, or an adjustment-phase removal."""
+
+    unit: Unit
+
+
+@dataclass(frozen=True)
+class Build:
+    power: str
+    type: str
+    location: str
+
+
+@dataclass(frozen=True)
+class Waive:
+    power: str
+
+
+UnitOrder = Hold | Move | Support | Convoy | Protect | Retreat | Disband
+Order = UnitOrder | Build | Waive
+
+MOVEMENT_ORDERS = (Hold, Move, Support, Convoy, Protect)
+RETREAT_ORDERS = (Retreat, Disband)
+ADJUSTMENT_ORDERS = (Build, Disband, Waive)
+
+
+def order_power(order: Order) -> str:
+    return order.power if isinstance(order, (Build, Waive)) else order.unit.power
+
+
+def format_order(order: Order) -> str:
+    """The canonical text of an order, which :func:`parse_order` reads back to the same order."""
+    if isinstance(order, Build):
+        return f"Build {order.type} {order.location}"
+    if isinstance(order, Waive):
+        return "Waive"
+    u = f"{order.unit.type} {order.unit.location}"
+    if isinstance(order, Hold):
+        return f"{u} H"
+    if isinstance(order, Move):
+        return f"{u} - {order.dest}" + (" via convoy" if order.via_convoy else "")
+    if isinstance(order, Support):
+        t = f"{order.target_type} " if order.target_type else ""
+        return f"{u} S {t}{order.target}" + (f" - {order.dest}" if order.dest else "")
+    if isinstance(order, Convoy):
+        return f"{u} C A {order.target} - {order.dest}"
+    if isinstance(order, Protect):
+        return f"{u} P F {order.target} - {order.dest}"
+    if isinstance(order, Retreat):
+        return f"{u} R {order.dest}"
+    return f"{u} D"
+
+
+# --- the parser -----------------------------------------------------------------------------------
+
+_KEYWORDS = {
+    "hold": "H", "holds": "H", "h": "H", "stand": "H", "stands": "H",
+    "support": "S", "supports": "S", "s": "S",
+    "convoy": "C", "convoys": "C", "c": "C",
+    "protect": "P", "protects": "P", "p": "P",
+    "-": "-", "->": "-", "=>": "-", "to": "-", "move": "-", "moves": "-", "m": "-",
+    "retreat": "R", "retreats": "R", "r": "R",
+    "disband": "D", "disbands": "D", "d": "D",
+    "build": "B", "builds": "B", "b": "B",
+    "remove": "X", "removes": "X",
+    "waive": "W", "waives": "W",
+    "via": "VIA", "by": "VIA",
+}
+_UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
+_COAST_WORDS = {
+    "nc": "nc", "sc": "sc", "ec": "ec", "wc": "wc",
+    "north": "nc", "south": "sc", "east": "ec", "west": "wc", "n": "nc", "s": "sc", "e": "ec", "w": "wc",
+}
+_PHASES = ("movement", "retreat", "adjustment")
+
+
+def _tokens(text: str, variant: Variant) -> list[str]:
+    s = text.lower()
+    for dash in ("\u2013", "\u2014", "\u2212"):
+        s = s.replace(dash, "-")
+    # keep hyphenated names (Mid-Atlantic) whole before dashes become move tokens
+    for name in _hyphenated_names(variant):
+        s = s.replace(name, name.replace("-", " "))
+    s = re.sub(r"->|=>|-|/|\(|\)|,|:|\.", lambda m: {"(": " ", ")": " ", ".": " "}.get(m.group(), f" {m.group()} "), s)
+    return s.split()
+
+
+def _hyphenated_names(variant: Variant) -> list[str]:
+    names = []
+    for p in variant.provinces.values():
+        for n in (p.name, *p.aliases):
+            if "-" in n:
+                names.append(n.lower())
+    return sorted(names, key=len, reverse=True)
+
+
+class _Reader:
+    def __init__(self, tokens: list[str], text: str, variant: Variant) -> None:
+        self.t = tokens
+        self.i = 0
+        self.text = text
+        self.v = variant
+
+    def peek(self, k: int = 0) -> str | None:
+        return self.t[self.i + k] if self.i + k < len(self.t) else None
+
+    def error(self, message: str) -> OrderError:
+        return OrderError(message, self.text)
+
+    def keyword(self) -> str | None:
+        tok = self.peek()
+        return _KEYWORDS.get(tok) if tok is not None else None
+
+    def unit_type(self) -> str | None:
+        tok = self.peek()
+        if tok in _UNIT_WORDS and not self._starts_place_longer():
+            self.i += 1
+            return _UNIT_WORDS[tok]
+        return None
+
+    def _starts_place_longer(self) -> bool:
+        # "a" is never a province here, but guard against aliases made of unit words
+        return False
+
+    def place(self, what: str) -> str:
+        """A province (and optional coast) starting here; returns ``prov`` or ``prov/coast``."""
+        best: tuple[int, str] | None = None
+        for n in range(min(5, len(self.t) - self.i), 0, -1):
+            words = self.t[self.i : self.i + n]
+            if any(w in ("-", "->", "/", ":", ",") for w in words):
+                continue
+            pid = self.v.lookup(" ".join(words))
+            if pid is not None:
+                best = (n, pid)
+                break
+        if best is None:
+            tok = self.peek()
+            if tok is None:
+                raise self.error(f"{what} is missing")
+            raise self.error(f"{tok!r} is not a province of {self.v.name}")
+        self.i += best[0]
+        pid = best[1]
+        coast = self._coast(pid)
+        return f"{pid}/{coast}" if coast else pid
+
+    def _coast(self, pid: str) -> str | None:
+        coasts = self.v.provinces[pid].coasts
+        j = self.i
+        if self.peek() == "/":
+            j += 1
+        tok = self.t[j] if j < len(self.t) else None
+        if tok is None or tok not in _COAST_WORDS:
+            if j != self.i:
+                raise self.error(f"a coast of {self.v.provinces[pid].name} must follow '/'")
+            return None
+        coast = _COAST_WORDS[tok]
+        # single letters only count right after '/', so "S" stays "supports"
+        if len(tok) == 1 and j == self.i:
+            return None
+        j += 1
+        if j < len(self.t) and self.t[j] == "coast":
+            j += 1
+        if not coasts:
+            if j - self.i > 1 or tok in ("nc", "sc", "ec", "wc"):
+                raise self.error(f"{self.v.provinces[pid].name} has no separate coasts")
+            return None
+        if coast not in coasts:
+            raise self.error(
+                f"{self.v.provinces[pid].name} has no {coast} coast (it has {', '.join(coasts)})"
+            )
+        self.i = j
+        return coast
+
+    def expect_end(self) -> None:
+        if self.peek() is not None:
+            raise self.error(f"unexpected {' '.join(self.t[self.i:])!r} at the end")
+
+
+def _power_prefix(tokens: list[str], variant: Variant) -> tuple[Power | None, list[str]]:
+    if ":" in tokens:
+        k = tokens.index(":")
+        name = " ".join(tokens[:k])
+        power = find_power(variant, name)
+        if power is None:
+            raise OrderError(f"{name!r} is not a power of {variant.name}")
+        return power, tokens[k + 1 :]
+    if tokens:
+        for n in (2, 1):
+            power = find_power(variant, " ".join(tokens[:n]))
+            if power is not None and len(tokens) > n:
+                return power, tokens[n:]
+    return None, tokens
+
+
+def find_power(variant: Variant, name: str) -> Power | None:
+    """A power by id, name, adjective or abbreviation, in any case."""
+    key = normalize_name(name)
+    for p in variant.powers.values():
+        if key in (normalize_name(p.id), normalize_name(p.name), normalize_name(p.adjective), p.abbrev.lower()):
+            return p
+    return None
+
+
+def parse_order(
+    text: str,
+    variant: Variant,
+    units: Mapping[str, Unit],
+    *,
+    power: str | None = None,
+    phase: str = "movement",
+    dislodged: Mapping[str, Unit] | None = None,
+    default_power: str | None = None,
+) -> Order:
+    """Read one order. ``units`` maps province ids to the units on the board; in a retreat phase
+    ``dislodged`` maps them to the dislodged units, which are the ones ordered. ``power`` says whose
+    order this must be; ``default_power`` is whose it is when the text names no power (a header line).
+
+    Raises :class:`OrderError` quoting the order and saying what is wrong.
+    """
+    if phase not in _PHASES:
+        raise ValueError(f"unknown phase kind {phase!r}")
+    text = text.strip()
+    tokens = _tokens(text, variant)
+    if not tokens:
+        raise OrderError("empty order", text)
+    prefix, tokens = _power_prefix(tokens, variant)
+    if prefix is not None:
+        if power is not None and prefix.id != power:
+            raise OrderError(f"this order is for {prefix.name}, not {variant.powers[power].name}", text)
+        power = prefix.id
+    elif power is None:
+        power = default_power
+    r = _Reader(tokens, text, variant)
+    head = r.keyword()
+    if head == "W":
+        r.i += 1
+        r.expect_end()
+        if power is None:
+            raise r.error("say which power waives its build (e.g. 'England: waive')")
+        return _check_phase(Waive(power), phase, r)
+    if head in ("B", "X", "D") and r.peek(1) is not None:
+        r.i += 1
+        utype = r.unit_type()
+        loc = r.place("the place")
+        r.expect_end()
+        if head == "B":
+            return _build(utype, loc, power, phase, r)
+        return _check_phase(Disband(_find_unit(units, dislodged, phase, utype, loc, power, r)), phase, r)
+    utype = r.unit_type()
+    loc = r.place("the unit's place")
+    kw = r.keyword()
+    if kw == "B":
+        r.i += 1
+        r.expect_end()
+        return _build(utype, loc, power, phase, r)
+    if kw == "X":
+        r.i += 1
+        r.expect_end()
+        return _check_phase(Disband(_find_unit(units, dislodged, phase, utype, loc, power, r)), phase, r)
+    unit = _find_unit(units, dislodged, phase, utype, loc, power, r)
+    order: Order
+    if kw is None and r.peek() is None:
+        order = Hold(unit) if phase == "movement" else Disband(unit)
+        if phase != "movement":
+            raise r.error("say where the unit retreats, or that it disbands")
+    elif kw == "H":
+        r.i += 1
+        r.expect_end()
+        order = Hold(unit)
+    elif kw == "D":
+        r.i += 1
+        r.expect_end()
+        order = Disband(unit)
+    elif kw in ("-", "R"):
+        r.i += 1
+        dest = r.place("the destination")
+        via = False
+        while r.keyword() == "-":  # a route written out: A Lon - Nth - Bel
+            r.i += 1
+            dest = r.place("the destination")
+            via = True
+        if r.keyword() == "VIA" or (r.keyword() == "C" and r.peek(1) is None):
+            r.i += 1
+            if r.keyword() == "C":
+                r.i += 1
+            via = True
+        r.expect_end()
+        if phase == "retreat" or kw == "R":
+            if via:
+                raise r.error("a retreat cannot be convoyed")
+            order = Retreat(unit, dest)
+        else:
+            order = Move(unit, dest, via)
+    elif kw == "S":
+        r.i += 1
+        ttype = r.unit_type()
+        target = r.place("the supported unit")
+        dest = None
+        if r.keyword() == "-":
+            r.i += 1
+            dest = r.place("the supported move's destination")
+        elif r.keyword() == "H":
+            r.i += 1
+        r.expect_end()
+        order = Support(unit, province_of(target), dest, ttype)
+    elif kw == "C":
+        r.i += 1
+        ttype = r.unit_type()
+        if ttype == "F":
+            raise r.error("only armies can be convoyed")
+        target = r.place("the convoyed army")
+        if r.keyword() != "-":
+            raise r.error("say where the convoyed army goes (e.g. 'F Nth C A Lon - Nwy')")
+        r.i += 1
+        dest = r.place("the convoy's destination")
+        r.expect_end()
+        order = Convoy(unit, province_of(target), province_of(dest))
+    elif kw == "P":
+        r.i += 1
+        ttype = r.unit_type()
+        if ttype == "A":
+            raise r.error("only fleets can be protected")
+        target = r.place("the protected fleet")
+        if r.keyword() != "-":
+            raise r.error("say where the protected fleet goes (e.g. 'A Tun P F Ion - Wes')")
+        r.i += 1
+        dest = r.place("the fleet's destination")
+        r.expect_end()
+        order = Protect(unit, province_of(target), dest)
+    else:
+        tok = r.peek()
+        raise r.error(f"{tok!r} is not an order (use H, -, S, C, R, D, Build, Remove or Waive)")
+    return _check_phase(order, phase, r)
+
+
+def _check_phase(order: Order, phase: str, r: _Reader) -> Order:
+    allowed = {"movement": MOVEMENT_ORDERS, "retreat": RETREAT_ORDERS, "adjustment": ADJUSTMENT_ORDERS}[phase]
+    if not isinstance(order, allowed):
+        name = {Hold: "hold", Move: "move", Support: "support", Convoy: "convoy", Protect: "protect",
+                Retreat: "retreat", Disband: "disband", Build: "build", Waive: "waive"}[type(order)]
+        raise r.error(f"a {name} order cannot be given in a {phase} phase")
+    if isinstance(order, Protect) and not r.v.options.protect_order:
+        raise r.error(f"there is no protect order in {r.v.name}")
+    return order
+
+
+def _build(utype: str | None, loc: str, power: str | None, phase: str, r: _Reader) -> Order:
+    if phase != "adjustment":
+        raise r.error(f"a build order cannot be given in a {phase} phase")
+    if utype is None:
+        raise r.error("say whether to build an army or a fleet")
+    if power is None:
+        owner = next((p for p in r.v.powers.values() if province_of(loc) in p.home_centres), None)
+        if owner is None:
+            raise r.error("say which power builds (e.g. 'England: Build F Lon')")
+        power = owner.id
+    return Build(power, utype, loc)
+
+
+def _find_unit(
+    units: Mapping[str, Unit],
+    dislodged: Mapping[str, Unit] | None,
+    phase: str,
+    utype: str | None,
+    loc: str,
+    power: str | None,
+    r: _Reader,
+) -> Unit:
+    board = dislodged if phase == "retreat" and dislodged is not None else units
+    prov = province_of(loc)
+    unit = board.get(prov)
+    v = r.v
+    if unit is None or (power is not None and unit.power != power) or (utype is not None and unit.type != utype):
+        who = v.powers[power].adjective + " " if power is not None and power in v.powers else ""
+        what = UNIT_NAMES[utype] if utype else "unit"
+        where = v.provinces[prov].name
+        extra = " dislodged" if phase == "retreat" and dislodged is not None else ""
+        raise r.error(f"there is no{extra} {who}{what} in {where}")
+    if "/" in loc and loc != unit.location:
+        raise r.error(f"the fleet is at {unit.location}, not {loc}")
+    return unit
+
+
+def split_orders(text: str) -> list[tuple[int, str, str | None]]:
+    """Cut a paste into ``(line number, order text, power named by a header line)`` triples.
+
+    Orders are separated by new lines or ``;``; a line such as ``England:`` names the power of the
+    orders below it.
+    """
+    out = []
+    header: str | None = None
+    for n, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        m = re.fullmatch(r"([A-Za-z][A-Za-z .'-]*?)\s*:?", line)
+        if m and line.endswith(":"):
+            header = m.group(1)
+            continue
+        # "France: A Par - Bur; A Mar - Spa": the prefix names the power of the whole line
+        prefix = re.match(r"\s*([A-Za-z][A-Za-z .'-]*?)\s*:", line)
+        line_power = prefix.group(1) if prefix else header
+        for part in line.split(";"):
+            if part.strip():
+                out.append((n, part.strip(), line_power))
+    return out
+
+
+def parse_orders(
+    text: str,
+    variant: Variant,
+    units: Mapping[str, Unit],
+    *,
+    power: str | None = None,
+    phase: str = "movement",
+    dislodged: Mapping[str, Unit] | None = None,
+) -> tuple[list[Order], list[OrderError]]:
+    """Read a paste of orders. Returns the orders read and one error per line that could not be read."""
+    orders: list[Order] = []
+    errors: list[OrderError] = []
+    for line, part, header in split_orders(text):
+        default = None
+        try:
+            if header is not None:
+                hp = find_power(variant, header)
+                if hp is None:
+                    raise OrderError(f"{header!r} is not a power of {variant.name}", header)
+                if power is not None and hp.id != power:
+                    raise OrderError(f"these orders are for {hp.name}", part)
+                default = hp.id
+            orders.append(
+                parse_order(
+                    part, variant, units, power=power, phase=phase, dislodged=dislodged, default_power=default
+                )
+            )
+        except OrderError as e:
+            e.line = line  # type: ignore[attr-defined]
+            errors.append(e)
+    return orders, errors
+
+
+def describe(order: Order, variant: Variant, units: Iterable[Unit] = ()) -> str:
+    """The judge-style long form: ``Fleet London -> North Sea.``"""
+    del units
+    name = variant.province_name
+    if isinstance(order, Build):
+        return f"Build {UNIT_NAMES[order.type]} {name(order.location)}."
+    if isinstance(order, Waive):
+        return "Waive."
+    u = f"{UNIT_NAMES[order.unit.type].title()} {name(order.unit.location)}"
+    if isinstance(order, Hold):
+        return f"{u} HOLD."
+    if isinstance(order, Move):
+        return f"{u} -> {name(order.dest)}" + (" via convoy." if order.via_convoy else ".")
+    if isinstance(order, Support):
+        t = f"{UNIT_NAMES[order.target_type]} " if order.target_type else ""
+        tail = f" -> {name(order.dest)}" if order.dest else ""
+        return f"{u} SUPPORT {t}{name(order.target)}{tail}."
+    if isinstance(order, Convoy):
+        return f"{u} CONVOY army {name(order.target)} -> {name(order.dest)}."
+    if isinstance(order, Protect):
+        return f"{u} PROTECT fleet {name(order.target)} -> {name(order.dest)}."
+    if isinstance(order, Retreat):
+        return f"{u} RETREAT {name(order.dest)}."
+    return f"{u} DISBAND."

@@ -1,0 +1,123 @@
+"""Text reports in the traditional judge style: results for the e-mail, the position, orders due.
+
+>>> from adjutant.game import Game
+>>> g = Game.new("standard")
+>>> _ = g.add_orders("A Par - Bur; A Mar - Bur")
+>>> print(results(g.variant, g.adjudicate()[0]).splitlines()[3])
+France: Army Marseilles -> Burgundy.  (*bounce*: bounced with A par)
+"""
+
+from __future__ import annotations
+
+from .game import Game, PhaseRecord, Result
+from .orders import UNIT_NAMES, Unit, describe, parse_order
+from .variant import Variant
+
+
+def _order_text(v: Variant, r: Result) -> str:
+    if not r.order:
+        if r.unit:
+            t, loc = r.unit.split()
+            name = f"{UNIT_NAMES[t].title()} {v.province_name(loc)}"
+            return f"{name} HOLD (no order)." if r.reason in ("", "dislodged") else f"{name}."
+        return ""
+    units = {}
+    if r.unit:
+        t, loc = r.unit.split()
+        units[loc.split("/")[0]] = Unit(r.power, t, loc)
+    try:
+        order = parse_order(r.order, v, units, power=r.power, phase=_kind_of(r), dislodged=units)
+    except Exception:  # a record from an older map: print it as written
+        return r.order
+    return describe(order, v)
+
+
+def _kind_of(r: Result) -> str:
+    text = r.order.lower()
+    if text.startswith(("build", "waive")):
+        return "adjustment"
+    if " r " in f" {text} ":
+        return "retreat"
+    return "movement"
+
+
+def _note(r: Result) -> str:
+    if r.success and not r.reason:
+        return ""
+    reason = r.reason
+    if reason.startswith("illegal"):
+        return f"  (*illegal*: {reason.removeprefix('illegal: ')})"
+    if reason.startswith("bounced"):
+        return f"  (*bounce*: {reason})"
+    if reason.startswith("cut"):
+        return f"  (*cut*: {reason})"
+    if reason == "dislodged" or reason.endswith(", dislodged"):
+        return f"  (*dislodged*{': ' + reason.removesuffix(', dislodged') if reason != 'dislodged' else ''})"
+    if "not ordered that way" in reason:
+        return "  (*void*)"
+    return f"  (*{reason}*)"
+
+
+def results(v: Variant, record: PhaseRecord) -> str:
+    """A phase's results, one line per order, grouped by power."""
+    kind = {"movement": "Movement", "retreat": "Retreat", "adjustment": "Adjustment"}[record.phase.kind]
+    season = record.phase.season.title()
+    lines = [f"{kind} results for {season} of {record.phase.year}. ({v.name})", ""]
+    by_power: dict[str, list[Result]] = {}
+    for r in record.results:
+        by_power.setdefault(r.power, []).append(r)
+    for power in sorted(by_power, key=lambda p: v.powers[p].name):
+        for r in sorted(by_power[power], key=lambda r: r.unit):
+            text = _order_text(v, r)
+            if text:
+                lines.append(f"{v.powers[power].name}: {text}{_note(r)}")
+            elif r.reason:
+                lines.append(f"{v.powers[power].name}: {r.reason}.")
+    dislodged = [r for r in record.results if r.dislodged]
+    if dislodged:
+        lines += ["", "The following units were dislodged:"]
+        for r in dislodged:
+            t, loc = r.unit.split()
+            lines.append(f"The {v.powers[r.power].adjective} {UNIT_NAMES[t]} in {v.province_name(loc)}.")
+    return "\n".join(lines) + "\n"
+
+
+def show(game: Game) -> str:
+    """The position: phase, units, centres, and who still owes orders."""
+    v = game.variant
+    lines = [f"{v.name}: {game.phase.title} ({game.phase})"]
+    if game.winner:
+        lines.append(f"{v.powers[game.winner].name} has won with {game.centre_counts()[game.winner]} centres.")
+    if game.draw:
+        lines.append("Drawn between " + ", ".join(v.powers[p].name for p in game.draw) + ".")
+    centres = game.centre_counts()
+    units = game.unit_counts()
+    lines.append("")
+    for power in sorted(v.powers, key=lambda p: v.powers[p].name):
+        mine = sorted(str(u) for u in game.units.values() if u.power == power)
+        lines.append(f"{v.powers[power].name:12} {centres.get(power, 0):2} centres, {units[power]:2} units: {', '.join(mine)}")
+    if game.position.dislodged:
+        lines += ["", "Dislodged: " + ", ".join(f"{v.powers[d.unit.power].adjective} {d.unit}" for d in game.position.dislodged)]
+    if game.phase.kind == "adjustment":
+        adj = game.adjustments()
+        if adj:
+            lines += [""] + [
+                f"{v.powers[p].name}: {'builds' if n > 0 else 'removes'} {abs(n)}" for p, n in sorted(adj.items())
+            ]
+    lines += ["", orders_status(game)]
+    return "\n".join(lines)
+
+
+def orders_status(game: Game) -> str:
+    v = game.variant
+    if game.over:
+        return "The game is over."
+    due = game.orders_due()
+    given = sum(len(os) for os in game.orders.values())
+    if not due:
+        return f"{given} orders given; nothing more is due. Ready to adjudicate."
+    owing = ", ".join(f"{v.powers[p].name} ({n})" for p, n in sorted(due.items()))
+    return f"{given} orders given; still due: {owing}."
+
+
+__all__ = ["orders_status", "results", "show"]

@@ -1,0 +1,541 @@
+"""The map model: provinces, coasts, adjacencies, powers, read from ``maps/<id>.json``.
+
+A variant file may ``extend`` another and list only its changes; see ``maps/README.md``.
+
+>>> v = load_variant("standard")
+>>> len(v.provinces), len(v.centres), v.victory_centres
+(76, 34, 18)
+>>> v.can_move("F", "bar", "stp/nc"), v.can_move("A", "lon", "nth")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import VariantError
+from .rules import RuleOptions
+
+PROVINCE_TYPES = ("land", "coastal", "sea", "impassable")
+EDGE_LISTS = ("both", "army", "fleet", "none")
+EDGE_KINDS = ("weak", "passage", "canal", "box")
+COAST_NAMES = {"nc": "north coast", "sc": "south coast", "ec": "east coast", "wc": "west coast"}
+SEASONS = ("spring", "fall", "winter")
+
+
+def maps_dir() -> Path:
+    """Where the variant files live: ``$ADJUTANT_MAPS``, else ``maps/`` beside ``py/``."""
+    env = os.environ.get("ADJUTANT_MAPS")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "maps"
+
+
+def normalize_name(name: str) -> str:
+    """The form names are compared in: lower case, with ``.``, ``-`` and ``_`` as spaces."""
+    return " ".join(name.lower().replace(".", " ").replace("-", " ").replace("_", " ").split())
+
+
+def province_of(location: str) -> str:
+    """``"stp/nc"`` -> ``"stp"``."""
+    return location.split("/", 1)[0]
+
+
+@dataclass(frozen=True)
+class Province:
+    id: str
+    name: str
+    type: str
+    aliases: tuple[str, ...] = ()
+    coasts: tuple[str, ...] = ()
+    centre: bool = False
+    seasons: tuple[str, ...] = ()
+    convoy: bool = True
+    offboard: bool = False
+
+    @property
+    def army_can_stand(self) -> bool:
+        return self.type in ("land", "coastal")
+
+    @property
+    def fleet_can_stand(self) -> bool:
+        """Whether a fleet may stand in the province itself (not on one of its named coasts)."""
+        return self.type == "sea" or (self.type == "coastal" and not self.coasts)
+
+    @property
+    def is_sea(self) -> bool:
+        return self.type == "sea"
+
+    def open_in(self, season: str) -> bool:
+        return not self.seasons or season in self.seasons
+
+
+@dataclass(frozen=True)
+class BuildSite:
+    """A place a power may build although it is not one of its home centres."""
+
+    province: str
+    units: tuple[str, ...] = ("A", "F")
+    requires: tuple[str, ...] = ()
+    coast: str | None = None
+
+
+@dataclass(frozen=True)
+class Power:
+    id: str
+    name: str
+    adjective: str
+    abbrev: str
+    home_centres: tuple[str, ...]
+    units: tuple[str, ...]
+    build_sites: tuple[BuildSite, ...] = ()
+
+
+@dataclass(frozen=True)
+class Edge:
+    a: str
+    b: str
+    who: str
+    kind: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Variant:
+    """An immutable map with its powers and rule options. Build it with :func:`load_variant`."""
+
+    id: str
+    name: str
+    first_year: int
+    victory_centres: int
+    options: RuleOptions
+    provinces: dict[str, Province]
+    powers: dict[str, Power]
+    edges: tuple[Edge, ...]
+    source: str = ""
+    _army: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    _fleet: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    _kinds: dict[frozenset[str], str] = field(default_factory=dict, repr=False)
+    _names: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def __repr__(self) -> str:
+        return f"load_variant({self.id!r})"
+
+    # --- places -------------------------------------------------------------------------------
+    @property
+    def centres(self) -> list[str]:
+        return [p.id for p in self.provinces.values() if p.centre]
+
+    def locations(self, province: str) -> list[str]:
+        """Every place a unit may stand in a province: itself and/or its coasts."""
+        p = self.provinces[province]
+        if p.coasts:
+            return [province] + [f"{province}/{c}" for c in p.coasts]
+        return [province] if p.type != "impassable" else []
+
+    def can_stand(self, unit_type: str, location: str) -> bool:
+        prov, _, coast = location.partition("/")
+        p = self.provinces.get(prov)
+        if p is None:
+            return False
+        if unit_type == "A":
+            return not coast and p.army_can_stand
+        if coast:
+            return coast in p.coasts
+        return p.fleet_can_stand
+
+    def fleet_locations(self, province: str) -> list[str]:
+        p = self.provinces[province]
+        if p.coasts:
+            return [f"{province}/{c}" for c in p.coasts]
+        return [province] if p.fleet_can_stand else []
+
+    def power_by_abbrev(self, abbrev: str) -> Power | None:
+        for p in self.powers.values():
+            if p.abbrev.lower() == abbrev.lower():
+                return p
+        return None
+
+    def lookup(self, name: str) -> str | None:
+        """A province id for a name, abbreviation or alias in any case (``"London"`` -> ``"lon"``)."""
+        return self._names.get(normalize_name(name))
+
+    def province_name(self, location: str) -> str:
+        prov, _, coast = location.partition("/")
+        name = self.provinces[prov].name
+        return f"{name} ({COAST_NAMES.get(coast, coast)})" if coast else name
+
+    # --- adjacency ----------------------------------------------------------------------------
+    def can_move(self, unit_type: str, src: str, dst: str) -> bool:
+        """Whether a unit of the type may move from ``src`` to ``dst`` (locations, coasts named for fleets)."""
+        if unit_type == "A":
+            return dst in self._army.get(src, frozenset())
+        return dst in self._fleet.get(src, frozenset())
+
+    def neighbours(self, unit_type: str, location: str) -> list[str]:
+        table = self._army if unit_type == "A" else self._fleet
+        return sorted(table.get(location, frozenset()))
+
+    def edge_kind(self, a: str, b: str) -> str | None:
+        return self._kinds.get(frozenset((province_of(a), province_of(b))))
+
+    def fleet_reaches(self, src: str, province: str) -> list[str]:
+        """The locations of ``province`` a fleet at ``src`` may move to."""
+        return [loc for loc in self.fleet_locations(province) if loc in self._fleet.get(src, frozenset())]
+
+    def touches(self, src_province: str, dst_province: str, unit_type: str | None = None) -> bool:
+        """Whether some unit (or a unit of the type) in ``src_province`` could move to ``dst_province``."""
+        types = ("A", "F") if unit_type is None else (unit_type,)
+        for t in types:
+            for loc in self.locations(src_province):
+                if not self.can_stand(t, loc):
+                    continue
+                targets = self._army if t == "A" else self._fleet
+                if any(province_of(d) == dst_province for d in targets.get(loc, ())):
+                    return True
+        return False
+
+
+# --- loading ------------------------------------------------------------------------------------
+
+def load_variant(variant_id: str, directory: str | Path | None = None) -> Variant:
+    """Load ``maps/<variant_id>.json`` (following ``extends``) and check it.
+
+    Raises :class:`VariantError` naming the file and the entry at fault.
+    """
+    return _load(variant_id, str(directory) if directory is not None else str(maps_dir()))
+
+
+@functools.lru_cache(maxsize=32)
+def _load(variant_id: str, directory: str) -> Variant:
+    data, source = _read_merged(variant_id, Path(directory), ())
+    return build_variant(data, source)
+
+
+def available_variants(directory: str | Path | None = None) -> list[tuple[str, str]]:
+    """``[(id, name), ...]`` of every variant file in the maps folder."""
+    folder = Path(directory) if directory is not None else maps_dir()
+    out = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            name = json.loads(path.read_text(encoding="utf-8")).get("name", path.stem)
+        except (OSError, ValueError):
+            continue
+        out.append((path.stem, str(name)))
+    return out
+
+
+def _read_file(variant_id: str, directory: Path) -> tuple[dict[str, Any], str]:
+    if not variant_id or not all(c.isalnum() or c in "_-" for c in variant_id):
+        raise VariantError(f"unknown variant {variant_id!r}")
+    path = directory / f"{variant_id}.json"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        known = ", ".join(v for v, _ in available_variants(directory))
+        raise VariantError(f"unknown variant {variant_id!r} (known: {known})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise VariantError(f"{path.name}: not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise VariantError(f"{path.name}: the top level must be an object")
+    return data, path.name
+
+
+def _read_merged(variant_id: str, directory: Path, seen: tuple[str, ...]) -> tuple[dict[str, Any], str]:
+    if variant_id in seen:
+        raise VariantError(f"{seen[-1]}.json: 'extends' loops back to {variant_id!r}")
+    data, source = _read_file(variant_id, directory)
+    base_id = data.get("extends")
+    if base_id is None:
+        return data, source
+    base, _ = _read_merged(str(base_id), directory, (*seen, variant_id))
+    return apply_delta(base, data, source), source
+
+
+def _edge_key(edge: str, source: str) -> tuple[str, str]:
+    parts = edge.split()
+    if len(parts) != 2:
+        raise VariantError(f"{source}: edge {edge!r} must be two places separated by a space")
+    a, b = sorted(parts)
+    return a, b
+
+
+def apply_delta(base: dict[str, Any], delta: dict[str, Any], source: str) -> dict[str, Any]:
+    """Apply a variant's changes (``drop_*``, replacements, additions) to its base's data."""
+    out = {k: v for k, v in base.items() if k not in ("extends",)}
+    for key, value in delta.items():
+        if key in ("provinces", "powers", "adjacencies", "options", "edge_kinds", "extends") or key.startswith(
+            "drop_"
+        ):
+            continue
+        out[key] = value
+    dropped = set(delta.get("drop_provinces", []))
+    provinces = {p["id"]: p for p in base.get("provinces", []) if p["id"] not in dropped}
+    for name in dropped:
+        if not any(p["id"] == name for p in base.get("provinces", [])):
+            raise VariantError(f"{source}: drop_provinces names {name!r}, which the base does not have")
+    for p in delta.get("provinces", []):
+        provinces[p["id"]] = p
+    out["provinces"] = list(provinces.values())
+
+    drop_powers = set(delta.get("drop_powers", []))
+    powers = {p["id"]: p for p in base.get("powers", []) if p["id"] not in drop_powers}
+    for p in delta.get("powers", []):
+        powers[p["id"]] = {**powers.get(p["id"], {}), **p}
+    out["powers"] = list(powers.values())
+
+    drop_edges = {_edge_key(e, source) for e in delta.get("drop_adjacencies", [])}
+    found: set[tuple[str, str]] = set()
+    adjacencies: dict[str, list[str]] = {}
+    for who in EDGE_LISTS:
+        kept = []
+        for edge in base.get("adjacencies", {}).get(who, []):
+            key = _edge_key(edge, source)
+            if key in drop_edges:
+                found.add(key)
+                continue
+            if any(province_of(x) in dropped for x in key):
+                continue
+            kept.append(edge)
+        adjacencies[who] = kept + list(delta.get("adjacencies", {}).get(who, []))
+    for key in drop_edges - found:
+        raise VariantError(f"{source}: drop_adjacencies names {' '.join(key)!r}, which the base does not have")
+    out["adjacencies"] = adjacencies
+    kinds = {
+        k: v
+        for k, v in base.get("edge_kinds", {}).items()
+        if _edge_key(k, source) not in drop_edges and not any(province_of(x) in dropped for x in k.split())
+    }
+    kinds.update(delta.get("edge_kinds", {}))
+    out["edge_kinds"] = kinds
+    out["options"] = {**base.get("options", {}), **delta.get("options", {})}
+    return out
+
+
+def _str_list(value: Any, what: str, source: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise VariantError(f"{source}: {what} must be a list of strings")
+    return tuple(value)
+
+
+def build_variant(data: dict[str, Any], source: str = "<data>") -> Variant:
+    """Build and check a :class:`Variant` from already-merged data."""
+    for key in ("id", "name", "provinces", "powers", "adjacencies"):
+        if key not in data:
+            raise VariantError(f"{source}: missing {key!r}")
+    provinces: dict[str, Province] = {}
+    for raw in data["provinces"]:
+        pid = raw.get("id")
+        if not isinstance(pid, str) or not pid.isalnum() or pid != pid.lower():
+            raise VariantError(f"{source}: province id {pid!r} must be lower-case letters and digits")
+        if pid in provinces:
+            raise VariantError(f"{source}: province {pid!r} is listed twice")
+        ptype = raw.get("type")
+        if ptype not in PROVINCE_TYPES:
+            raise VariantError(f"{source}: province {pid!r} has type {ptype!r}, not one of {PROVINCE_TYPES}")
+        coasts = _str_list(raw.get("coasts", []), f"coasts of {pid!r}", source)
+        if coasts and ptype != "coastal":
+            raise VariantError(f"{source}: province {pid!r} has named coasts but is not coastal")
+        seasons = _str_list(raw.get("seasons", []), f"seasons of {pid!r}", source)
+        for s in seasons:
+            if s not in SEASONS:
+                raise VariantError(f"{source}: province {pid!r} names unknown season {s!r}")
+        provinces[pid] = Province(
+            id=pid,
+            name=str(raw.get("name", pid)),
+            type=ptype,
+            aliases=_str_list(raw.get("aliases", []), f"aliases of {pid!r}", source),
+            coasts=coasts,
+            centre=bool(raw.get("centre", False)),
+            seasons=seasons,
+            convoy=bool(raw.get("convoy", True)),
+            offboard=bool(raw.get("offboard", False)),
+        )
+
+    def check_location(loc: str, context: str) -> str:
+        prov, _, coast = loc.partition("/")
+        if prov not in provinces:
+            raise VariantError(f"{source}: {context} names unknown province {prov!r}")
+        if coast and coast not in provinces[prov].coasts:
+            raise VariantError(f"{source}: {context} names unknown coast {loc!r}")
+        return loc
+
+    army: dict[str, set[str]] = {p: set() for p in provinces}
+    fleet: dict[str, set[str]] = {}
+    edges: list[Edge] = []
+    seen: dict[tuple[str, str], str] = {}
+    kinds_raw = data.get("edge_kinds", {})
+    for who in data["adjacencies"]:
+        if who not in EDGE_LISTS:
+            raise VariantError(f"{source}: adjacency list {who!r} is not one of {EDGE_LISTS}")
+    for who in EDGE_LISTS:
+        for edge in data["adjacencies"].get(who, []):
+            a, b = _edge_key(edge, source)
+            check_location(a, f"edge {edge!r}")
+            check_location(b, f"edge {edge!r}")
+            pa, pb = province_of(a), province_of(b)
+            if pa == pb:
+                raise VariantError(f"{source}: edge {edge!r} joins a province to itself")
+            key = (a, b)
+            if key in seen:
+                raise VariantError(f"{source}: edge {edge!r} is written twice (in {seen[key]!r} and {who!r})")
+            seen[key] = who
+            A, B = provinces[pa], provinces[pb]
+            if who == "none":
+                edges.append(Edge(a, b, who))
+                continue
+            if A.type == "impassable" or B.type == "impassable":
+                raise VariantError(f"{source}: edge {edge!r} crosses into an impassable province")
+            if who == "both" and not (A.type == B.type == "coastal"):
+                raise VariantError(
+                    f"{source}: edge {edge!r} is listed under 'both' but only two coastal provinces can share "
+                    "a coastline (use 'army' or 'fleet')"
+                )
+            if who in ("army", "both"):
+                if "/" in a or "/" in b:
+                    raise VariantError(f"{source}: army edge {edge!r} must name provinces, not coasts")
+                if not (A.army_can_stand and B.army_can_stand):
+                    raise VariantError(f"{source}: army edge {edge!r} touches a sea")
+                army[a].add(b)
+                army[b].add(a)
+            if who in ("fleet", "both"):
+                for loc, p in ((a, A), (b, B)):
+                    if p.type == "land":
+                        raise VariantError(f"{source}: fleet edge {edge!r} touches landlocked {p.id!r}")
+                    if p.coasts and "/" not in loc:
+                        raise VariantError(
+                            f"{source}: fleet edge {edge!r} must name a coast of {p.id!r} "
+                            f"({', '.join(p.id + '/' + c for c in p.coasts)})"
+                        )
+                fleet.setdefault(a, set()).add(b)
+                fleet.setdefault(b, set()).add(a)
+            edges.append(Edge(a, b, who))
+    kinds: dict[frozenset[str], str] = {}
+    for edge, kind in kinds_raw.items():
+        a, b = _edge_key(edge, source)
+        if (a, b) not in seen:
+            raise VariantError(f"{source}: edge_kinds names {edge!r}, which is not an edge")
+        if kind not in EDGE_KINDS:
+            raise VariantError(f"{source}: edge_kinds gives {edge!r} unknown kind {kind!r}")
+        if kind == "weak" and seen[(a, b)] != "army":
+            raise VariantError(f"{source}: weak passage {edge!r} must be an army edge")
+        kinds[frozenset((province_of(a), province_of(b)))] = kind
+    edges = [Edge(e.a, e.b, e.who, kinds.get(frozenset((province_of(e.a), province_of(e.b))))) for e in edges]
+
+    names: dict[str, str] = {}
+    for p in provinces.values():
+        for name in (p.id, p.name, *p.aliases):
+            key = normalize_name(name)
+            if names.get(key, p.id) != p.id:
+                raise VariantError(f"{source}: the name {name!r} is used by both {names[key]!r} and {p.id!r}")
+            names[key] = p.id
+
+    powers: dict[str, Power] = {}
+    abbrevs: set[str] = set()
+    for raw in data["powers"]:
+        pid = raw.get("id")
+        if not isinstance(pid, str) or not pid:
+            raise VariantError(f"{source}: a power has no id")
+        abbrev = str(raw.get("abbrev", pid[:3].upper()))
+        if abbrev in abbrevs:
+            raise VariantError(f"{source}: power abbreviation {abbrev!r} is used twice")
+        abbrevs.add(abbrev)
+        homes = _str_list(raw.get("home_centres", []), f"home_centres of {pid!r}", source)
+        for h in homes:
+            check_location(h, f"power {pid!r}")
+            if not provinces[h].centre:
+                raise VariantError(f"{source}: home centre {h!r} of {pid!r} is not a supply centre")
+        units = _str_list(raw.get("units", []), f"units of {pid!r}", source)
+        for u in units:
+            parts = u.split()
+            if len(parts) != 2 or parts[0] not in ("A", "F"):
+                raise VariantError(f"{source}: unit {u!r} of {pid!r} must look like 'A par' or 'F stp/sc'")
+            check_location(parts[1], f"unit {u!r} of {pid!r}")
+            if not _can_stand(provinces, parts[0], parts[1]):
+                raise VariantError(f"{source}: unit {u!r} of {pid!r} starts where it may not stand")
+        sites = []
+        for s in raw.get("build_sites", []):
+            site = BuildSite(
+                province=str(s.get("province")),
+                units=tuple(s.get("units", ["A", "F"])),
+                requires=tuple(s.get("requires", [])),
+                coast=s.get("coast"),
+            )
+            check_location(site.province, f"build site of {pid!r}")
+            for r in site.requires:
+                check_location(r, f"build site requirement of {pid!r}")
+            sites.append(site)
+        powers[pid] = Power(
+            id=pid,
+            name=str(raw.get("name", pid.title())),
+            adjective=str(raw.get("adjective", raw.get("name", pid.title()))),
+            abbrev=abbrev,
+            home_centres=homes,
+            units=units,
+            build_sites=tuple(sites),
+        )
+    owners: dict[str, str] = {}
+    for p in powers.values():
+        for h in p.home_centres:
+            if h in owners:
+                raise VariantError(f"{source}: {h!r} is a home centre of both {owners[h]!r} and {p.id!r}")
+            owners[h] = p.id
+    occupied: dict[str, str] = {}
+    for p in powers.values():
+        for u in p.units:
+            prov = province_of(u.split()[1])
+            if prov in occupied:
+                raise VariantError(f"{source}: two units start in {prov!r}")
+            occupied[prov] = p.id
+
+    try:
+        first_year = int(data.get("first_year", 1901))
+        victory = int(data.get("victory_centres", 0)) or (sum(p.centre for p in provinces.values()) // 2 + 1)
+    except (TypeError, ValueError):
+        raise VariantError(f"{source}: first_year and victory_centres must be whole numbers") from None
+    if not isinstance(data.get("options", {}), dict):
+        raise VariantError(f"{source}: options must be an object")
+    return Variant(
+        id=str(data["id"]),
+        name=str(data["name"]),
+        first_year=first_year,
+        victory_centres=victory,
+        options=RuleOptions.from_data(data.get("options", {}), source),
+        provinces=provinces,
+        powers=powers,
+        edges=tuple(edges),
+        source=source,
+        _army={k: frozenset(v) for k, v in army.items()},
+        _fleet={k: frozenset(v) for k, v in fleet.items()},
+        _kinds=kinds,
+        _names=names,
+    )
+
+
+def _can_stand(provinces: dict[str, Province], unit_type: str, location: str) -> bool:
+    prov, _, coast = location.partition("/")
+    p = provinces[prov]
+    if unit_type == "A":
+        return not coast and p.army_can_stand
+    return coast in p.coasts if coast else p.fleet_can_stand
+
+
+def reachable(variant: Variant, start: str, kinds: Iterable[str] = ("A", "F")) -> set[str]:
+    """Provinces reachable from ``start`` by any chain of moves of the given unit types."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        prov = todo.pop()
+        for t in kinds:
+            for loc in variant.locations(prov):
+                for n in variant.neighbours(t, loc):
+                    np = province_of(n)
+                    if np not in seen:
+                        seen.add(np)
+                        todo.append(np)
+    return seen

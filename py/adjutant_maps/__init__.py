@@ -1,0 +1,65 @@
+"""Build-time map renderer: one SVG per variant, drawn from real geography and checked against the
+variant's adjacencies.  The only code in Adjutant that imports svgwrite.
+
+>>> from pathlib import Path
+>>> paths = build_maps(Path("dist/maps"), ["standard"])   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+from .layout import MapCheckError, MapGeometry
+
+__all__ = ["build_maps", "render_variant", "MapCheckError", "MapGeometry", "DRAWN", "SHARED"]
+
+DRAWN = ("standard", "loeb9", "cline5", "cline6")
+# variants on the standard board: their SVG is standard's, written again under their own name
+SHARED = {"coast_running": "standard", "cluster": "standard"}
+
+
+def render_variant(variant_id: str) -> tuple[str, MapGeometry]:
+    """The SVG text of one variant's map and its geometry; raises MapCheckError naming every pair
+    of provinces whose drawn border disagrees with the variant's adjacencies."""
+    from . import layout, svg
+
+    mg = layout.compute(variant_id)
+    problems = layout.check(mg)
+    if problems:
+        raise MapCheckError(f"map of {variant_id!r} does not match its adjacencies:\n  " + "\n  ".join(problems))
+    layout.anchor_points(mg)
+    layout.coast_lines(mg)
+    return svg.render(mg), mg
+
+
+def build_maps(out_dir: Path, variants: list[str] | None = None) -> list[Path]:
+    """Write ``<out_dir>/<variant>.svg`` for each variant (default: every drawn and shared one whose
+    data exists), print the time taken, and return the paths written."""
+    from adjutant.variant import maps_dir
+
+    start = time.perf_counter()
+    if variants is None:
+        variants = [v for v in (*DRAWN, *SHARED) if (maps_dir() / f"{v}.json").exists()]
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    done: dict[str, Path] = {}
+    for vid in sorted(variants, key=lambda v: v in SHARED):
+        path = out_dir / f"{vid}.svg"
+        base = SHARED.get(vid)
+        if base is not None:
+            if base not in done:
+                text, _ = render_variant(base)
+                done[base] = out_dir / f"{base}.svg"
+                done[base].write_text(text, encoding="utf-8")
+            shutil.copyfile(done[base], path)
+        else:
+            text, _ = render_variant(vid)
+            path.write_text(text, encoding="utf-8")
+            done[vid] = path
+        written.append(path)
+    elapsed = time.perf_counter() - start
+    print(f"maps: {len(written)} SVG files in {out_dir} in {elapsed:.1f} s")
+    return written

@@ -1,0 +1,222 @@
+"""A variant's map as geometry: province shapes in SVG units, their borders, anchor points, and the
+check of the drawing against the rules graph."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import polylabel
+
+from . import data, geography, topology
+
+MIN_BORDER = 2.5  # SVG units (10 km on the standard board): a border any shorter is not a visible one
+SIMPLIFY = 2.0  # coverage simplification tolerance, SVG units
+
+
+class MapCheckError(ValueError):
+    """The drawing and the variant's adjacencies disagree; the message names every pair."""
+
+
+@dataclass
+class MapGeometry:
+    variant: Any
+    geo: dict[str, Any]
+    proj: geography.Projection
+    width: int
+    height: int
+    shapes: dict[str, BaseGeometry]
+    decor_land: BaseGeometry
+    decor_water: BaseGeometry
+    borders: dict[tuple[str, str], float]
+    anchors: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+    coast_lines: dict[str, BaseGeometry] = field(default_factory=dict)
+
+
+def _polys(spec: list[dict[str, Any]], proj: geography.Projection) -> list[np.ndarray]:
+    out = []
+    for item in spec:
+        pts = np.array(item["lonlat"], dtype=float)
+        u, v = proj.forward(pts[:, 0], pts[:, 1])
+        out.append(np.column_stack([u, v]))
+    return out
+
+
+def compute(variant_id: str) -> MapGeometry:
+    v = data.variant(variant_id)
+    g = data.geo(variant_id)
+    proj, width, height = geography.make_projection(g["projection"])
+    land = geography.land_mask(proj, width, height)
+    for poly in _polys(g.get("land", []), proj):
+        geography.paint(land, poly, True)
+    for poly in _polys(g.get("water", []), proj):
+        geography.paint(land, poly, False)
+
+    drawn = [p for p in v.provinces.values() if not p.offboard]
+    index = {p.id: i for i, p in enumerate(drawn)}
+    seeds: list[geography.Seed] = []
+    bad: list[str] = []
+    for p in drawn:
+        pts = g["seeds"].get(p.id)
+        if not pts:
+            raise data.GeoError(f"geo file for {variant_id}: no seed for province {p.id!r} ({p.name})")
+        for lon, lat in pts:
+            u, vv = proj.point((lon, lat))
+            if not (0 <= u < width and 0 <= vv < height):
+                bad.append(f"seed {lon},{lat} of {p.id!r} is off the map")
+                continue
+            r, c = int(vv), int(u)
+            if bool(land[r, c]) != (p.type != "sea"):
+                medium = "land" if land[r, c] else "water"
+                bad.append(f"seed {lon},{lat} of {p.id!r} ({p.type}) falls on {medium}")
+                continue
+            seeds.append(geography.Seed(index[p.id], u, vv, p.type != "sea"))
+    for lon, lat in g.get("neutral", []):
+        u, vv = proj.point((lon, lat))
+        if not (0 <= u < width and 0 <= vv < height):
+            bad.append(f"neutral seed {lon},{lat} is off the map")
+            continue
+        on_land = bool(land[int(vv), int(u)])
+        seeds.append(geography.Seed(geography.DECOR_LAND if on_land else geography.DECOR_WATER, u, vv, on_land))
+    if bad:
+        raise data.GeoError(f"geo file for {variant_id}: " + "; ".join(bad))
+
+    labels = geography.label_pixels(land, seeds, int(g.get("min_island", 30)), int(g.get("min_lake", 200)))
+    faces, face_labels = topology.faces_from_labels(labels)
+    faces = topology.simplify(faces, float(g.get("simplify", SIMPLIFY)))
+    merged = topology.merge_by_label(faces, face_labels)
+    shapes = {drawn[i].id: geom for i, geom in merged.items() if i >= 0}
+    borders_idx = topology.shared_borders({i: s for i, s in merged.items() if i >= 0})
+    borders = {}
+    for (i, j), length in borders_idx.items():
+        a, b = sorted((drawn[i].id, drawn[j].id))
+        borders[(a, b)] = length
+    empty = shapely.GeometryCollection()
+    mg = MapGeometry(
+        variant=v, geo=g, proj=proj, width=width, height=height, shapes=shapes,
+        decor_land=merged.get(geography.DECOR_LAND, empty), decor_water=merged.get(geography.DECOR_WATER, empty),
+        borders=borders,
+    )
+    return mg
+
+
+def check(mg: MapGeometry) -> list[str]:
+    """Every disagreement between the drawn borders and the variant's adjacencies, as sentences."""
+    v = mg.variant
+    expected: dict[tuple[str, str], str] = {}
+    exempt: dict[tuple[str, str], str] = {}
+    for link in data.links(v):
+        if link.kind in data.SPECIAL_KINDS:
+            exempt[link.pair] = link.kind
+        else:
+            expected.setdefault(link.pair, link.who)
+    problems = []
+    names = {p.id: p.name for p in v.provinces.values()}
+
+    def who(a: str, b: str) -> str:
+        return f"{names[a]} ({a}) and {names[b]} ({b})"
+
+    for pair in sorted(set(expected) | set(mg.borders)):
+        if pair in exempt:
+            continue
+        length = mg.borders.get(pair, 0.0)
+        if pair in expected and pair[0] in mg.shapes and pair[1] in mg.shapes:
+            if length < MIN_BORDER:
+                what = "do not share a border" if length == 0 else f"share only {length:.1f} units of border"
+                problems.append(f"{who(*pair)} are adjacent ({expected[pair]}) but {what} in the drawing")
+        elif pair not in expected:
+            problems.append(f"{who(*pair)} share {length:.1f} units of border in the drawing but are not adjacent")
+    for p in v.provinces.values():
+        if p.offboard:
+            for link in data.links(v):
+                if p.id in link.pair and link.kind != "box":
+                    problems.append(f"{who(*link.pair)}: {p.id} is drawn off the board, so the edge must be a 'box' edge")
+        elif p.id not in mg.shapes:
+            problems.append(f"{names[p.id]} ({p.id}) has no shape in the drawing")
+    return problems
+
+
+def anchor_points(mg: MapGeometry) -> None:
+    """Unit, label and centre-marker points for every province, and one unit point per coast."""
+    overrides = mg.geo.get("anchors", {})
+    for pid, shape in mg.shapes.items():
+        prov = mg.variant.provinces[pid]
+        main = max(shapely.get_parts(shape), key=lambda p: p.area)
+        over = {k: mg.proj.point(val) for k, val in overrides.get(pid, {}).items()}
+        pts: dict[str, tuple[float, float]] = {}
+        if "label" in over:
+            pts["label"] = over["label"]
+        else:
+            p = polylabel(main, tolerance=0.5)
+            pts["label"] = (round(p.x, 1), round(p.y, 1))
+        sea = prov.type == "sea"
+        pts["unit"] = over.get("unit") or _beside(main, pts["label"], (24.0, 30.0, 36.0), 10.0, [], up_first=sea)
+        if prov.centre:
+            pts["sc"] = over.get("sc") or _beside(main, pts["label"], (17.0, 21.0, 25.0), 6.0, [(pts["unit"], 16.0)])
+        mg.anchors[pid] = pts
+    for loc, lonlat in mg.geo.get("coasts", {}).items():
+        pid = loc.split("/")[0]
+        if pid in mg.shapes and loc.split("/")[1] in mg.variant.provinces[pid].coasts:
+            u, vv = mg.proj.point(lonlat)
+            mg.anchors[loc] = {"unit": (round(u, 1), round(vv, 1))}
+    for p in mg.variant.provinces.values():
+        for c in p.coasts:
+            if f"{p.id}/{c}" not in mg.anchors and p.id in mg.shapes:
+                raise data.GeoError(f"geo file for {mg.variant.id}: no point for coast {p.id}/{c} under 'coasts'")
+
+
+_DIRECTIONS = [(0.0, 1.0), (1.0, 0.0), (-1.0, 0.0), (0.0, -1.0), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)]
+
+
+def _beside(shape: BaseGeometry, label: tuple[float, float], distances: tuple[float, ...], need: float,
+            avoid: list[tuple[tuple[float, float], float]], up_first: bool = False) -> tuple[float, float]:
+    """A point near the label, off its text, with at least ``need`` units of the province around it
+    (the first such in reading order), else the candidate with the most room, else the label itself."""
+    cands = []
+    for d in distances:
+        for dx, dy in (_DIRECTIONS[3:4] + _DIRECTIONS[1:3] + _DIRECTIONS[6:] if up_first else _DIRECTIONS):
+            # labels are wider than tall: push sideways candidates further out
+            cands.append((round(label[0] + dx * d * 1.3, 1), round(label[1] + dy * d * 0.8, 1)))
+    ok = [c for c in cands if all((c[0] - a[0]) ** 2 + (c[1] - a[1]) ** 2 >= r * r for a, r in avoid)]
+    if not ok:
+        return label
+    points = shapely.points(np.array(ok))
+    inside = shapely.contains(shape, points)
+    room = np.where(inside, shapely.distance(points, shape.boundary), -1.0)
+    for c, r in zip(ok, room.tolist(), strict=True):
+        if r >= need:
+            return c
+    best = int(np.argmax(room))
+    return ok[best] if room[best] > 2.0 else label
+
+
+def _largest_polygon(geom: BaseGeometry) -> BaseGeometry | None:
+    polys = [q for q in shapely.get_parts(geom) if q.geom_type == "Polygon" and not q.is_empty]
+    return max(polys, key=lambda q: q.area) if polys else None
+
+
+def coast_lines(mg: MapGeometry) -> None:
+    """The stretch of shoreline that belongs to each named coast (the seas its fleet edges reach,
+    split between coasts by nearness to their unit points where one sea touches two coasts)."""
+    v = mg.variant
+    for p in v.provinces.values():
+        if not p.coasts or p.id not in mg.shapes:
+            continue
+        locs = [f"{p.id}/{c}" for c in p.coasts]
+        pts = shapely.MultiPoint([mg.anchors[loc]["unit"] for loc in locs])
+        cells = shapely.get_parts(shapely.voronoi_polygons(pts, extend_to=shapely.box(-1e4, -1e4, 1e4, 1e4)))
+        boundary = mg.shapes[p.id].boundary
+        for loc in locs:
+            seas = {link.b if link.a == loc else link.a for link in data.links(v) if loc in (link.a, link.b)}
+            pieces = [
+                shapely.intersection(boundary, mg.shapes[s].boundary)
+                for s in sorted(seas) if s in mg.shapes and v.provinces[s].type == "sea"
+            ]
+            segs = [q for piece in pieces for q in shapely.get_parts(piece) if q.geom_type == "LineString"]
+            line = shapely.line_merge(shapely.MultiLineString(segs)) if segs else shapely.LineString()
+            anchor = shapely.Point(mg.anchors[loc]["unit"])
+            cell = next(c for c in cells if c.contains(anchor))
+            mg.coast_lines[loc] = shapely.line_merge(shapely.intersection(line, cell)) if not line.is_empty else line

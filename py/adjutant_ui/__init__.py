@@ -1,0 +1,14 @@
+"""Adjutant's in-browser UI: the only package that imports `pyscript` and `js`.
+
+:mod:`adjutant_ui.session` is plain Python (tested under CPython); :mod:`adjutant_ui.app` and
+:mod:`adjutant_ui.board` drive the page and run only inside Pyodide.
+"""
+
+from __future__ import annotations
+
+
+def start(view: str = "play") -> None:
+    """Run the UI in the page (called from index.html's <script type="py">); view is "play" or "embed"."""
+    from .app import run
+
+    run(view)

@@ -1,0 +1,534 @@
+"""The page: wires the DOM of index.html / embed.html to a :class:`~adjutant_ui.session.Session`.
+
+Every text that comes from a game (names, orders, results, messages) goes into the page through
+``textContent`` or form values, never as markup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import js
+from pyodide.ffi import create_proxy
+
+from adjutant import AdjutantError, GameFileError, available_variants, load_variant
+from adjutant.orders import format_order
+
+from .board import Board
+from .session import Session, decode_link, encode_link, game_from_text, game_to_text
+
+AUTOSAVE_KEY = "adjutant.autosave"
+VARIANT_KEY = "adjutant.variant"
+document = js.document
+
+
+def _id(name: str) -> Any:
+    return document.getElementById(name)
+
+
+def _storage_get(key: str) -> str | None:
+    try:
+        value = js.localStorage.getItem(key)
+    except Exception:  # storage disabled (private mode, sandboxed iframe)
+        return None
+    return None if value is None else str(value)
+
+
+def _storage_set(key: str, value: str) -> None:
+    try:
+        js.localStorage.setItem(key, value)
+    except Exception:
+        pass
+
+
+class App:
+    def __init__(self, view: str) -> None:
+        self.view = view
+        self.embed = view == "embed"
+        self.session: Session | None = None
+        self.board: Board | None = None
+        self.proxies: list[Any] = []
+        self.coast_choices: list[str] = []
+        self.last_link = ""
+
+    # --- plumbing ------------------------------------------------------------------------------------
+    def on(self, element: Any, event: str, handler: Any) -> None:
+        if element is None:
+            return
+        proxy = create_proxy(handler)
+        self.proxies.append(proxy)
+        element.addEventListener(event, proxy)
+
+    def message(self, text: str, kind: str = "error") -> None:
+        box = _id("message")
+        _id("message-text").textContent = text
+        box.className = f"message {kind}"
+        box.hidden = False
+
+    def clear_message(self) -> None:
+        _id("message").hidden = True
+
+    # --- start ---------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        if not self.embed:
+            self._fill_variants()
+        game_session = None
+        fragment = str(js.location.hash).lstrip("#")
+        if fragment:
+            try:
+                game_session = Session(decode_link(fragment))
+            except (GameFileError, AdjutantError) as error:
+                self.message(f"The link could not be opened: {error}. Showing your last game instead.")
+        if game_session is None and not self.embed:
+            saved = _storage_get(AUTOSAVE_KEY)
+            if saved:
+                try:
+                    game_session = Session(decode_link(saved))
+                except (GameFileError, AdjutantError) as error:
+                    self.message(f"The autosaved game could not be read ({error}); starting a new game.")
+        if game_session is None:
+            game_session = Session.new(_storage_get(VARIANT_KEY) or "standard" if not self.embed else "standard")
+        await self.show(game_session)
+        self._wire()
+        for element in document.querySelectorAll("button, select, textarea, input"):
+            if element.id not in ("hist-first", "hist-prev", "hist-next", "hist-last"):
+                element.disabled = False
+        self.render()
+        js.window.adjutantShell.pythonReady()
+
+    def _fill_variants(self) -> None:
+        select = _id("variant-select")
+        select.replaceChildren()
+        for variant_id in available_variants():
+            try:
+                name = load_variant(variant_id).name
+            except AdjutantError:
+                continue
+            option = document.createElement("option")
+            option.value = variant_id
+            option.textContent = name
+            select.appendChild(option)
+
+    async def show(self, new_session: Session) -> None:
+        """Make ``new_session`` the shown game (loading its map if the variant changed)."""
+        variant = new_session.game.variant
+        svg = await js.window.adjutantShell.loadMap(variant.id)
+        self.session = new_session
+        self.board = Board(svg, variant)
+        if not self.embed:
+            _id("variant-select").value = variant.id
+            powers = _id("orders-power")
+            powers.replaceChildren()
+            option = document.createElement("option")
+            option.value = ""
+            option.textContent = "all powers"
+            powers.appendChild(option)
+            for power in variant.powers.values():
+                option = document.createElement("option")
+                option.value = power.id
+                option.textContent = power.name
+                powers.appendChild(option)
+            _id("orders-errors").replaceChildren()
+
+    # --- events --------------------------------------------------------------------------------------
+    def _wire(self) -> None:
+        self.on(_id("map"), "click", self.on_map_click)
+        self.on(_id("hist-first"), "click", lambda e: self.step(to=0))
+        self.on(_id("hist-prev"), "click", lambda e: self.step(delta=-1))
+        self.on(_id("hist-next"), "click", lambda e: self.step(delta=1))
+        self.on(_id("hist-last"), "click", lambda e: self.step(to=10**9))
+        self.on(_id("message-close"), "click", lambda e: self.clear_message())
+        self.on(js.window, "hashchange", self.on_hash_change)
+        self.on(document, "keydown", self.on_key)
+        if self.embed:
+            return
+        self.on(_id("new-game"), "click", self.on_new_game)
+        self.on(_id("orders-form"), "submit", self.on_orders)
+        self.on(_id("orders-clear"), "click", self.on_clear_orders)
+        self.on(_id("adjudicate"), "click", self.on_adjudicate)
+        self.on(_id("undo"), "click", self.on_undo)
+        self.on(_id("declare-draw"), "click", self.on_draw)
+        self.on(_id("copy-link"), "click", self.on_copy_link)
+        self.on(_id("copy-results"), "click", self.on_copy_results)
+        self.on(_id("download"), "click", self.on_download)
+        self.on(_id("upload"), "change", self.on_upload)
+        self.on(_id("copy-embed"), "click", self.on_embed)
+        self.on(document.body, "dragover", lambda e: e.preventDefault())
+        self.on(document.body, "drop", self.on_drop)
+
+    def on_key(self, event: Any) -> None:
+        if event.key == "Escape" and self.session is not None:
+            self.session.clear_selection()
+            self.coast_choices = []
+            self.render()
+
+    def step(self, delta: int | None = None, to: int | None = None) -> None:
+        assert self.session is not None
+        self.session.step(delta=delta, to=to)
+        self.render()
+
+    def on_map_click(self, event: Any) -> None:
+        session = self.session
+        if session is None or self.embed:
+            return
+        location = Board.location_of(event.target)
+        if location is None:
+            return
+        self.act_on(location)
+
+    def act_on(self, location: str) -> None:
+        session = self.session
+        assert session is not None
+        order, coasts = session.click(location)
+        self.coast_choices = coasts
+        if order:
+            self.enter(order, power=None)
+        self.render()
+
+    def enter(self, text: str, power: str | None) -> None:
+        assert self.session is not None
+        problems = self.session.enter_orders(text, power)
+        self.show_problems(problems)
+        self.changed()
+
+    def show_problems(self, problems: list[Any]) -> None:
+        errors = _id("orders-errors")
+        errors.replaceChildren()
+        for problem in problems:
+            item = document.createElement("li")
+            item.className = "kept" if getattr(problem, "kept", False) else "rejected"
+            item.textContent = str(problem)
+            errors.appendChild(item)
+
+    def on_orders(self, event: Any) -> None:
+        event.preventDefault()
+        if self.session is None:
+            return
+        text = str(_id("orders-text").value)
+        power = str(_id("orders-power").value) or None
+        try:
+            problems = self.session.enter_orders(text, power)
+        except AdjutantError as error:
+            self.message(str(error))
+            return
+        self.show_problems(problems)
+        if not any(not getattr(p, "kept", False) for p in problems):
+            _id("orders-text").value = ""
+        self.changed()
+        self.render()
+
+    def on_clear_orders(self, event: Any) -> None:
+        assert self.session is not None
+        power = str(_id("orders-power").value) or None
+        self.session.game.clear_orders(power)
+        self.changed()
+        self.render()
+
+    def on_adjudicate(self, event: Any) -> None:
+        session = self.session
+        assert session is not None
+        try:
+            session.game.adjudicate()
+        except AdjutantError as error:
+            self.message(str(error))
+            return
+        session.step(to=len(session.game.history))
+        self.clear_message()
+        _id("orders-errors").replaceChildren()
+        self.changed()
+        self.render()
+
+    def on_undo(self, event: Any) -> None:
+        session = self.session
+        assert session is not None
+        try:
+            session.game.undo()
+        except AdjutantError as error:
+            self.message(str(error))
+            return
+        session.step(to=len(session.game.history))
+        self.changed()
+        self.render()
+
+    def on_draw(self, event: Any) -> None:
+        game = self.session.game if self.session else None
+        if game is None:
+            return
+        survivors = [p for p, n in game.centre_counts().items() if n > 0]
+        names = ", ".join(game.variant.powers[p].name for p in survivors)
+        if not js.window.confirm(f"Declare a draw between {names}?"):
+            return
+        game.declare_draw(survivors)
+        self.changed()
+        self.render()
+
+    def on_new_game(self, event: Any) -> None:
+        variant_id = str(_id("variant-select").value)
+        asyncio.ensure_future(self._new_game(variant_id))
+
+    async def _new_game(self, variant_id: str) -> None:
+        try:
+            new_session = Session.new(variant_id)
+        except AdjutantError as error:
+            self.message(str(error))
+            return
+        await self.show(new_session)
+        self.changed()
+        self.render()
+
+    def on_hash_change(self, event: Any) -> None:
+        fragment = str(js.location.hash).lstrip("#")
+        if not fragment or fragment == self.last_link:
+            return
+        asyncio.ensure_future(self._open_link(fragment))
+
+    async def _open_link(self, fragment: str) -> None:
+        try:
+            game = decode_link(fragment)
+        except (GameFileError, AdjutantError) as error:
+            self.message(f"The link could not be opened: {error}. Your game is unchanged.")
+            self.changed(replace_hash=True)
+            return
+        await self.show(Session(game))
+        self.clear_message()
+        self.changed()
+        self.render()
+
+    # --- files and links --------------------------------------------------------------------------
+    def changed(self, replace_hash: bool = True) -> None:
+        """Autosave and put the game in the URL fragment."""
+        session = self.session
+        if session is None or self.embed:
+            return
+        link = encode_link(session.game)
+        self.last_link = link
+        _storage_set(AUTOSAVE_KEY, link)
+        _storage_set(VARIANT_KEY, session.game.variant.id)
+        if replace_hash:
+            js.history.replaceState(None, "", "#" + link)
+
+    def share_url(self, page: str = "") -> str:
+        base = str(js.location.href).split("#")[0]
+        if page:
+            base = base.rsplit("/", 1)[0] + "/" + page
+        return base + "#" + self.last_link
+
+    def copy(self, text: str, what: str) -> None:
+        try:
+            js.navigator.clipboard.writeText(text)
+            self.message(f"{what} copied to the clipboard.", "info")
+        except Exception:
+            self.message(f"Copy this {what.lower()}: {text}", "info")
+
+    def on_copy_link(self, event: Any) -> None:
+        self.changed()
+        self.copy(self.share_url(), "Link")
+
+    def on_copy_results(self, event: Any) -> None:
+        self.copy(str(_id("results").textContent), "Results")
+
+    def on_embed(self, event: Any) -> None:
+        self.changed()
+        url = self.share_url("embed.html")
+        code = (f'<iframe src="{url}" width="800" height="620" style="border:0;max-width:100%" '
+                f'loading="lazy" title="Diplomacy game"></iframe>')
+        _id("embed-code").value = code
+        _id("embed-dialog").showModal()
+
+    def on_download(self, event: Any) -> None:
+        session = self.session
+        assert session is not None
+        text = game_to_text(session.game)
+        blob = js.Blob.new([text], js.Object.fromEntries(js.Array.of(js.Array.of("type", "application/json"))))
+        url = js.URL.createObjectURL(blob)
+        link = document.createElement("a")
+        link.href = url
+        link.download = f"adjutant-{session.game.variant.id}-{session.game.phase}.json"
+        document.body.appendChild(link)
+        link.click()
+        link.remove()
+        js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+
+    def on_upload(self, event: Any) -> None:
+        files = event.target.files
+        if files is None or files.length == 0:
+            return
+        asyncio.ensure_future(self._open_file(files.item(0)))
+        event.target.value = ""
+
+    def on_drop(self, event: Any) -> None:
+        event.preventDefault()
+        files = event.dataTransfer.files if event.dataTransfer else None
+        if files is not None and files.length:
+            asyncio.ensure_future(self._open_file(files.item(0)))
+
+    async def _open_file(self, file: Any) -> None:
+        if file.size > 5_000_000:
+            self.message(f"{file.name} is too large to be a game file. Your game is unchanged.")
+            return
+        text = str(await file.text())
+        try:
+            game = game_from_text(text)
+        except (GameFileError, AdjutantError) as error:
+            self.message(f"{file.name} could not be opened: {error}. Your game is unchanged.")
+            return
+        await self.show(Session(game))
+        self.clear_message()
+        self.changed()
+        self.render()
+
+    # --- drawing -------------------------------------------------------------------------------------
+    def render(self) -> None:
+        session = self.session
+        board = self.board
+        if session is None or board is None:
+            return
+        game = session.game
+        position = session.shown_position()
+        orderable = set(session.orderable_units())
+        board.draw(position, session.shapes(), session.selected, session.targets(), orderable)
+        _id("phase-label").textContent = session.shown_phase_title()
+        last = len(game.history)
+        _id("hist-first").disabled = session.view == 0
+        _id("hist-prev").disabled = session.view == 0
+        _id("hist-next").disabled = session.view >= last
+        _id("hist-last").disabled = session.view >= last
+        document.documentElement.dataset.phase = str(position.phase)
+        self._powers()
+        if self.embed:
+            return
+        self._orders_panel()
+        record = session.view if not session.at_current else None
+        _id("results").textContent = session.results_text(record)
+        _id("undo").disabled = not game.history
+        _id("adjudicate").disabled = game.over or not session.at_current
+        _id("declare-draw").disabled = game.over
+        over = _id("game-over")
+        if game.winner:
+            over.textContent = f"{game.variant.powers[game.winner].name} wins with {game.centre_counts()[game.winner]} centres!"
+            over.hidden = False
+        elif game.draw:
+            over.textContent = "Draw declared between " + ", ".join(game.variant.powers[p].name for p in game.draw) + "."
+            over.hidden = False
+        else:
+            over.hidden = True
+
+    def _powers(self) -> None:
+        session = self.session
+        assert session is not None and self.board is not None
+        game = session.game
+        position = session.shown_position()
+        centres: dict[str, int] = {p: 0 for p in game.variant.powers}
+        for owner in position.centres.values():
+            centres[owner] = centres.get(owner, 0) + 1
+        units: dict[str, int] = {p: 0 for p in game.variant.powers}
+        for unit in position.units.values():
+            units[unit.power] += 1
+        due = game.orders_due() if session.at_current else {}
+        adjustments = game.adjustments() if session.at_current and game.phase.kind == "adjustment" else {}
+        body = _id("powers").querySelector("tbody")
+        body.replaceChildren()
+        for power in game.variant.powers.values():
+            row = document.createElement("tr")
+            row.dataset.power = power.id
+            name = document.createElement("td")
+            swatch = document.createElement("span")
+            swatch.className = "swatch"
+            swatch.style.background = self.board.colours.get(power.id, "#888")
+            name.appendChild(swatch)
+            name.appendChild(document.createTextNode(power.name))
+            row.appendChild(name)
+            for value in (centres.get(power.id, 0), units.get(power.id, 0)):
+                cell = document.createElement("td")
+                cell.textContent = str(value)
+                row.appendChild(cell)
+            status = document.createElement("td")
+            if not session.at_current or game.over:
+                status.textContent = "—"
+            elif power.id in due:
+                delta = adjustments.get(power.id)
+                if delta:
+                    status.textContent = f"{'builds' if delta > 0 else 'removals'} due: {due[power.id]}"
+                else:
+                    status.textContent = f"due: {due[power.id]}"
+                status.className = "due"
+            elif units.get(power.id, 0) or adjustments.get(power.id):
+                status.textContent = "ready"
+                status.className = "ready"
+            else:
+                status.textContent = "—"
+            row.appendChild(status)
+            body.appendChild(row)
+
+    def _orders_panel(self) -> None:
+        session = self.session
+        assert session is not None
+        game = session.game
+        listing = _id("order-list")
+        listing.replaceChildren()
+        for power, orders in sorted(game.orders.items()):
+            for order in orders:
+                item = document.createElement("li")
+                item.dataset.power = power
+                item.textContent = f"{game.variant.powers[power].abbrev}: {format_order(order)}"
+                listing.appendChild(item)
+        panel = _id("click-order")
+        panel.replaceChildren()
+        prompt = document.createElement("p")
+        prompt.id = "click-prompt"
+        prompt.textContent = session.prompt()
+        panel.appendChild(prompt)
+
+        def button(label: str, handler: Any, name: str) -> None:
+            element = document.createElement("button")
+            element.type = "button"
+            element.textContent = label
+            element.dataset.action = name
+            self.on(element, "click", handler)
+            panel.appendChild(element)
+
+        kind = game.phase.kind
+        if session.selected and kind == "movement" and session.at_current:
+            unit = session.unit_at(session.selected.split("/")[0])
+            button("Hold", lambda e: self.act_on(session.selected or ""), "hold")
+            button("Support", lambda e: self._mode("support"), "support")
+            if unit is not None and unit.type == "F":
+                button("Convoy", lambda e: self._mode("convoy"), "convoy")
+        if session.selected and kind == "retreat":
+            button("Disband", lambda e: self.act_on(session.selected or ""), "disband")
+        if session.selected and kind == "adjustment":
+            for unit_type, label in (("A", "Army"), ("F", "Fleet")):
+                button(f"Build {label}", lambda e, t=unit_type: self._build(t), f"build-{unit_type}")
+        for coast in self.coast_choices:
+            button(f"{game.variant.province_name(coast)} ({coast})", lambda e, c=coast: self.act_on(c), f"coast-{coast}")
+        if session.selected:
+            button("Cancel", lambda e: self.on_key(js.Object.fromEntries(js.Array.of(js.Array.of("key", "Escape")))), "cancel")
+
+    def _mode(self, mode: str) -> None:
+        assert self.session is not None
+        self.session.mode = mode
+        self.session.target = None
+        self.render()
+
+    def _build(self, unit_type: str) -> None:
+        assert self.session is not None
+        order = self.session.build(unit_type)
+        if order:
+            self.enter(order, power=None)
+        self.render()
+
+
+def run(view: str) -> None:
+    app = App(view)
+
+    async def main() -> None:
+        try:
+            await app.start()
+        except Exception as error:  # show why instead of "Loading" for ever
+            js.window.adjutantShell.fatal(f"Adjutant could not start: {error}")
+            raise
+
+    js.window.adjutantApp = create_proxy(lambda: json.dumps({"ready": True}))
+    asyncio.ensure_future(main())

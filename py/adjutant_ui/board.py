@@ -1,0 +1,217 @@
+"""Drawing the position and the orders over the map SVG that build.py made.
+
+The SVG is the renderer's contract (maps/geo/README.md): each province is an element whose ``id`` is
+the province id, with its anchor points in ``data-unit`` / ``data-sc`` ("x,y"); each named coast is a
+``<g class="coast" id="stp/nc" data-unit="x,y">``; supply centres are ``circle.sc[data-province]``; the
+root holds ``data-power-colours`` (JSON). Everything drawn here goes into one ``<g id="adj-overlay">``
+built with createElementNS and textContent only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import js
+
+from .session import Shape
+
+SVG_NS = "http://www.w3.org/2000/svg"
+FALLBACK_COLOURS = ["#c0392b", "#2c3e50", "#2980b9", "#7f8c8d", "#27ae60", "#8e44ad", "#d4ac0d", "#e67e22", "#16a085"]
+UNIT_RADIUS = 11.0
+
+
+def _point(text: str | None) -> tuple[float, float] | None:
+    if not text:
+        return None
+    try:
+        x, y = text.split(",")
+        return float(x), float(y)
+    except ValueError:
+        return None
+
+
+class Board:
+    def __init__(self, svg: Any, variant: Any) -> None:
+        self.svg = svg
+        self.variant = variant
+        self.anchors: dict[str, tuple[float, float]] = {}
+        self.centre_points: dict[str, tuple[float, float]] = {}
+        for element in svg.querySelectorAll("[data-unit]"):
+            point = _point(element.getAttribute("data-unit"))
+            if point is not None and element.id:
+                self.anchors[str(element.id)] = point
+        for element in svg.querySelectorAll("[data-sc]"):
+            point = _point(element.getAttribute("data-sc"))
+            if point is not None and element.id:
+                self.centre_points[str(element.id)] = point
+        try:
+            self.colours: dict[str, str] = json.loads(svg.getAttribute("data-power-colours") or "{}")
+        except ValueError:
+            self.colours = {}
+        for index, power in enumerate(variant.powers):
+            self.colours.setdefault(power, FALLBACK_COLOURS[index % len(FALLBACK_COLOURS)])
+        self.has_anchors = bool(self.anchors)
+        overlay = svg.querySelector("#adj-overlay")
+        if overlay is None:
+            overlay = js.document.createElementNS(SVG_NS, "g")
+            overlay.setAttribute("id", "adj-overlay")
+            svg.appendChild(overlay)
+        self.overlay = overlay
+
+    # --- helpers -------------------------------------------------------------------------------------
+    def anchor(self, location: str) -> tuple[float, float] | None:
+        return self.anchors.get(location) or self.anchors.get(location.split("/")[0])
+
+    def _el(self, tag: str, parent: Any = None, **attrs: Any) -> Any:
+        element = js.document.createElementNS(SVG_NS, tag)
+        for key, value in attrs.items():
+            element.setAttribute(key.rstrip("_").replace("_", "-"), str(value))
+        (parent if parent is not None else self.overlay).appendChild(element)
+        return element
+
+    def _text(self, parent: Any, x: float, y: float, text: str, cls: str) -> Any:
+        element = self._el("text", parent, x=f"{x:.1f}", y=f"{y:.1f}", class_=cls)
+        element.textContent = text
+        return element
+
+    # --- drawing -------------------------------------------------------------------------------------
+    def draw(
+        self,
+        position: Any,
+        shapes: list[Shape],
+        selected: str | None = None,
+        targets: list[str] | None = None,
+        orderable: set[str] | None = None,
+    ) -> None:
+        self.overlay.replaceChildren()
+        self._colour_centres(position.centres)
+        self._highlight(targets or [])
+        orders = self._el("g", class_="adj-orders")
+        units = self._el("g", class_="adj-units")
+        for unit in position.units.values():
+            self._unit(units, unit, unit.location, selected == unit.location, unit.location in (orderable or set()))
+        for d in position.dislodged:
+            home = self.anchor(d.unit.location)
+            if home is None:
+                continue
+            group = self._unit(units, d.unit, d.unit.location, selected == d.unit.location,
+                               d.unit.location in (orderable or set()), offset=(16.0, 14.0))
+            group.classList.add("dislodged")
+        for shape in shapes:
+            self._shape(orders, shape)
+
+    def _colour_centres(self, centres: dict[str, str]) -> None:
+        for circle in self.svg.querySelectorAll("circle.sc[data-province]"):
+            owner = centres.get(str(circle.getAttribute("data-province")))
+            circle.style.fill = self.colours.get(owner, "") if owner else "#ffffff"
+            circle.setAttribute("data-owner", owner or "")
+
+    def _highlight(self, targets: list[str]) -> None:
+        for element in self.svg.querySelectorAll(".adj-target"):
+            element.classList.remove("adj-target")
+        for location in targets:
+            for ident in (location, location.split("/")[0]):
+                element = self.svg.getElementById(ident) if hasattr(self.svg, "getElementById") else None
+                if element is None:
+                    element = self.svg.querySelector(f'[id="{ident}"]')
+                if element is not None:
+                    element.classList.add("adj-target")
+
+    def _unit(self, parent: Any, unit: Any, location: str, selected: bool, orderable: bool,
+              offset: tuple[float, float] = (0.0, 0.0)) -> Any:
+        point = self.anchor(location)
+        group = self._el("g", parent, class_="adj-unit", data_location=location, data_power=unit.power,
+                         data_type=unit.type)
+        if point is None:
+            return group
+        x, y = point[0] + offset[0], point[1] + offset[1]
+        colour = self.colours.get(unit.power, "#888")
+        if unit.type == "F":
+            body = self._el("rect", group, x=f"{x - 13:.1f}", y=f"{y - 9:.1f}", width=26, height=18, rx=5)
+        else:
+            body = self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=UNIT_RADIUS)
+        body.setAttribute("class", "adj-unit-body")
+        body.style.fill = colour
+        self._text(group, x, y + 4.5, unit.type, "adj-unit-letter")
+        title = self._el("title", group)
+        power = self.variant.powers.get(unit.power)
+        title.textContent = f"{power.adjective if power else unit.power} {unit.type} {self.variant.province_name(location)}"
+        if selected:
+            group.classList.add("selected")
+        if orderable:
+            group.classList.add("orderable")
+        return group
+
+    def _arrow(self, parent: Any, a: tuple[float, float], b: tuple[float, float], cls: str, colour: str,
+               head: bool = True, shorten: float = UNIT_RADIUS + 2) -> None:
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        start = (a[0] + ux * (UNIT_RADIUS + 1), a[1] + uy * (UNIT_RADIUS + 1))
+        end = (b[0] - ux * shorten, b[1] - uy * shorten) if length > shorten * 2 else b
+        line = self._el("line", parent, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
+                        y2=f"{end[1]:.1f}", class_=cls)
+        line.style.stroke = colour
+        if head:
+            size = 11.0
+            left = (end[0] - ux * size - uy * size * 0.55, end[1] - uy * size + ux * size * 0.55)
+            right = (end[0] - ux * size + uy * size * 0.55, end[1] - uy * size - ux * size * 0.55)
+            tip = self._el("polygon", parent, points=" ".join(f"{p[0]:.1f},{p[1]:.1f}" for p in (end, left, right)),
+                           class_=cls + " head")
+            tip.style.fill = colour
+
+    def _shape(self, parent: Any, shape: Shape) -> None:
+        colour = self.colours.get(shape.power, "#444")
+        state = "" if shape.success is None else (" succeeded" if shape.success else " failed")
+        group = self._el("g", parent, class_=f"adj-order {shape.kind}{state}", data_kind=shape.kind)
+        at = self.anchor(shape.at)
+        if at is None:
+            return
+        to = self.anchor(shape.to) if shape.to else None
+        via = self.anchor(shape.via) if shape.via else None
+        if shape.kind in ("move", "retreat") and to is not None:
+            self._arrow(group, at, to, "adj-line", colour)
+        elif shape.kind == "support" and via is not None:
+            if to is None:
+                self._arrow(group, at, via, "adj-line dashed", colour, head=False)
+                self._el("circle", group, cx=f"{via[0]:.1f}", cy=f"{via[1]:.1f}", r=UNIT_RADIUS + 4,
+                         class_="adj-ring").style.stroke = colour
+            else:
+                mid = ((via[0] + to[0]) / 2, (via[1] + to[1]) / 2)
+                self._arrow(group, at, mid, "adj-line dashed", colour, shorten=2)
+        elif shape.kind == "convoy" and via is not None and to is not None:
+            mid = ((via[0] + to[0]) / 2, (via[1] + to[1]) / 2)
+            self._arrow(group, at, mid, "adj-line dotted", colour, head=False)
+            self._el("circle", group, cx=f"{mid[0]:.1f}", cy=f"{mid[1]:.1f}", r=4, class_="adj-dot").style.fill = colour
+        elif shape.kind == "hold":
+            self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
+                     class_="adj-ring").style.stroke = colour
+        elif shape.kind == "disband":
+            self._el("path", group, d=f"M{at[0]-9:.1f},{at[1]-9:.1f}L{at[0]+9:.1f},{at[1]+9:.1f}"
+                     f"M{at[0]+9:.1f},{at[1]-9:.1f}L{at[0]-9:.1f},{at[1]+9:.1f}", class_="adj-cross")
+        elif shape.kind == "build":
+            ring = self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5, class_="adj-ring build")
+            ring.style.stroke = colour
+        if shape.success is False and shape.kind in ("move", "retreat", "support", "convoy"):
+            end = to or via or at
+            mid = ((at[0] + end[0]) / 2, (at[1] + end[1]) / 2)
+            self._el("path", group, d=f"M{mid[0]-6:.1f},{mid[1]-6:.1f}L{mid[0]+6:.1f},{mid[1]+6:.1f}"
+                     f"M{mid[0]+6:.1f},{mid[1]-6:.1f}L{mid[0]-6:.1f},{mid[1]+6:.1f}", class_="adj-cross")
+
+    @staticmethod
+    def location_of(event_target: Any) -> str | None:
+        """The location (province or coast id) a click on the map landed on."""
+        element = event_target
+        while element is not None and getattr(element, "tagName", "").lower() != "svg":
+            location = element.getAttribute("data-location") if hasattr(element, "getAttribute") else None
+            if location:
+                return str(location)
+            classes = element.getAttribute("class") or "" if hasattr(element, "getAttribute") else ""
+            if element.id and ("province" in classes or "coast" in classes):
+                return str(element.id)
+            if hasattr(element, "getAttribute") and element.getAttribute("data-province"):
+                return str(element.getAttribute("data-province"))
+            element = element.parentNode
+        return None

@@ -1,0 +1,411 @@
+"""What the page shows and does, in plain Python (no `js`, no `pyscript`), so CPython tests can drive it.
+
+A :class:`Session` holds the game, the phase being looked at, and the click-to-order state; the page
+(:mod:`adjutant_ui.app`) turns clicks and keys into calls here and draws what comes back.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjutant import AdjutantError, GameFileError, load_variant
+from adjutant.game import Game, Position
+from adjutant.orders import Build, Convoy, Disband, Move, Order, Retreat, Support, Waive, parse_order
+from adjutant.variant import province_of
+
+try:  # the engine's link codec and game file, once they exist
+    from adjutant import codec as _codec
+except ImportError:  # pragma: no cover - depends on the engine's progress
+    _codec = None  # type: ignore[assignment]
+
+REPLAY_FORMAT = "adjutant-replay"
+
+
+# --- saving and sharing ---------------------------------------------------------------------------
+def game_to_text(game: Game) -> str:
+    """The game file (JSON text)."""
+    if hasattr(game, "to_json"):
+        return str(game.to_json())
+    return json.dumps(_replay_data(game), separators=(",", ":"))
+
+
+def game_from_text(text: str) -> Game:
+    """Read a game file; a bad one raises GameFileError and changes nothing."""
+    if hasattr(Game, "from_json"):
+        return Game.from_json(text)  # type: ignore[attr-defined, no-any-return]
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise GameFileError(f"this is not a game file (not JSON: {error})") from None
+    return _replay(data)
+
+
+def encode_link(game: Game) -> str:
+    """The URL fragment (without '#') that holds the game."""
+    if _codec is not None and hasattr(_codec, "encode_link"):
+        return str(_codec.encode_link(game))
+    packed = zlib.compress(game_to_text(game).encode("utf-8"), 9)[2:-4]  # raw deflate
+    return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+
+
+def decode_link(fragment: str) -> Game:
+    """The game in a URL fragment; a corrupt, truncated or hostile one raises GameFileError."""
+    fragment = fragment.lstrip("#").strip()
+    if _codec is not None and hasattr(_codec, "decode_link"):
+        return _codec.decode_link(fragment)  # type: ignore[no-any-return]
+    if not fragment:
+        raise GameFileError("the link holds no game")
+    try:
+        packed = base64.urlsafe_b64decode(fragment + "=" * (-len(fragment) % 4))
+        inflater = zlib.decompressobj(-15)
+        raw = inflater.decompress(packed, 1_000_000)
+        if inflater.unconsumed_tail or not inflater.eof:
+            raise GameFileError("the link is truncated or too large")
+        text = raw.decode("utf-8")
+    except (ValueError, zlib.error, UnicodeDecodeError) as error:
+        raise GameFileError(f"the link is damaged ({error})") from None
+    return game_from_text(text)
+
+
+def _replay_data(game: Game) -> dict[str, Any]:
+    return {
+        "format": REPLAY_FORMAT,
+        "version": 1,
+        "variant": game.variant.id,
+        "phases": [{"phase": str(r.phase), "orders": r.orders} for r in game.history if not r.skipped],
+        "orders": {p: [_format(o) for o in os] for p, os in game.orders.items() if os},
+        "draw": list(game.draw) if game.draw else None,
+    }
+
+
+def _format(order: Order) -> str:
+    from adjutant.orders import format_order
+
+    return format_order(order)
+
+
+def _replay(data: Any) -> Game:
+    if not isinstance(data, dict) or data.get("format") != REPLAY_FORMAT:
+        raise GameFileError("this is not an Adjutant game file")
+    if data.get("version") != 1:
+        raise GameFileError(f"game file version {data.get('version')!r} is newer than this Adjutant reads")
+    try:
+        game = Game.new(str(data["variant"]))
+        for record in data["phases"]:
+            if str(game.phase) != record["phase"]:
+                raise GameFileError(f"the file's phase {record['phase']} does not follow {game.phase}")
+            for power, texts in record["orders"].items():
+                game.add_orders("\n".join(texts), power)
+            game.adjudicate()
+        for power, texts in (data.get("orders") or {}).items():
+            game.add_orders("\n".join(texts), power)
+        if data.get("draw"):
+            game.declare_draw(data["draw"])
+    except GameFileError:
+        raise
+    except (AdjutantError, KeyError, TypeError, AttributeError) as error:
+        raise GameFileError(f"the game file is damaged ({error})") from None
+    return game
+
+
+# --- what is drawn -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Shape:
+    """One order as the map draws it."""
+
+    kind: str  # hold, move, support, convoy, retreat, disband, build
+    power: str
+    at: str  # location of the ordered unit (or of the build)
+    to: str = ""  # destination (move, retreat, supported/convoyed unit's destination)
+    via: str = ""  # the supported or convoyed unit's location
+    success: bool | None = None  # None: not adjudicated yet
+
+
+def order_shape(order: Order, units: dict[str, Any], success: bool | None = None) -> Shape:
+    if isinstance(order, (Build, Waive)):
+        return Shape("build", order.power, getattr(order, "location", ""), success=success)
+    power, at = order.unit.power, order.unit.location
+    if isinstance(order, Move):
+        return Shape("move", power, at, order.dest, success=success)
+    if isinstance(order, Retreat):
+        return Shape("retreat", power, at, order.dest, success=success)
+    if isinstance(order, Support):
+        supported = units.get(order.target)
+        via = supported.location if supported is not None else order.target
+        return Shape("support", power, at, order.dest or "", via, success)
+    if isinstance(order, Convoy):
+        army = units.get(order.target)
+        via = army.location if army is not None else order.target
+        return Shape("convoy", power, at, order.dest, via, success)
+    if isinstance(order, Disband):
+        return Shape("disband", power, at, success=success)
+    return Shape("hold", power, at, success=success)
+
+
+@dataclass
+class Session:
+    game: Game
+    #: which position is shown: an index into the history, len(history) for the current phase
+    view: int = 0
+    selected: str | None = None  # location of the unit being ordered
+    mode: str = "move"  # move, support, convoy
+    target: str | None = None  # the supported / convoyed unit's location
+    problems: list[Any] = field(default_factory=list)
+
+    @classmethod
+    def new(cls, variant_id: str) -> Session:
+        game = Game.new(load_variant(variant_id))
+        return cls(game, view=0)
+
+    def __post_init__(self) -> None:
+        self.view = len(self.game.history)
+
+    @property
+    def at_current(self) -> bool:
+        return self.view == len(self.game.history)
+
+    def shown_position(self) -> Position:
+        return self.game.position_at(self.view)
+
+    def shown_phase_title(self) -> str:
+        position = self.shown_position()
+        return f"{position.phase.title} ({position.phase})"
+
+    # --- history ---------------------------------------------------------------------------------
+    def step(self, delta: int | None = None, to: int | None = None) -> None:
+        last = len(self.game.history)
+        self.view = max(0, min(last, to if to is not None else self.view + (delta or 0)))
+        while 0 < self.view < last and self.game.history[self.view].skipped:
+            self.view += 1 if (delta or 0) > 0 or to == last else -1
+        self.clear_selection()
+
+    def shapes(self) -> list[Shape]:
+        """The orders to draw: the current phase's as entered, or a past phase's with their results."""
+        if self.at_current:
+            units = self.game.units
+            dislodged = self.game.dislodged_units()
+            return [order_shape(o, {**dislodged, **units}) for os in self.game.orders.values() for o in os]
+        record = self.game.history[self.view]
+        position = self.game.position_at(self.view)
+        dislodged = {d.unit.province: d.unit for d in position.dislodged}
+        outcome = {r.order: r.success for r in record.results if r.order}
+        out = []
+        for power, texts in record.orders.items():
+            for text in texts:
+                try:
+                    order = parse_order(
+                        text, self.game.variant, position.units, power=power,
+                        phase=position.phase.kind, dislodged=dislodged,
+                    )
+                except AdjutantError:
+                    continue
+                out.append(order_shape(order, {**dislodged, **position.units}, outcome.get(text)))
+        return out
+
+    def results_text(self, index: int | None = None) -> str:
+        """Judge-style results of a history record (the last adjudicated one by default)."""
+        history = self.game.history
+        if not history:
+            return "No phase adjudicated yet."
+        if index is None:
+            index = len(history) - 1
+            while index > 0 and history[index].skipped:
+                index -= 1
+        record = history[index]
+        variant = self.game.variant
+        lines = [f"Results for {record.phase.title} ({record.phase})", ""]
+        by_power: dict[str, list[str]] = {}
+        for r in record.results:
+            power = variant.powers[r.power].name if r.power in variant.powers else r.power
+            text = r.order or f"{r.unit}: no order"
+            verdict = "" if r.success else "  (fails)"
+            if r.reason:
+                verdict = f"  ({'' if r.success else 'fails: '}{r.reason})"
+            if r.dislodged:
+                verdict += "  dislodged"
+            by_power.setdefault(power, []).append(f"  {text}{verdict}")
+        for power in sorted(by_power):
+            lines.append(f"{power}:")
+            lines.extend(by_power[power])
+            lines.append("")
+        return "\n".join(lines).rstrip() + "\n"
+
+    # --- orders ------------------------------------------------------------------------------------
+    def enter_orders(self, text: str, power: str | None = None) -> list[Any]:
+        """Keep the orders in ``text``; returns the problems (for the inline errors)."""
+        if power:
+            self.problems = self.game.set_orders(power, text)
+        else:
+            self.problems = self.game.add_orders(text)
+        return self.problems
+
+    def clear_selection(self) -> None:
+        self.selected = None
+        self.mode = "move"
+        self.target = None
+
+    def orderable_units(self) -> dict[str, Any]:
+        """Units that can be given an order by clicking in this phase, by location."""
+        kind = self.game.phase.kind
+        if not self.at_current or self.game.over:
+            return {}
+        if kind == "movement":
+            return {u.location: u for u in self.game.units.values()}
+        if kind == "retreat":
+            return {d.unit.location: d.unit for d in self.game.position.dislodged}
+        due = self.game.adjustments()
+        return {u.location: u for u in self.game.units.values() if due.get(u.power, 0) < 0}
+
+    def unit_at(self, province: str) -> Any:
+        units = self.orderable_units()
+        for location, unit in units.items():
+            if province_of(location) == province:
+                return unit
+        return None
+
+    def targets(self) -> list[str]:
+        """Locations to highlight for the next click."""
+        game = self.game
+        variant = game.variant
+        kind = game.phase.kind
+        if not self.at_current or game.over:
+            return []
+        if kind == "adjustment" and self.selected is None:
+            from adjutant.phases import build_places
+
+            places: list[str] = []
+            for power, delta in game.adjustments().items():
+                if delta > 0:
+                    places += [text.split()[1] for text in build_places(variant, power, game.units, game.position.centres)]
+            return sorted(set(places))
+        if self.selected is None:
+            return []
+        unit = self.unit_at(province_of(self.selected))
+        if unit is None:
+            return []
+        if kind == "retreat":
+            from adjutant.phases import retreat_options
+
+            for d in game.position.dislodged:
+                if d.unit.location == unit.location:
+                    return retreat_options(variant, d, game.units, game.position.contested, game.phase.season)
+            return []
+        if self.mode == "move":
+            return list(variant.neighbours(unit.type, unit.location))
+        if self.mode in ("support", "convoy") and self.target is None:
+            return sorted(u.location for u in game.units.values() if u.location != unit.location)
+        if self.mode == "support" and self.target is not None:
+            supported = game.units.get(province_of(self.target))
+            if supported is None:
+                return []
+            reach = {province_of(loc) for loc in variant.neighbours(unit.type, unit.location)}
+            dests = [province_of(loc) for loc in variant.neighbours(supported.type, supported.location)]
+            return sorted({d for d in dests if d in reach} | ({supported.province} if supported.province in reach else set()))
+        if self.mode == "convoy" and self.target is not None:
+            return sorted(p.id for p in variant.provinces.values() if p.type == "coastal" and p.id != province_of(self.target))
+        return []
+
+    def click(self, location: str) -> tuple[str | None, list[str]]:
+        """A click on a province or coast. Returns (order text to enter or None, coasts to choose from
+        when the click needs one)."""
+        game = self.game
+        province = province_of(location)
+        kind = game.phase.kind
+        if not self.at_current or game.over:
+            return None, []
+        targets = self.targets()
+        if kind == "adjustment" and self.selected is None:
+            matching = [t for t in targets if province_of(t) == province]
+            unit = self.unit_at(province)
+            if unit is not None:
+                return f"{unit.type} {unit.location} disband", []
+            if matching:
+                self.selected = matching[0]
+                return None, []
+            return None, []
+        if self.selected is None:
+            if self.unit_at(province) is not None:
+                self.selected = self.unit_at(province).location
+            return None, []
+        unit = self.unit_at(province_of(self.selected))
+        if kind == "adjustment":  # a build place chosen: location is "A" or "F" via build()
+            return None, []
+        if province == province_of(self.selected) and self.mode == "move":
+            order = f"{unit.type} {unit.location} hold" if kind == "movement" else f"{unit.type} {unit.location} disband"
+            self.clear_selection()
+            return order, []
+        if self.mode in ("support", "convoy") and self.target is None:
+            target = game.units.get(province)
+            if target is not None:
+                self.target = target.location
+            return None, []
+        matching = [t for t in targets if province_of(t) == province]
+        if location in targets:
+            matching = [location]
+        if not matching:
+            return None, []
+        if len(matching) > 1:
+            return None, matching
+        dest = matching[0]
+        if self.mode == "support":
+            supported = game.units[province_of(self.target or "")]
+            if province_of(dest) == supported.province:
+                order = f"{unit.type} {unit.location} S {supported.type} {supported.location}"
+            else:
+                order = f"{unit.type} {unit.location} S {supported.type} {supported.location} - {province_of(dest)}"
+        elif self.mode == "convoy":
+            army = game.units[province_of(self.target or "")]
+            order = f"{unit.type} {unit.location} C {army.type} {army.location} - {dest}"
+        elif kind == "retreat":
+            order = f"{unit.type} {unit.location} R {dest}"
+        else:
+            order = f"{unit.type} {unit.location} - {dest}"
+        self.clear_selection()
+        return order, []
+
+    def build(self, unit_type: str) -> str | None:
+        """The build order for the selected build place."""
+        if self.selected is None:
+            return None
+        location = self.selected
+        self.clear_selection()
+        return f"Build {unit_type} {location}"
+
+    def prompt(self) -> str:
+        """One line telling the player what a click does now."""
+        game = self.game
+        if game.over:
+            if game.winner:
+                return f"{game.variant.powers[game.winner].name} has won."
+            return "The game ended in a draw."
+        if not self.at_current:
+            return "Looking at a past phase: ⏭ returns to the current one."
+        kind = game.phase.kind
+        if kind == "adjustment":
+            if self.selected:
+                return f"Build what in {game.variant.province_name(self.selected)}? Choose Army or Fleet."
+            return "Click a highlighted centre to build, or a unit of a power that must remove one."
+        if self.selected is None:
+            return "Click a unit to order it." if kind == "movement" else "Click a dislodged unit to retreat it."
+        unit = self.unit_at(province_of(self.selected))
+        name = f"{unit.type} {game.variant.province_name(unit.location)}" if unit else self.selected
+        if self.mode == "support":
+            return f"{name} supports: click the unit to support" if self.target is None else (
+                f"{name} supports {self.target}: click its destination (or the unit again to support it holding)")
+        if self.mode == "convoy":
+            return f"{name} convoys: click the army" if self.target is None else (
+                f"{name} convoys {self.target}: click the destination")
+        if kind == "retreat":
+            return f"{name}: click where it retreats (highlighted), or the unit itself to disband."
+        return f"{name}: click a highlighted place to move, the unit again to hold, or choose Support / Convoy."
+
+
+def describe_problem(problem: Any) -> str:
+    return str(problem)
+
+
+__all__ = ["Session", "Shape", "decode_link", "encode_link", "game_from_text", "game_to_text", "order_shape"]

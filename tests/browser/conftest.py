@@ -1,0 +1,174 @@
+"""Fixtures for the end-to-end tests: the built site served on 127.0.0.1, and Debian's Chromium driven by
+Playwright for Python, with every request recorded (none may leave 127.0.0.1).
+
+A failed test leaves a screenshot of each of its pages in test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("ADJUTANT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Cold start is 4-5 s here; a loaded CI machine may be several times slower.
+PYTHON_READY_TIMEOUT_MS = 90_000
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("ADJUTANT_NO_BROWSER") and not Path(CHROMIUM).exists():
+        skip = pytest.mark.skip(reason="ADJUTANT_NO_BROWSER is set and there is no Chromium")
+        for item in items:
+            if "tests/browser" in item.nodeid:
+                item.add_marker(skip)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".wasm": "application/wasm",
+        ".svg": "image/svg+xml",
+    }
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@dataclass
+class Site:
+    root: Path
+    url: str
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The site as `python build.py` writes it, served by a plain file server on 127.0.0.1."""
+    import build
+
+    root = build.build(tmp_path_factory.mktemp("site") / "dist")
+    handler = functools.partial(QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Site(root, f"http://127.0.0.1:{server.server_address[1]}/")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's chromium (scripts/dev setup does)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Recorder:
+    """What a browser context did: every request URL, page errors, console errors, CSP violations."""
+
+    requests: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    pages: list[Any] = field(default_factory=list)
+
+    def watch(self, page: Any) -> Any:
+        self.pages.append(page)
+        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: self.console_errors.append(message.text) if message.type == "error" else None,
+        )
+        return page
+
+    def foreign_requests(self, site: Site) -> list[str]:
+        """Requests to anywhere but the site (its origin, or its folder when opened from disk); data: and
+        blob: URLs never touch the network."""
+        allowed = (site.url, site.root.as_uri() + "/")
+        return [url for url in self.requests if not url.startswith(allowed) and not re.match(r"(data|blob):", url)]
+
+
+@pytest.fixture
+def new_context(browser: Any, site: Site, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A factory of fresh browser contexts (a fresh browser profile each), all recorded."""
+    contexts: list[tuple[Any, Recorder]] = []
+
+    def make(**options: Any) -> tuple[Any, Recorder]:
+        options.setdefault("viewport", {"width": 1280, "height": 800})
+        options.setdefault("accept_downloads", True)
+        context = browser.new_context(**options)
+        recorder = Recorder()
+        context.on("request", lambda req: recorder.requests.append(req.url))
+        context.on("page", recorder.watch)
+        contexts.append((context, recorder))
+        return context, recorder
+
+    yield make
+    try:
+        if request.node.stash.get(FAILED, False):
+            ARTIFACTS.mkdir(exist_ok=True)
+            name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
+            for index, (_, recorder) in enumerate(contexts):
+                for number, page in enumerate(recorder.pages):
+                    if not page.is_closed():
+                        page.screenshot(path=str(ARTIFACTS / f"{name}-{index}-{number}.png"), full_page=True)
+        for _, recorder in contexts:
+            assert recorder.foreign_requests(site) == [], "a request left the site's origin"
+    finally:
+        for context, _ in contexts:
+            context.close()
+
+
+def open_app(context: Any, url: str) -> Any:
+    """Open a page at `url` and wait until Python is ready (orders can be entered)."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
+    return page
+
+
+@pytest.fixture
+def app(new_context: Any, site: Site) -> tuple[Any, Recorder]:
+    """A fresh context with the app open and ready."""
+    context, recorder = new_context()
+    return open_app(context, site.url), recorder
+
