@@ -68,8 +68,9 @@ def _board(v: Variant, lines: list[str], orders: dict[str, Any]) -> dict[str, Un
     return units
 
 
-def _parse_all(v: Variant, orders: dict[str, Any], units: dict[str, Unit], phase: str,
-               dislodged: dict[str, Unit] | None = None) -> dict[str, Order | str]:
+def _parse_all(
+    v: Variant, orders: dict[str, Any], units: dict[str, Unit], phase: str, dislodged: dict[str, Unit] | None = None
+) -> dict[str, Order | str]:
     parsed: dict[str, Order | str] = {}
     for text in orders:
         try:

@@ -1,11 +1,11 @@
 """``python -m adjutant``: a game master's command line.
 
-    python -m adjutant variants
-    python -m adjutant new standard game.json
-    python -m adjutant orders game.json orders.txt      (any power; "-" reads standard input)
-    python -m adjutant show game.json
-    python -m adjutant adjudicate game.json
-    python -m adjutant link game.json                   (the shareable fragment)
+python -m adjutant variants
+python -m adjutant new standard game.json
+python -m adjutant orders game.json orders.txt      (any power; "-" reads standard input)
+python -m adjutant show game.json
+python -m adjutant adjudicate game.json
+python -m adjutant link game.json                   (the shareable fragment)
 """
 
 from __future__ import annotations

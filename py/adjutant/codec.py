@@ -217,7 +217,9 @@ def _from_payload(payload: Any) -> Game:
         raise GameFileError("the link's contents are not a game")
     version = payload["a"]
     if not isinstance(version, int) or version > LINK_VERSION:
-        raise GameFileError(f"this link was made by a newer Adjutant (link version {version}); this one reads up to {LINK_VERSION}")
+        raise GameFileError(
+            f"this link was made by a newer Adjutant (link version {version}); this one reads up to {LINK_VERSION}"
+        )
     variant = payload.get("v")
     if not isinstance(variant, str):
         raise GameFileError("the link names no variant")

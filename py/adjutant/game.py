@@ -39,6 +39,7 @@ from .phases import (
     adjudicate_adjustments,
     adjudicate_retreats,
     adjustments_due,
+    retreat_problem,
     update_centres,
     voluntary_removal,
 )
@@ -237,6 +238,12 @@ class Game:
         if self.phase.kind == "movement":
             assert not isinstance(order, (Build, Waive, Retreat, Disband))
             return illegal_reason(self.variant, order, self.units, self.phase.season)
+        if self.phase.kind == "retreat" and isinstance(order, Retreat):
+            d = next(x for x in self.position.dislodged if x.unit == order.unit)
+            reason = retreat_problem(
+                self.variant, d, order.dest, self.units, self.position.contested, self.phase.season
+            )
+            return reason.removeprefix("illegal: ").removesuffix(": disbanded")
         if self.phase.kind == "adjustment":
             power = order_power(order)
             due = adjustments_due(self.variant, self.units, self.position.centres)
@@ -252,7 +259,11 @@ class Game:
         if not isinstance(order, (Build, Waive)):
             mine[:] = [o for o in mine if isinstance(o, (Build, Waive)) or o.unit.province != order.unit.province]
         elif isinstance(order, Build):
-            mine[:] = [o for o in mine if not (isinstance(o, Build) and o.location.split("/")[0] == order.location.split("/")[0])]
+            mine[:] = [
+                o
+                for o in mine
+                if not (isinstance(o, Build) and o.location.split("/")[0] == order.location.split("/")[0])
+            ]
         mine.append(order)
 
     # --- adjudication -------------------------------------------------------------------------------
@@ -290,7 +301,9 @@ class Game:
         self.history.append(record)
         self.position = position
         self.orders = {}
-        if position.phase.kind == "adjustment" or (position.phase.season == "spring" and record.phase.season != "spring"):
+        if position.phase.kind == "adjustment" or (
+            position.phase.season == "spring" and record.phase.season != "spring"
+        ):
             self._check_victory()
 
     def _check_victory(self) -> None:
@@ -345,11 +358,11 @@ class Game:
         given_a = [o for os in self.orders.values() for o in os if isinstance(o, (Build, Disband, Waive))]
         units, aresults = adjudicate_adjustments(v, p.units, p.centres, given_a)
         results = []
-        for r in aresults:
-            unit = str(r.unit) if r.unit else (str(r.order.unit) if isinstance(r.order, Disband) else "")
-            if isinstance(r.order, Build):
-                unit = f"{r.order.type} {r.order.location}"
-            results.append(Result(r.power, format_order(r.order) if r.order else "", unit, r.success, r.reason))
+        for a in aresults:
+            unit = str(a.unit) if a.unit else (str(a.order.unit) if isinstance(a.order, Disband) else "")
+            if isinstance(a.order, Build):
+                unit = f"{a.order.type} {a.order.location}"
+            results.append(Result(a.power, format_order(a.order) if a.order else "", unit, a.success, a.reason))
         record = PhaseRecord(p.phase, self._written(), results)
         self._advance(record, Position(p.phase.next(), units, p.centres))
         return record

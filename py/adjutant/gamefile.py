@@ -108,7 +108,7 @@ def _str_list(value: Any, what: str) -> list[str]:
 def from_data(data: Any) -> Game:
     """Build a game from decoded JSON, by replaying its history; refuses what does not add up."""
     _expect(isinstance(data, dict), "a game file is a JSON object")
-    _expect(data.get("format") == FORMAT, f"this is not an Adjutant game file (no \"format\": \"{FORMAT}\")")
+    _expect(data.get("format") == FORMAT, f'this is not an Adjutant game file (no "format": "{FORMAT}")')
     version = data.get("version")
     _expect(isinstance(version, int), "the game file has no version number")
     _expect(version <= VERSION, f"this game file is version {version}; this Adjutant reads up to version {VERSION}")
@@ -148,7 +148,10 @@ def from_data(data: Any) -> Game:
     _expect(len(game.history) == len(history), "the history does not match the phases the game went through")
     phase_text = data.get("phase")
     _expect(isinstance(phase_text, str), "the game file has no current phase")
-    _expect(phase_text == str(game.phase), f"the file says the game is at {phase_text}, but its history leads to {game.phase}")
+    _expect(
+        phase_text == str(game.phase),
+        f"the file says the game is at {phase_text}, but its history leads to {game.phase}",
+    )
     written = to_data(game)
     for key in ("units", "centres"):
         _expect(data.get(key) == written[key], f"the {key} in the file do not match what its history leads to")

@@ -62,10 +62,12 @@ class Candidates:
         if prov in self._targets:
             return self._targets[prov]
         u = self.units[prov]
-        out = [d for d in self.v.neighbours(u.type, u.location) if self.v.provinces[province_of(d)].open_in(self.season)]
+        out = [
+            d for d in self.v.neighbours(u.type, u.location) if self.v.provinces[province_of(d)].open_in(self.season)
+        ]
         if u.type == "A" and self.v.provinces[prov].type == "coastal":
             near = set(out)
-            for c, shore in sorted(self.shores.items()):
+            for _, shore in sorted(self.shores.items()):
                 if prov in shore:
                     for d in sorted(shore):
                         if d != prov and d not in near and self.v.provinces[d].army_can_stand:
@@ -117,7 +119,8 @@ def candidates(game: Game, prov: str) -> list[Order]:
 
 
 def retreat_candidates(variant: Variant, u: Unit) -> list[Order]:
-    return [Disband(u)] + [Retreat(u, d) for d in variant.neighbours(u.type, u.location)]
+    out: list[Order] = [Disband(u)]
+    return out + [Retreat(u, d) for d in variant.neighbours(u.type, u.location)]
 
 
 def adjustment_candidates(game: Game, power: str) -> list[Order]:

@@ -141,22 +141,57 @@ def format_order(order: Order) -> str:
 # --- the parser -----------------------------------------------------------------------------------
 
 _KEYWORDS = {
-    "hold": "H", "holds": "H", "h": "H", "stand": "H", "stands": "H",
-    "support": "S", "supports": "S", "s": "S",
-    "convoy": "C", "convoys": "C", "c": "C",
-    "protect": "P", "protects": "P", "p": "P",
-    "-": "-", "->": "-", "=>": "-", "to": "-", "move": "-", "moves": "-", "m": "-",
-    "retreat": "R", "retreats": "R", "r": "R",
-    "disband": "D", "disbands": "D", "d": "D",
-    "build": "B", "builds": "B", "b": "B",
-    "remove": "X", "removes": "X",
-    "waive": "W", "waives": "W",
-    "via": "VIA", "by": "VIA",
+    "hold": "H",
+    "holds": "H",
+    "h": "H",
+    "stand": "H",
+    "stands": "H",
+    "support": "S",
+    "supports": "S",
+    "s": "S",
+    "convoy": "C",
+    "convoys": "C",
+    "c": "C",
+    "protect": "P",
+    "protects": "P",
+    "p": "P",
+    "-": "-",
+    "->": "-",
+    "=>": "-",
+    "to": "-",
+    "move": "-",
+    "moves": "-",
+    "m": "-",
+    "retreat": "R",
+    "retreats": "R",
+    "r": "R",
+    "disband": "D",
+    "disbands": "D",
+    "d": "D",
+    "build": "B",
+    "builds": "B",
+    "b": "B",
+    "remove": "X",
+    "removes": "X",
+    "waive": "W",
+    "waives": "W",
+    "via": "VIA",
+    "by": "VIA",
 }
 _UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 _COAST_WORDS = {
-    "nc": "nc", "sc": "sc", "ec": "ec", "wc": "wc",
-    "north": "nc", "south": "sc", "east": "ec", "west": "wc", "n": "nc", "s": "sc", "e": "ec", "w": "wc",
+    "nc": "nc",
+    "sc": "sc",
+    "ec": "ec",
+    "wc": "wc",
+    "north": "nc",
+    "south": "sc",
+    "east": "ec",
+    "west": "wc",
+    "n": "nc",
+    "s": "sc",
+    "e": "ec",
+    "w": "wc",
 }
 _PHASES = ("movement", "retreat", "adjustment")
 
@@ -252,15 +287,13 @@ class _Reader:
                 raise self.error(f"{self.v.provinces[pid].name} has no separate coasts")
             return None
         if coast not in coasts:
-            raise self.error(
-                f"{self.v.provinces[pid].name} has no {coast} coast (it has {', '.join(coasts)})"
-            )
+            raise self.error(f"{self.v.provinces[pid].name} has no {coast} coast (it has {', '.join(coasts)})")
         self.i = j
         return coast
 
     def expect_end(self) -> None:
         if self.peek() is not None:
-            raise self.error(f"unexpected {' '.join(self.t[self.i:])!r} at the end")
+            raise self.error(f"unexpected {' '.join(self.t[self.i :])!r} at the end")
 
 
 def _power_prefix(tokens: list[str], variant: Variant) -> tuple[Power | None, list[str]]:
@@ -310,7 +343,10 @@ def parse_order(
     tokens = _tokens(text, variant)
     if not tokens:
         raise OrderError("empty order", text)
-    prefix, tokens = _power_prefix(tokens, variant)
+    try:
+        prefix, tokens = _power_prefix(tokens, variant)
+    except OrderError as e:
+        raise OrderError(e.reason, text) from None
     if prefix is not None:
         if power is not None and prefix.id != power:
             raise OrderError(f"this order is for {prefix.name}, not {variant.powers[power].name}", text)
@@ -344,6 +380,9 @@ def parse_order(
         r.i += 1
         r.expect_end()
         return _check_phase(Disband(_find_unit(units, dislodged, phase, utype, loc, power, r)), phase, r)
+    names = {"S": "support", "C": "convoy", "P": "protect", "H": "hold", "-": "move", "R": "retreat"}
+    if kw in names and (phase == "adjustment" or (phase == "retreat" and kw not in ("-", "R"))):
+        raise r.error(f"a {names[kw]} order cannot be given in a{'n' if phase == 'adjustment' else ''} {phase} phase")
     unit = _find_unit(units, dislodged, phase, utype, loc, power, r)
     order: Order
     if kw is None and r.peek() is None:
@@ -423,8 +462,17 @@ def parse_order(
 def _check_phase(order: Order, phase: str, r: _Reader) -> Order:
     allowed = {"movement": MOVEMENT_ORDERS, "retreat": RETREAT_ORDERS, "adjustment": ADJUSTMENT_ORDERS}[phase]
     if not isinstance(order, allowed):
-        name = {Hold: "hold", Move: "move", Support: "support", Convoy: "convoy", Protect: "protect",
-                Retreat: "retreat", Disband: "disband", Build: "build", Waive: "waive"}[type(order)]
+        name = {
+            Hold: "hold",
+            Move: "move",
+            Support: "support",
+            Convoy: "convoy",
+            Protect: "protect",
+            Retreat: "retreat",
+            Disband: "disband",
+            Build: "build",
+            Waive: "waive",
+        }[type(order)]
         raise r.error(f"a {name} order cannot be given in a {phase} phase")
     if isinstance(order, Protect) and not r.v.options.protect_order:
         raise r.error(f"there is no protect order in {r.v.name}")
@@ -516,9 +564,7 @@ def parse_orders(
                     raise OrderError(f"these orders are for {hp.name}", part)
                 default = hp.id
             orders.append(
-                parse_order(
-                    part, variant, units, power=power, phase=phase, dislodged=dislodged, default_power=default
-                )
+                parse_order(part, variant, units, power=power, phase=phase, dislodged=dislodged, default_power=default)
             )
         except OrderError as e:
             e.line = line  # type: ignore[attr-defined]

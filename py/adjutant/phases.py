@@ -61,6 +61,7 @@ class Phase:
 
 # --- retreats -----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class RetreatResult:
     unit: Unit
@@ -104,15 +105,10 @@ def adjudicate_retreats(
     for k, d in enumerate(dislodged):
         o = by_unit.get((d.unit.power, d.unit.location))
         if isinstance(o, Retreat):
-            options = retreat_options(variant, d, units, contested, season)
-            dest = o.dest
-            if d.unit.type == "F" and "/" not in dest:
-                fitting = [x for x in options if province_of(x) == dest]
-                dest = fitting[0] if len(fitting) == 1 else dest
-            if d.unit.type == "A":
-                dest = province_of(dest)
-            if dest not in options:
-                chosen.append((o, "", _why_not(variant, d, dest, units, contested, season)))
+            dest = _retreat_dest(variant, d, o.dest, units, contested, season)
+            problem = retreat_problem(variant, d, o.dest, units, contested, season)
+            if problem:
+                chosen.append((o, "", problem))
                 continue
             wanted.setdefault(province_of(dest), []).append(k)
             chosen.append((o, dest, ""))
@@ -131,6 +127,29 @@ def adjudicate_retreats(
         else:
             results.append(RetreatResult(d.unit, o, isinstance(o, Disband), why))
     return new_units, results
+
+
+def _retreat_dest(
+    variant: Variant, d: Dislodgement, dest: str, units: Mapping[str, Unit], contested: set[str], season: str
+) -> str:
+    if d.unit.type == "A":
+        return province_of(dest)
+    if "/" not in dest:
+        fitting = [x for x in retreat_options(variant, d, units, contested, season) if province_of(x) == dest]
+        if len(fitting) == 1:
+            return fitting[0]
+    return dest
+
+
+def retreat_problem(
+    variant: Variant, d: Dislodgement, dest: str, units: Mapping[str, Unit], contested: Iterable[str], season: str
+) -> str:
+    """Why a retreat is illegal (``"illegal: …: disbanded"``), or ``""``."""
+    contested = set(contested)
+    dest = _retreat_dest(variant, d, dest, units, contested, season)
+    if dest in retreat_options(variant, d, units, contested, season):
+        return ""
+    return _why_not(variant, d, dest, units, contested, season)
 
 
 def _why_not(
@@ -152,6 +171,7 @@ def _why_not(
 
 
 # --- adjustments ---------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class AdjustmentResult:
@@ -316,8 +336,6 @@ def _build_problem(
 ) -> str:
     prov = province_of(o.location)
     name = variant.provinces[prov].name
-    if left <= 0:
-        return "no builds left"
     if prov in used or prov in units:
         return f"illegal: {name} is occupied"
     loc = _build_location(variant, o)
@@ -334,6 +352,8 @@ def _build_problem(
         if not variant.can_stand(o.type, loc):
             return f"illegal: a {'fleet' if o.type == 'F' else 'army'} cannot be built in {name}"
         return f"illegal: {variant.powers[power].name} may not build there now"
+    if left <= 0:
+        return "no builds left"
     return ""
 
 
@@ -347,7 +367,11 @@ def civil_disorder(
     mine = [u for u in units.values() if u.power == power]
     keyed = sorted(
         mine,
-        key=lambda u: (-_distance(variant, u, set(homes)), 0 if u.type == "F" else 1, variant.provinces[u.province].name),
+        key=lambda u: (
+            -_distance(variant, u, set(homes)),
+            0 if u.type == "F" else 1,
+            variant.provinces[u.province].name,
+        ),
     )
     return keyed[:count]
 
@@ -400,6 +424,7 @@ __all__ = [
     "civil_disorder",
     "voluntary_removal",
     "retreat_options",
+    "retreat_problem",
     "sea_route_exists",
     "update_centres",
 ]

@@ -95,9 +95,14 @@ def show(game: Game) -> str:
     lines.append("")
     for power in sorted(v.powers, key=lambda p: v.powers[p].name):
         mine = sorted(str(u) for u in game.units.values() if u.power == power)
-        lines.append(f"{v.powers[power].name:12} {centres.get(power, 0):2} centres, {units[power]:2} units: {', '.join(mine)}")
+        lines.append(
+            f"{v.powers[power].name:12} {centres.get(power, 0):2} centres, {units[power]:2} units: {', '.join(mine)}"
+        )
     if game.position.dislodged:
-        lines += ["", "Dislodged: " + ", ".join(f"{v.powers[d.unit.power].adjective} {d.unit}" for d in game.position.dislodged)]
+        lines += [
+            "",
+            "Dislodged: " + ", ".join(f"{v.powers[d.unit.power].adjective} {d.unit}" for d in game.position.dislodged),
+        ]
     if game.phase.kind == "adjustment":
         adj = game.adjustments()
         if adj:

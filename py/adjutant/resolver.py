@@ -58,21 +58,18 @@ class MovementOutcome:
 
 # --- legality --------------------------------------------------------------------------------------
 
+
 def _reaches(variant: Variant, unit: Unit, province: str, season: str) -> bool:
     """Whether the unit could move to (and so support into) ``province`` without a convoy."""
     p = variant.provinces.get(province)
     if p is None or not p.open_in(season):
         return False
     if unit.type == "A":
-        return variant.can_move("A", unit.location, province) and variant.edge_kind(
-            unit.location, province
-        ) != "weak"
+        return variant.can_move("A", unit.location, province) and variant.edge_kind(unit.location, province) != "weak"
     return bool(variant.fleet_reaches(unit.location, province))
 
 
-def sea_route_exists(
-    variant: Variant, src: str, dst: str, season: str, only: set[str] | None = None
-) -> bool:
+def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: set[str] | None = None) -> bool:
     """Whether some chain of seas (of the seas in ``only``, if given) joins two coastal provinces."""
     seas = [s for s in _seas(variant, season) if only is None or s in only]
     starts = [s for s in seas if variant.touches(s, src, "F")]
@@ -131,6 +128,9 @@ def normalize_move(variant: Variant, order: Move, season: str) -> tuple[Move | N
     if p.type == "land":
         return None, f"a fleet cannot go inland ({name})"
     options = v.fleet_reaches(unit.location, dprov)
+    if not options and v.options.protect_order and (not p.coasts or "/" in dest):
+        # a coast run: legal if armies protect an unbroken chain of coast (checked with the orders)
+        return Move(unit, dest, True), ""
     if "/" in dest:
         if dest not in options:
             where = v.province_name(dest)
@@ -205,6 +205,7 @@ def szykman(resolver: Resolver, cycle: Sequence[int]) -> None:
 
 # --- the resolver ---------------------------------------------------------------------------------
 
+
 class Resolver:
     """One movement phase. Build it, then call :meth:`run`."""
 
@@ -215,11 +216,14 @@ class Resolver:
         orders: Iterable[UnitOrder],
         season: str = "spring",
         backup: BackupRule = szykman,
+        prepare: Callable[[Resolver], None] | None = None,
     ) -> None:
         self.v = variant
         self.season = season
         self.backup = backup
-        given = {o.unit.province: o for o in orders}
+        self.prepare = prepare
+        self.inputs = (dict(units), list(orders))
+        given = {o.unit.province: o for o in self.inputs[1]}
         self.orders: list[UnitOrder] = []
         self.illegal: list[str] = []
         self.written: list[UnitOrder] = []
@@ -253,6 +257,8 @@ class Resolver:
         for i, o in enumerate(self.orders):
             if isinstance(o, Move) and o.unit.type == "A":
                 self.convoyed[i] = o.via_convoy or self._convoy_intended(i)
+            elif isinstance(o, Move):
+                self.convoyed[i] = o.via_convoy  # a coast run
         for i, o in enumerate(self.orders):
             if isinstance(o, Support):
                 j = self.at.get(o.target)
@@ -264,6 +270,14 @@ class Resolver:
                     self.carriers_of[j].append(i)
         fleets_at_sea = {p for p, u in units.items() if u.type == "F" and self.v.provinces[p].is_sea}
         for i, o in enumerate(self.orders):
+            if self.convoyed[i] and isinstance(o, Move) and o.unit.type == "F":
+                if not self._run_chain(i, lambda c: True):
+                    self.illegal[i] = (
+                        f"no unbroken chain of protecting armies runs from {self.v.province_name(o.unit.location)} "
+                        f"to {self.v.province_name(o.dest)}"
+                    )
+                    self._make_hold(i)
+                continue
             if self.convoyed[i] and isinstance(o, Move):
                 src, dst = o.unit.province, province_of(o.dest)
                 if not sea_route_exists(self.v, src, dst, season, fleets_at_sea):
@@ -415,6 +429,31 @@ class Resolver:
             return not self._dislodged(o.unit.province)
         return True
 
+    def _run_chain(self, i: int, holds: Callable[[int], bool]) -> bool:
+        """Coast-Running: whether the fleet of move ``i`` can run along the coasts of provinces whose
+        armies protect it (those for which ``holds`` is true) to its destination. Each step goes along a
+        shared coastline, so a run cannot cross a province between two of its coasts."""
+        o = self.orders[i]
+        assert isinstance(o, Move)
+        v = self.v
+        guards = {self.orders[c].unit.province: c for c in self.carriers_of[i]}
+        if province_of(o.dest) in guards:
+            return False
+        dests = [o.dest] if "/" in o.dest or not v.provinces[province_of(o.dest)].coasts else v.fleet_locations(o.dest)
+        todo = [loc for p in guards for loc in v.fleet_locations(p) if v.can_move("F", o.unit.location, loc)]
+        seen: set[str] = set()
+        while todo:
+            loc = todo.pop()
+            if loc in seen:
+                continue
+            seen.add(loc)
+            if not holds(guards[province_of(loc)]):
+                continue
+            if any(v.can_move("F", loc, d) for d in dests):
+                return True
+            todo += [n for p in guards for n in v.fleet_locations(p) if n not in seen and v.can_move("F", loc, n)]
+        return False
+
     # --- strengths ---------------------------------------------------------------------------
     def _path(self, i: int) -> bool:
         if i in self.voided:
@@ -425,6 +464,11 @@ class Resolver:
             return True
         if self.v.edge_kind(o.unit.location, o.dest) == "weak":
             return True
+        # the 1971 reading of an ambiguous route: every unit ordered to carry must survive
+        if self.v.options.any_carrier_disrupts and not all([self.resolve(c) for c in self.carriers_of[i]]):
+            return False
+        if o.unit.type == "F":
+            return self._run_chain(i, self.resolve)
         src, dst = o.unit.province, province_of(o.dest)
         fleets = {self.orders[c].unit.province: c for c in self.carriers_of[i]}
         starts = [s for s in fleets if self.v.touches(s, src, "F")]
@@ -561,6 +605,8 @@ class Resolver:
 
     # --- results -----------------------------------------------------------------------------
     def run(self) -> MovementOutcome:
+        if self.prepare is not None:
+            self.prepare(self)
         while True:
             try:
                 for i in range(len(self.orders)):
@@ -610,13 +656,9 @@ class Resolver:
                 a = self.orders[attacker]
                 assert isinstance(a, Move)
                 by = a.unit
-                dislodged.append(
-                    Dislodgement(unit, None if self.convoyed[attacker] else a.unit.province, a.unit)
-                )
+                dislodged.append(Dislodgement(unit, None if self.convoyed[attacker] else a.unit.province, a.unit))
             success, reason = self._verdict(i, is_dislodged)
-            results.append(
-                OrderResult(unit, self.written[i], success, reason, self.illegal[i], dislodged_by=by)
-            )
+            results.append(OrderResult(unit, self.written[i], success, reason, self.illegal[i], dislodged_by=by))
         # a unit that moved in takes precedence over one staying (which was dislodged)
         return MovementOutcome(results, new_units, dislodged, contested)
 
@@ -632,9 +674,7 @@ class Resolver:
                 return False, "the attack may not affect its own convoy or protection: it does not take place" + tail
             if not self._path(i):
                 return False, ("no convoy path" if o.unit.type == "A" else "no protected coast path") + tail
-            rivals = [
-                self._describe(j) for j in self.moves_to.get(province_of(o.dest), []) if j != i
-            ]
+            rivals = [self._describe(j) for j in self.moves_to.get(province_of(o.dest), []) if j != i]
             j = self.at.get(province_of(o.dest))
             if j is not None and not (isinstance(self.orders[j], Move) and self.result[j]):
                 rivals.insert(0, self._describe(j))
@@ -663,6 +703,39 @@ class Resolver:
         return (not is_dislodged), "dislodged" if is_dislodged else ""
 
 
+def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:
+    """Coast-Running: "a convoyed attack may not affect the convoying fleets" (and a coast run may not
+    affect its protecting armies). A carried move whose attack would change the outcome of an attack on
+    any unit carrying it does not take place: the unit holds, with no effect anywhere."""
+    carried = [
+        i
+        for i, o in enumerate(resolver.orders)
+        if isinstance(o, Move) and resolver.convoyed[i] and resolver.carriers_of[i]
+    ]
+    if not carried:
+        return
+    voided: set[int] = set()
+
+    def fates(void: set[int], watch: list[str]) -> list[tuple[str, str | None]]:
+        trial = Resolver(resolver.v, resolver.inputs[0], resolver.inputs[1], resolver.season, resolver.backup)
+        trial.voided = set(void)
+        out = trial.run()
+        hit = {d.unit.province: d.attacker.province for d in out.dislodged}
+        return [(p, hit.get(p)) for p in watch]
+
+    changed = True
+    while changed:
+        changed = False
+        for i in carried:
+            if i in voided:
+                continue
+            watch = sorted(resolver.orders[c].unit.province for c in resolver.carriers_of[i])
+            if fates(voided, watch) != fates(voided | {i}, watch):
+                voided.add(i)
+                changed = True
+    resolver.voided = voided
+
+
 def adjudicate_movement(
     variant: Variant,
     units: Mapping[str, Unit],
@@ -671,9 +744,12 @@ def adjudicate_movement(
     backup: BackupRule | None = None,
 ) -> MovementOutcome:
     """Resolve a movement phase. Units without orders hold; illegal orders become holds."""
-    if backup is None:
-        backup = BACKUP_RULES[variant.options.backup_rule]
-    return Resolver(variant, units, orders, season, backup).run()
+    rule = BACKUP_RULES[variant.options.backup_rule]
+    return Resolver(variant, units, orders, season, backup or rule[0], rule[1]).run()
 
 
-BACKUP_RULES: dict[str, BackupRule] = {"szykman": szykman, "coast_running": szykman}
+#: The named backup rules a variant may choose: (paradox rule, preparation before resolving).
+BACKUP_RULES: dict[str, tuple[BackupRule, Callable[[Resolver], None] | None]] = {
+    "szykman": (szykman, None),
+    "coast_running": (szykman, carried_attacks_spare_their_carriers),
+}

@@ -23,6 +23,9 @@ class RuleOptions:
     backup_rule: str = "szykman"
     #: Whether the Coast-Running "P" (protect) order exists.
     protect_order: bool = False
+    #: The 1971 reading of ambiguous convoy routes: a convoy (or coast run) fails if any unit ordered to
+    #: carry it is dislodged, even when another route survives. Off: any surviving route will do (DATC).
+    any_carrier_disrupts: bool = False
 
     @classmethod
     def from_data(cls, data: dict[str, Any], source: str) -> RuleOptions:

@@ -201,6 +201,7 @@ class Variant:
 
 # --- loading ------------------------------------------------------------------------------------
 
+
 def load_variant(variant_id: str, directory: str | Path | None = None) -> Variant:
     """Load ``maps/<variant_id>.json`` (following ``extends``) and check it.
 
@@ -269,9 +270,7 @@ def apply_delta(base: dict[str, Any], delta: dict[str, Any], source: str) -> dic
     """Apply a variant's changes (``drop_*``, replacements, additions) to its base's data."""
     out = {k: v for k, v in base.items() if k not in ("extends",)}
     for key, value in delta.items():
-        if key in ("provinces", "powers", "adjacencies", "options", "edge_kinds", "extends") or key.startswith(
-            "drop_"
-        ):
+        if key in ("provinces", "powers", "adjacencies", "options", "edge_kinds", "extends") or key.startswith("drop_"):
             continue
         out[key] = value
     dropped = set(delta.get("drop_provinces", []))
@@ -295,16 +294,16 @@ def apply_delta(base: dict[str, Any], delta: dict[str, Any], source: str) -> dic
     for who in EDGE_LISTS:
         kept = []
         for edge in base.get("adjacencies", {}).get(who, []):
-            key = _edge_key(edge, source)
-            if key in drop_edges:
-                found.add(key)
+            pair = _edge_key(edge, source)
+            if pair in drop_edges:
+                found.add(pair)
                 continue
-            if any(province_of(x) in dropped for x in key):
+            if any(province_of(x) in dropped for x in pair):
                 continue
             kept.append(edge)
         adjacencies[who] = kept + list(delta.get("adjacencies", {}).get(who, []))
-    for key in drop_edges - found:
-        raise VariantError(f"{source}: drop_adjacencies names {' '.join(key)!r}, which the base does not have")
+    for missing in sorted(drop_edges - found):
+        raise VariantError(f"{source}: drop_adjacencies names {' '.join(missing)!r}, which the base does not have")
     out["adjacencies"] = adjacencies
     kinds = {
         k: v
@@ -381,10 +380,9 @@ def build_variant(data: dict[str, Any], source: str = "<data>") -> Variant:
             pa, pb = province_of(a), province_of(b)
             if pa == pb:
                 raise VariantError(f"{source}: edge {edge!r} joins a province to itself")
-            key = (a, b)
-            if key in seen:
-                raise VariantError(f"{source}: edge {edge!r} is written twice (in {seen[key]!r} and {who!r})")
-            seen[key] = who
+            if (a, b) in seen:
+                raise VariantError(f"{source}: edge {edge!r} is written twice (in {seen[(a, b)]!r} and {who!r})")
+            seen[(a, b)] = who
             A, B = provinces[pa], provinces[pb]
             if who == "none":
                 edges.append(Edge(a, b, who))
@@ -480,18 +478,18 @@ def build_variant(data: dict[str, Any], source: str = "<data>") -> Variant:
             build_sites=tuple(sites),
         )
     owners: dict[str, str] = {}
-    for p in powers.values():
-        for h in p.home_centres:
+    for pw in powers.values():
+        for h in pw.home_centres:
             if h in owners:
-                raise VariantError(f"{source}: {h!r} is a home centre of both {owners[h]!r} and {p.id!r}")
-            owners[h] = p.id
+                raise VariantError(f"{source}: {h!r} is a home centre of both {owners[h]!r} and {pw.id!r}")
+            owners[h] = pw.id
     occupied: dict[str, str] = {}
-    for p in powers.values():
-        for u in p.units:
+    for pw in powers.values():
+        for u in pw.units:
             prov = province_of(u.split()[1])
             if prov in occupied:
                 raise VariantError(f"{source}: two units start in {prov!r}")
-            occupied[prov] = p.id
+            occupied[prov] = pw.id
 
     try:
         first_year = int(data.get("first_year", 1901))

@@ -43,7 +43,7 @@ def _read_geo(name: str, seen: tuple[str, ...]) -> dict[str, Any]:
     for key, value in data.items():
         if key in ("seeds", "coasts", "anchors"):
             merged[key] = {**base.get(key, {}), **value}
-        elif key in ("land", "water"):
+        elif key in ("land", "water", "neutral"):
             merged[key] = [*base.get(key, []), *value]
         elif key == "projection":
             merged[key] = {**base.get(key, {}), **value}

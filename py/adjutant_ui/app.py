@@ -11,9 +11,9 @@ import json
 from typing import Any
 
 import js
-from pyodide.ffi import create_proxy
+from pyodide.ffi import create_proxy, jsnull
 
-from adjutant import AdjutantError, GameFileError, available_variants, load_variant
+from adjutant import AdjutantError, GameFileError, available_variants
 from adjutant.orders import format_order
 
 from .board import Board
@@ -33,7 +33,7 @@ def _storage_get(key: str) -> str | None:
         value = js.localStorage.getItem(key)
     except Exception:  # storage disabled (private mode, sandboxed iframe)
         return None
-    return None if value is None else str(value)
+    return None if value is None or value is jsnull else str(value)
 
 
 def _storage_set(key: str, value: str) -> None:
@@ -89,7 +89,10 @@ class App:
                 except (GameFileError, AdjutantError) as error:
                     self.message(f"The autosaved game could not be read ({error}); starting a new game.")
         if game_session is None:
-            game_session = Session.new(_storage_get(VARIANT_KEY) or "standard" if not self.embed else "standard")
+            try:
+                game_session = Session.new(_storage_get(VARIANT_KEY) or "standard")
+            except AdjutantError:
+                game_session = Session.new("standard")
         await self.show(game_session)
         self._wire()
         for element in document.querySelectorAll("button, select, textarea, input"):
@@ -101,11 +104,7 @@ class App:
     def _fill_variants(self) -> None:
         select = _id("variant-select")
         select.replaceChildren()
-        for variant_id in available_variants():
-            try:
-                name = load_variant(variant_id).name
-            except AdjutantError:
-                continue
+        for variant_id, name in available_variants():
             option = document.createElement("option")
             option.value = variant_id
             option.textContent = name
@@ -353,15 +352,16 @@ class App:
 
     def on_upload(self, event: Any) -> None:
         files = event.target.files
-        if files is None or files.length == 0:
+        if files is None or files is jsnull or files.length == 0:
             return
         asyncio.ensure_future(self._open_file(files.item(0)))
         event.target.value = ""
 
     def on_drop(self, event: Any) -> None:
         event.preventDefault()
-        files = event.dataTransfer.files if event.dataTransfer else None
-        if files is not None and files.length:
+        transfer = event.dataTransfer
+        files = None if transfer is None or transfer is jsnull else transfer.files
+        if files is not None and files is not jsnull and files.length:
             asyncio.ensure_future(self._open_file(files.item(0)))
 
     async def _open_file(self, file: Any) -> None:

@@ -14,12 +14,23 @@ import math
 from typing import Any
 
 import js
+from pyodide.ffi import jsnull
 
 from .session import Shape
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FALLBACK_COLOURS = ["#c0392b", "#2c3e50", "#2980b9", "#7f8c8d", "#27ae60", "#8e44ad", "#d4ac0d", "#e67e22", "#16a085"]
 UNIT_RADIUS = 11.0
+
+
+def _v(value: Any) -> Any:
+    """JavaScript's null as None (Pyodide gives it as its own `jsnull`)."""
+    return None if value is None or value is jsnull else value
+
+
+def _attr(element: Any, name: str) -> str | None:
+    value = _v(element.getAttribute(name)) if hasattr(element, "getAttribute") else None
+    return None if value is None else str(value)
 
 
 def _point(text: str | None) -> tuple[float, float] | None:
@@ -39,21 +50,21 @@ class Board:
         self.anchors: dict[str, tuple[float, float]] = {}
         self.centre_points: dict[str, tuple[float, float]] = {}
         for element in svg.querySelectorAll("[data-unit]"):
-            point = _point(element.getAttribute("data-unit"))
+            point = _point(_attr(element, "data-unit"))
             if point is not None and element.id:
                 self.anchors[str(element.id)] = point
         for element in svg.querySelectorAll("[data-sc]"):
-            point = _point(element.getAttribute("data-sc"))
+            point = _point(_attr(element, "data-sc"))
             if point is not None and element.id:
                 self.centre_points[str(element.id)] = point
         try:
-            self.colours: dict[str, str] = json.loads(svg.getAttribute("data-power-colours") or "{}")
+            self.colours: dict[str, str] = json.loads(_attr(svg, "data-power-colours") or "{}")
         except ValueError:
             self.colours = {}
         for index, power in enumerate(variant.powers):
             self.colours.setdefault(power, FALLBACK_COLOURS[index % len(FALLBACK_COLOURS)])
         self.has_anchors = bool(self.anchors)
-        overlay = svg.querySelector("#adj-overlay")
+        overlay = _v(svg.querySelector("#adj-overlay"))
         if overlay is None:
             overlay = js.document.createElementNS(SVG_NS, "g")
             overlay.setAttribute("id", "adj-overlay")
@@ -104,7 +115,7 @@ class Board:
 
     def _colour_centres(self, centres: dict[str, str]) -> None:
         for circle in self.svg.querySelectorAll("circle.sc[data-province]"):
-            owner = centres.get(str(circle.getAttribute("data-province")))
+            owner = centres.get(_attr(circle, "data-province") or "")
             circle.style.fill = self.colours.get(owner, "") if owner else "#ffffff"
             circle.setAttribute("data-owner", owner or "")
 
@@ -113,9 +124,7 @@ class Board:
             element.classList.remove("adj-target")
         for location in targets:
             for ident in (location, location.split("/")[0]):
-                element = self.svg.getElementById(ident) if hasattr(self.svg, "getElementById") else None
-                if element is None:
-                    element = self.svg.querySelector(f'[id="{ident}"]')
+                element = _v(self.svg.querySelector(f'[id="{ident}"]'))
                 if element is not None:
                     element.classList.add("adj-target")
 
@@ -203,15 +212,16 @@ class Board:
     @staticmethod
     def location_of(event_target: Any) -> str | None:
         """The location (province or coast id) a click on the map landed on."""
-        element = event_target
-        while element is not None and getattr(element, "tagName", "").lower() != "svg":
-            location = element.getAttribute("data-location") if hasattr(element, "getAttribute") else None
+        element = _v(event_target)
+        while element is not None and str(getattr(element, "tagName", "")).lower() not in ("svg", ""):
+            location = _attr(element, "data-location")
             if location:
-                return str(location)
-            classes = element.getAttribute("class") or "" if hasattr(element, "getAttribute") else ""
+                return location
+            classes = (_attr(element, "class") or "").split()
             if element.id and ("province" in classes or "coast" in classes):
                 return str(element.id)
-            if hasattr(element, "getAttribute") and element.getAttribute("data-province"):
-                return str(element.getAttribute("data-province"))
-            element = element.parentNode
+            province = _attr(element, "data-province")
+            if province:
+                return province
+            element = _v(element.parentNode)
         return None

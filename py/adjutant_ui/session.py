@@ -383,7 +383,7 @@ class Session:
                 return f"{game.variant.powers[game.winner].name} has won."
             return "The game ended in a draw."
         if not self.at_current:
-            return "Looking at a past phase: ⏭ returns to the current one."
+            return "Looking at a past phase: » returns to the current one."
         kind = game.phase.kind
         if kind == "adjustment":
             if self.selected:

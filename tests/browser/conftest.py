@@ -75,10 +75,12 @@ class Site:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    """The site as `python build.py` writes it, served by a plain file server on 127.0.0.1."""
+    """The site as `python build.py` writes it, served by a plain file server on 127.0.0.1
+    (ADJUTANT_SITE=<folder> serves a site built beforehand instead)."""
     import build
 
-    root = build.build(tmp_path_factory.mktemp("site") / "dist")
+    prebuilt = os.environ.get("ADJUTANT_SITE")
+    root = Path(prebuilt).resolve() if prebuilt else build.build(tmp_path_factory.mktemp("site") / "dist")
     handler = functools.partial(QuietHandler, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -1,0 +1,162 @@
+"""A newcomer's whole path through the app, in headless Chromium against the built site.
+
+New standard game -> orders by clicking and by text (with an inline error) -> adjudicate -> results
+shown -> a retreat -> a build and a removal -> the share link opened in a fresh browser reproduces
+the position -> download and re-upload -> reload restores from autosave -> a malformed link shows an
+error and keeps the game. Every request stays on 127.0.0.1 (checked by the new_context fixture).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import PYTHON_READY_TIMEOUT_MS, Site, open_app
+
+
+def click_map(page: Any, location: str) -> None:
+    """Click a place on the map as a player does: its unit if one is drawn there, else the region."""
+    unit = page.locator(f'#map .adj-unit[data-location="{location}"]')
+    if unit.count():
+        unit.first.click()
+    else:
+        page.locator(f'#map [id="{location}"]').click(force=True)
+
+
+def units(page: Any) -> list[str]:
+    return sorted(
+        page.eval_on_selector_all(
+            "#map .adj-unit", "els => els.map(e => e.dataset.power + ' ' + e.dataset.type + ' ' + e.dataset.location)"
+        )
+    )
+
+
+def phase(page: Any) -> str:
+    return str(page.evaluate("document.documentElement.dataset.phase"))
+
+
+def enter_text(page: Any, text: str, power: str = "") -> None:
+    page.select_option("#orders-power", power)
+    page.fill("#orders-text", text)
+    page.click("#orders-apply")
+
+
+def test_a_newcomer_plays_standard_and_shares_the_game(new_context: Any, site: Site, tmp_path: Any) -> None:
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    assert phase(page) == "S1901M"
+    assert page.locator("#powers tbody tr").count() == 7
+    assert len(units(page)) == 22
+
+    # Orders by clicking: Paris to Burgundy; a second click on a unit holds it.
+    click_map(page, "par")
+    assert page.locator('#map .adj-target[id="bur"]').count() == 1
+    click_map(page, "bur")
+    click_map(page, "mar")
+    click_map(page, "mar")
+    orders = page.inner_text("#order-list")
+    assert "FRA: A par - bur" in orders
+    assert "FRA: A mar" in orders and "H" in orders.upper()
+    assert page.locator("#map .adj-order.move").count() == 1
+
+    # Orders as text, one bad line: the others are kept, the bad one is reported inline.
+    enter_text(page, "A vie - tyr\nA bud - gal\nA xyz - abc", "austria")
+    errors = page.inner_text("#orders-errors")
+    assert "line 3" in errors and "xyz" in errors
+    assert "AUS: A vie - tyr" in page.inner_text("#order-list")
+
+    page.click("#adjudicate")
+    assert phase(page) == "F1901M"
+    results = page.inner_text("#results")
+    assert "A par - bur" in results and "A vie - tyr" in results
+    assert "france A bur" in units(page)
+
+    # Fall: dislodge the Italian army in Venice, then retreat it by clicking.
+    enter_text(page, "Austria: A tyr - ven\nF tri S A tyr - ven")
+    page.click("#adjudicate")
+    assert phase(page) == "F1901R"
+    assert page.locator('#map .adj-unit.dislodged[data-location="ven"]').count() == 1
+    page.locator('#map .adj-unit.dislodged[data-location="ven"]').click()
+    assert page.locator('#map .adj-target[id="pie"]').count() == 1
+    click_map(page, "pie")
+    assert "ITA: A ven" in page.inner_text("#order-list") and "pie" in page.inner_text("#order-list")
+    page.click("#adjudicate")
+    assert phase(page) == "W1901A"
+
+    # Winter: Austria builds by clicking a highlighted centre; Italy removes a unit.
+    assert page.locator('#map .adj-target[id="bud"]').count() == 1
+    click_map(page, "bud")
+    page.click("[data-action=build-A]")
+    click_map(page, "pie")
+    page.click("#adjudicate")
+    assert phase(page) == "S1902M"
+    position = units(page)
+    assert "austria A bud" in position and not any(u.endswith(" pie") for u in position)
+
+    # The share link, opened in a fresh browser, shows the same game at the same phase.
+    link = page.evaluate("location.href")
+    assert "#" in link
+    other, _ = new_context()
+    fresh = open_app(other, link)
+    assert phase(fresh) == "S1902M"
+    assert units(fresh) == position
+
+    # Download, then open the file in another fresh browser.
+    with page.expect_download() as download_info:
+        page.click("#download")
+    saved = tmp_path / "game.json"
+    download_info.value.save_as(saved)
+    third, _ = new_context()
+    uploaded = open_app(third, site.url)
+    assert phase(uploaded) == "S1901M"
+    uploaded.set_input_files("#upload", str(saved))
+    uploaded.wait_for_selector("html[data-phase='S1902M']", state="attached", timeout=10_000)
+    assert units(uploaded) == position
+
+    # Reload without the link: the autosave brings the game back.
+    page.goto(site.url)
+    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
+    assert phase(page) == "S1902M"
+
+    # A malformed link: a clear message, and the game is kept.
+    page.goto(site.url + "#this-is-not-a-game")
+    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
+    assert page.locator("#message").is_visible()
+    assert "could not be opened" in page.inner_text("#message-text")
+    assert phase(page) == "S1902M"
+    assert units(page) == position
+    assert recorder.page_errors == []
+
+
+def test_hostile_text_in_a_file_never_becomes_markup(app: tuple[Any, Any], tmp_path: Any) -> None:
+    page, recorder = app
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text('{"variant": "<img src=x onerror=alert(1)>", "format": "<b>x</b>"}', encoding="utf-8")
+    page.set_input_files("#upload", str(hostile))
+    page.wait_for_selector("#message:not([hidden])", timeout=10_000)
+    assert page.locator("#message img, #message b").count() == 0
+    assert "could not be opened" in page.inner_text("#message-text")
+    assert phase(page) == "S1901M"
+
+
+def test_a_cline_v_game_through_a_year(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    page.select_option("#variant-select", "cline5")
+    page.click("#new-game")
+    page.wait_for_selector("#map[data-variant='cline5']", state="attached", timeout=10_000)
+    assert page.locator("#powers tbody tr").count() == 9
+    assert "Persia" in page.inner_text("#powers")
+    assert len(units(page)) == 28
+    enter_text(page, "France: A par - bur\nA mar - gas")
+    assert page.inner_text("#orders-errors") == ""
+    page.click("#adjudicate")
+    assert phase(page) == "F1901M"
+    assert "A par - bur" in page.inner_text("#results")
+    page.click("#adjudicate")
+    assert phase(page) in ("W1901A", "S1902M")
+    # History: step back to the first phase and see its orders drawn with their results.
+    page.click("#hist-first")
+    assert phase(page) == "S1901M"
+    assert page.locator("#map .adj-order.move.succeeded").count() == 2
+    page.click("#hist-last")
+    assert phase(page) in ("W1901A", "S1902M")
+    assert recorder.page_errors == []

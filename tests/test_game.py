@@ -1,0 +1,208 @@
+"""Games: phases in sequence, retreats, builds, victory, undo; the game file and the link; soaks."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from adjutant import AdjutantError, Game, GameFileError, decode_link, dumps, encode_link, loads
+from adjutant.legal import random_orders
+from adjutant.variant import available_variants
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+def play_scripted() -> Game:
+    g = Game.new("standard")
+    assert (
+        g.add_orders(
+            """France:
+        A Par - Gas
+        F Bre - Mao
+        A Mar S A Par - Gas
+        Germany: A Mun - Bur"""
+        )
+        == []
+    )
+    g.adjudicate()
+    assert str(g.phase) == "F1901M"
+    g.add_orders("France: A Gas - Bur; A Mar S A Gas - Bur; F Mao - Por")
+    g.adjudicate()
+    assert str(g.phase) == "F1901R"
+    assert [str(d.unit) for d in g.position.dislodged] == ["A bur"]
+    assert g.orders_due() == {"germany": 1}
+    problems = g.add_orders("Germany: A Bur - Gas")
+    assert [p.message for p in problems] == ["the attack came from Gascony"] and problems[0].kept
+    assert g.add_orders("Germany: A Bur - Ruh") == []
+    g.adjudicate()
+    assert str(g.phase) == "W1901A"
+    assert g.adjustments() == {"france": 1}
+    assert g.orders_due() == {"france": 1}
+    g.add_orders("France: Build A Par")
+    g.adjudicate()
+    return g
+
+
+def test_a_game_through_a_retreat_and_a_build() -> None:
+    g = play_scripted()
+    assert str(g.phase) == "S1902M"
+    assert g.units["ruh"].power == "germany" and g.units["bur"].power == "france"
+    assert g.units["par"].power == "france" and g.position.centres["por"] == "france"
+    assert g.centre_counts()["france"] == 4 and g.unit_counts()["france"] == 4
+    retreat = g.history[3]
+    assert str(retreat.phase) == "F1901R" and retreat.results[0].success
+
+
+def test_phases_with_nothing_to_decide_are_recorded_and_skipped() -> None:
+    g = Game.new("standard")
+    records = g.adjudicate()
+    assert [str(r.phase) for r in records] == ["S1901M", "S1901R"]
+    assert records[1].skipped
+    records = g.adjudicate()
+    assert [str(r.phase) for r in records] == ["F1901M", "F1901R", "W1901A"]
+    assert str(g.phase) == "S1902M"
+
+
+def test_undo_gives_the_orders_back() -> None:
+    g = play_scripted()
+    before = dumps(g)
+    g.adjudicate()
+    g.undo()
+    assert dumps(g) == before
+    record = g.undo()  # the winter build
+    assert str(record.phase) == "W1901A" and str(g.phase) == "W1901A"
+    assert g._written() == {"france": ["Build A par"]}
+    empty = Game.new("standard")
+    with pytest.raises(AdjutantError, match="nothing to undo"):
+        empty.undo()
+
+
+def test_illegal_build_and_removal_reasons() -> None:
+    g = play_scripted()
+    g.undo()
+    g.clear_orders()
+    problems = g.add_orders("Germany: Build A Ber")
+    assert [p.message for p in problems] == ["Germany has no builds or removals due"]
+    assert not problems[0].kept
+    g.add_orders("France: Build A Bre; Build A Mar")
+    g.adjudicate()
+    results = {r.order: (r.success, r.reason) for r in g.history[-1].results}
+    assert results["Build A bre"] == (True, "")
+    assert results["Build A mar"] == (False, "illegal: Marseilles is occupied")
+
+
+def test_victory_and_draw() -> None:
+    g = Game.new("standard")
+    owner = "france"
+    for c in sorted(g.variant.centres)[:18]:
+        g.position.centres[c] = owner
+        if c in g.units and g.units[c].power != owner:
+            del g.units[c]
+    g.position = g.position.__class__(g.phase.__class__(1901, "fall", "movement"), g.units, g.position.centres)
+    g.adjudicate()
+    assert g.winner == "france"
+    with pytest.raises(AdjutantError, match="over"):
+        g.adjudicate()
+    h = Game.new("standard")
+    h.declare_draw(["england", "france"])
+    assert h.over and loads(dumps(h)).draw == ("england", "france")
+
+
+def test_game_file_round_trip_and_schema_fields() -> None:
+    g = play_scripted()
+    g.add_orders("England: F Lon - Nth")
+    text = dumps(g)
+    data = json.loads(text)
+    assert data["format"] == "adjutant-game" and data["version"] == 1 and data["variant"] == "standard"
+    assert data["orders"] == {"england": ["F lon - nth"]}
+    again = loads(text)
+    assert dumps(again) == text
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda d: d.update(format="other"), "not an Adjutant game file"),
+        (lambda d: d.update(version=99), "version 99"),
+        (lambda d: d.update(variant="nowhere"), "unknown variant 'nowhere'"),
+        (lambda d: d.update(phase="S1950M"), "its history leads to S1902M"),
+        (lambda d: d["units"]["france"].append("A mun"), "units in the file do not match"),
+        (lambda d: d["history"][0]["orders"]["france"].append("A Xyz - Par"), "'xyz' is not a province"),
+        (lambda d: d["history"].pop(), "history leads to W1901A"),
+        (lambda d: d.update(orders={"narnia": []}), "'narnia' is not a power"),
+        (lambda d: d.update(history="none"), "history must be a list"),
+    ],
+)
+def test_bad_game_files_are_refused_with_a_reason(mangle, message: str) -> None:  # type: ignore[no-untyped-def]
+    data = json.loads(dumps(play_scripted()))
+    mangle(data)
+    with pytest.raises(GameFileError, match=message):
+        loads(json.dumps(data))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_arbitrary_bytes_raise_only_game_file_errors(data: bytes) -> None:
+    with pytest.raises(GameFileError):
+        loads(data)
+
+
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSONISH)
+def test_arbitrary_json_raises_only_game_file_errors(value: object) -> None:
+    for data in (value, {"format": "adjutant-game", "version": 1, "variant": "standard", "history": value}):
+        with pytest.raises(GameFileError):
+            loads(json.dumps(data))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_arbitrary_links_raise_only_game_file_errors(text: str) -> None:
+    try:
+        decode_link(text)
+    except GameFileError as e:
+        assert str(e)
+
+
+def test_damaged_links_say_what_is_wrong() -> None:
+    link = encode_link(play_scripted())
+    with pytest.raises(GameFileError, match="does not inflate|cut short"):
+        decode_link(link[: len(link) // 2])
+    with pytest.raises(GameFileError, match="characters"):
+        decode_link(link + "<script>")
+    with pytest.raises(GameFileError, match="holds no game"):
+        decode_link("#")
+
+
+def _random_game(variant: str, seed: int, years: int) -> Game:
+    rng = random.Random(seed)
+    g = Game.new(variant)
+    while g.phase.year < g.variant.first_year + years and not g.over:
+        for order in random_orders(g, rng):
+            g._keep(order)
+        g.adjudicate()
+        provinces = [u.province for u in g.units.values()]
+        assert len(provinces) == len(set(provinces)) == len(g.units)
+        assert all(k == u.province for k, u in g.units.items())
+        assert sum(g.centre_counts().values()) <= len(g.variant.centres)
+        assert set(g.position.centres) <= set(g.variant.centres)
+    return g
+
+
+@pytest.mark.parametrize("variant", [vid for vid, _ in available_variants()])
+def test_random_soak_and_replay(variant: str) -> None:
+    """Seeded random legal orders for years of play: nothing raises, no two units share a province, and
+    both the game file and the link reproduce the game exactly."""
+    for seed in range(3):
+        g = _random_game(variant, seed, 8)
+        text = dumps(g)
+        assert dumps(loads(text)) == text
+        assert dumps(decode_link(encode_link(g))) == text

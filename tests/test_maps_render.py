@@ -1,0 +1,185 @@
+"""The build-time maps: drawn borders match the rules graph, output is stable and small, and every
+anchor point the web app uses lands inside its province when Chromium renders the SVG."""
+
+from __future__ import annotations
+
+import dataclasses
+import struct
+import xml.etree.ElementTree as ET
+import zlib
+
+import pytest
+from adjutant.variant import maps_dir
+from adjutant_maps import DRAWN, SHARED, MapCheckError, build_maps, layout, palette, render_variant
+
+VARIANTS = [v for v in DRAWN if (maps_dir() / f"{v}.json").exists()]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SVG_NS = "{http://www.w3.org/2000/svg}"
+_cache: dict[str, tuple[str, layout.MapGeometry]] = {}
+
+
+def rendered(variant_id: str) -> tuple[str, layout.MapGeometry]:
+    if variant_id not in _cache:
+        _cache[variant_id] = render_variant(variant_id)
+    return _cache[variant_id]
+
+
+def test_standard_and_loeb9_are_drawn():
+    assert {"standard", "loeb9"} <= set(VARIANTS)
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_drawn_borders_match_the_adjacencies(variant_id):
+    mg = layout.compute(variant_id)
+    assert layout.check(mg) == []
+
+
+def test_check_names_a_missing_and_an_extra_border():
+    mg = layout.compute("standard")
+    v = mg.variant
+    kept = tuple(e for e in v.edges if {e.a, e.b} != {"lon", "wal"})
+    extra = dataclasses.replace(v.edges[0], a="lon", b="par", who="army")
+    mg.variant = dataclasses.replace(v, edges=(*kept, extra))
+    problems = layout.check(mg)
+    assert any("(lon)" in p and "(wal)" in p and "not adjacent" in p for p in problems)
+    assert any("(lon)" in p and "(par)" in p and "do not share a border" in p for p in problems)
+
+
+def test_render_refuses_a_map_that_does_not_match(monkeypatch):
+    real = layout.check
+    monkeypatch.setattr(layout, "check", lambda mg: [*real(mg), "Picardy (pic) and Wales (wal) disagree"])
+    with pytest.raises(MapCheckError, match=r"\(pic\) and Wales \(wal\)"):
+        render_variant("standard")
+
+
+def test_output_is_deterministic():
+    first, _ = rendered("standard")
+    second, _ = render_variant("standard")
+    assert first == second
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_svg_is_small_and_names_every_place(variant_id):
+    text, mg = rendered(variant_id)
+    assert len(text.encode("utf-8")) < 300_000
+    root = ET.fromstring(text)
+    ids = {el.get("id") for el in root.iter() if el.get("id")}
+    v = mg.variant
+    for p in v.provinces.values():
+        assert p.id in ids, p.id
+        for c in p.coasts:
+            assert f"{p.id}/{c}" in ids, f"{p.id}/{c}"
+    paths = {el.get("id"): el for el in root.iter(f"{SVG_NS}path") if el.get("id") in v.provinces}
+    for pid, el in paths.items():
+        assert el.get("data-unit") and el.get("data-label"), pid
+        assert bool(el.get("data-sc")) == v.provinces[pid].centre, pid
+    colours = root.get("data-power-colours")
+    assert colours and all(f'"{pw}"' in colours for pw in v.powers)
+
+
+def test_build_maps_writes_the_shared_boards(tmp_path, capsys):
+    shared = [v for v in SHARED if (maps_dir() / f"{v}.json").exists()]
+    paths = build_maps(tmp_path, ["standard", *shared])
+    assert [p.name for p in paths] == [f"{v}.svg" for v in ("standard", *shared)]
+    for p in paths:
+        assert p.read_bytes() == paths[0].read_bytes()
+    assert "SVG files" in capsys.readouterr().out
+
+
+def test_power_palette_survives_colour_blindness():
+    distances = palette.cvd_distances(list(palette.POWER_COLOURS))
+    assert len(palette.POWER_COLOURS) >= 9
+    for kind, d in distances.items():
+        assert d > 12, (kind, d)
+
+
+def test_palette_check_catches_a_confusable_pair():
+    # red and green of equal lightness: distinct to most eyes, not to a deuteranope
+    d = palette.cvd_distances(["#c0392b", "#4d8c2a", "#0072b2"])
+    assert d["deuteranopia"] < 12 < d["normal"]
+
+
+def _decode_png(data: bytes) -> tuple[int, int, int, bytes]:
+    """Width, height, bytes per pixel and raw pixels of an 8-bit RGB/RGBA PNG."""
+    pos, chunks = 8, b""
+    width = height = bpp = 0
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and colour in (2, 6)
+            bpp = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            chunks += body
+        pos += 12 + length
+    raw, stride = zlib.decompress(chunks), width * bpp
+    out = bytearray(stride * height)
+    prev = bytearray(stride)
+    for r in range(height):
+        f, line = raw[r * (stride + 1)], bytearray(raw[r * (stride + 1) + 1 : (r + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out[r * stride : (r + 1) * stride] = line
+        prev = line
+    return width, height, bpp, bytes(out)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_anchor_points_fall_inside_their_province_in_chromium(variant_id, chromium, tmp_path):
+    text, mg = rendered(variant_id)
+    ids = sorted(mg.shapes)
+    # paint each province a colour of its own, hide everything else, render 1 unit = 1 pixel
+    colour = {pid: (20 + 20 * (i % 12), 20 + 20 * (i // 12), 240) for i, pid in enumerate(ids)}
+    css = "#decoration,#seasonal,#coasts,#links,#centres,#labels,#legend{display:none}"
+    css += "".join(f'[id="{pid}"]{{fill:rgb{c}!important;stroke:none!important}}' for pid, c in colour.items())
+    width = mg.width
+    page = chromium.new_page(viewport={"width": width, "height": mg.height})
+    page.set_content(f"<html><body style='margin:0'><style>{css}</style>{text}</body></html>")
+    page.evaluate(
+        f"() => {{ const s = document.querySelector('svg'); s.setAttribute('width', "
+        f"'{width + 250}'); s.setAttribute('height', '{mg.height}'); }}"
+    )
+    png = page.screenshot(clip={"x": 0, "y": 0, "width": width, "height": mg.height})
+    page.close()
+    (tmp_path / f"{variant_id}-provinces.png").write_bytes(png)
+    w, _, bpp, px = _decode_png(png)
+    wrong = []
+    for loc, points in sorted(mg.anchors.items()):
+        pid = loc.split("/")[0]
+        for key, (x, y) in sorted(points.items()):
+            i = (int(y) * w + int(x)) * bpp
+            got = tuple(px[i : i + 3])
+            if max(abs(g - e) for g, e in zip(got, colour[pid], strict=True)) > 3:
+                wrong.append(f"{loc} {key} at {x},{y} shows {got}, not {pid}")
+    assert wrong == []

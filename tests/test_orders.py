@@ -1,0 +1,186 @@
+"""The order parser: forgiving of form, strict on meaning; and the canonical form it reads back."""
+
+from __future__ import annotations
+
+import pytest
+from adjutant import Game, OrderError, load_variant
+from adjutant.legal import Candidates, adjustment_candidates
+from adjutant.orders import format_order, parse_order
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+V = load_variant("standard")
+START = Game.new("standard")
+
+#: (text as written, canonical form)
+FORMS = [
+    ("F Lon - Nth", "F lon - nth"),
+    ("fleet london -> north sea", "F lon - nth"),
+    ("F LON TO NTH", "F lon - nth"),
+    ("England: F Lon - Nth", "F lon - nth"),
+    ("ENG: F lon -> nth", "F lon - nth"),
+    ("English F London moves North Sea", "F lon - nth"),
+    ("Lon - Nth", "F lon - nth"),
+    ("F Lon H", "F lon H"),
+    ("F London holds", "F lon H"),
+    ("A Par", "A par H"),
+    ("A Paris - Burgundy", "A par - bur"),
+    ("F Bre - Mid-Atlantic Ocean", "F bre - mao"),
+    ("F Bre - MAO", "F bre - mao"),
+    ("F Bre – English Channel", "F bre - eng"),
+    ("A Mar S A Par - Bur", "A mar S A par - bur"),
+    ("A Mar supports A Par -> Burgundy", "A mar S A par - bur"),
+    ("A Mar S Par - Bur", "A mar S par - bur"),
+    ("F Kie S A Ber", "F kie S A ber"),
+    ("F Kie S A Ber H", "F kie S A ber"),
+    ("A Lvp - Edi via convoy", "A lvp - edi via convoy"),
+    ("A Lvp - Edi VIA", "A lvp - edi via convoy"),
+    ("F StP(sc) - Bot", "F stp/sc - bot"),
+    ("F stp/sc - bot", "F stp/sc - bot"),
+    ("F stp sc - bot", "F stp/sc - bot"),
+    ("F St Petersburg (south coast) - Gulf of Bothnia", "F stp/sc - bot"),
+    ("F Sev - Bla", "F sev - bla"),
+]
+
+
+@pytest.mark.parametrize(("text", "canonical"), FORMS)
+def test_forms(text: str, canonical: str) -> None:
+    order = START.parse(text)
+    assert format_order(order) == canonical
+    assert START.parse(canonical) == order
+
+
+def test_convoy_and_retreat_and_build_forms() -> None:
+    g = Game.new("standard")
+    g.add_orders("F Lon - Nth; A Lvp - Yor")
+    g.adjudicate()
+    assert format_order(g.parse("F Nth C A Yor - Nwy")) == "F nth C A yor - nwy"
+    assert format_order(g.parse("F north sea convoys yorkshire to norway")) == "F nth C A yor - nwy"
+    assert format_order(g.parse("A Yor - Nth - Nwy")) == "A yor - nwy via convoy"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("A Mun - Lon", "Munich is not adjacent to London"),
+        ("F Par - Bur", "there is no fleet in Paris"),
+        ("France: F Par H", "there is no French fleet in Paris"),
+        ("Germany: A Par H", "there is no German army in Paris"),
+        ("A Xyz - Par", "'xyz' is not a province of Standard Diplomacy"),
+        ("A Par - ", "the destination is missing"),
+        ("A Par jumps Bur", "'jumps' is not an order"),
+        ("Narnia: A Par H", "'narnia' is not a power"),
+        ("F StP(ec) - Bot", "St Petersburg has no ec coast"),
+        ("F Lon C F Bre - Bel", "only armies can be convoyed"),
+        ("A Par - Bur - ", "the destination is missing"),
+        ("Build A Par", "a build order cannot be given in a movement phase"),
+        ("", "empty order"),
+    ],
+)
+def test_errors_quote_the_order_and_say_what_is_wrong(text: str, message: str) -> None:
+    if message == "Munich is not adjacent to London":
+        problems = START.copy().add_orders(text)
+        assert [p.message for p in problems] == [message] and problems[0].kept
+        return
+    with pytest.raises(OrderError) as e:
+        START.parse(text)
+    assert message in str(e.value)
+    assert str(e.value).startswith(text.strip()) or not text.strip()
+
+
+def test_retreat_phase_refuses_support_and_convoy() -> None:
+    g = Game.new("standard")
+    g.add_orders("A Mun - Tyr; A Ven - Tyr; A Vie - Tyr")
+    with pytest.raises(OrderError, match="a support order cannot be given in a retreat phase"):
+        parse_order("A Ser S F Tri - Alb", V, START.units, phase="retreat", dislodged={})
+
+
+def test_adjustment_forms() -> None:
+    for text in ("Build A Par", "B A PAR", "A Par B", "France: build army paris"):
+        order = parse_order(text, V, {}, phase="adjustment")
+        assert format_order(order) == "Build A par"
+    units = START.units
+    for text in ("Remove A Par", "A Par D", "A Par disband", "Disband A Paris"):
+        assert format_order(parse_order(text, V, units, phase="adjustment")) == "A par D"
+    assert format_order(parse_order("England: waive", V, units, phase="adjustment")) == "Waive"
+    with pytest.raises(OrderError, match="say which power waives"):
+        parse_order("waive", V, units, phase="adjustment")
+
+
+def test_every_candidate_order_reads_back_to_itself() -> None:
+    """The canonical form of every order the map offers parses back to the same order."""
+    g = Game.new("standard")
+    c = Candidates(g.variant, g.units, "spring")
+    count = 0
+    for prov in g.units:
+        for order in c.of(prov):
+            assert g.parse(format_order(order), order.unit.power) == order
+            count += 1
+    assert count > 200
+    for v in ("loeb9", "cline5", "cline6"):
+        g = Game.new(v)
+        c = Candidates(g.variant, g.units, "spring")
+        for prov in g.units:
+            for order in c.of(prov):
+                assert g.parse(format_order(order), order.unit.power) == order
+
+
+def test_adjustment_candidates_read_back() -> None:
+    g = Game.new("standard")
+    g.position = g.position.__class__(g.phase.__class__(1901, "winter", "adjustment"), g.units, g.position.centres)
+    for power in g.variant.powers:
+        for order in adjustment_candidates(g, power):
+            assert g.parse(format_order(order), power) == order
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=60))
+def test_arbitrary_text_raises_only_order_errors(text: str) -> None:
+    for phase in ("movement", "retreat", "adjustment"):
+        try:
+            parse_order(text, V, START.units, phase=phase, dislodged={})
+        except OrderError as e:
+            assert str(e)
+
+
+WORDS = [
+    "A",
+    "F",
+    "par",
+    "-",
+    "S",
+    "C",
+    "lon",
+    "nth",
+    "stp",
+    "/",
+    "nc",
+    "(",
+    ")",
+    "via",
+    "convoy",
+    "build",
+    ":",
+    "England",
+    "H",
+    "R",
+    "D",
+    "to",
+    "bur",
+    "mar",
+    "sc",
+    "north",
+    "coast",
+    ";",
+    "waive",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=9))
+def test_order_like_text_raises_only_order_errors(words: list[str]) -> None:
+    text = " ".join(words)
+    g = START.copy()
+    problems = g.add_orders(text)
+    for p in problems:
+        assert p.message
