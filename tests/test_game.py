@@ -206,3 +206,21 @@ def test_random_soak_and_replay(variant: str) -> None:
         text = dumps(g)
         assert dumps(loads(text)) == text
         assert dumps(decode_link(encode_link(g))) == text
+
+
+def test_game_files_follow_the_published_schema() -> None:
+    from pathlib import Path
+
+    import adjutant
+    import jsonschema
+
+    schema = json.loads((Path(adjutant.__file__).parent / "game.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    games = [play_scripted(), _random_game("loeb9", 7, 4), Game.new("cline5")]
+    games[0].add_orders("England: F Lon - Nth")
+    for g in games:
+        validator.validate(json.loads(dumps(g)))
+    bad = json.loads(dumps(games[0]))
+    bad["units"]["france"].append("Army Paris")
+    assert not validator.is_valid(bad)

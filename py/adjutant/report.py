@@ -53,8 +53,8 @@ def _note(r: Result) -> str:
         return f"  (*cut*: {reason})"
     if reason == "dislodged" or reason.endswith(", dislodged"):
         return f"  (*dislodged*{': ' + reason.removesuffix(', dislodged') if reason != 'dislodged' else ''})"
-    if "not ordered that way" in reason:
-        return "  (*void*)"
+    if reason.startswith("void: "):
+        return f"  (*void*: {reason.removeprefix('void: ')})"
     return f"  (*{reason}*)"
 
 

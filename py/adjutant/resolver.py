@@ -683,8 +683,10 @@ class Resolver:
             return False, (f"bounced with {', '.join(rivals)}" if rivals else "bounced") + tail
         if isinstance(o, Support):
             j = self.at.get(o.target)
+            if j is not None and self.illegal[j]:
+                return False, f"void: the supported unit's order is illegal ({self.illegal[j]})" + tail
             if j is None or i not in self.supports_of[j]:
-                return False, "the supported unit was not ordered that way" + tail
+                return False, "void: the supported unit was not ordered that way" + tail
             if self.result[i]:
                 return True, tail.lstrip(", ")
             cut = [self._describe(j) for j in self._cutters(i) if self._cuts(j)]
@@ -693,10 +695,11 @@ class Resolver:
             return False, "dislodged"
         if isinstance(o, (Convoy, Protect)):
             j = self.at.get(o.target)
+            what = "the convoyed army" if isinstance(o, Convoy) else "the protected fleet"
+            if j is not None and self.illegal[j]:
+                return False, f"void: {what}'s move is illegal ({self.illegal[j]})" + tail
             if j is None or i not in self.carriers_of[j]:
-                return False, ("the convoyed army" if isinstance(o, Convoy) else "the protected fleet") + (
-                    " was not ordered that way"
-                ) + tail
+                return False, f"void: {what} was not ordered that way" + tail
             if self.result[i]:
                 return True, ""
             return False, "dislodged" if is_dislodged else "the convoy fails (paradox)"
