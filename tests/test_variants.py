@@ -155,3 +155,84 @@ def test_a_delta_changes_only_what_it_names(tmp_path: Path) -> None:
     assert not v.can_move("A", "lon", "wal") and not v.can_move("F", "lon", "wal")
     assert v.can_move("A", "lon", "lvp") and not v.can_move("F", "lon", "lvp")
     assert v.can_move("F", "lon", "nth")
+
+
+CLINE_FACTS = {
+    # variant: (powers' starting units that the texts name, neutral centres)
+    "cline5": (
+        {
+            "barbary": {"F tun", "F mor", "A alg"},
+            "persia": {"F jor/wc", "A ara", "A irn"},
+            "turkey": {"A con", "F ank", "F smy"},
+            "russia": {"A war", "A mos", "F sev", "F stp"},
+        },
+        {
+            "pie",
+            "cai",
+            "cor",
+            "cre",
+            "egy",
+            "sud",
+            "bel",
+            "bul",
+            "cst",
+            "den",
+            "gre",
+            "hol",
+            "nwy",
+            "por",
+            "rum",
+            "ser",
+            "swe",
+        },
+    ),
+    "cline6": (
+        {
+            "barbary": {"F tun", "F cab", "A alg"},
+            "persia": {"F jer", "A mec", "A teh"},
+            "turkey": {"A con", "F ank", "F smy"},
+            "italy": {"A rom", "F nap", "A mil"},
+            "russia": {"A mos", "F sev", "F stp", "A ark"},
+        },
+        {
+            "sud",
+            "egy",
+            "cre",
+            "cor",
+            "cai",
+            "war",
+            "pie",
+            "bel",
+            "bul",
+            "cst",
+            "den",
+            "gre",
+            "hol",
+            "nwy",
+            "por",
+            "rum",
+            "ser",
+            "swe",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("vid", sorted(CLINE_FACTS))
+def test_cline_facts(vid: str) -> None:
+    v = load_variant(vid)
+    units, neutrals = CLINE_FACTS[vid]
+    assert len(v.powers) == 9 and len(v.centres) == 45 and v.victory_centres == 23 and v.first_year == 1901
+    homes = {h for p in v.powers.values() for h in p.home_centres}
+    assert set(v.centres) - homes == neutrals
+    assert len(homes) + len(neutrals) == 45
+    for power, want in units.items():
+        assert set(v.powers[power].units) == want
+    assert not v.provinces["ark"].centre
+    russia = v.powers["russia"]
+    assert "war" not in russia.home_centres if vid == "cline6" else "war" in russia.home_centres
+    site = russia.build_sites[0]
+    assert site.province == "ark"
+    assert (site.units, site.requires) == ((("F",), ("stp",)) if vid == "cline5" else (("A", "F"), ()))
+    ant = v.provinces["ant"]
+    assert ant.offboard and not ant.convoy and {x for x in v.neighbours("F", "ant")} == {"wao", "ind"}

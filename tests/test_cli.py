@@ -1,0 +1,80 @@
+"""The command line, as a game master uses it: new, orders, show, adjudicate, undo, link."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
+    return subprocess.run(
+        [sys.executable, "-m", "adjutant", *args], cwd=cwd, env=env, input=stdin, capture_output=True, text=True
+    )
+
+
+def test_a_game_master_plays_a_year(tmp_path: Path) -> None:
+    assert "cline5" in run("variants", cwd=tmp_path).stdout
+    r = run("new", "standard", "game.json", cwd=tmp_path)
+    assert r.returncode == 0 and "Spring 1901 movement" in r.stdout
+    (tmp_path / "mail.txt").write_text(
+        "England:\nF Lon - Nth\nF Edi - Nwg\nA Lvp - Yor\n\nFrance: A Par - Bur; A Mar - Bur\n"
+    )
+    r = run("orders", "game.json", "mail.txt", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "still due: Austria (3)" in r.stdout and "France (1)" in r.stdout
+    r = run("adjudicate", "game.json", cwd=tmp_path)
+    assert "Movement results for Spring of 1901" in r.stdout
+    assert "France: Army Paris -> Burgundy.  (*bounce*: bounced with A mar)" in r.stdout
+    assert "England: Fleet London -> North Sea." in r.stdout
+    assert "Fall 1901 movement" in r.stdout
+    r = run("orders", "game.json", "-", cwd=tmp_path, stdin="F Nth C A Yor - Nwy\nA Yor - Nwy\n")
+    assert r.returncode == 0, r.stderr
+    r = run("adjudicate", "game.json", cwd=tmp_path)
+    assert "Army Yorkshire -> Norway." in r.stdout and "Winter 1901 adjustments" in r.stdout
+    r = run("show", "game.json", cwd=tmp_path)
+    assert "England: builds 1" in r.stdout and "England       4 centres" in r.stdout
+    link = run("link", "game.json", cwd=tmp_path).stdout.strip()
+    r = run("from-link", link, "copy.json", cwd=tmp_path)
+    assert r.returncode == 0
+    assert json.loads((tmp_path / "copy.json").read_text()) == json.loads((tmp_path / "game.json").read_text())
+    r = run("undo", "game.json", cwd=tmp_path)
+    assert "Took back Fall 1901 movement" in r.stdout
+
+
+def test_bad_input_exits_non_zero_with_one_line_and_keeps_the_file(tmp_path: Path) -> None:
+    run("new", "standard", "game.json", cwd=tmp_path)
+    before = (tmp_path / "game.json").read_text()
+    (tmp_path / "bad.txt").write_text("F Par - Bur\nA Xyz - Par\n")
+    r = run("orders", "game.json", "bad.txt", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "line 1: F Par - Bur: there is no fleet in Paris" in r.stderr
+    assert "line 2: A Xyz - Par: 'xyz' is not a province of Standard Diplomacy" in r.stderr
+    assert (tmp_path / "game.json").read_text() == before  # nothing was taken, nothing changed
+    r = run("new", "narnia", "other.json", cwd=tmp_path)
+    assert r.returncode == 1 and r.stderr.startswith("error: unknown variant 'narnia'")
+    assert not (tmp_path / "other.json").exists()
+    r = run("new", "standard", "game.json", cwd=tmp_path)
+    assert r.returncode == 1 and "exists already" in r.stderr
+    (tmp_path / "broken.json").write_text(before[:200])
+    r = run("adjudicate", "broken.json", cwd=tmp_path)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "not valid JSON" in r.stderr
+    assert (tmp_path / "broken.json").read_text() == before[:200]
+    r = run("from-link", "abc!", "x.json", cwd=tmp_path)
+    assert r.returncode == 1 and "link is damaged" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt", "broken.json", "game.json"]
+
+
+def test_every_variant_plays_from_the_command_line(tmp_path: Path) -> None:
+    for variant in ("loeb9", "cline5", "cline6", "coast_running"):
+        name = f"{variant}.json"
+        assert run("new", variant, name, cwd=tmp_path).returncode == 0
+        for _ in range(5):
+            r = run("adjudicate", name, cwd=tmp_path)
+            assert r.returncode == 0, r.stderr
+        assert "1903" in run("show", name, cwd=tmp_path).stdout
