@@ -21,7 +21,6 @@ from .errors import AdjutantError, OrderError
 from .orders import (
     Build,
     Disband,
-    Hold,
     Move,
     Order,
     Retreat,
@@ -284,8 +283,16 @@ class Game:
         if kind == "retreat":
             return not self.position.dislodged
         if kind == "adjustment":
-            closed = any(not self.variant.provinces[p].open_in("winter") for p in self.units)
-            return not closed and not adjustments_due(self.variant, self.units, self.position.centres)
+            if any(not self.variant.provinces[p].open_in("winter") for p in self.units):
+                return False
+            balance = dict.fromkeys(self.variant.powers, 0)
+            for owner in self.position.centres.values():
+                balance[owner] += 1
+            for u in self.units.values():
+                balance[u.power] -= 1
+            if not any(balance.values()):
+                return True
+            return not adjustments_due(self.variant, self.units, self.position.centres)
         return False
 
     def _after_skip(self) -> Position:
@@ -331,14 +338,19 @@ class Game:
         if kind == "movement":
             given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, (Build, Waive))]
             out = adjudicate_movement(v, p.units, given, p.phase.season)
+            texts = {o.unit.province: format_order(o) for o in given}
             results = []
             dislodged_units = {d.unit.province for d in out.dislodged}
             for r in out.results:
-                written = "" if isinstance(r.order, Hold) and r.order not in given else format_order(r.order)
+                prov = r.unit.province
                 results.append(
-                    Result(r.unit.power, written, str(r.unit), r.success, r.reason, r.unit.province in dislodged_units)
+                    Result(r.unit.power, texts.get(prov, ""), f"{r.unit.type} {r.unit.location}", r.success,
+                           r.reason, prov in dislodged_units)
                 )
-            record = PhaseRecord(p.phase, self._written(), results)
+            written: dict[str, list[str]] = {}
+            for o in sorted(given, key=lambda o: o.unit.province):
+                written.setdefault(o.unit.power, []).append(texts[o.unit.province])
+            record = PhaseRecord(p.phase, dict(sorted(written.items())), results)
             self._advance(
                 record,
                 Position(p.phase.next(), out.units, p.centres, tuple(out.dislodged), frozenset(out.contested)),

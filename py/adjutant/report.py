@@ -19,7 +19,7 @@ def _order_text(v: Variant, r: Result) -> str:
         if r.unit:
             t, loc = r.unit.split()
             name = f"{UNIT_NAMES[t].title()} {v.province_name(loc)}"
-            return f"{name} HOLD (no order)." if r.reason in ("", "dislodged") else f"{name}."
+            return f"{name} HOLD (no order)." if not r.reason or r.reason.startswith("dislodged") else f"{name}."
         return ""
     units = {}
     if r.unit:
@@ -51,8 +51,10 @@ def _note(r: Result) -> str:
         return f"  (*bounce*: {reason})"
     if reason.startswith("cut"):
         return f"  (*cut*: {reason})"
-    if reason == "dislodged" or reason.endswith(", dislodged"):
-        return f"  (*dislodged*{': ' + reason.removesuffix(', dislodged') if reason != 'dislodged' else ''})"
+    if reason.startswith("dislodged"):
+        return f"  (*dislodged*: {reason})"
+    if ", dislodged" in reason:
+        return f"  (*dislodged*: {reason})"
     if reason.startswith("void: "):
         return f"  (*void*: {reason.removeprefix('void: ')})"
     return f"  (*{reason}*)"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .orders import Convoy, Hold, Move, Protect, Support, Unit, UnitOrder
 from .variant import Variant, province_of
@@ -24,8 +25,7 @@ from .variant import Variant, province_of
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
 
 
-@dataclass(frozen=True)
-class OrderResult:
+class OrderResult(NamedTuple):
     """What became of one unit's order in a movement phase."""
 
     unit: Unit
@@ -37,8 +37,7 @@ class OrderResult:
     dislodged_by: Unit | None = None
 
 
-@dataclass(frozen=True)
-class Dislodgement:
+class Dislodgement(NamedTuple):
     unit: Unit
     #: the province the successful attacker came from (the unit may not retreat there), or None if it
     #: came by convoy (or coast-run)
@@ -87,8 +86,8 @@ def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: se
     return False
 
 
-def _seas(variant: Variant, season: str) -> list[str]:
-    return [p.id for p in variant.provinces.values() if _is_convoy_sea(variant, p.id, season)]
+def _seas(variant: Variant, season: str) -> tuple[str, ...]:
+    return variant.convoy_seas(season)
 
 
 def _is_convoy_sea(variant: Variant, province: str, season: str) -> bool:
@@ -145,13 +144,37 @@ def normalize_move(variant: Variant, order: Move, season: str) -> tuple[Move | N
 
 def illegal_reason(variant: Variant, order: UnitOrder, units: Mapping[str, Unit], season: str) -> str:
     """Why a movement-phase order is illegal, or ``""``. Illegal orders are adjudicated as holds."""
+    return check_order(variant, order, season)[1]
+
+
+def check_order(variant: Variant, order: UnitOrder, season: str) -> tuple[UnitOrder, str]:
+    """The order as it will be adjudicated (a move's coast filled in) and why it is illegal, or ``""``."""
+    kind = type(order)
+    if kind is Hold:
+        return order, ""
+    if kind is Move:
+        if not variant.provinces[order.unit.province].open_in(season):
+            return order, f"a unit in {variant.provinces[order.unit.province].name} can only hold in {season}"
+        assert isinstance(order, Move)
+        u = order.unit
+        if (
+            u.type == "A"
+            and not order.via_convoy
+            and variant.can_move("A", u.location, order.dest)
+            and variant.provinces[order.dest].open_in(season)
+        ):
+            return order, ""  # the common case, decided at once
+        move, why = normalize_move(variant, order, season)
+        return (move or order), why
+    return order, _other_reason(variant, order, season)
+
+
+def _other_reason(variant: Variant, order: UnitOrder, season: str) -> str:
     v = variant
     unit = order.unit
     here = v.provinces[unit.province]
-    if not here.open_in(season) and not isinstance(order, Hold):
+    if not here.open_in(season):
         return f"a unit in {here.name} can only hold in {season}"
-    if isinstance(order, Move):
-        return normalize_move(v, order, season)[1]
     if isinstance(order, Support):
         if order.target == unit.province:
             return "a unit cannot support itself"
@@ -229,11 +252,8 @@ class Resolver:
         self.written: list[UnitOrder] = []
         self.at: dict[str, int] = {}
         for prov, unit in sorted(units.items()):
-            order = given.get(prov, Hold(unit))
-            reason = illegal_reason(variant, order, units, season)
-            written = order
-            if not reason and isinstance(order, Move):
-                order = normalize_move(variant, order, season)[0] or order
+            written = given.get(prov) or Hold(unit)
+            order, reason = check_order(variant, written, season)
             if reason:
                 order = Hold(unit)
             self.at[prov] = len(self.orders)
@@ -251,23 +271,33 @@ class Resolver:
         self.convoyed = [False] * n
         #: moves that the variant's rule made hold without effect (Coast-Running)
         self.voided: set[int] = set()
+        self._tables()
+        convoy_orders: set[tuple[str, str, str]] = set()
         for i, o in enumerate(self.orders):
             if isinstance(o, Move):
                 self.moves_to.setdefault(province_of(o.dest), []).append(i)
+            elif isinstance(o, Convoy):
+                convoy_orders.add((o.unit.power, o.target, o.dest))
         for i, o in enumerate(self.orders):
-            if isinstance(o, Move) and o.unit.type == "A":
-                self.convoyed[i] = o.via_convoy or self._convoy_intended(i)
-            elif isinstance(o, Move):
-                self.convoyed[i] = o.via_convoy  # a coast run
+            if type(o) is Move:
+                assert isinstance(o, Move)
+                self.convoyed[i] = o.via_convoy or (
+                    o.unit.type == "A"
+                    and (o.unit.power, o.unit.province, province_of(o.dest)) in convoy_orders
+                    and self._convoy_intended(i)
+                )
         for i, o in enumerate(self.orders):
-            if isinstance(o, Support):
-                j = self.at.get(o.target)
-                if j is not None and self._support_matches(o, self.orders[j]):
+            kind = type(o)
+            if kind is Support:
+                j = self.at.get(o.target)  # type: ignore[union-attr]
+                if j is not None and self._support_matches(o, self.orders[j]):  # type: ignore[arg-type]
                     self.supports_of[j].append(i)
-            elif isinstance(o, (Convoy, Protect)):
-                j = self.at.get(o.target)
-                if j is not None and self._carrier_matches(o, j):
+            elif kind is Convoy or kind is Protect:
+                j = self.at.get(o.target)  # type: ignore[union-attr]
+                if j is not None and self._carrier_matches(o, j):  # type: ignore[arg-type]
                     self.carriers_of[j].append(i)
+        if not any(self.convoyed):
+            return
         fleets_at_sea = {p for p, u in units.items() if u.type == "F" and self.v.provinces[p].is_sea}
         for i, o in enumerate(self.orders):
             if self.convoyed[i] and isinstance(o, Move) and o.unit.type == "F":
@@ -287,12 +317,25 @@ class Resolver:
                     self.illegal[i] = f"no fleets stand where they could convoy {o.unit} to {name}"
                     self._make_hold(i)
 
+    def _tables(self) -> None:
+        """Per order: the province a move goes to (None for other orders), whether it crosses a weak
+        passage, and the power of the unit."""
+        self.to: list[str | None] = [province_of(o.dest) if isinstance(o, Move) else None for o in self.orders]
+        weak = bool(self.v._pair_kinds)
+        self.weak = [
+            weak and isinstance(o, Move) and self.v.edge_kind(o.unit.location, o.dest) == "weak" for o in self.orders
+        ]
+        self.power = [o.unit.power for o in self.orders]
+        self.prov = [o.unit.province for o in self.orders]
+
     def _make_hold(self, i: int) -> None:
         o = self.orders[i]
         if isinstance(o, Move):
             self.moves_to[province_of(o.dest)].remove(i)
         self.orders[i] = Hold(o.unit)
         self.convoyed[i] = False
+        self.to[i] = None
+        self.weak[i] = False
         for j, s in enumerate(self.orders):
             if isinstance(s, Support) and s.target == o.unit.province:
                 if j in self.supports_of[i]:
@@ -420,13 +463,13 @@ class Resolver:
         return self.resolve(i)
 
     def adjudicate(self, i: int) -> bool:
-        o = self.orders[i]
-        if isinstance(o, Move):
+        if self.to[i] is not None:
             return self._move_succeeds(i)
-        if isinstance(o, Support):
+        kind = type(self.orders[i])
+        if kind is Support:
             return self._support_given(i)
-        if isinstance(o, (Convoy, Protect)):
-            return not self._dislodged(o.unit.province)
+        if kind is Convoy or kind is Protect:
+            return not self._dislodged(self.prov[i])
         return True
 
     def _run_chain(self, i: int, holds: Callable[[int], bool]) -> bool:
@@ -489,33 +532,24 @@ class Resolver:
     def _support_count(self, i: int, exclude_power: str | None = None) -> int:
         n = 0
         for s in self.supports_of[i]:
-            if exclude_power is not None and self.orders[s].unit.power == exclude_power:
+            if exclude_power is not None and self.power[s] == exclude_power:
                 continue
             if self.resolve(s):
                 n += 1
         return n
 
     def _weak(self, i: int) -> bool:
-        o = self.orders[i]
-        return isinstance(o, Move) and self.v.edge_kind(o.unit.location, o.dest) == "weak"
+        return self.weak[i]
 
     def _base(self, i: int) -> int:
         """A unit's own strength: one, or none across a weak passage (only its supports count)."""
-        return 0 if self._weak(i) else 1
+        return 0 if self.weak[i] else 1
 
     def _head_to_head(self, i: int) -> int | None:
-        o = self.orders[i]
-        assert isinstance(o, Move)
-        j = self.at.get(province_of(o.dest))
-        if j is None or self.convoyed[i] or self._weak(i):
+        j = self.at.get(self.to[i])  # type: ignore[arg-type]
+        if j is None or self.convoyed[i] or self.weak[i]:
             return None
-        other = self.orders[j]
-        if (
-            isinstance(other, Move)
-            and province_of(other.dest) == o.unit.province
-            and not self.convoyed[j]
-            and not self._weak(j)
-        ):
+        if self.to[j] == self.prov[i] and not self.convoyed[j] and not self.weak[j]:
             return j
         return None
 
@@ -523,29 +557,26 @@ class Resolver:
         j = self.at.get(prov)
         if j is None:
             return 0
-        if isinstance(self.orders[j], Move):
+        if self.to[j] is not None:
             return 0 if self.resolve(j) else 1
         return 1 + self._support_count(j)
 
     def _attack_strength(self, i: int) -> int:
-        if not self._path(i):
+        if self.convoyed[i] and not self._path(i):
             return 0
-        o = self.orders[i]
-        assert isinstance(o, Move)
-        j = self.at.get(province_of(o.dest))
-        h2h = self._head_to_head(i)
-        if j is None or (h2h is None and isinstance(self.orders[j], Move) and self.resolve(j)):
+        j = self.at.get(self.to[i])  # type: ignore[arg-type]
+        if j is None or (self.to[j] is not None and self._head_to_head(i) is None and self.resolve(j)):
             return self._base(i) + self._support_count(i)
-        defender = self.orders[j].unit
-        if defender.power == o.unit.power:
+        defender = self.power[j]
+        if defender == self.power[i]:
             return 0
-        return self._base(i) + self._support_count(i, exclude_power=defender.power)
+        return self._base(i) + self._support_count(i, exclude_power=defender)
 
     def _defend_strength(self, i: int) -> int:
         return self._base(i) + self._support_count(i)
 
     def _prevent_strength(self, i: int) -> int:
-        if not self._path(i):
+        if self.convoyed[i] and not self._path(i):
             return 0
         h2h = self._head_to_head(i)
         if h2h is not None and self.resolve(h2h):
@@ -553,8 +584,8 @@ class Resolver:
         return self._base(i) + self._support_count(i)
 
     def _move_succeeds(self, i: int) -> bool:
-        o = self.orders[i]
-        assert isinstance(o, Move)
+        if i in self.voided:
+            return False
         attack = self._attack_strength(i)
         if attack == 0:
             return False
@@ -562,46 +593,36 @@ class Resolver:
         if h2h is not None:
             if attack <= self._defend_strength(h2h):
                 return False
-        elif attack <= self._hold_strength(province_of(o.dest)):
+        elif attack <= self._hold_strength(self.to[i]):  # type: ignore[arg-type]
             return False
-        for j in self.moves_to.get(province_of(o.dest), []):
-            if j != i and attack <= self._prevent_strength(j):
-                return False
-        return True
+        return all(j == i or attack > self._prevent_strength(j) for j in self.moves_to[self.to[i]])  # type: ignore[index]
 
     def _cutters(self, i: int) -> list[int]:
         """Moves that would cut support ``i`` if they are valid attacks."""
         s = self.orders[i]
         assert isinstance(s, Support)
-        out = []
-        for j in self.moves_to.get(s.unit.province, []):
-            m = self.orders[j]
-            if m.unit.power == s.unit.power:
-                continue
-            if s.dest is not None and m.unit.province == province_of(s.dest):
-                continue
-            out.append(j)
-        return out
+        against = province_of(s.dest) if s.dest is not None else None
+        power = self.power[i]
+        return [j for j in self.moves_to.get(self.prov[i], ()) if self.power[j] != power and self.prov[j] != against]
 
     def _cuts(self, j: int) -> bool:
         """Whether an attack is real enough to cut a support: it gets there (by its path), and a move
         across a weak passage only with support behind it."""
-        if not self._path(j):
+        if self.convoyed[j] and not self._path(j):
             return False
-        return not self._weak(j) or self._support_count(j) > 0
+        return not self.weak[j] or self._support_count(j) > 0
 
     def _support_given(self, i: int) -> bool:
-        s = self.orders[i]
-        assert isinstance(s, Support)
-        if any(self._cuts(j) for j in self._cutters(i)):
-            return False
-        return not self._dislodged(s.unit.province)
+        for j in self._cutters(i):
+            if self._cuts(j):
+                return False
+        return not self._dislodged(self.prov[i])
 
     def _dislodged(self, prov: str) -> bool:
         j = self.at.get(prov)
-        if j is not None and isinstance(self.orders[j], Move) and self.resolve(j):
+        if j is not None and self.to[j] is not None and self.resolve(j):
             return False
-        return any(self.resolve(m) for m in self.moves_to.get(prov, []))
+        return any(self.resolve(m) for m in self.moves_to.get(prov, ()))
 
     # --- results -----------------------------------------------------------------------------
     def run(self) -> MovementOutcome:
@@ -657,16 +678,19 @@ class Resolver:
                 assert isinstance(a, Move)
                 by = a.unit
                 dislodged.append(Dislodgement(unit, None if self.convoyed[attacker] else a.unit.province, a.unit))
-            success, reason = self._verdict(i, is_dislodged)
+            success, reason = self._verdict(i, by)
             results.append(OrderResult(unit, self.written[i], success, reason, self.illegal[i], dislodged_by=by))
         # a unit that moved in takes precedence over one staying (which was dislodged)
         return MovementOutcome(results, new_units, dislodged, contested)
 
-    def _verdict(self, i: int, is_dislodged: bool) -> tuple[bool, str]:
+    def _verdict(self, i: int, by: Unit | None) -> tuple[bool, str]:
+        """Whether the order succeeded, and why not: bounced with whom, cut by whom, dislodged by whom."""
         o = self.orders[i]
+        if by is None and not self.illegal[i] and (type(o) is Hold or (type(o) is Move and self.result[i])):
+            return True, ""
+        tail = f", dislodged by {by}" if by is not None else ""
         if self.illegal[i]:
-            return False, f"illegal: {self.illegal[i]}"
-        tail = ", dislodged" if is_dislodged else ""
+            return False, f"illegal: {self.illegal[i]}" + tail
         if isinstance(o, Move):
             if self.result[i]:
                 return True, ""
@@ -692,7 +716,7 @@ class Resolver:
             cut = [self._describe(j) for j in self._cutters(i) if self._cuts(j)]
             if cut:
                 return False, f"cut by {', '.join(cut)}" + tail
-            return False, "dislodged"
+            return False, tail.lstrip(", ")
         if isinstance(o, (Convoy, Protect)):
             j = self.at.get(o.target)
             what = "the convoyed army" if isinstance(o, Convoy) else "the protected fleet"
@@ -702,8 +726,8 @@ class Resolver:
                 return False, f"void: {what} was not ordered that way" + tail
             if self.result[i]:
                 return True, ""
-            return False, "dislodged" if is_dislodged else "the convoy fails (paradox)"
-        return (not is_dislodged), "dislodged" if is_dislodged else ""
+            return False, tail.lstrip(", ") if by is not None else "the convoy fails (paradox)"
+        return by is None, tail.lstrip(", ")
 
 
 def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:

@@ -42,7 +42,7 @@ def normalize_name(name: str) -> str:
 
 def province_of(location: str) -> str:
     """``"stp/nc"`` -> ``"stp"``."""
-    return location.split("/", 1)[0]
+    return location.partition("/")[0]
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,29 @@ class Variant:
     _fleet: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _kinds: dict[frozenset[str], str] = field(default_factory=dict, repr=False)
     _names: dict[str, str] = field(default_factory=dict, repr=False)
+    # derived tables, built once (the resolver asks these questions thousands of times a phase)
+    _touch: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict, repr=False)
+    _pair_kinds: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
+    _convoy_seas: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _reach: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        touch: dict[str, dict[str, set[str]]] = {"A": {}, "F": {}}
+        for t, table in (("A", self._army), ("F", self._fleet)):
+            for loc, targets in table.items():
+                if self.can_stand(t, loc):
+                    touch[t].setdefault(province_of(loc), set()).update(province_of(d) for d in targets)
+        self._touch.update({t: {p: frozenset(x) for p, x in d.items()} for t, d in touch.items()})
+        for t, table in (("A", self._army), ("F", self._fleet)):
+            self._reach[t] = {loc: frozenset(province_of(d) for d in targets) for loc, targets in table.items()}
+        for pair, kind in self._kinds.items():
+            a, b = sorted(pair)
+            self._pair_kinds[(a, b)] = kind
+            self._pair_kinds[(b, a)] = kind
+        for season in SEASONS:
+            self._convoy_seas[season] = tuple(
+                p.id for p in self.provinces.values() if p.is_sea and p.convoy and p.open_in(season)
+            )
 
     def __repr__(self) -> str:
         return f"load_variant({self.id!r})"
@@ -180,7 +203,17 @@ class Variant:
         return sorted(table.get(location, frozenset()))
 
     def edge_kind(self, a: str, b: str) -> str | None:
-        return self._kinds.get(frozenset((province_of(a), province_of(b))))
+        if not self._pair_kinds:
+            return None
+        return self._pair_kinds.get((province_of(a), province_of(b)))
+
+    def convoy_seas(self, season: str) -> tuple[str, ...]:
+        """The seas whose fleets may convoy in the season."""
+        return self._convoy_seas[season]
+
+    def reaches(self, unit_type: str, src: str, province: str) -> bool:
+        """Whether a unit of the type at location ``src`` borders some place of ``province`` it could enter."""
+        return province in self._reach[unit_type].get(src, ())
 
     def fleet_reaches(self, src: str, province: str) -> list[str]:
         """The locations of ``province`` a fleet at ``src`` may move to."""
@@ -188,15 +221,9 @@ class Variant:
 
     def touches(self, src_province: str, dst_province: str, unit_type: str | None = None) -> bool:
         """Whether some unit (or a unit of the type) in ``src_province`` could move to ``dst_province``."""
-        types = ("A", "F") if unit_type is None else (unit_type,)
-        for t in types:
-            for loc in self.locations(src_province):
-                if not self.can_stand(t, loc):
-                    continue
-                targets = self._army if t == "A" else self._fleet
-                if any(province_of(d) == dst_province for d in targets.get(loc, ())):
-                    return True
-        return False
+        if unit_type is None:
+            return self.touches(src_province, dst_province, "A") or self.touches(src_province, dst_province, "F")
+        return dst_province in self._touch[unit_type].get(src_province, ())
 
 
 # --- loading ------------------------------------------------------------------------------------
