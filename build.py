@@ -16,6 +16,7 @@ dist/ holds everything the page fetches, so no request leaves the site's origin:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import hashlib
 import http.server
@@ -174,10 +175,8 @@ def serve(dist: Path, port: int) -> None:
     handler = functools.partial(QuietHandler, directory=str(dist))
     with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
         print(f"Serving Adjutant at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)", flush=True)
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             server.serve_forever()
-        except KeyboardInterrupt:
-            pass
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -13,9 +13,11 @@ from pathlib import Path
 
 from .layout import MapCheckError, MapGeometry
 
-__all__ = ["build_maps", "render_variant", "MapCheckError", "MapGeometry", "DRAWN", "SHARED"]
+__all__ = ["build_maps", "render_variant", "MapCheckError", "MapGeometry", "DRAWN", "PENDING", "SHARED"]
 
-DRAWN = ("standard", "loeb9", "cline5", "cline6")
+DRAWN = ("standard", "loeb9")
+# drawn from maps/geo/ but their seeds do not yet give the variant's graph: not built by default
+PENDING = ("cline5", "cline6")
 # variants on the standard board: their SVG is standard's, written again under their own name
 SHARED = {"coast_running": "standard", "cluster": "standard"}
 

@@ -40,8 +40,11 @@ def _read_geo(name: str, seen: tuple[str, ...]) -> dict[str, Any]:
         return data
     base = _read_geo(base_name, (*seen, name))
     merged = dict(base)
+    replace = set(data.get("replace", []))
     for key, value in data.items():
-        if key in ("seeds", "coasts", "anchors"):
+        if key in replace:
+            merged[key] = value
+        elif key in ("seeds", "coasts", "anchors"):
             merged[key] = {**base.get(key, {}), **value}
         elif key in ("land", "water", "neutral"):
             merged[key] = [*base.get(key, []), *value]
@@ -49,6 +52,8 @@ def _read_geo(name: str, seen: tuple[str, ...]) -> dict[str, Any]:
             merged[key] = {**base.get(key, {}), **value}
         else:
             merged[key] = value
+    for key in replace - set(data):
+        merged.pop(key, None)
     for pid in data.get("drop_seeds", []):
         merged["seeds"].pop(pid, None)
     return merged
@@ -63,7 +68,8 @@ def geo_name_for(variant_id: str) -> str:
         raw = json.loads((maps_dir() / f"{name}.json").read_text(encoding="utf-8"))
         base = raw.get("extends")
         if not base or base in seen:
-            raise GeoError(f"{geo_dir() / (variant_id + '.json')}: no geo file for {variant_id!r} or a variant it extends")
+            missing = geo_dir() / f"{variant_id}.json"
+            raise GeoError(f"{missing}: no geo file for {variant_id!r} or a variant it extends")
         name = base
     return name
 

@@ -108,6 +108,12 @@ def check(mg: MapGeometry) -> list[str]:
     v = mg.variant
     expected: dict[tuple[str, str], str] = {}
     exempt: dict[tuple[str, str], str] = {}
+    linked = {pid for link in data.links(v) for pid in link.pair}
+    for p in v.provinces.values():
+        if p.type == "impassable" and p.id not in linked:
+            # an impassable province the data gives no edge at all (Cline's Sardinia): nothing to check
+            for q in v.provinces:
+                exempt[tuple(sorted((p.id, q)))] = "impassable"
     for link in data.links(v):
         if link.kind in data.SPECIAL_KINDS:
             exempt[link.pair] = link.kind
@@ -133,7 +139,7 @@ def check(mg: MapGeometry) -> list[str]:
         if p.offboard:
             for link in data.links(v):
                 if p.id in link.pair and link.kind != "box":
-                    problems.append(f"{who(*link.pair)}: {p.id} is drawn off the board, so the edge must be a 'box' edge")
+                    problems.append(f"{who(*link.pair)}: {p.id} is drawn off the board, so the edge must be 'box'")
         elif p.id not in mg.shapes:
             problems.append(f"{names[p.id]} ({p.id}) has no shape in the drawing")
     return problems
@@ -164,8 +170,26 @@ def anchor_points(mg: MapGeometry) -> None:
             mg.anchors[loc] = {"unit": (round(u, 1), round(vv, 1))}
     for p in mg.variant.provinces.values():
         for c in p.coasts:
-            if f"{p.id}/{c}" not in mg.anchors and p.id in mg.shapes:
-                raise data.GeoError(f"geo file for {mg.variant.id}: no point for coast {p.id}/{c} under 'coasts'")
+            loc = f"{p.id}/{c}"
+            if loc not in mg.anchors and p.id in mg.shapes:
+                mg.anchors[loc] = {"unit": _coast_point(mg, p.id, loc)}
+
+
+def _coast_point(mg: MapGeometry, pid: str, loc: str) -> tuple[float, float]:
+    """A unit point for a coast the geo file gives none: inland of the middle of its shoreline."""
+    v = mg.variant
+    seas = {link.b if link.a == loc else link.a for link in data.links(v) if loc in (link.a, link.b)}
+    shape = mg.shapes[pid]
+    parts = [shapely.intersection(shape.boundary, mg.shapes[s].boundary) for s in sorted(seas) if s in mg.shapes]
+    lines = [q for part in parts for q in shapely.get_parts(part) if q.geom_type == "LineString" and not q.is_empty]
+    if not lines:
+        raise data.GeoError(f"geo file for {v.id}: no point for coast {loc} under 'coasts'")
+    mid = shapely.line_merge(shapely.MultiLineString(lines)).interpolate(0.5, normalized=True)
+    label = mg.anchors[pid]["label"]
+    dx, dy = label[0] - mid.x, label[1] - mid.y
+    d = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+    step = min(8.0, d / 2)
+    return (round(mid.x + dx / d * step, 1), round(mid.y + dy / d * step, 1))
 
 
 _DIRECTIONS = [(0.0, 1.0), (1.0, 0.0), (-1.0, 0.0), (0.0, -1.0), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)]
@@ -215,7 +239,10 @@ def coast_lines(mg: MapGeometry) -> None:
                 shapely.intersection(boundary, mg.shapes[s].boundary)
                 for s in sorted(seas) if s in mg.shapes and v.provinces[s].type == "sea"
             ]
-            segs = [q for piece in pieces for q in shapely.get_parts(piece) if q.geom_type == "LineString"]
+            segs = [
+                q for piece in pieces for q in shapely.get_parts(piece)
+                if q.geom_type == "LineString" and not q.is_empty
+            ]
             line = shapely.line_merge(shapely.MultiLineString(segs)) if segs else shapely.LineString()
             anchor = shapely.Point(mg.anchors[loc]["unit"])
             cell = next(c for c in cells if c.contains(anchor))

@@ -19,32 +19,32 @@ from .layout import MapGeometry
 
 PANEL = 250  # width of the legend panel right of the map, SVG units
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-STYLE = """
-.land{fill:#efe5c9;stroke:#6b5d45;stroke-width:.9;stroke-linejoin:round}
-.sea{fill:#b3cfe6;stroke:#6f93b3;stroke-width:.8;stroke-linejoin:round}
-.impassable{fill:url(#impassable);stroke:#6b5d45;stroke-width:.9}
-.decor-land{fill:#ddd6c3;stroke:#8f8671;stroke-width:.6}
-.decor-water{fill:#b3cfe6;stroke:#6f93b3;stroke-width:.6}
-.seasonal{fill:url(#ice);pointer-events:none}
-.label{font-family:%(font)s;font-weight:bold;font-size:15px;text-anchor:middle;fill:#2b2418;pointer-events:none;
- paint-order:stroke;stroke:#fffaf0;stroke-width:3px;stroke-linejoin:round}
-.label.sea-label{fill:#1d3f5e;stroke:#dcebf6}
-.sea-name{font-family:%(font)s;font-style:italic;font-size:10px;text-anchor:middle;fill:#1d3f5e;pointer-events:none;
- paint-order:stroke;stroke:#dcebf6;stroke-width:2.5px}
-.coast-line{fill:none;stroke:#0b4f8a;stroke-width:2.6;stroke-dasharray:5 3;stroke-linecap:round}
-.coast-label{font-family:%(font)s;font-size:10px;font-weight:bold;text-anchor:middle;fill:#0b4f8a;
- paint-order:stroke;stroke:#fff;stroke-width:2.5px;pointer-events:none}
-.sc{fill:#fff;stroke:#2b2418;stroke-width:1.6}
-.sc-home{stroke:#000;stroke-width:1.6}
-.link{fill:none;stroke-linecap:round;pointer-events:none}
-.link.canal{stroke:#1565c0;stroke-width:3}
-.link.passage{stroke:#1565c0;stroke-width:2.2;stroke-dasharray:7 4}
-.link.weak{stroke:#b3261e;stroke-width:2.2;stroke-dasharray:2 4}
-.link.box{stroke:#37474f;stroke-width:2;stroke-dasharray:6 3}
-.legend-text{font-family:%(font)s;font-size:12px;fill:#2b2418}
-.legend-title{font-family:%(font)s;font-size:16px;font-weight:bold;fill:#2b2418}
-.offboard{fill:#b3cfe6;stroke:#37474f;stroke-width:1.5;stroke-dasharray:6 3}
-""" % {"font": FONT}
+STYLE = f"""
+.land{{fill:#efe5c9;stroke:#6b5d45;stroke-width:.9;stroke-linejoin:round}}
+.sea{{fill:#b3cfe6;stroke:#6f93b3;stroke-width:.8;stroke-linejoin:round}}
+.impassable{{fill:url(#impassable);stroke:#6b5d45;stroke-width:.9}}
+.decor-land{{fill:#ddd6c3;stroke:#8f8671;stroke-width:.6}}
+.decor-water{{fill:#b3cfe6;stroke:#6f93b3;stroke-width:.6}}
+.seasonal{{fill:url(#ice);pointer-events:none}}
+.label{{font-family:{FONT};font-weight:bold;font-size:15px;text-anchor:middle;fill:#2b2418;pointer-events:none;
+ paint-order:stroke;stroke:#fffaf0;stroke-width:3px;stroke-linejoin:round}}
+.label.sea-label{{fill:#1d3f5e;stroke:#dcebf6}}
+.sea-name{{font-family:{FONT};font-style:italic;font-size:10px;text-anchor:middle;fill:#1d3f5e;pointer-events:none;
+ paint-order:stroke;stroke:#dcebf6;stroke-width:2.5px}}
+.coast-line{{fill:none;stroke:#0b4f8a;stroke-width:2.6;stroke-dasharray:5 3;stroke-linecap:round}}
+.coast-label{{font-family:{FONT};font-size:10px;font-weight:bold;text-anchor:middle;fill:#0b4f8a;
+ paint-order:stroke;stroke:#fff;stroke-width:2.5px;pointer-events:none}}
+.sc{{fill:#fff;stroke:#2b2418;stroke-width:1.6}}
+.sc-home{{stroke:#000;stroke-width:1.6}}
+.link{{fill:none;stroke-linecap:round;pointer-events:none}}
+.link.canal{{stroke:#1565c0;stroke-width:3}}
+.link.passage{{stroke:#1565c0;stroke-width:2.2;stroke-dasharray:7 4}}
+.link.weak{{stroke:#b3261e;stroke-width:2.2;stroke-dasharray:2 4}}
+.link.box{{stroke:#37474f;stroke-width:2;stroke-dasharray:6 3}}
+.legend-text{{font-family:{FONT};font-size:12px;fill:#2b2418}}
+.legend-title{{font-family:{FONT};font-size:16px;font-weight:bold;fill:#2b2418}}
+.offboard{{fill:#b3cfe6;stroke:#37474f;stroke-width:1.5;stroke-dasharray:6 3}}
+"""
 
 
 def _num(v: float) -> str:
@@ -261,7 +261,9 @@ def _legend(dwg: svgwrite.Drawing, mg: MapGeometry, colours: dict[str, str], hom
             g.add(dwg.line((x - 12, yy), (x + 12, yy), class_="coast-line"))
         row(coast, "a named coast (NC, SC...)")
     kinds = {link.kind for link in data.links(v) if link.kind}
-    texts = {"canal": "canal", "passage": "direct passage", "weak": "weak passage (armies)", "box": "link off the board"}
+    texts = {
+        "canal": "canal", "passage": "direct passage", "weak": "weak passage (armies)", "box": "link off the board",
+    }
     for kind in data.SPECIAL_KINDS:
         if kind in kinds:
             row(lambda x, yy, k=kind: g.add(dwg.line((x - 12, yy), (x + 12, yy), class_=f"link {k}")), texts[kind])

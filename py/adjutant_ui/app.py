@@ -7,14 +7,14 @@ Every text that comes from a game (names, orders, results, messages) goes into t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
 import js
-from pyodide.ffi import create_proxy, jsnull
-
 from adjutant import AdjutantError, GameFileError, available_variants
 from adjutant.orders import format_order
+from pyodide.ffi import create_proxy, jsnull
 
 from .board import Board
 from .session import Session, decode_link, encode_link, game_from_text, game_to_text
@@ -37,10 +37,8 @@ def _storage_get(key: str) -> str | None:
 
 
 def _storage_set(key: str, value: str) -> None:
-    try:
+    with contextlib.suppress(Exception):  # storage disabled: the URL still holds the game
         js.localStorage.setItem(key, value)
-    except Exception:
-        pass
 
 
 class App:
@@ -158,7 +156,11 @@ class App:
         self.on(document.body, "drop", self.on_drop)
 
     def on_key(self, event: Any) -> None:
-        if event.key == "Escape" and self.session is not None:
+        if event.key == "Escape":
+            self.cancel()
+
+    def cancel(self) -> None:
+        if self.session is not None:
             self.session.clear_selection()
             self.coast_choices = []
             self.render()
@@ -407,10 +409,12 @@ class App:
         _id("declare-draw").disabled = game.over
         over = _id("game-over")
         if game.winner:
-            over.textContent = f"{game.variant.powers[game.winner].name} wins with {game.centre_counts()[game.winner]} centres!"
+            winner = game.variant.powers[game.winner].name
+            over.textContent = f"{winner} wins with {game.centre_counts()[game.winner]} centres!"
             over.hidden = False
         elif game.draw:
-            over.textContent = "Draw declared between " + ", ".join(game.variant.powers[p].name for p in game.draw) + "."
+            names = ", ".join(game.variant.powers[p].name for p in game.draw)
+            over.textContent = f"Draw declared between {names}."
             over.hidden = False
         else:
             over.hidden = True
@@ -502,9 +506,10 @@ class App:
             for unit_type, label in (("A", "Army"), ("F", "Fleet")):
                 button(f"Build {label}", lambda e, t=unit_type: self._build(t), f"build-{unit_type}")
         for coast in self.coast_choices:
-            button(f"{game.variant.province_name(coast)} ({coast})", lambda e, c=coast: self.act_on(c), f"coast-{coast}")
+            label = f"{game.variant.province_name(coast)} ({coast})"
+            button(label, lambda e, c=coast: self.act_on(c), f"coast-{coast}")
         if session.selected:
-            button("Cancel", lambda e: self.on_key(js.Object.fromEntries(js.Array.of(js.Array.of("key", "Escape")))), "cancel")
+            button("Cancel", lambda e: self.cancel(), "cancel")
 
     def _mode(self, mode: str) -> None:
         assert self.session is not None

@@ -146,7 +146,8 @@ class Board:
         self._text(group, x, y + 4.5, unit.type, "adj-unit-letter")
         title = self._el("title", group)
         power = self.variant.powers.get(unit.power)
-        title.textContent = f"{power.adjective if power else unit.power} {unit.type} {self.variant.province_name(location)}"
+        owner = power.adjective if power else unit.power
+        title.textContent = f"{owner} {unit.type} {self.variant.province_name(location)}"
         if selected:
             group.classList.add("selected")
         if orderable:
@@ -201,7 +202,8 @@ class Board:
             self._el("path", group, d=f"M{at[0]-9:.1f},{at[1]-9:.1f}L{at[0]+9:.1f},{at[1]+9:.1f}"
                      f"M{at[0]+9:.1f},{at[1]-9:.1f}L{at[0]-9:.1f},{at[1]+9:.1f}", class_="adj-cross")
         elif shape.kind == "build":
-            ring = self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5, class_="adj-ring build")
+            ring = self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
+                            class_="adj-ring build")
             ring.style.stroke = colour
         if shape.success is False and shape.kind in ("move", "retreat", "support", "convoy"):
             end = to or via or at

@@ -17,10 +17,14 @@ from adjutant.game import Game, Position
 from adjutant.orders import Build, Convoy, Disband, Move, Order, Retreat, Support, Waive, parse_order
 from adjutant.variant import province_of
 
-try:  # the engine's link codec and game file, once they exist
+try:  # the engine's link codec and game file (the fallbacks below predate them)
     from adjutant import codec as _codec
 except ImportError:  # pragma: no cover - depends on the engine's progress
     _codec = None  # type: ignore[assignment]
+try:
+    from adjutant import gamefile as _gamefile
+except ImportError:  # pragma: no cover
+    _gamefile = None  # type: ignore[assignment]
 
 REPLAY_FORMAT = "adjutant-replay"
 
@@ -28,6 +32,8 @@ REPLAY_FORMAT = "adjutant-replay"
 # --- saving and sharing ---------------------------------------------------------------------------
 def game_to_text(game: Game) -> str:
     """The game file (JSON text)."""
+    if _gamefile is not None:
+        return str(_gamefile.dumps(game))
     if hasattr(game, "to_json"):
         return str(game.to_json())
     return json.dumps(_replay_data(game), separators=(",", ":"))
@@ -35,6 +41,8 @@ def game_to_text(game: Game) -> str:
 
 def game_from_text(text: str) -> Game:
     """Read a game file; a bad one raises GameFileError and changes nothing."""
+    if _gamefile is not None:
+        return _gamefile.loads(text)  # type: ignore[no-any-return]
     if hasattr(Game, "from_json"):
         return Game.from_json(text)  # type: ignore[attr-defined, no-any-return]
     try:
@@ -280,7 +288,8 @@ class Session:
             places: list[str] = []
             for power, delta in game.adjustments().items():
                 if delta > 0:
-                    places += [text.split()[1] for text in build_places(variant, power, game.units, game.position.centres)]
+                    builds = build_places(variant, power, game.units, game.position.centres)
+                    places += [text.split()[1] for text in builds]
             return sorted(set(places))
         if self.selected is None:
             return []
@@ -304,9 +313,11 @@ class Session:
                 return []
             reach = {province_of(loc) for loc in variant.neighbours(unit.type, unit.location)}
             dests = [province_of(loc) for loc in variant.neighbours(supported.type, supported.location)]
-            return sorted({d for d in dests if d in reach} | ({supported.province} if supported.province in reach else set()))
+            hold = {supported.province} if supported.province in reach else set()
+            return sorted({d for d in dests if d in reach} | hold)
         if self.mode == "convoy" and self.target is not None:
-            return sorted(p.id for p in variant.provinces.values() if p.type == "coastal" and p.id != province_of(self.target))
+            start = province_of(self.target)
+            return sorted(p.id for p in variant.provinces.values() if p.type == "coastal" and p.id != start)
         return []
 
     def click(self, location: str) -> tuple[str | None, list[str]]:
@@ -335,7 +346,8 @@ class Session:
         if kind == "adjustment":  # a build place chosen: location is "A" or "F" via build()
             return None, []
         if province == province_of(self.selected) and self.mode == "move":
-            order = f"{unit.type} {unit.location} hold" if kind == "movement" else f"{unit.type} {unit.location} disband"
+            verb = "hold" if kind == "movement" else "disband"
+            order = f"{unit.type} {unit.location} {verb}"
             self.clear_selection()
             return order, []
         if self.mode in ("support", "convoy") and self.target is None:

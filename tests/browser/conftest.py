@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from app_driver import Site, open_app
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -31,8 +32,6 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# Cold start is 4-5 s here; a loaded CI machine may be several times slower.
-PYTHON_READY_TIMEOUT_MS = 90_000
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -65,12 +64,6 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
-
-
-@dataclass
-class Site:
-    root: Path
-    url: str
 
 
 @pytest.fixture(scope="session")
@@ -158,14 +151,6 @@ def new_context(browser: Any, site: Site, request: pytest.FixtureRequest) -> Ite
     finally:
         for context, _ in contexts:
             context.close()
-
-
-def open_app(context: Any, url: str) -> Any:
-    """Open a page at `url` and wait until Python is ready (orders can be entered)."""
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
-    return page
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import PYTHON_READY_TIMEOUT_MS, Site, open_app
+from app_driver import PYTHON_READY_TIMEOUT_MS, Site, open_app
 
 
 def click_map(page: Any, location: str) -> None:

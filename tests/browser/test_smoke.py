@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from conftest import Site
+from app_driver import Site
 
 
 def test_page_starts_python_and_stays_on_its_origin(app: tuple[Any, Any], site: Site) -> None:

@@ -13,9 +13,9 @@ _outcomes: dict[str, str] = {}
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     # The call phase decides, unless setup or teardown failed or skipped the test.
-    if report.when == "call" or report.outcome != "passed":
-        if report.nodeid not in _outcomes or report.outcome != "passed":
-            _outcomes[report.nodeid] = report.outcome
+    decides = report.when == "call" or report.outcome != "passed"
+    if decides and (report.nodeid not in _outcomes or report.outcome != "passed"):
+        _outcomes[report.nodeid] = report.outcome
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
