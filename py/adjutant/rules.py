@@ -47,3 +47,39 @@ class RuleOptions:
 
     def to_data(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != f.default}
+
+
+@dataclass(frozen=True)
+class ClusterRules:
+    """Cluster Diplomacy's Sites of the Ancients (``"cluster"`` in the variant data)."""
+
+    site_levels: tuple[int, ...]
+    sites_per_level: int
+    #: at least and at most this many sites of each level stand at sea
+    sea_sites_per_level: tuple[int, int]
+    sites_per_country_per_level: int
+    #: country -> its provinces (home centres and the text's additions)
+    countries: dict[str, tuple[str, ...]]
+    #: how far (in moves across any border) a unit may be mattermitted
+    mattermission_range: int
+
+    @classmethod
+    def from_data(cls, data: Any, source: str, provinces: set[str]) -> ClusterRules:
+        if not isinstance(data, dict):
+            raise VariantError(f"{source}: 'cluster' must be an object")
+        try:
+            rules = cls(
+                site_levels=tuple(int(x) for x in data["site_levels"]),
+                sites_per_level=int(data["sites_per_level"]),
+                sea_sites_per_level=(int(data["sea_sites_per_level"][0]), int(data["sea_sites_per_level"][1])),
+                sites_per_country_per_level=int(data["sites_per_country_per_level"]),
+                countries={str(k): tuple(str(p) for p in v) for k, v in data["countries"].items()},
+                mattermission_range=int(data["mattermission_range"]),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise VariantError(f"{source}: 'cluster' is incomplete or malformed ({e})") from None
+        for country, members in rules.countries.items():
+            for p in members:
+                if p not in provinces:
+                    raise VariantError(f"{source}: cluster country {country!r} names unknown province {p!r}")
+        return rules

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import VariantError
-from .rules import RuleOptions
+from .rules import ClusterRules, RuleOptions
 
 PROVINCE_TYPES = ("land", "coastal", "sea", "impassable")
 EDGE_LISTS = ("both", "army", "fleet", "none")
@@ -116,6 +116,8 @@ class Variant:
     powers: dict[str, Power]
     edges: tuple[Edge, ...]
     source: str = ""
+    #: Cluster Diplomacy's site rules, for that variant only
+    cluster: ClusterRules | None = None
     _army: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _fleet: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _kinds: dict[frozenset[str], str] = field(default_factory=dict, repr=False)
@@ -243,16 +245,19 @@ def _load(variant_id: str, directory: str) -> Variant:
     return build_variant(data, source)
 
 
-def available_variants(directory: str | Path | None = None) -> list[tuple[str, str]]:
-    """``[(id, name), ...]`` of every variant file in the maps folder."""
+def available_variants(directory: str | Path | None = None, drafts: bool = False) -> list[tuple[str, str]]:
+    """``[(id, name), ...]`` of every playable variant file in the maps folder. A file marked ``"draft"``
+    (its rules are not all adjudicated yet) is listed only when ``drafts`` is true."""
     folder = Path(directory) if directory is not None else maps_dir()
     out = []
     for path in sorted(folder.glob("*.json")):
         try:
-            name = json.loads(path.read_text(encoding="utf-8")).get("name", path.stem)
+            data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        out.append((path.stem, str(name)))
+        if not isinstance(data, dict) or (data.get("draft") and not drafts):
+            continue
+        out.append((path.stem, str(data.get("name", path.stem))))
     return out
 
 
@@ -263,7 +268,7 @@ def _read_file(variant_id: str, directory: Path) -> tuple[dict[str, Any], str]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        known = ", ".join(v for v, _ in available_variants(directory))
+        known = ", ".join(v for v, _ in available_variants(directory, drafts=True))
         raise VariantError(f"unknown variant {variant_id!r} (known: {known})") from None
     try:
         data = json.loads(text)
@@ -535,6 +540,7 @@ def build_variant(data: dict[str, Any], source: str = "<data>") -> Variant:
         powers=powers,
         edges=tuple(edges),
         source=source,
+        cluster=ClusterRules.from_data(data["cluster"], source, set(provinces)) if "cluster" in data else None,
         _army={k: frozenset(v) for k, v in army.items()},
         _fleet={k: frozenset(v) for k, v in fleet.items()},
         _kinds=kinds,
