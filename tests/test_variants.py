@@ -157,6 +157,7 @@ def test_a_delta_changes_only_what_it_names(tmp_path: Path) -> None:
     assert v.can_move("F", "lon", "nth")
 
 
+STANDARD_NEUTRALS = set("bel bul den gre hol nwy por rum ser swe".split())
 CLINE_FACTS = {
     # variant: (powers' starting units that the texts name, neutral centres)
     "cline5": (
@@ -166,25 +167,7 @@ CLINE_FACTS = {
             "turkey": {"A con", "F ank", "F smy"},
             "russia": {"A war", "A mos", "F sev", "F stp"},
         },
-        {
-            "pie",
-            "cai",
-            "cor",
-            "cre",
-            "egy",
-            "sud",
-            "bel",
-            "bul",
-            "cst",
-            "den",
-            "gre",
-            "hol",
-            "nwy",
-            "por",
-            "rum",
-            "ser",
-            "swe",
-        },
+        STANDARD_NEUTRALS | set("pie cai cor cre egy sud cst".split()),
     ),
     "cline6": (
         {
@@ -194,26 +177,7 @@ CLINE_FACTS = {
             "italy": {"A rom", "F nap", "A mil"},
             "russia": {"A mos", "F sev", "F stp", "A ark"},
         },
-        {
-            "sud",
-            "egy",
-            "cre",
-            "cor",
-            "cai",
-            "war",
-            "pie",
-            "bel",
-            "bul",
-            "cst",
-            "den",
-            "gre",
-            "hol",
-            "nwy",
-            "por",
-            "rum",
-            "ser",
-            "swe",
-        },
+        STANDARD_NEUTRALS | set("sud egy cre cor cai war pie cst".split()),
     ),
 }
 
