@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from .errors import AdjutantError, OrderError
 from .orders import (
@@ -57,8 +58,7 @@ class Position:
     contested: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     """One line of a phase's results."""
 
     power: str

@@ -247,54 +247,70 @@ class Resolver:
         self.prepare = prepare
         self.inputs = (dict(units), list(orders))
         given = {o.unit.province: o for o in self.inputs[1]}
-        self.orders: list[UnitOrder] = []
+        orders_: list[UnitOrder] = []
+        self.orders = orders_
         self.illegal: list[str] = []
         self.written: list[UnitOrder] = []
         self.at: dict[str, int] = {}
-        for prov, unit in sorted(units.items()):
+        #: per order: the province a move goes to (None for other orders), whether it crosses a weak
+        #: passage, the power and province of the unit
+        self.to: list[str | None] = []
+        self.weak: list[bool] = []
+        self.power: list[str] = []
+        self.prov: list[str] = []
+        # moves by destination province
+        self.moves_to: dict[str, list[int]] = {}
+        kinds = variant._pair_kinds
+        convoy_orders: set[tuple[str, str, str]] = set()
+        for prov in sorted(units):
+            i = len(orders_)
+            unit = units[prov]
             written = given.get(prov) or Hold(unit)
             order, reason = check_order(variant, written, season)
             if reason:
                 order = Hold(unit)
-            self.at[prov] = len(self.orders)
-            self.orders.append(order)
+            self.at[prov] = i
+            orders_.append(order)
             self.written.append(written)
             self.illegal.append(reason)
-        n = len(self.orders)
+            self.power.append(unit.power)
+            self.prov.append(prov)
+            if isinstance(order, Move):
+                dest = province_of(order.dest)
+                self.to.append(dest)
+                self.weak.append(bool(kinds) and variant.edge_kind(unit.location, dest) == "weak")
+                self.moves_to.setdefault(dest, []).append(i)
+            else:
+                self.to.append(None)
+                self.weak.append(False)
+                if isinstance(order, Convoy):
+                    convoy_orders.add((unit.power, order.target, order.dest))
+        n = len(orders_)
         self.state = [UNRESOLVED] * n
         self.result = [False] * n
         self.deps: list[int] = []
-        # moves by destination province, supports and carriers by what they serve
-        self.moves_to: dict[str, list[int]] = {}
-        self.supports_of: dict[int, list[int]] = {i: [] for i in range(n)}
-        self.carriers_of: dict[int, list[int]] = {i: [] for i in range(n)}
+        # supports and carriers by the order they serve
+        self.supports_of: list[list[int]] = [[] for _ in range(n)]
+        self.carriers_of: list[list[int]] = [[] for _ in range(n)]
         self.convoyed = [False] * n
         #: moves that the variant's rule made hold without effect (Coast-Running)
         self.voided: set[int] = set()
-        self._tables()
-        convoy_orders: set[tuple[str, str, str]] = set()
-        for i, o in enumerate(self.orders):
+        for i, o in enumerate(orders_):
             if isinstance(o, Move):
-                self.moves_to.setdefault(province_of(o.dest), []).append(i)
-            elif isinstance(o, Convoy):
-                convoy_orders.add((o.unit.power, o.target, o.dest))
-        for i, o in enumerate(self.orders):
-            if type(o) is Move:
-                assert isinstance(o, Move)
-                self.convoyed[i] = o.via_convoy or (
-                    o.unit.type == "A"
-                    and (o.unit.power, o.unit.province, province_of(o.dest)) in convoy_orders
+                if o.via_convoy or (
+                    convoy_orders
+                    and o.unit.type == "A"
+                    and (o.unit.power, o.unit.province, self.to[i]) in convoy_orders
                     and self._convoy_intended(i)
-                )
-        for i, o in enumerate(self.orders):
-            kind = type(o)
-            if kind is Support:
-                j = self.at.get(o.target)  # type: ignore[union-attr]
-                if j is not None and self._support_matches(o, self.orders[j]):  # type: ignore[arg-type]
+                ):
+                    self.convoyed[i] = True
+            elif isinstance(o, Support):
+                j = self.at.get(o.target)
+                if j is not None and self._support_matches(o, orders_[j]):
                     self.supports_of[j].append(i)
-            elif kind is Convoy or kind is Protect:
-                j = self.at.get(o.target)  # type: ignore[union-attr]
-                if j is not None and self._carrier_matches(o, j):  # type: ignore[arg-type]
+            elif isinstance(o, (Convoy, Protect)):
+                j = self.at.get(o.target)
+                if j is not None and self._carrier_matches(o, j):
                     self.carriers_of[j].append(i)
         if not any(self.convoyed):
             return
@@ -316,17 +332,6 @@ class Resolver:
                     name = self.v.provinces[dst].name
                     self.illegal[i] = f"no fleets stand where they could convoy {o.unit} to {name}"
                     self._make_hold(i)
-
-    def _tables(self) -> None:
-        """Per order: the province a move goes to (None for other orders), whether it crosses a weak
-        passage, and the power of the unit."""
-        self.to: list[str | None] = [province_of(o.dest) if isinstance(o, Move) else None for o in self.orders]
-        weak = bool(self.v._pair_kinds)
-        self.weak = [
-            weak and isinstance(o, Move) and self.v.edge_kind(o.unit.location, o.dest) == "weak" for o in self.orders
-        ]
-        self.power = [o.unit.power for o in self.orders]
-        self.prov = [o.unit.province for o in self.orders]
 
     def _make_hold(self, i: int) -> None:
         o = self.orders[i]
