@@ -6,6 +6,9 @@ Builds the site into a temporary folder, adds a page that does nothing but `load
 runtime files, serves both with a plain file server, and prints, for each page, cold (a fresh browser
 profile: empty HTTP cache) and warm (a reload in the same profile) start-up:
 - map visible: the board's SVG is in the page (Adjutant only);
+- position visible: the units are drawn (Adjutant only): from the snapshot of the autosaved game that
+  the shell paints before Python is ready, or by Python. The cold run opens a fresh profile (no
+  autosave: a new game, drawn by Python); the warm run reloads it, and the new game is autosaved;
 - Python ready: Adjutant can take orders / the bare page's loadPyodide() has resolved.
 Times are milliseconds from navigation start (performance.now() in the page), medians over the runs.
 Targets (issue 6): ready within 1.15x of bare Pyodide; map visible within 1 s.
@@ -64,7 +67,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def measure(page: Any, url: str, app: bool, reload: bool) -> tuple[float | None, float]:
+def measure(page: Any, url: str, app: bool, reload: bool) -> tuple[float | None, float | None, float]:
     if reload:
         page.reload()
     else:
@@ -72,8 +75,8 @@ def measure(page: Any, url: str, app: bool, reload: bool) -> tuple[float | None,
     page.wait_for_selector("html[data-python-ready]", state="attached", timeout=120_000)
     if app:
         marks = page.evaluate("window.adjutantShell.marks")
-        return float(marks["mapVisible"]), float(marks["pythonReady"])
-    return None, float(page.evaluate("window.bareReady"))
+        return float(marks["mapVisible"]), float(marks["positionVisible"]), float(marks["pythonReady"])
+    return None, None, float(page.evaluate("window.bareReady"))
 
 
 def run(runs: int, fragment: str) -> dict[str, dict[str, list[float]]]:
@@ -102,8 +105,9 @@ def run(runs: int, fragment: str) -> dict[str, dict[str, list[float]]]:
                         context = browser.new_context(viewport={"width": 1280, "height": 800})
                         page = context.new_page()
                         for kind, reload in (("cold", False), ("warm", True)):
-                            mapped, ready = measure(page, url, app, reload)
+                            mapped, placed, ready = measure(page, url, app, reload)
                             record(f"{name} {kind}", "map visible", mapped)
+                            record(f"{name} {kind}", "position visible", placed)
                             record(f"{name} {kind}", "Python ready", ready)
                         context.close()
                 browser.close()
@@ -120,11 +124,12 @@ def main() -> None:
     args = parser.parse_args()
     results = run(args.runs, args.game_link)
     print(f"Start-up in headless Chromium, 127.0.0.1, median of {args.runs} runs (ms from navigation start)")
-    print(f"{'page':<22}{'map visible':>14}{'Python ready':>15}")
+    columns = ("map visible", "position visible", "Python ready")
+    print(f"{'page':<22}" + "".join(f"{name:>18}" for name in columns))
     for key in ("bare Pyodide cold", "Adjutant cold", "bare Pyodide warm", "Adjutant warm"):
         row = results.get(key, {})
-        cells = [f"{statistics.median(row[n]):.0f}" if n in row else "-" for n in ("map visible", "Python ready")]
-        print(f"{key:<22}{cells[0]:>14}{cells[1]:>15}")
+        cells = [f"{statistics.median(row[n]):.0f}" if n in row else "-" for n in columns]
+        print(f"{key:<22}" + "".join(f"{cell:>18}" for cell in cells))
     for kind in ("cold", "warm"):
         bare = statistics.median(results[f"bare Pyodide {kind}"]["Python ready"])
         ours = statistics.median(results[f"Adjutant {kind}"]["Python ready"])

@@ -2,8 +2,11 @@
 // - from file:// it explains how to serve the site (Chromium loads no module scripts there);
 // - it paints the map of the game about to be opened (the variant is named in the saved game or the
 //   link) as soon as the SVG arrives, so the board shows while Pyodide starts;
+// - it paints the autosaved game's units and centres from the plain snapshot the Python UI writes
+//   beside the autosave (localStorage "adjutant.snapshot": units, centres, colours, phase title),
+//   drawing exactly that data, never deciding anything;
 // - it shows PyScript's progress until the Python UI (py/adjutant_ui) takes over.
-// Game logic lives in Python; this file never reads a game beyond its variant's id.
+// Game logic lives in Python; this file never reads a game link or file.
 "use strict";
 
 (function () {
@@ -40,6 +43,110 @@
       // storage may be disabled; fall through
     }
     return "standard";
+  }
+
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const PLACE = /^[a-z0-9_]+(\/[a-z0-9_]+)?$/;
+  const COLOUR = /^#[0-9a-fA-F]{3,8}$/;
+
+  function stored(key) {
+    try {
+      return localStorage.getItem(key);
+    } catch (_) {
+      return null;
+    }
+  }
+
+  // The snapshot to paint, if the game about to open is the autosaved one (no link, or the link is
+  // the autosave itself): Python writes it with the autosave, so the two always match.
+  function snapshotToPaint(variant) {
+    const fragment = location.hash.replace(/^#/, "");
+    if (fragment && fragment !== stored("adjutant.autosave")) return null;
+    let data;
+    try {
+      data = JSON.parse(stored("adjutant.snapshot") || "null");
+    } catch (_) {
+      return null;
+    }
+    if (!data || data.version !== 1 || data.variant !== variant || !Array.isArray(data.units)) return null;
+    return data;
+  }
+
+  function anchorsOf(svg) {
+    const anchors = {};
+    for (const element of svg.querySelectorAll("[data-unit]")) {
+      const parts = (element.getAttribute("data-unit") || "").split(",").map(Number);
+      if (element.id && parts.length === 2 && parts.every(isFinite)) anchors[element.id] = parts;
+    }
+    return anchors;
+  }
+
+  // Draw the snapshot into the overlay group the Python UI later redraws (same classes, so the same
+  // look): centres filled with their owner's colour, one marker per unit.
+  function paintSnapshot(svg, data) {
+    const colours = data.colours && typeof data.colours === "object" ? data.colours : {};
+    const colour = function (power) {
+      const value = colours[power];
+      return typeof value === "string" && COLOUR.test(value) ? value : "#888888";
+    };
+    const centres = data.centres && typeof data.centres === "object" ? data.centres : {};
+    for (const circle of svg.querySelectorAll("circle.sc[data-province]")) {
+      const owner = centres[circle.getAttribute("data-province")];
+      circle.style.fill = typeof owner === "string" ? colour(owner) : "#ffffff";
+    }
+    const anchors = anchorsOf(svg);
+    let overlay = svg.querySelector("#adj-overlay");
+    if (!overlay) {
+      overlay = document.createElementNS(SVG_NS, "g");
+      overlay.setAttribute("id", "adj-overlay");
+      svg.appendChild(overlay);
+    }
+    overlay.replaceChildren();
+    const group = document.createElementNS(SVG_NS, "g");
+    group.setAttribute("class", "adj-units adj-snapshot");
+    overlay.appendChild(group);
+    const draw = function (entry, dx, dy, extra) {
+      if (!Array.isArray(entry) || entry.length !== 3) return;
+      const [power, type, place] = entry.map(String);
+      if (!PLACE.test(place) || (type !== "A" && type !== "F")) return;
+      const point = anchors[place] || anchors[place.split("/")[0]];
+      if (!point) return;
+      const x = point[0] + dx, y = point[1] + dy;
+      const unit = document.createElementNS(SVG_NS, "g");
+      unit.setAttribute("class", "adj-unit" + extra);
+      unit.setAttribute("data-location", place);
+      unit.setAttribute("data-power", power);
+      unit.setAttribute("data-type", type);
+      let body;
+      if (type === "F") {
+        body = document.createElementNS(SVG_NS, "rect");
+        body.setAttribute("x", (x - 13).toFixed(1));
+        body.setAttribute("y", (y - 9).toFixed(1));
+        body.setAttribute("width", "26");
+        body.setAttribute("height", "18");
+        body.setAttribute("rx", "5");
+      } else {
+        body = document.createElementNS(SVG_NS, "circle");
+        body.setAttribute("cx", x.toFixed(1));
+        body.setAttribute("cy", y.toFixed(1));
+        body.setAttribute("r", "11");
+      }
+      body.setAttribute("class", "adj-unit-body");
+      body.style.fill = colour(power);
+      const letter = document.createElementNS(SVG_NS, "text");
+      letter.setAttribute("x", x.toFixed(1));
+      letter.setAttribute("y", (y + 4.5).toFixed(1));
+      letter.setAttribute("class", "adj-unit-letter");
+      letter.textContent = type;
+      unit.append(body, letter);
+      group.appendChild(unit);
+    };
+    for (const entry of data.units) draw(entry, 0, 0, "");
+    for (const entry of Array.isArray(data.dislodged) ? data.dislodged : []) draw(entry, 16, 14, " dislodged");
+    const label = document.getElementById("phase-label");
+    if (label && typeof data.title === "string") label.textContent = data.title;
+    mark("positionVisible");
+    document.documentElement.dataset.positionVisible = "snapshot";
   }
 
   // Fetch maps/<id>.svg (built by build.py, same origin) and put it into #map.
@@ -89,9 +196,19 @@
   document.addEventListener("DOMContentLoaded", function () {
     mark("domReady");
     bootText("Loading the map…");
-    shell.loadMap(firstVariant())
-      .then(function () {
-        if (!shell.marks.pythonReady) bootText("Starting Python…");
+    const variant = firstVariant();
+    shell.loadMap(variant)
+      .then(function (svg) {
+        if (shell.marks.pythonReady) return;
+        const snapshot = snapshotToPaint(variant);
+        if (snapshot) {
+          try {
+            paintSnapshot(svg, snapshot);
+          } catch (error) {
+            // a damaged snapshot only costs the early paint: Python draws the position when ready
+          }
+        }
+        bootText("Starting Python…");
       })
       .catch(function (error) {
         bootText("The map could not be loaded (" + error.message + "); starting Python…");
@@ -100,6 +217,8 @@
 
   // Called by the Python UI once orders can be entered.
   shell.pythonReady = function () {
+    // Python drew the position just now, unless the snapshot showed it earlier.
+    if (!shell.marks.positionVisible) mark("positionVisible");
     mark("pythonReady");
     document.documentElement.dataset.pythonReady = "true";
     const boot = document.getElementById("boot");

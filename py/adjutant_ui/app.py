@@ -17,15 +17,23 @@ from adjutant.orders import format_order
 from pyodide.ffi import create_proxy, jsnull
 
 from .board import Board
-from .session import Session, decode_link, encode_link, game_from_text, game_to_text
+from .session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
 
 AUTOSAVE_KEY = "adjutant.autosave"
+#: the autosaved game's position as plain data, painted by web/shell.js before Python is ready
+SNAPSHOT_KEY = "adjutant.snapshot"
 VARIANT_KEY = "adjutant.variant"
 document = js.document
 
 
 def _id(name: str) -> Any:
     return document.getElementById(name)
+
+
+def _mark(name: str) -> None:
+    """A performance mark for the start-up benchmark (benchmarks/startup.py --profile)."""
+    with contextlib.suppress(Exception):
+        js.performance.mark("adjutant:" + name)
 
 
 def _storage_get(key: str) -> str | None:
@@ -70,13 +78,16 @@ class App:
 
     # --- start ---------------------------------------------------------------------------------------
     async def start(self) -> None:
+        _mark("pyStart")
         if not self.embed:
             self._fill_variants()
         game_session = None
+        from_link = False
         fragment = str(js.location.hash).lstrip("#")
         if fragment:
             try:
                 game_session = Session(decode_link(fragment))
+                from_link = True
             except (GameFileError, AdjutantError) as error:
                 self.message(f"The link could not be opened: {error}. Showing your last game instead.")
         if game_session is None and not self.embed:
@@ -84,6 +95,7 @@ class App:
             if saved:
                 try:
                     game_session = Session(decode_link(saved))
+                    self.last_link = saved
                 except (GameFileError, AdjutantError) as error:
                     self.message(f"The autosaved game could not be read ({error}); starting a new game.")
         if game_session is None:
@@ -91,13 +103,21 @@ class App:
                 game_session = Session.new(_storage_get(VARIANT_KEY) or "standard")
             except AdjutantError:
                 game_session = Session.new("standard")
+        _mark("sessionReady")
         await self.show(game_session)
+        _mark("boardReady")
         self._wire()
         for element in document.querySelectorAll("button, select, textarea, input"):
             if element.id not in ("hist-first", "hist-prev", "hist-next", "hist-last"):
                 element.disabled = False
         self.render()
+        _mark("drawn")
         js.window.adjutantShell.pythonReady()
+        if not from_link:  # a new game is saved at once; a link replaces the autosave only once played
+            self.last_link = self.last_link or encode_link(game_session.game)
+            _storage_set(AUTOSAVE_KEY, self.last_link)
+            _storage_set(VARIANT_KEY, game_session.game.variant.id)
+            self.save_snapshot()
 
     def _fill_variants(self) -> None:
         select = _id("variant-select")
@@ -307,8 +327,16 @@ class App:
         self.last_link = link
         _storage_set(AUTOSAVE_KEY, link)
         _storage_set(VARIANT_KEY, session.game.variant.id)
+        self.save_snapshot()
         if replace_hash:
             js.history.replaceState(None, "", "#" + link)
+
+    def save_snapshot(self) -> None:
+        """Write the current position beside the autosave, for the next start's first paint."""
+        if self.session is None or self.embed:
+            return
+        colours = self.board.colours if self.board is not None else {}
+        _storage_set(SNAPSHOT_KEY, json.dumps(position_snapshot(self.session.game, colours), separators=(",", ":")))
 
     def share_url(self, page: str = "") -> str:
         base = str(js.location.href).split("#")[0]
@@ -500,6 +528,8 @@ class App:
             button("Support", lambda e: self._mode("support"), "support")
             if unit is not None and unit.type == "F":
                 button("Convoy", lambda e: self._mode("convoy"), "convoy")
+            if unit is not None and session.can_protect(unit):
+                button("Protect", lambda e: self._mode("protect"), "protect")
         if session.selected and kind == "retreat":
             button("Disband", lambda e: self.act_on(session.selected or ""), "disband")
         if session.selected and kind == "adjustment":

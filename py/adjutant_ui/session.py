@@ -120,6 +120,22 @@ def _replay(data: Any) -> Game:
     return game
 
 
+def position_snapshot(game: Game, colours: dict[str, str] | None = None) -> dict[str, Any]:
+    """The current position as plain data, for the page shell to paint before Python is ready
+    (web/shell.js draws exactly this: no rules, no game logic)."""
+    position = game.position
+    return {
+        "version": 1,
+        "variant": game.variant.id,
+        "phase": str(position.phase),
+        "title": f"{position.phase.title} ({position.phase})",
+        "units": [[u.power, u.type, u.location] for u in position.units.values()],
+        "dislodged": [[d.unit.power, d.unit.type, d.unit.location] for d in position.dislodged],
+        "centres": dict(sorted(position.centres.items())),
+        "colours": dict(colours or {}),
+    }
+
+
 # --- what is drawn -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Shape:
@@ -163,6 +179,7 @@ class Session:
     mode: str = "move"  # move, support, convoy
     target: str | None = None  # the supported / convoyed unit's location
     problems: list[Any] = field(default_factory=list)
+    _legal: dict[tuple[int, str, str], list[Order]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def new(cls, variant_id: str) -> Session:
@@ -303,22 +320,98 @@ class Session:
                 if d.unit.location == unit.location:
                     return retreat_options(variant, d, game.units, game.position.contested, game.phase.season)
             return []
+        orders = self.legal_orders(unit.province)
         if self.mode == "move":
-            return list(variant.neighbours(unit.type, unit.location))
-        if self.mode in ("support", "convoy") and self.target is None:
-            return sorted(u.location for u in game.units.values() if u.location != unit.location)
-        if self.mode == "support" and self.target is not None:
-            supported = game.units.get(province_of(self.target))
-            if supported is None:
-                return []
-            reach = {province_of(loc) for loc in variant.neighbours(unit.type, unit.location)}
-            dests = [province_of(loc) for loc in variant.neighbours(supported.type, supported.location)]
-            hold = {supported.province} if supported.province in reach else set()
-            return sorted({d for d in dests if d in reach} | hold)
-        if self.mode == "convoy" and self.target is not None:
-            start = province_of(self.target)
-            return sorted(p.id for p in variant.provinces.values() if p.type == "coastal" and p.id != start)
+            moves = [o.dest for o in orders if isinstance(o, Move)]
+            return sorted(set(moves) | set(self.run_targets(unit)))
+        if self.mode == "support":
+            supports = [o for o in orders if isinstance(o, Support)]
+            if self.target is None:
+                return sorted({self._location_of(o.target) for o in supports})
+            target = province_of(self.target)
+            return sorted({o.dest or target for o in supports if o.target == target})
+        if self.mode == "convoy":
+            convoys = [o for o in orders if isinstance(o, Convoy)]
+            if self.target is None:
+                return sorted({self._location_of(o.target) for o in convoys})
+            target = province_of(self.target)
+            return sorted({o.dest for o in convoys if o.target == target})
+        if self.mode == "protect":
+            fleets = [u for u in game.units.values() if u.type == "F" and self.run_targets(u, via=unit.province)]
+            if self.target is None:
+                return sorted(u.location for u in fleets)
+            fleet = game.units.get(province_of(self.target))
+            return self.run_targets(fleet, via=unit.province) if fleet is not None else []
         return []
+
+    def _location_of(self, province: str) -> str:
+        unit = self.game.units.get(province)
+        return unit.location if unit is not None else province
+
+    def legal_orders(self, province: str) -> list[Order]:
+        """The engine's legal orders for the unit in ``province`` this phase (cached: the position does
+        not change until the phase is adjudicated)."""
+        key = (len(self.game.history), str(self.game.phase), province)
+        cached = self._legal.get(key)
+        if cached is None:
+            from adjutant.legal import possible_orders
+
+            if len(self._legal) > 200:
+                self._legal.clear()
+            cached = self._legal[key] = possible_orders(self.game, province)
+        return cached
+
+    def can_protect(self, unit: Any) -> bool:
+        """Whether ``unit`` may be given a protect order (Coast-Running: an army in a coastal province)."""
+        variant = self.game.variant
+        return bool(
+            variant.options.protect_order and unit.type == "A" and variant.provinces[unit.province].type == "coastal"
+        )
+
+    def run_targets(self, fleet: Any, via: str | None = None) -> list[str]:
+        """Coast-Running: where ``fleet`` could run along coasts held by armies (any power's) that could
+        protect it; the chain of coasts must be unbroken (consecutive provinces joined by a fleet edge).
+        With ``via``, only runs whose chain can pass the army in that province. Empty in variants
+        without the protect order. Which runs succeed is the adjudicator's business."""
+        game = self.game
+        variant = game.variant
+        if not variant.options.protect_order or fleet is None or fleet.type != "F":
+            return []
+        if game.phase.kind != "movement":
+            return []
+        season = game.phase.season
+        protectors = {
+            u.province for u in game.units.values() if u.type == "A" and variant.provinces[u.province].type == "coastal"
+        }
+
+        def coastal_neighbours(location: str) -> set[str]:
+            return {province_of(n) for n in variant.neighbours("F", location)}
+
+        def places(province: str) -> list[str]:
+            return [province] + [f"{province}/{c}" for c in getattr(variant.provinces[province], "coasts", ()) or ()]
+
+        start = coastal_neighbours(fleet.location) & protectors
+        chain, todo = set(start), list(start)
+        while todo:
+            here = todo.pop()
+            for location in places(here):
+                for nxt in coastal_neighbours(location):
+                    if nxt in protectors and nxt not in chain and nxt != fleet.province:
+                        chain.add(nxt)
+                        todo.append(nxt)
+        if via is not None and via not in chain:
+            return []
+        adjacent = {province_of(n) for n in variant.neighbours("F", fleet.location)}
+        out: set[str] = set()
+        for province in chain:
+            for location in places(province):
+                for dest in variant.neighbours("F", location):
+                    dprov = province_of(dest)
+                    if dprov in chain or dprov == fleet.province or dprov in adjacent:
+                        continue
+                    if variant.provinces[dprov].open_in(season):
+                        out.add(dest)
+        return sorted(out)
 
     def click(self, location: str) -> tuple[str | None, list[str]]:
         """A click on a province or coast. Returns (order text to enter or None, coasts to choose from
@@ -350,9 +443,9 @@ class Session:
             order = f"{unit.type} {unit.location} {verb}"
             self.clear_selection()
             return order, []
-        if self.mode in ("support", "convoy") and self.target is None:
+        if self.mode in ("support", "convoy", "protect") and self.target is None:
             target = game.units.get(province)
-            if target is not None:
+            if target is not None and target.location in targets:
                 self.target = target.location
             return None, []
         matching = [t for t in targets if province_of(t) == province]
@@ -372,6 +465,9 @@ class Session:
         elif self.mode == "convoy":
             army = game.units[province_of(self.target or "")]
             order = f"{unit.type} {unit.location} C {army.type} {army.location} - {dest}"
+        elif self.mode == "protect":
+            fleet = game.units[province_of(self.target or "")]
+            order = f"{unit.type} {unit.location} P {fleet.type} {fleet.location} - {dest}"
         elif kind == "retreat":
             order = f"{unit.type} {unit.location} R {dest}"
         else:
@@ -411,6 +507,9 @@ class Session:
         if self.mode == "convoy":
             return f"{name} convoys: click the army" if self.target is None else (
                 f"{name} convoys {self.target}: click the destination")
+        if self.mode == "protect":
+            return f"{name} protects: click the fleet" if self.target is None else (
+                f"{name} protects {self.target}: click where it runs")
         if kind == "retreat":
             return f"{name}: click where it retreats (highlighted), or the unit itself to disband."
         return f"{name}: click a highlighted place to move, the unit again to hold, or choose Support / Convoy."
@@ -420,4 +519,13 @@ def describe_problem(problem: Any) -> str:
     return str(problem)
 
 
-__all__ = ["Session", "Shape", "decode_link", "encode_link", "game_from_text", "game_to_text", "order_shape"]
+__all__ = [
+    "Session",
+    "Shape",
+    "decode_link",
+    "encode_link",
+    "game_from_text",
+    "game_to_text",
+    "order_shape",
+    "position_snapshot",
+]

@@ -10,7 +10,7 @@
 //
 // Python's stdout and stderr go to Node's. The exit status is 1 when the Python raised, else the
 // status the Python passed to sys.exit (0 by default).
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -39,7 +39,8 @@ pyodide.setStdout({ write: (bytes) => (process.stdout.write(Buffer.from(bytes)),
 pyodide.setStderr({ write: (bytes) => (process.stderr.write(Buffer.from(bytes)), bytes.length) });
 const mounts = { "/repo": repo };
 // The reference data (DATC cases) lives beside the repository, in shared/: mounted at the same place.
-if (existsSync(resolve(repo, "..", "shared"))) mounts["/shared"] = resolve(repo, "..", "shared");
+// (resolved: NODEFS does not follow a symbolic link at the mount root)
+if (existsSync(resolve(repo, "..", "shared"))) mounts["/shared"] = realpathSync(resolve(repo, "..", "shared"));
 if (process.env.ADJUTANT_PYODIDE_SITE) mounts["/site"] = resolve(process.env.ADJUTANT_PYODIDE_SITE);
 for (const [target, source] of Object.entries(mounts)) {
   pyodide.FS.mkdirTree(target);

@@ -1,0 +1,148 @@
+"""Support, convoy and Coast-Running's protect order entered in the page; the embed view and its snippet;
+the position painted from the autosave's snapshot before Python is ready."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from app_driver import PYTHON_READY_TIMEOUT_MS, Site, open_app
+from test_play import enter_text, phase, units
+
+
+def click_map(page: Any, location: str) -> None:
+    """Click a unit where one is drawn, else the region itself (dispatched to the region's element: the
+    middle of a ragged region's box may lie in a neighbour)."""
+    unit = page.locator(f'#map .adj-unit[data-location="{location}"]')
+    if unit.count():
+        unit.first.click()
+    else:
+        page.locator(f'#map [id="{location}"]').dispatch_event("click")
+
+
+def order_list(page: Any) -> str:
+    return str(page.inner_text("#order-list"))
+
+
+def test_support_and_convoy_by_clicking(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    # Support: the unit, "Support", the supported unit, its destination.
+    click_map(page, "mar")
+    page.click("[data-action=support]")
+    assert page.locator('#map .adj-target[id="par"]').count() == 1
+    click_map(page, "par")
+    assert page.locator('#map .adj-target[id="bur"]').count() == 1
+    click_map(page, "bur")
+    assert "FRA: A mar S A par - bur" in order_list(page)
+    assert page.locator("#map .adj-order.support").count() == 1
+
+    # Convoy: a fleet at sea, "Convoy", the army, the destination.
+    enter_text(page, "England: F lon - nth\nA lvp - yor")
+    page.click("#adjudicate")
+    assert phase(page) == "F1901M"
+    click_map(page, "nth")
+    page.click("[data-action=convoy]")
+    assert page.locator('#map .adj-target[id="yor"]').count() == 1
+    click_map(page, "yor")
+    assert page.locator('#map .adj-target[id="nwy"]').count() == 1
+    click_map(page, "nwy")
+    # The army's own move by clicking: the convoyed destination is offered.
+    click_map(page, "yor")
+    assert page.locator('#map .adj-target[id="nwy"]').count() == 1
+    click_map(page, "nwy")
+    listing = order_list(page)
+    assert "ENG: F nth C A yor - nwy" in listing and "ENG: A yor - nwy" in listing
+    assert page.locator("#map .adj-order.convoy").count() == 1
+    page.click("#adjudicate")
+    assert "england A nwy" in units(page)
+    assert recorder.page_errors == []
+
+
+def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    page.select_option("#variant-select", "coast_running")
+    page.click("#new-game")
+    page.wait_for_selector("#map[data-variant='coast_running']", state="attached", timeout=10_000)
+    enter_text(page, "Italy: F nap - ion\nA rom - apu")
+    page.click("#adjudicate")
+    enter_text(page, "Italy: F ion C A apu - tun\nA apu - tun")
+    page.click("#adjudicate")
+    if phase(page) == "W1901A":
+        page.click("#adjudicate")  # Italy's build may be waived
+    assert phase(page) == "S1902M"
+    assert "italy A tun" in units(page) and "italy F ion" in units(page)
+    # The army's protect order as text; the fleet's run by clicking (the run is offered).
+    enter_text(page, "Italy: A Tun P F Ion - Wes")
+    assert page.inner_text("#orders-errors") == ""
+    click_map(page, "ion")
+    assert page.locator('#map .adj-target[id="wes"]').count() == 1
+    click_map(page, "wes")
+    listing = order_list(page)
+    assert "ITA: A tun P F ion - wes" in listing and "ITA: F ion - wes" in listing
+    # The protect button is there for an army on a coast.
+    click_map(page, "tun")
+    assert page.locator("[data-action=protect]").count() == 1
+    page.click("[data-action=cancel]")
+    page.click("#adjudicate")
+    assert phase(page) == "F1902M"
+    assert "italy F wes" in units(page)
+    assert "F ion - wes" in page.inner_text("#results")
+    assert recorder.page_errors == []
+
+
+def test_the_embed_snippet_shows_a_read_only_map_sized_to_its_container(
+    app: tuple[Any, Any], site: Site, new_context: Any
+) -> None:
+    page, _ = app
+    enter_text(page, "France: A par - bur")
+    page.click("#adjudicate")
+    page.click("#copy-embed")
+    code = page.input_value("#embed-code")
+    assert "\n" not in code
+    match = re.fullmatch(r'<iframe src="([^"]+)" [^<>]*></iframe>', code)
+    assert match, code
+    src = match.group(1)
+    assert src.startswith(site.url + "embed.html#")
+
+    # A variant-bank page that pastes the snippet into a 480 px column.
+    (site.root / "host-test.html").write_text(
+        f'<!doctype html><meta charset="utf-8"><div style="width:480px">{code}</div>', encoding="utf-8"
+    )
+    context, recorder = new_context()
+    host = context.new_page()
+    host.goto(site.url + "host-test.html")
+    frame = host.frame_locator("iframe")
+    frame.locator("html[data-python-ready]").wait_for(state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
+    embed = host.frames[1]
+    assert embed.evaluate("document.documentElement.dataset.phase") == "F1901M"
+    assert frame.locator(".side").is_hidden() and frame.locator("#new-game").is_hidden()
+    width = embed.evaluate("document.querySelector('#map svg').getBoundingClientRect().width")
+    assert 400 <= width <= 480
+    assert embed.evaluate("document.documentElement.scrollWidth") <= 480
+    # Read-only: clicking a unit selects nothing and no order can be entered.
+    frame.locator('#map .adj-unit[data-location="bur"]').click()
+    assert frame.locator("#map .adj-unit.selected").count() == 0
+    assert frame.locator("#map .adj-target").count() == 0
+    # Phase navigation: back to spring 1901 with its order drawn, then forward again.
+    frame.locator("#hist-prev").click()
+    assert embed.evaluate("document.documentElement.dataset.phase") == "S1901M"
+    assert frame.locator("#map .adj-order.move.succeeded").count() == 1
+    frame.locator("#hist-last").click()
+    assert embed.evaluate("document.documentElement.dataset.phase") == "F1901M"
+    assert recorder.page_errors == []
+
+
+def test_the_autosaved_position_is_painted_before_python_is_ready(new_context: Any, site: Site) -> None:
+    context, _ = new_context()
+    page = open_app(context, site.url)
+    enter_text(page, "France: A par - bur")
+    page.click("#adjudicate")
+    expected = units(page)
+    # Hold back the app's Python archive, so what shows is what the shell painted on its own.
+    context.route(re.compile(r".*/app-[0-9a-f]+\.zip$"), lambda route: None)
+    page.goto(site.url)
+    page.wait_for_selector("html[data-position-visible='snapshot']", state="attached", timeout=10_000)
+    assert page.locator("html[data-python-ready]").count() == 0
+    assert units(page) == expected
+    assert "france A bur" in expected
+    assert "Fall 1901" in page.inner_text("#phase-label")
