@@ -28,20 +28,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from chromium import CHROMIUM  # noqa: E402 - tests/ is on the path only now
+from chromium import CHROMIUM_FLAGS as FLAGS  # noqa: E402
 
 import build  # noqa: E402 - the repository root is on the path only now
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 BARE_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>bare Pyodide</title></head>
 <body><script type="module">

@@ -9,20 +9,11 @@ import xml.etree.ElementTree as ET
 import zlib
 
 import pytest
+import shapely
 from adjutant.variant import maps_dir
 from adjutant_maps import DRAWN, SHARED, MapCheckError, build_maps, layout, palette, render_variant
 
 VARIANTS = [v for v in DRAWN if (maps_dir() / f"{v}.json").exists()]
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SVG_NS = "{http://www.w3.org/2000/svg}"
 _cache: dict[str, tuple[str, layout.MapGeometry]] = {}
 
@@ -33,8 +24,8 @@ def rendered(variant_id: str) -> tuple[str, layout.MapGeometry]:
     return _cache[variant_id]
 
 
-def test_standard_and_loeb9_are_drawn():
-    assert {"standard", "loeb9"} <= set(VARIANTS)
+def test_standard_loeb9_and_the_cline_maps_are_drawn():
+    assert {"standard", "loeb9", "cline5", "cline6"} <= set(VARIANTS)
 
 
 @pytest.mark.parametrize("variant_id", VARIANTS)
@@ -52,6 +43,16 @@ def test_check_names_a_missing_and_an_extra_border():
     problems = layout.check(mg)
     assert any("(lon)" in p and "(wal)" in p and "not adjacent" in p for p in problems)
     assert any("(lon)" in p and "(par)" in p and "do not share a border" in p for p in problems)
+
+
+def test_only_declared_corners_may_touch_without_a_border():
+    # Cline VI's Jerusalem meets the head of the Gulf of Aqaba (IND) at a point: allowed because
+    # the geo file declares that corner, and reported as soon as the declaration is gone
+    _, mg = rendered("cline6")
+    assert 0 < mg.borders.get(("ind", "jer"), 0.0) < layout.MIN_BORDER
+    assert layout.check(mg) == []
+    undeclared = dataclasses.replace(mg, geo={**mg.geo, "corners": []})
+    assert any("(ind)" in p and "(jer)" in p and "not adjacent" in p for p in layout.check(undeclared))
 
 
 def test_render_refuses_a_map_that_does_not_match(monkeypatch):
@@ -108,6 +109,51 @@ def test_palette_check_catches_a_confusable_pair():
     assert d["deuteranopia"] < 12 < d["normal"]
 
 
+def _svg_points(d: str) -> list[tuple[float, float]]:
+    """The vertices of a path written as absolute M/L commands (how links are written)."""
+    nums = [float(n) for n in d.replace("M", " ").replace("L", " ").split()]
+    return list(zip(nums[::2], nums[1::2], strict=True))
+
+
+@pytest.mark.parametrize("variant_id", [v for v in VARIANTS if v.startswith("cline")])
+def test_cline_antarctic_is_a_box_off_the_board_linked_to_wao_and_ind(variant_id):
+    text, mg = rendered(variant_id)
+    root = ET.fromstring(text)
+    box = next(el for el in root.iter(f"{SVG_NS}path") if el.get("id") == "ant")
+    assert box.get("data-offboard") == "true"
+    x0, y0, x1, y1 = mg.shapes["ant"].bounds
+    assert y0 > mg.height  # below the board, in the band
+    links = {el.get("data-edge"): el for el in root.iter() if el.get("class") == "link box" and el.get("data-edge")}
+    assert set(links) == {"ant ind", "ant wao"}
+    for edge, el in links.items():
+        pts = _svg_points(el.get("d"))
+        sea = edge.split()[1]
+        assert mg.shapes[sea].contains(shapely.Point(pts[-1])), edge  # the link ends in its sea
+        assert x0 - 1 <= pts[0][0] <= x1 + 1 and y0 <= pts[0][1] <= y1, edge  # and starts at the box
+
+
+@pytest.mark.parametrize("variant_id", [v for v in VARIANTS if v.startswith("cline")])
+def test_cline_canals_are_drawn_along_the_canal_not_unit_to_unit(variant_id):
+    text, mg = rendered(variant_id)
+    root = ET.fromstring(text)
+    canals = {
+        el.get("data-edge"): _svg_points(el.get("d"))
+        for el in root.iter()
+        if el.get("class") == "link canal" and el.get("data-edge")
+    }
+    assert {"egy ind", "egy sms"} <= set(canals)
+    for edge in ("egy ind", "egy sms"):
+        pts = canals[edge]
+        # the Suez symbol: short, and it crosses Egypt from the Mediterranean to the Gulf of Suez
+        assert shapely.LineString(pts).length < 40, edge
+        assert mg.shapes["sms"].contains(shapely.Point(pts[0])) and mg.shapes["ind"].contains(shapely.Point(pts[-1]))
+    for edge, pts in canals.items():
+        a, b = edge.split()
+        line = shapely.LineString(pts)
+        assert line.length < 130, edge  # the whole Volga canal is about 110 units long
+        assert line.distance(mg.shapes[a]) < 4 and line.distance(mg.shapes[b]) < 4, edge
+
+
 def _decode_png(data: bytes) -> tuple[int, int, int, bytes]:
     """Width, height, bytes per pixel and raw pixels of an 8-bit RGB/RGBA PNG."""
     pos, chunks = 8, b""
@@ -145,32 +191,22 @@ def _decode_png(data: bytes) -> tuple[int, int, int, bytes]:
     return width, height, bpp, bytes(out)
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
-
-
 @pytest.mark.parametrize("variant_id", VARIANTS)
-def test_anchor_points_fall_inside_their_province_in_chromium(variant_id, chromium, tmp_path):
+def test_anchor_points_fall_inside_their_province_in_chromium(variant_id, browser, tmp_path):
     text, mg = rendered(variant_id)
     ids = sorted(mg.shapes)
     # paint each province a colour of its own, hide everything else, render 1 unit = 1 pixel
     colour = {pid: (20 + 20 * (i % 12), 20 + 20 * (i // 12), 240) for i, pid in enumerate(ids)}
     css = "#decoration,#seasonal,#coasts,#links,#centres,#labels,#legend{display:none}"
     css += "".join(f'[id="{pid}"]{{fill:rgb{c}!important;stroke:none!important}}' for pid, c in colour.items())
-    width = mg.width
-    page = chromium.new_page(viewport={"width": width, "height": mg.height})
+    width, height = mg.width, round(mg.svg_height)
+    page = browser.new_page(viewport={"width": width, "height": height})
     page.set_content(f"<html><body style='margin:0'><style>{css}</style>{text}</body></html>")
     page.evaluate(
         f"() => {{ const s = document.querySelector('svg'); s.setAttribute('width', "
-        f"'{width + 250}'); s.setAttribute('height', '{mg.height}'); }}"
+        f"'{width + 250}'); s.setAttribute('height', '{height}'); }}"
     )
-    png = page.screenshot(clip={"x": 0, "y": 0, "width": width, "height": mg.height})
+    png = page.screenshot(clip={"x": 0, "y": 0, "width": width, "height": height})
     page.close()
     (tmp_path / f"{variant_id}-provinces.png").write_bytes(png)
     w, _, bpp, px = _decode_png(png)

@@ -15,9 +15,9 @@ from .layout import MapCheckError, MapGeometry
 
 __all__ = ["build_maps", "render_variant", "MapCheckError", "MapGeometry", "DRAWN", "PENDING", "SHARED"]
 
-DRAWN = ("standard", "loeb9")
+DRAWN = ("standard", "loeb9", "cline5", "cline6")
 # drawn from maps/geo/ but their seeds do not yet give the variant's graph: not built by default
-PENDING = ("cline5", "cline6")
+PENDING: tuple[str, ...] = ()
 # variants on the standard board: their SVG is standard's, written again under their own name
 SHARED = {"coast_running": "standard", "cluster": "standard"}
 
@@ -31,8 +31,10 @@ def render_variant(variant_id: str) -> tuple[str, MapGeometry]:
     problems = layout.check(mg)
     if problems:
         raise MapCheckError(f"map of {variant_id!r} does not match its adjacencies:\n  " + "\n  ".join(problems))
+    layout.offboard_boxes(mg)
     layout.anchor_points(mg)
     layout.coast_lines(mg)
+    layout.canal_lines(mg)
     return svg.render(mg), mg
 
 

@@ -46,7 +46,7 @@ def _read_geo(name: str, seen: tuple[str, ...]) -> dict[str, Any]:
             merged[key] = value
         elif key in ("seeds", "coasts", "anchors"):
             merged[key] = {**base.get(key, {}), **value}
-        elif key in ("land", "water", "neutral"):
+        elif key in ("land", "water", "neutral", "corners", "canals"):
             merged[key] = [*base.get(key, []), *value]
         elif key == "projection":
             merged[key] = {**base.get(key, {}), **value}

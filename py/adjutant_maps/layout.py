@@ -34,6 +34,13 @@ class MapGeometry:
     borders: dict[tuple[str, str], float]
     anchors: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
     coast_lines: dict[str, BaseGeometry] = field(default_factory=dict)
+    strip: float = 0.0  # height of the band below the board that holds the off-board boxes
+    link_lines: dict[tuple[str, str], BaseGeometry] = field(default_factory=dict)  # canal and box symbols
+    label_room: dict[str, float] = field(default_factory=dict)  # free space around each label point
+
+    @property
+    def svg_height(self) -> float:
+        return self.height + self.strip
 
 
 def _polys(spec: list[dict[str, Any]], proj: geography.Projection) -> list[np.ndarray]:
@@ -119,6 +126,9 @@ def check(mg: MapGeometry) -> list[str]:
             exempt[link.pair] = link.kind
         else:
             expected.setdefault(link.pair, link.who)
+    # pairs the geo file declares to meet only at a corner (the head of a gulf): a touch shorter than
+    # MIN_BORDER is allowed for them, and for no other pair
+    corners = {tuple(sorted(c["pair"])) for c in mg.geo.get("corners", [])}
     problems = []
     names = {p.id: p.name for p in v.provinces.values()}
 
@@ -133,7 +143,7 @@ def check(mg: MapGeometry) -> list[str]:
             if length < MIN_BORDER:
                 what = "do not share a border" if length == 0 else f"share only {length:.1f} units of border"
                 problems.append(f"{who(*pair)} are adjacent ({expected[pair]}) but {what} in the drawing")
-        elif pair not in expected:
+        elif pair not in expected and not (pair in corners and length < MIN_BORDER):
             problems.append(f"{who(*pair)} share {length:.1f} units of border in the drawing but are not adjacent")
     for p in v.provinces.values():
         if p.offboard:
@@ -158,6 +168,7 @@ def anchor_points(mg: MapGeometry) -> None:
         else:
             p = polylabel(main, tolerance=0.5)
             pts["label"] = (round(p.x, 1), round(p.y, 1))
+        mg.label_room[pid] = round(float(shapely.distance(shapely.Point(pts["label"]), main.boundary)), 1)
         sea = prov.type == "sea"
         pts["unit"] = over.get("unit") or _beside(main, pts["label"], (24.0, 30.0, 36.0), 10.0, [], up_first=sea)
         if prov.centre:
@@ -247,3 +258,92 @@ def coast_lines(mg: MapGeometry) -> None:
             anchor = shapely.Point(mg.anchors[loc]["unit"])
             cell = next(c for c in cells if c.contains(anchor))
             mg.coast_lines[loc] = shapely.line_merge(shapely.intersection(line, cell)) if not line.is_empty else line
+
+
+STRIP = 64.0  # height of the off-board band, SVG units
+BOX = (190.0, 40.0)  # size of an off-board box
+
+
+def offboard_boxes(mg: MapGeometry) -> None:
+    """Give each off-board province (Cline's Antarctic Sea) a box in a band below the board, and the
+    path of each of its links: from the box to where the linked sea meets the board's lower edge."""
+    v = mg.variant
+    boxes = [p for p in v.provinces.values() if p.offboard]
+    if not boxes:
+        return
+    mg.strip = STRIP
+    edge = shapely.LineString([(0, mg.height - 0.5), (mg.width, mg.height - 0.5)])
+    for n, p in enumerate(sorted(boxes, key=lambda q: q.id)):
+        targets = {}
+        for link in data.links(v):
+            if p.id in link.pair and link.kind == "box":
+                other = link.pair[0] if link.pair[1] == p.id else link.pair[1]
+                if other in mg.shapes:
+                    targets[other] = _bottom_point(mg, other, edge)
+        xs = [t[0] for t in targets.values()] or [mg.width / 2]
+        cx = (min(xs) + max(xs)) / 2 + n * (BOX[0] + 20)
+        cy = mg.height + STRIP / 2
+        w, h = BOX
+        box = shapely.box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+        mg.shapes[p.id] = box
+        for other, (tx, ty) in sorted(targets.items()):
+            side = cx - w / 2 if tx < cx else cx + w / 2
+            mg.link_lines[tuple(sorted((p.id, other)))] = shapely.LineString(
+                [(side, cy), (tx, cy), (tx, ty)]
+            )
+
+
+def _bottom_point(mg: MapGeometry, pid: str, edge: BaseGeometry) -> tuple[float, float]:
+    """A point a little inside a sea, above the middle of its longest stretch of the board's lower
+    edge (or the point of the sea nearest that edge)."""
+    shape = mg.shapes[pid]
+    along = [q for q in shapely.get_parts(shapely.intersection(shape.buffer(0.6), edge)) if q.length > 0]
+    if along:
+        seg = max(along, key=lambda q: q.length)
+        x = seg.interpolate(0.5, normalized=True).x
+    else:
+        x = shapely.shortest_line(shape, edge).coords[0][0]
+    return (round(x, 1), round(mg.height - 22.0, 1))
+
+
+CANAL_SYMBOL = 16.0  # length of a canal symbol across a shared border, SVG units
+
+
+def canal_lines(mg: MapGeometry) -> None:
+    """A symbol for each canal edge: the canal the geo file draws (``canals``: Suez, the Volga) that
+    passes both provinces, else a short stroke across their shared border, else the shortest line
+    between them."""
+    v = mg.variant
+    drawn = []
+    for item in mg.geo.get("canals", []):
+        pts = np.array(item["lonlat"], dtype=float)
+        u, vv = mg.proj.forward(pts[:, 0], pts[:, 1])
+        drawn.append(shapely.LineString(np.column_stack([u, vv])))
+    for link in data.links(v):
+        if link.kind != "canal":
+            continue
+        a, b = link.pair
+        if a not in mg.shapes or b not in mg.shapes or link.pair in mg.link_lines:
+            continue
+        # the whole canal serves each edge whose provinces it passes (a canal drawn along a border may
+        # lie a pixel or two outside one of them)
+        parts = [
+            line for line in drawn
+            if shapely.distance(line, mg.shapes[a]) < 4.0 and shapely.distance(line, mg.shapes[b]) < 4.0
+        ]
+        if parts:
+            mg.link_lines[link.pair] = shapely.union_all(parts)
+            continue
+        border = shapely.intersection(mg.shapes[a].boundary, mg.shapes[b].boundary)
+        segs = [q for q in shapely.get_parts(shapely.line_merge(border)) if q.geom_type == "LineString"]
+        if segs:
+            seg = max(segs, key=lambda q: q.length)
+            mid = seg.interpolate(0.5, normalized=True)
+            p1 = seg.interpolate(max(seg.project(mid) - 2.0, 0.0))
+            p2 = seg.interpolate(min(seg.project(mid) + 2.0, seg.length))
+            dx, dy = p2.x - p1.x, p2.y - p1.y
+            d = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+            nx, ny = -dy / d * CANAL_SYMBOL / 2, dx / d * CANAL_SYMBOL / 2
+            mg.link_lines[link.pair] = shapely.LineString([(mid.x - nx, mid.y - ny), (mid.x + nx, mid.y + ny)])
+        else:
+            mg.link_lines[link.pair] = shapely.shortest_line(mg.shapes[a], mg.shapes[b])

@@ -18,6 +18,8 @@ from . import data, palette
 from .layout import MapGeometry
 
 PANEL = 250  # width of the legend panel right of the map, SVG units
+SMALL_ROOM = 12.0  # a label with less free space than this around its point is set smaller
+NAME_ROOM = 20.0  # a sea's full name is written under its abbreviation only where there is this much room
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 STYLE = f"""
 .land{{fill:#efe5c9;stroke:#6b5d45;stroke-width:.9;stroke-linejoin:round}}
@@ -29,6 +31,7 @@ STYLE = f"""
 .label{{font-family:{FONT};font-weight:bold;font-size:15px;text-anchor:middle;fill:#2b2418;pointer-events:none;
  paint-order:stroke;stroke:#fffaf0;stroke-width:3px;stroke-linejoin:round}}
 .label.sea-label{{fill:#1d3f5e;stroke:#dcebf6}}
+.label.small{{font-size:12px;stroke-width:2.5px}}
 .sea-name{{font-family:{FONT};font-style:italic;font-size:10px;text-anchor:middle;fill:#1d3f5e;pointer-events:none;
  paint-order:stroke;stroke:#dcebf6;stroke-width:2.5px}}
 .coast-line{{fill:none;stroke:#0b4f8a;stroke-width:2.6;stroke-dasharray:5 3;stroke-linecap:round}}
@@ -43,7 +46,9 @@ STYLE = f"""
 .link.box{{stroke:#37474f;stroke-width:2;stroke-dasharray:6 3}}
 .legend-text{{font-family:{FONT};font-size:12px;fill:#2b2418}}
 .legend-title{{font-family:{FONT};font-size:16px;font-weight:bold;fill:#2b2418}}
-.offboard{{fill:#b3cfe6;stroke:#37474f;stroke-width:1.5;stroke-dasharray:6 3}}
+.province.offboard{{fill:#b3cfe6;stroke:#37474f;stroke-width:1.5;stroke-dasharray:6 3}}
+.band{{fill:#e9eef2;stroke:#6f93b3;stroke-width:.8}}
+.band-text{{font-family:{FONT};font-style:italic;font-size:11px;fill:#37474f;pointer-events:none}}
 """
 
 
@@ -111,7 +116,7 @@ def render(mg: MapGeometry) -> str:
     """The SVG document as text (deterministic: the same geometry gives the same bytes)."""
     v = mg.variant
     colours = palette.power_colours(list(v.powers))
-    width, height = mg.width + PANEL, mg.height
+    width, height = mg.width + PANEL, round(mg.svg_height)
     dwg = svgwrite.Drawing(size=(f"{width}", f"{height}"), profile="full", debug=False)
     dwg.viewbox(0, 0, width, height)
     dwg.attribs["id"] = f"map-{v.id}"
@@ -132,6 +137,11 @@ def render(mg: MapGeometry) -> str:
     dwg.defs.add(ice)
 
     dwg.add(dwg.rect((0, 0), (mg.width, mg.height), fill="#b3cfe6"))
+    if mg.strip:
+        band = dwg.g(id="offboard")
+        band.add(dwg.rect((0, _num(mg.height)), (mg.width, _num(mg.strip)), class_="band"))
+        band.add(dwg.text("off the board", insert=(8, _num(mg.height + mg.strip - 8)), class_="band-text"))
+        dwg.add(band)
     decor = dwg.g(id="decoration")
     if not mg.decor_water.is_empty:
         decor.add(dwg.path(d=path_d(mg.decor_water), class_="decor-water"))
@@ -143,6 +153,8 @@ def render(mg: MapGeometry) -> str:
     provinces = dwg.g(id="provinces")
     for p in sorted((p for p in v.provinces.values() if p.id in mg.shapes), key=lambda q: (q.type != "sea", q.id)):
         cls = {"sea": "sea", "impassable": "impassable"}.get(p.type, "land")
+        if p.offboard:
+            cls += " offboard"
         el = dwg.path(d=path_d(mg.shapes[p.id]), id=p.id, class_=f"province {cls}")
         el.attribs["data-name"] = p.name
         el.attribs["data-type"] = p.type
@@ -156,6 +168,8 @@ def render(mg: MapGeometry) -> str:
             el.attribs["data-home"] = homes[p.id]
         if p.seasons:
             el.attribs["data-seasons"] = " ".join(p.seasons)
+        if p.offboard:
+            el.attribs["data-offboard"] = "true"
         provinces.add(el)
     dwg.add(provinces)
 
@@ -185,10 +199,13 @@ def render(mg: MapGeometry) -> str:
         if link.kind not in data.SPECIAL_KINDS:
             continue
         a, b = link.pair
-        if link.kind == "box" or a not in mg.anchors or b not in mg.anchors:
+        if link.pair in mg.link_lines:
+            ln = dwg.path(d=_line_d(mg.link_lines[link.pair]), class_=f"link {link.kind}")
+        elif link.kind in ("canal", "box") or a not in mg.anchors or b not in mg.anchors:
             continue
-        (x1, y1), (x2, y2) = _edge_points(mg, a, b)
-        ln = dwg.line((_num(x1), _num(y1)), (_num(x2), _num(y2)), class_=f"link {link.kind}")
+        else:
+            (x1, y1), (x2, y2) = _edge_points(mg, a, b)
+            ln = dwg.line((_num(x1), _num(y1)), (_num(x2), _num(y2)), class_=f"link {link.kind}")
         ln.attribs["data-edge"] = f"{a} {b}"
         links.add(ln)
     dwg.add(links)
@@ -214,9 +231,10 @@ def render(mg: MapGeometry) -> str:
             continue
         x, y = mg.anchors[p.id]["label"]
         sea = p.type == "sea"
-        labels.add(dwg.text(p.id.capitalize(), insert=(_num(x), _num(y + 5)),
-                            class_="label sea-label" if sea else "label"))
-        if sea:
+        room = mg.label_room.get(p.id, SMALL_ROOM)
+        cls = ("label sea-label" if sea else "label") + (" small" if room < SMALL_ROOM else "")
+        labels.add(dwg.text(p.id.capitalize(), insert=(_num(x), _num(y + (4 if room < SMALL_ROOM else 5))), class_=cls))
+        if sea and room >= NAME_ROOM:
             labels.add(dwg.text(p.name, insert=(_num(x), _num(y + 17)), class_="sea-name"))
     dwg.add(labels)
 
@@ -228,7 +246,7 @@ def _legend(dwg: svgwrite.Drawing, mg: MapGeometry, colours: dict[str, str], hom
     v = mg.variant
     x0 = mg.width
     g = dwg.g(id="legend")
-    g.add(dwg.rect((x0, 0), (PANEL, mg.height), fill="#fbf7ec", stroke="#6b5d45", stroke_width=1))
+    g.add(dwg.rect((x0, 0), (PANEL, round(mg.svg_height)), fill="#fbf7ec", stroke="#6b5d45", stroke_width=1))
     y = 30
     g.add(dwg.text(v.name, insert=(x0 + 14, y), class_="legend-title"))
     y += 28

@@ -21,25 +21,6 @@ from app_driver import Site, open_app
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = os.environ.get("ADJUTANT_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if os.environ.get("ADJUTANT_NO_BROWSER") and not Path(CHROMIUM).exists():
-        skip = pytest.mark.skip(reason="ADJUTANT_NO_BROWSER is set and there is no Chromium")
-        for item in items:
-            if "tests/browser" in item.nodeid:
-                item.add_marker(skip)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -83,18 +64,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's chromium (scripts/dev setup does)")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
 
 
 @dataclass
