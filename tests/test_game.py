@@ -201,11 +201,14 @@ def _random_game(variant: str, seed: int, years: int) -> Game:
 def test_random_soak_and_replay(variant: str) -> None:
     """Seeded random legal orders for years of play: nothing raises, no two units share a province, and
     both the game file and the link reproduce the game exactly."""
-    for seed in range(3):
+    phases = 0
+    for seed in range(6):
         g = _random_game(variant, seed, 8)
+        phases += len(g.history)
         text = dumps(g)
         assert dumps(loads(text)) == text
         assert dumps(decode_link(encode_link(g))) == text
+    assert phases >= 200
 
 
 def test_game_files_follow_the_published_schema() -> None:
