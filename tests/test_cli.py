@@ -45,6 +45,12 @@ def test_a_game_master_plays_a_year(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "copy.json").read_text()) == json.loads((tmp_path / "game.json").read_text())
     r = run("undo", "game.json", cwd=tmp_path)
     assert "Took back Fall 1901 movement" in r.stdout
+    run("adjudicate", "game.json", cwd=tmp_path)
+    run("orders", "game.json", "-", cwd=tmp_path, stdin="England: Build F Lon; Build A Edi; A Nwy D\n")
+    r = run("adjudicate", "game.json", cwd=tmp_path)
+    assert "England: Build fleet London." in r.stdout
+    assert "England: Build army Edinburgh.  (*no builds left*)" in r.stdout
+    assert "England: Army Norway DISBAND.  (*illegal*: builds are due, not removals)" in r.stdout
 
 
 def test_bad_input_exits_non_zero_with_one_line_and_keeps_the_file(tmp_path: Path) -> None:

@@ -9,12 +9,13 @@ France: Army Marseilles -> Burgundy.  (*bounce*: bounced with A par)
 
 from __future__ import annotations
 
+from .errors import AdjutantError
 from .game import Game, PhaseRecord, Result
 from .orders import UNIT_NAMES, Unit, describe, parse_order
 from .variant import Variant
 
 
-def _order_text(v: Variant, r: Result) -> str:
+def _order_text(v: Variant, r: Result, kind: str) -> str:
     if not r.order:
         if r.unit:
             t, loc = r.unit.split()
@@ -26,19 +27,10 @@ def _order_text(v: Variant, r: Result) -> str:
         t, loc = r.unit.split()
         units[loc.split("/")[0]] = Unit(r.power, t, loc)
     try:
-        order = parse_order(r.order, v, units, power=r.power, phase=_kind_of(r), dislodged=units)
-    except Exception:  # a record from an older map: print it as written
+        order = parse_order(r.order, v, units, power=r.power, phase=kind, dislodged=units)
+    except AdjutantError:  # a record from an older map: print it as written
         return r.order
     return describe(order, v)
-
-
-def _kind_of(r: Result) -> str:
-    text = r.order.lower()
-    if text.startswith(("build", "waive")):
-        return "adjustment"
-    if " r " in f" {text} ":
-        return "retreat"
-    return "movement"
 
 
 def _note(r: Result) -> str:
@@ -70,7 +62,7 @@ def results(v: Variant, record: PhaseRecord) -> str:
         by_power.setdefault(r.power, []).append(r)
     for power in sorted(by_power, key=lambda p: v.powers[p].name):
         for r in sorted(by_power[power], key=lambda r: r.unit):
-            text = _order_text(v, r)
+            text = _order_text(v, r, record.phase.kind)
             if text:
                 lines.append(f"{v.powers[power].name}: {text}{_note(r)}")
             elif r.reason:
