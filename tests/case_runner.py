@@ -80,10 +80,10 @@ def _parse_all(
     return parsed
 
 
-def _movement(v: Variant, units: dict[str, Unit], orders: dict[str, Any], season: str):  # type: ignore[no-untyped-def]
+def _movement(v: Variant, units: dict[str, Unit], orders: dict[str, Any], season: str, strengths=None):  # type: ignore[no-untyped-def]
     parsed = _parse_all(v, orders, units, "movement")
     given = [o for o in parsed.values() if not isinstance(o, str)]
-    outcome = adjudicate_movement(v, units, given, season)  # type: ignore[arg-type]
+    outcome = adjudicate_movement(v, units, given, season, strengths=strengths)  # type: ignore[arg-type]
     by_unit = {r.unit.province: r for r in outcome.results}
     verdicts = {}
     for text, o in parsed.items():
@@ -106,7 +106,9 @@ def run_case(case: dict[str, Any]) -> Outcome:
     season = case.get("season", "spring")
     if case["phase"] == "Main":
         units = _board(v, case.get("starting_state", []), case["orders"])
-        outcome, verdicts = _movement(v, units, case["orders"], season)
+        # Cluster: {"ENG: F nth": 3} gives a unit its multiple strength
+        strengths = {_unit_of(v, text)[1].province: k for text, k in case.get("strengths", {}).items()}
+        outcome, verdicts = _movement(v, units, case["orders"], season, strengths)
         return Outcome(verdicts, [_abbrev(v, d.unit) for d in outcome.dislodged], [])
     if case["phase"] == "Retreat":
         pre = case["preceding_main_phase"]

@@ -79,6 +79,13 @@ class Protect:
 
 
 @dataclass(frozen=True)
+class Research:
+    """Cluster Diplomacy: the unit stands, one weaker, and learns the site it stands on."""
+
+    unit: Unit
+
+
+@dataclass(frozen=True)
 class Retreat:
     unit: Unit
     dest: str
@@ -103,10 +110,10 @@ class Waive:
     power: str
 
 
-UnitOrder = Hold | Move | Support | Convoy | Protect | Retreat | Disband
+UnitOrder = Hold | Move | Support | Convoy | Protect | Research | Retreat | Disband
 Order = UnitOrder | Build | Waive
 
-MOVEMENT_ORDERS = (Hold, Move, Support, Convoy, Protect)
+MOVEMENT_ORDERS = (Hold, Move, Support, Convoy, Protect, Research)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Disband, Waive)
 
@@ -133,6 +140,8 @@ def format_order(order: Order) -> str:
         return f"{u} C A {order.target} - {order.dest}"
     if isinstance(order, Protect):
         return f"{u} P F {order.target} - {order.dest}"
+    if isinstance(order, Research):
+        return f"{u} RES"
     if isinstance(order, Retreat):
         return f"{u} R {order.dest}"
     return f"{u} D"
@@ -175,6 +184,9 @@ _KEYWORDS = {
     "removes": "X",
     "waive": "W",
     "waives": "W",
+    "res": "RES",
+    "research": "RES",
+    "researches": "RES",
     "via": "VIA",
     "by": "VIA",
 }
@@ -380,7 +392,7 @@ def parse_order(
         r.i += 1
         r.expect_end()
         return _check_phase(Disband(_find_unit(units, dislodged, phase, utype, loc, power, r)), phase, r)
-    names = {"S": "support", "C": "convoy", "P": "protect", "H": "hold", "-": "move", "R": "retreat"}
+    names = {"S": "support", "C": "convoy", "P": "protect", "H": "hold", "-": "move", "R": "retreat", "RES": "research"}
     if kw in names and (phase == "adjustment" or (phase == "retreat" and kw not in ("-", "R"))):
         raise r.error(f"a {names[kw]} order cannot be given in a{'n' if phase == 'adjustment' else ''} {phase} phase")
     unit = _find_unit(units, dislodged, phase, utype, loc, power, r)
@@ -393,6 +405,10 @@ def parse_order(
         r.i += 1
         r.expect_end()
         order = Hold(unit)
+    elif kw == "RES":
+        r.i += 1
+        r.expect_end()
+        order = Research(unit)
     elif kw == "D":
         r.i += 1
         r.expect_end()
@@ -468,6 +484,7 @@ def _check_phase(order: Order, phase: str, r: _Reader) -> Order:
             Support: "support",
             Convoy: "convoy",
             Protect: "protect",
+            Research: "research",
             Retreat: "retreat",
             Disband: "disband",
             Build: "build",
@@ -476,6 +493,8 @@ def _check_phase(order: Order, phase: str, r: _Reader) -> Order:
         raise r.error(f"a {name} order cannot be given in a {phase} phase")
     if isinstance(order, Protect) and not r.v.options.protect_order:
         raise r.error(f"there is no protect order in {r.v.name}")
+    if isinstance(order, Research) and r.v.cluster is None:
+        raise r.error(f"there is no research in {r.v.name}")
     return order
 
 
@@ -593,6 +612,8 @@ def describe(order: Order, variant: Variant, units: Iterable[Unit] = ()) -> str:
         return f"{u} CONVOY army {name(order.target)} -> {name(order.dest)}."
     if isinstance(order, Protect):
         return f"{u} PROTECT fleet {name(order.target)} -> {name(order.dest)}."
+    if isinstance(order, Research):
+        return f"{u} RESEARCH."
     if isinstance(order, Retreat):
         return f"{u} RETREAT {name(order.dest)}."
     return f"{u} DISBAND."

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .orders import Convoy, Hold, Move, Protect, Support, Unit, UnitOrder
+from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder
 from .variant import Variant, province_of
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
@@ -152,6 +152,8 @@ def check_order(variant: Variant, order: UnitOrder, season: str) -> tuple[UnitOr
     kind = type(order)
     if kind is Hold:
         return order, ""
+    if kind is Research:
+        return order, "" if variant.cluster is not None else f"there is no research in {variant.name}"
     if kind is Move:
         if not variant.provinces[order.unit.province].open_in(season):
             return order, f"a unit in {variant.provinces[order.unit.province].name} can only hold in {season}"
@@ -240,12 +242,14 @@ class Resolver:
         season: str = "spring",
         backup: BackupRule = szykman,
         prepare: Callable[[Resolver], None] | None = None,
+        strengths: Mapping[str, int] | None = None,
     ) -> None:
         self.v = variant
         self.season = season
         self.backup = backup
         self.prepare = prepare
         self.inputs = (dict(units), list(orders))
+        self.strengths = dict(strengths or {})
         given = {o.unit.province: o for o in self.inputs[1]}
         orders_: list[UnitOrder] = []
         self.orders = orders_
@@ -286,6 +290,9 @@ class Resolver:
                 if isinstance(order, Convoy):
                     convoy_orders.add((unit.power, order.target, order.dest))
         n = len(orders_)
+        #: each unit's own strength: 1, or more for Cluster Diplomacy's multiple units (rule 1)
+        self.k = [self.strengths.get(p, 1) for p in self.prov]
+        self.multiple = any(k != 1 for k in self.k)
         self.state = [UNRESOLVED] * n
         self.result = [False] * n
         self.deps: list[int] = []
@@ -539,16 +546,27 @@ class Resolver:
         for s in self.supports_of[i]:
             if exclude_power is not None and self.power[s] == exclude_power:
                 continue
-            if self.resolve(s):
+            if self.k[s] != 1:
+                n += self._support_value(s)
+            elif self.resolve(s):
                 n += 1
         return n
+
+    def _support_value(self, s: int) -> int:
+        """Cluster rule 4: a multiple unit's support is reduced by the strength of the strongest attack
+        on it (one that would cut an ordinary support), not cut; nothing if it is dislodged."""
+        if self._dislodged(self.prov[s]):
+            return 0
+        attacks = [self._attack_strength(j) for j in self._cutters(s) if self._cuts(j)]
+        return max(0, self.k[s] - max(attacks, default=0))
 
     def _weak(self, i: int) -> bool:
         return self.weak[i]
 
     def _base(self, i: int) -> int:
-        """A unit's own strength: one, or none across a weak passage (only its supports count)."""
-        return 0 if self.weak[i] else 1
+        """A unit's own strength (one, or a Cluster multiple), or none across a weak passage (only its
+        supports count)."""
+        return 0 if self.weak[i] else self.k[i]
 
     def _head_to_head(self, i: int) -> int | None:
         j = self.at.get(self.to[i])  # type: ignore[arg-type]
@@ -563,8 +581,10 @@ class Resolver:
         if j is None:
             return 0
         if self.to[j] is not None:
-            return 0 if self.resolve(j) else 1
-        return 1 + self._support_count(j)
+            return 0 if self.resolve(j) else self.k[j]
+        # a researching unit stands one weaker (Cluster rule 5.1)
+        own = self.k[j] - 1 if type(self.orders[j]) is Research else self.k[j]
+        return own + self._support_count(j)
 
     def _attack_strength(self, i: int) -> int:
         if self.convoyed[i] and not self._path(i):
@@ -618,6 +638,8 @@ class Resolver:
         return not self.weak[j] or self._support_count(j) > 0
 
     def _support_given(self, i: int) -> bool:
+        if self.k[i] != 1:
+            return self._support_value(i) > 0
         for j in self._cutters(i):
             if self._cuts(j):
                 return False
@@ -691,7 +713,7 @@ class Resolver:
     def _verdict(self, i: int, by: Unit | None) -> tuple[bool, str]:
         """Whether the order succeeded, and why not: bounced with whom, cut by whom, dislodged by whom."""
         o = self.orders[i]
-        if by is None and not self.illegal[i] and (type(o) is Hold or (type(o) is Move and self.result[i])):
+        if by is None and not self.illegal[i] and (type(o) in (Hold, Research) or (type(o) is Move and self.result[i])):
             return True, ""
         tail = f", dislodged by {by}" if by is not None else ""
         if self.illegal[i]:
@@ -749,7 +771,14 @@ def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:
     voided: set[int] = set()
 
     def fates(void: set[int], watch: list[str]) -> list[tuple[str, str | None]]:
-        trial = Resolver(resolver.v, resolver.inputs[0], resolver.inputs[1], resolver.season, resolver.backup)
+        trial = Resolver(
+            resolver.v,
+            resolver.inputs[0],
+            resolver.inputs[1],
+            resolver.season,
+            resolver.backup,
+            strengths=resolver.strengths,
+        )
         trial.voided = set(void)
         out = trial.run()
         hit = {d.unit.province: d.attacker.province for d in out.dislodged}
@@ -774,10 +803,12 @@ def adjudicate_movement(
     orders: Iterable[UnitOrder],
     season: str = "spring",
     backup: BackupRule | None = None,
+    strengths: Mapping[str, int] | None = None,
 ) -> MovementOutcome:
-    """Resolve a movement phase. Units without orders hold; illegal orders become holds."""
+    """Resolve a movement phase. Units without orders hold; illegal orders become holds. ``strengths``
+    gives units other than one their own strength, by province (Cluster Diplomacy's multiple units)."""
     rule = BACKUP_RULES[variant.options.backup_rule]
-    return Resolver(variant, units, orders, season, backup or rule[0], rule[1]).run()
+    return Resolver(variant, units, orders, season, backup or rule[0], rule[1], strengths).run()
 
 
 #: The named backup rules a variant may choose: (paradox rule, preparation before resolving).
