@@ -220,7 +220,7 @@ def random_game(seed: int, years: int, variant: str = "standard") -> Iterator[Ph
     while not game.over and game.phase.year <= last:
         orders = random_orders(game, rng)
         for o in orders:
-            game._keep(o)
+            game.add_order(o)
         yield Phase(game, orders)
 
 

@@ -27,7 +27,7 @@ def play(variant: str, seed: int, years: int) -> Game:
     g = Game.new(variant)
     while g.phase.year < g.variant.first_year + years and not g.over:
         for order in random_orders(g, rng):
-            g._keep(order)
+            g.add_order(order)
         g.adjudicate()
     return g
 

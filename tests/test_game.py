@@ -187,7 +187,7 @@ def _random_game(variant: str, seed: int, years: int) -> Game:
     g = Game.new(variant)
     while g.phase.year < g.variant.first_year + years and not g.over:
         for order in random_orders(g, rng):
-            g._keep(order)
+            g.add_order(order)
         g.adjudicate()
         provinces = [u.province for u in g.units.values()]
         assert len(provinces) == len(set(provinces)) == len(g.units)

@@ -121,12 +121,12 @@ def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list
             if k == 0:
                 continue
             if k <= len(cands):
-                game._keep(cands[k - 1])
+                game.add_order(cands[k - 1])
                 continue
             texts = extra.get((n, owners[prov]), [])
             if not texts:
                 raise GameFileError("the link is damaged: an order written out is missing")
-            game._keep(game.parse(texts.pop(0), owners[prov]))
+            game.add_order(game.parse(texts.pop(0), owners[prov]))
         return
     for power in sorted(v.powers):
         cands = adjustment_candidates(game, power)
@@ -139,7 +139,7 @@ def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list
                 _keep_checked(game, game.parse(str(t), power), power)
             continue
         for _ in range(k):
-            game._keep(cands[digits.get(len(cands))])
+            game.add_order(cands[digits.get(len(cands))])
 
 
 def _keep_checked(game: Game, order: Order, power: str) -> None:
@@ -147,7 +147,7 @@ def _keep_checked(game: Game, order: Order, power: str) -> None:
         raise GameFileError("the link is damaged: an order belongs to another power")
     if isinstance(order, Disband) and order.unit.power != power:
         raise GameFileError("the link is damaged: an order belongs to another power")
-    game._keep(order)
+    game.add_order(order)
 
 
 def encode_link(game: Game) -> str:
@@ -161,7 +161,7 @@ def encode_link(game: Game) -> str:
         _encode_phase(g, record.orders, digits, extra, n)
         for power, texts in record.orders.items():
             for t in texts:
-                g._keep(g.parse(t, power))
+                g.add_order(g.parse(t, power))
         g.adjudicate()
         n += 1
     pending = game._written() if not game.over else {}

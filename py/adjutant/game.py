@@ -22,7 +22,6 @@ from .errors import AdjutantError, OrderError
 from .orders import (
     Build,
     Disband,
-    Move,
     Order,
     Retreat,
     Unit,
@@ -214,7 +213,7 @@ class Game:
             if warning.startswith("!"):
                 problems.append(OrderProblem(line, part, warning[1:], False))
                 continue
-            self._keep(order)
+            self.add_order(order)
             if warning:
                 problems.append(OrderProblem(line, part, warning, True))
         return problems
@@ -252,7 +251,9 @@ class Game:
                 return f"!{self.variant.powers[power].name} has no builds or removals due"
         return ""
 
-    def _keep(self, order: Order) -> None:
+    def add_order(self, order: Order) -> None:
+        """Keep an order as given, replacing the unit's earlier order (a build replaces an earlier build
+        in the same province). Unlike :meth:`add_orders` it checks nothing: for orders already read."""
         power = order_power(order)
         mine = self.orders.setdefault(power, [])
         if not isinstance(order, (Build, Waive)):
@@ -394,7 +395,7 @@ class Game:
         self.orders = {}
         for power, texts in record.orders.items():
             for text in texts:
-                self._keep(self.parse(text, power))
+                self.add_order(self.parse(text, power))
         return record
 
     def position_at(self, index: int) -> Position:
@@ -421,12 +422,4 @@ class Game:
         )
 
 
-def replay_orders(game: Game, record: PhaseRecord) -> None:
-    """Give again the orders of a history record (used when reading a game file)."""
-    for power, texts in record.orders.items():
-        for text in texts:
-            order = game.parse(text, power)
-            game._keep(order)
-
-
-__all__ = ["Game", "OrderProblem", "PhaseRecord", "Position", "Result", "replay_orders", "Move"]
+__all__ = ["Game", "OrderProblem", "PhaseRecord", "Position", "Result"]

@@ -178,7 +178,7 @@ def _give(game: Game, orders: Any, where: str) -> None:
                 raise GameFileError(f"{where}: {e}") from None
             if isinstance(order, (Build, Waive)) and order.power != power:
                 raise GameFileError(f"{where}: {text!r} is not an order of {power}")
-            game._keep(order)
+            game.add_order(order)
 
 
 def result_from_data(d: dict[str, Any]) -> Result:
