@@ -227,3 +227,23 @@ def test_game_files_follow_the_published_schema() -> None:
     bad = json.loads(dumps(games[0]))
     bad["units"]["france"].append("Army Paris")
     assert not validator.is_valid(bad)
+
+
+def test_huge_numbers_and_endless_games_are_refused_with_a_reason() -> None:
+    with pytest.raises(GameFileError, match="not valid JSON"):
+        loads('{"format":"adjutant-game","version":1' + "0" * 5000 + "}")
+    import base64
+    import zlib
+
+    def link(payload: str) -> str:
+        raw = zlib.compress(payload.encode(), 9)[2:-4]
+        return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+    with pytest.raises(GameFileError, match="not a game"):
+        decode_link(link('{"a":1' + "0" * 5000 + ',"v":"standard","n":0}'))
+    with pytest.raises(GameFileError, match="up to 1000"):
+        decode_link(link('{"a":1,"v":"cline5","n":5000}'))
+    assert str(decode_link(link('{"a":1,"v":"standard","n":4}')).phase) == "S1903M"
+    history = [{"phase": "S1901M"}] * 1001
+    with pytest.raises(GameFileError, match="up to 1000"):
+        loads(json.dumps({"format": "adjutant-game", "version": 1, "variant": "standard", "history": history}))

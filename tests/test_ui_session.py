@@ -210,3 +210,41 @@ def test_the_snapshot_is_plain_data_of_the_current_position() -> None:
     assert ["france", "A", "bur"] in snapshot["units"]
     assert len(snapshot["units"]) == 22 and snapshot["centres"]["par"] == "france"
     assert snapshot["colours"] == {"france": "#123456"}
+
+
+def _link_of(raw: bytes) -> str:
+    import base64
+    import zlib
+
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)[2:-4]).decode("ascii").rstrip("=")
+
+
+# What a hostile link, autosave or file may hold that the engine's readers do not turn into a
+# GameFileError themselves (a number past Python's int-string limit raises ValueError in json.loads).
+HUGE_NUMBER = b"1" + b"0" * 5000
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"a":' + HUGE_NUMBER + b',"v":"standard","n":0}',
+        b'{"a":1,"v":"standard","n":' + HUGE_NUMBER + b"}",
+        b"[" * 200_000 + b"]" * 200_000,
+    ],
+)
+def test_a_hostile_link_raises_only_a_clear_game_file_error(raw: bytes) -> None:
+    with pytest.raises(GameFileError, match="link"):
+        decode_link(_link_of(raw))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"format": "adjutant-game", "version": ' + HUGE_NUMBER.decode() + "}",
+        '{"format": "adjutant-game", "version": 1, "variant": "standard", "phase": ' + HUGE_NUMBER.decode() + "}",
+        '{"format": "adjutant-game", "x": ' + "[" * 200_000 + "]" * 200_000 + "}",
+    ],
+)
+def test_a_hostile_file_raises_only_a_clear_game_file_error(text: str) -> None:
+    with pytest.raises(GameFileError):
+        game_from_text(text)

@@ -72,8 +72,14 @@
     return data;
   }
 
+  // Lookups in the snapshot's objects by names it also supplies: own properties only, so a name such
+  // as "__proto__" or "constructor" finds nothing rather than something of Object's.
+  function own(object, key) {
+    return object && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+  }
+
   function anchorsOf(svg) {
-    const anchors = {};
+    const anchors = Object.create(null);
     for (const element of svg.querySelectorAll("[data-unit]")) {
       const parts = (element.getAttribute("data-unit") || "").split(",").map(Number);
       if (element.id && parts.length === 2 && parts.every(isFinite)) anchors[element.id] = parts;
@@ -86,12 +92,12 @@
   function paintSnapshot(svg, data) {
     const colours = data.colours && typeof data.colours === "object" ? data.colours : {};
     const colour = function (power) {
-      const value = colours[power];
+      const value = own(colours, power);
       return typeof value === "string" && COLOUR.test(value) ? value : "#888888";
     };
     const centres = data.centres && typeof data.centres === "object" ? data.centres : {};
     for (const circle of svg.querySelectorAll("circle.sc[data-province]")) {
-      const owner = centres[circle.getAttribute("data-province")];
+      const owner = own(centres, circle.getAttribute("data-province"));
       circle.style.fill = typeof owner === "string" ? colour(owner) : "#ffffff";
     }
     const anchors = anchorsOf(svg);
@@ -188,6 +194,15 @@
     });
     return;
   }
+
+  // A file dropped on the page is opened by the Python UI (a handler on the document); anywhere else,
+  // or before Python is ready, the browser would leave the app to show the file: never do that.
+  addEventListener("dragover", function (event) {
+    event.preventDefault();
+  });
+  addEventListener("drop", function (event) {
+    event.preventDefault();
+  });
 
   addEventListener("py:progress", function (event) {
     if (typeof event.detail === "string") bootText("Starting Python: " + event.detail + "…");

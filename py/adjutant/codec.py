@@ -33,6 +33,8 @@ LINK_VERSION = 1
 MAX_LINK = 400_000
 #: nor may it inflate to more than this
 MAX_INFLATED = 4_000_000
+#: nor hold more adjudicated phases than this (about two hundred game years): replaying them takes time
+MAX_PHASES = 1000
 
 
 def _b64(data: bytes) -> str:
@@ -202,7 +204,7 @@ def decode_link(text: str) -> Game:
         raise GameFileError("the link is cut short")
     try:
         payload = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # bad UTF-8, bad JSON, or a number too long to read
         raise GameFileError("the link is damaged: its contents are not a game") from None
     try:
         return _from_payload(payload)
@@ -228,8 +230,10 @@ def _from_payload(payload: Any) -> Game:
     except AdjutantError as e:
         raise GameFileError(f"the link's variant: {e}") from None
     records = payload.get("n")
-    if not isinstance(records, int) or not 0 <= records <= 10_000:
+    if not isinstance(records, int) or records < 0:
         raise GameFileError("the link is damaged: bad phase count")
+    if records > MAX_PHASES:
+        raise GameFileError(f"the link holds {records} phases; Adjutant reads games of up to {MAX_PHASES}")
     number = int.from_bytes(_unb64(payload["c"]), "big") if "c" in payload else 0
     digits = _Digits(number)
     extra: dict[tuple[int, str], list[Any]] = {}

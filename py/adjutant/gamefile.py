@@ -26,6 +26,8 @@ FORMAT = "adjutant-game"
 VERSION = 1
 #: refuse anything larger before parsing it (a long game is a few hundred kilobytes)
 MAX_BYTES = 8 * 1024 * 1024
+#: and games longer than this (about two hundred game years): reading replays every phase
+MAX_PHASES = 1000
 
 
 def to_data(game: Game) -> dict[str, Any]:
@@ -90,8 +92,8 @@ def loads(text: str | bytes) -> Game:
         raise GameFileError(f"the file is too large ({len(text)} characters) to be a game")
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise GameFileError(f"the file is not valid JSON ({e})") from None
+    except (ValueError, RecursionError) as e:  # bad JSON, or a number too long to read
+        raise GameFileError(f"the file is not valid JSON ({str(e)[:200]})") from None
     return from_data(data)
 
 
@@ -120,6 +122,8 @@ def from_data(data: Any) -> Game:
         raise GameFileError(f"the game's variant: {e}") from None
     history = data.get("history", [])
     _expect(isinstance(history, list), "history must be a list")
+    played = sum(1 for rec in history if not (isinstance(rec, dict) and rec.get("skipped")))
+    _expect(played <= MAX_PHASES, f"the game has {played} phases; Adjutant reads games of up to {MAX_PHASES}")
     for n, rec in enumerate(history):
         _expect(isinstance(rec, dict), f"history entry {n + 1} must be an object")
         phase_text = rec.get("phase")

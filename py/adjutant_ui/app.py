@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import js
-from adjutant import AdjutantError, GameFileError, available_variants
+from adjutant import AdjutantError, available_variants
 from adjutant.orders import format_order
 from pyodide.ffi import create_proxy, jsnull
 
@@ -23,6 +23,9 @@ AUTOSAVE_KEY = "adjutant.autosave"
 #: the autosaved game's position as plain data, painted by web/shell.js before Python is ready
 SNAPSHOT_KEY = "adjutant.snapshot"
 VARIANT_KEY = "adjutant.variant"
+#: an autosave this Adjutant could not read (damaged, or written by a newer one) is kept here rather
+#: than lost when the new game it starts instead is autosaved
+UNREADABLE_KEY = "adjutant.autosave.unreadable"
 document = js.document
 
 
@@ -83,26 +86,36 @@ class App:
             self._fill_variants()
         game_session = None
         from_link = False
+        bad_link = False
+        problems: list[str] = []
         fragment = str(js.location.hash).lstrip("#")
         if fragment:
             try:
                 game_session = Session(decode_link(fragment))
                 from_link = True
-            except (GameFileError, AdjutantError) as error:
-                self.message(f"The link could not be opened: {error}. Showing your last game instead.")
+            except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
+                bad_link = True
+                instead = "a new game" if self.embed else "your last game"
+                problems.append(f"The link could not be opened: {error}. Showing {instead} instead.")
         if game_session is None and not self.embed:
             saved = _storage_get(AUTOSAVE_KEY)
             if saved:
                 try:
                     game_session = Session(decode_link(saved))
                     self.last_link = saved
-                except (GameFileError, AdjutantError) as error:
-                    self.message(f"The autosaved game could not be read ({error}); starting a new game.")
+                except Exception as error:  # noqa: BLE001 - nor may a damaged autosave
+                    _storage_set(UNREADABLE_KEY, saved)
+                    problems.append(
+                        f"The autosaved game could not be read ({error}); starting a new game. "
+                        f"The unreadable save is kept in this browser's storage as {UNREADABLE_KEY}."
+                    )
         if game_session is None:
             try:
                 game_session = Session.new(_storage_get(VARIANT_KEY) or "standard")
-            except AdjutantError:
+            except Exception:  # noqa: BLE001 - an unknown or damaged variant name in storage
                 game_session = Session.new("standard")
+        if problems:
+            self.message(" ".join(problems))
         _mark("sessionReady")
         await self.show(game_session)
         _mark("boardReady")
@@ -118,6 +131,8 @@ class App:
             _storage_set(AUTOSAVE_KEY, self.last_link)
             _storage_set(VARIANT_KEY, game_session.game.variant.id)
             self.save_snapshot()
+            if bad_link and not self.embed:  # the address bar holds the game shown, not the bad link
+                js.history.replaceState(None, "", "#" + self.last_link)
 
     def _fill_variants(self) -> None:
         select = _id("variant-select")
@@ -135,7 +150,14 @@ class App:
         self.session = new_session
         self.board = Board(svg, variant)
         if not self.embed:
-            _id("variant-select").value = variant.id
+            select = _id("variant-select")
+            if not any(str(option.value) == variant.id for option in select.options):
+                # a draft variant (opened from a link or file) is not in the list of new games
+                option = document.createElement("option")
+                option.value = variant.id
+                option.textContent = variant.name
+                select.appendChild(option)
+            select.value = variant.id
             powers = _id("orders-power")
             powers.replaceChildren()
             option = document.createElement("option")
@@ -172,8 +194,9 @@ class App:
         self.on(_id("download"), "click", self.on_download)
         self.on(_id("upload"), "change", self.on_upload)
         self.on(_id("copy-embed"), "click", self.on_embed)
-        self.on(document.body, "dragover", lambda e: e.preventDefault())
-        self.on(document.body, "drop", self.on_drop)
+        # on the document, not the body: a file dropped below a short page must open here too
+        # (web/shell.js stops the browser from navigating to a dropped file)
+        self.on(document, "drop", self.on_drop)
 
     def on_key(self, event: Any) -> None:
         if event.key == "Escape":
@@ -229,6 +252,8 @@ class App:
             return
         text = str(_id("orders-text").value)
         power = str(_id("orders-power").value) or None
+        # orders are for the current phase: show it, not the past one being looked at
+        self.session.step(to=len(self.session.game.history))
         try:
             problems = self.session.enter_orders(text, power)
         except AdjutantError as error:
@@ -243,6 +268,7 @@ class App:
     def on_clear_orders(self, event: Any) -> None:
         assert self.session is not None
         power = str(_id("orders-power").value) or None
+        self.session.step(to=len(self.session.game.history))
         self.session.game.clear_orders(power)
         self.changed()
         self.render()
@@ -308,11 +334,11 @@ class App:
     async def _open_link(self, fragment: str) -> None:
         try:
             game = decode_link(fragment)
-        except (GameFileError, AdjutantError) as error:
+            await self.show(Session(game))
+        except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
             self.message(f"The link could not be opened: {error}. Your game is unchanged.")
             self.changed(replace_hash=True)
             return
-        await self.show(Session(game))
         self.clear_message()
         self.changed()
         self.render()
@@ -340,15 +366,18 @@ class App:
 
     def share_url(self, page: str = "") -> str:
         base = str(js.location.href).split("#")[0]
-        if page:
-            base = base.rsplit("/", 1)[0] + "/" + page
+        if page:  # resolved as a browser does: a query holding "/" must not change the folder
+            base = str(js.URL.new(page, base).href).split("#")[0]
         return base + "#" + self.last_link
 
     def copy(self, text: str, what: str) -> None:
-        try:
-            js.navigator.clipboard.writeText(text)
+        asyncio.ensure_future(self._copy(text, what))
+
+    async def _copy(self, text: str, what: str) -> None:
+        try:  # writeText's promise is refused when the page lacks focus or permission
+            await js.navigator.clipboard.writeText(text)
             self.message(f"{what} copied to the clipboard.", "info")
-        except Exception:
+        except Exception:  # noqa: BLE001 - no clipboard: show the text to copy by hand
             self.message(f"Copy this {what.lower()}: {text}", "info")
 
     def on_copy_link(self, event: Any) -> None:
@@ -395,16 +424,17 @@ class App:
             asyncio.ensure_future(self._open_file(files.item(0)))
 
     async def _open_file(self, file: Any) -> None:
+        name = str(file.name)
         if file.size > 5_000_000:
-            self.message(f"{file.name} is too large to be a game file. Your game is unchanged.")
+            self.message(f"{name} is too large to be a game file. Your game is unchanged.")
             return
-        text = str(await file.text())
         try:
+            text = str(await file.text())
             game = game_from_text(text)
-        except (GameFileError, AdjutantError) as error:
-            self.message(f"{file.name} could not be opened: {error}. Your game is unchanged.")
+            await self.show(Session(game))
+        except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
+            self.message(f"{name} could not be opened: {error}. Your game is unchanged.")
             return
-        await self.show(Session(game))
         self.clear_message()
         self.changed()
         self.render()

@@ -39,8 +39,27 @@ def game_to_text(game: Game) -> str:
     return json.dumps(_replay_data(game), separators=(",", ":"))
 
 
+def _refuse_unexpected(what: str, error: Exception) -> GameFileError:
+    """A GameFileError for anything else a hostile or damaged link or file made the reader raise (a
+    number too long to convert, a structure nested too deep, ...): the page shows it as a message and
+    keeps the game in hand, instead of failing to start."""
+    detail = str(error).split("\n")[0][:200] or type(error).__name__
+    return GameFileError(f"{what} is damaged: {detail}")
+
+
 def game_from_text(text: str) -> Game:
-    """Read a game file; a bad one raises GameFileError and changes nothing."""
+    """Read a game file; a bad one raises GameFileError (never anything else) and changes nothing."""
+    try:
+        return _game_from_text(text)
+    except GameFileError:
+        raise
+    except AdjutantError as error:
+        raise GameFileError(str(error)) from None
+    except Exception as error:  # noqa: BLE001 - whatever a hostile file triggers becomes a clear message
+        raise _refuse_unexpected("the file", error) from None
+
+
+def _game_from_text(text: str) -> Game:
     if _gamefile is not None:
         return _gamefile.loads(text)  # type: ignore[no-any-return]
     if hasattr(Game, "from_json"):
@@ -61,7 +80,19 @@ def encode_link(game: Game) -> str:
 
 
 def decode_link(fragment: str) -> Game:
-    """The game in a URL fragment; a corrupt, truncated or hostile one raises GameFileError."""
+    """The game in a URL fragment; a corrupt, truncated or hostile one raises GameFileError (never
+    anything else)."""
+    try:
+        return _decode_link(fragment)
+    except GameFileError:
+        raise
+    except AdjutantError as error:
+        raise GameFileError(str(error)) from None
+    except Exception as error:  # noqa: BLE001 - whatever a hostile link triggers becomes a clear message
+        raise _refuse_unexpected("the link", error) from None
+
+
+def _decode_link(fragment: str) -> Game:
     fragment = fragment.lstrip("#").strip()
     if _codec is not None and hasattr(_codec, "decode_link"):
         return _codec.decode_link(fragment)  # type: ignore[no-any-return]
