@@ -70,6 +70,16 @@ class App:
         self.proxies.append(proxy)
         element.addEventListener(event, proxy)
 
+    def on_zoom(self, event: Any = None) -> None:
+        """Show the board at twice the size, scrolling inside its frame (the nine-power maps' labels
+        are small at the page's width)."""
+        board = _id("map")
+        zoomed = not board.classList.contains("zoomed")
+        board.classList.toggle("zoomed", zoomed)
+        button = _id("map-zoom")
+        button.setAttribute("aria-pressed", "true" if zoomed else "false")
+        button.textContent = "Smaller map" if zoomed else "Larger map"
+
     def message(self, text: str, kind: str = "error") -> None:
         box = _id("message")
         _id("message-text").textContent = text
@@ -194,6 +204,7 @@ class App:
         self.on(_id("download"), "click", self.on_download)
         self.on(_id("upload"), "change", self.on_upload)
         self.on(_id("copy-embed"), "click", self.on_embed)
+        self.on(_id("map-zoom"), "click", self.on_zoom)
         # on the document, not the body: a file dropped below a short page must open here too
         # (web/shell.js stops the browser from navigating to a dropped file)
         self.on(document, "drop", self.on_drop)

@@ -39,3 +39,17 @@ def test_opened_from_disk_the_page_explains_how_to_serve_it(new_context: Any, si
     text.wait_for(state="visible")
     assert "http.server" in text.inner_text()
     assert "127.0.0.1" in text.inner_text()
+
+
+def test_the_larger_map_scrolls_inside_its_frame_and_back(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    frame = page.locator("#map")
+    width = frame.evaluate("el => el.clientWidth")
+    page.click("#map-zoom")
+    assert "zoomed" in (frame.get_attribute("class") or "")
+    assert page.locator("#map-zoom").get_attribute("aria-pressed") == "true"
+    assert page.locator("#map svg").evaluate("el => el.getBoundingClientRect().width") > 1.5 * width
+    assert frame.evaluate("el => el.scrollWidth > el.clientWidth")
+    page.click("#map-zoom")
+    assert page.locator("#map svg").evaluate("el => el.getBoundingClientRect().width") <= width + 1
+    assert recorder.page_errors == []
