@@ -6,37 +6,21 @@ A :class:`Session` holds the game, the phase being looked at, and the click-to-o
 
 from __future__ import annotations
 
-import base64
-import json
-import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from adjutant import AdjutantError, GameFileError, load_variant
+from adjutant import codec as _codec
+from adjutant import gamefile as _gamefile
 from adjutant.game import Game, Position
 from adjutant.orders import Build, Convoy, Disband, Move, Order, Retreat, Support, Waive, parse_order
 from adjutant.variant import province_of
-
-try:  # the engine's link codec and game file (the fallbacks below predate them)
-    from adjutant import codec as _codec
-except ImportError:  # pragma: no cover - depends on the engine's progress
-    _codec = None  # type: ignore[assignment]
-try:
-    from adjutant import gamefile as _gamefile
-except ImportError:  # pragma: no cover
-    _gamefile = None  # type: ignore[assignment]
-
-REPLAY_FORMAT = "adjutant-replay"
 
 
 # --- saving and sharing ---------------------------------------------------------------------------
 def game_to_text(game: Game) -> str:
     """The game file (JSON text)."""
-    if _gamefile is not None:
-        return str(_gamefile.dumps(game))
-    if hasattr(game, "to_json"):
-        return str(game.to_json())
-    return json.dumps(_replay_data(game), separators=(",", ":"))
+    return _gamefile.dumps(game)
 
 
 def _refuse_unexpected(what: str, error: Exception) -> GameFileError:
@@ -60,23 +44,12 @@ def game_from_text(text: str) -> Game:
 
 
 def _game_from_text(text: str) -> Game:
-    if _gamefile is not None:
-        return _gamefile.loads(text)  # type: ignore[no-any-return]
-    if hasattr(Game, "from_json"):
-        return Game.from_json(text)  # type: ignore[attr-defined, no-any-return]
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise GameFileError(f"this is not a game file (not JSON: {error})") from None
-    return _replay(data)
+    return _gamefile.loads(text)
 
 
 def encode_link(game: Game) -> str:
     """The URL fragment (without '#') that holds the game."""
-    if _codec is not None and hasattr(_codec, "encode_link"):
-        return str(_codec.encode_link(game))
-    packed = zlib.compress(game_to_text(game).encode("utf-8"), 9)[2:-4]  # raw deflate
-    return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+    return _codec.encode_link(game)
 
 
 def decode_link(fragment: str) -> Game:
@@ -93,62 +66,7 @@ def decode_link(fragment: str) -> Game:
 
 
 def _decode_link(fragment: str) -> Game:
-    fragment = fragment.lstrip("#").strip()
-    if _codec is not None and hasattr(_codec, "decode_link"):
-        return _codec.decode_link(fragment)  # type: ignore[no-any-return]
-    if not fragment:
-        raise GameFileError("the link holds no game")
-    try:
-        packed = base64.urlsafe_b64decode(fragment + "=" * (-len(fragment) % 4))
-        inflater = zlib.decompressobj(-15)
-        raw = inflater.decompress(packed, 1_000_000)
-        if inflater.unconsumed_tail or not inflater.eof:
-            raise GameFileError("the link is truncated or too large")
-        text = raw.decode("utf-8")
-    except (ValueError, zlib.error, UnicodeDecodeError) as error:
-        raise GameFileError(f"the link is damaged ({error})") from None
-    return game_from_text(text)
-
-
-def _replay_data(game: Game) -> dict[str, Any]:
-    return {
-        "format": REPLAY_FORMAT,
-        "version": 1,
-        "variant": game.variant.id,
-        "phases": [{"phase": str(r.phase), "orders": r.orders} for r in game.history if not r.skipped],
-        "orders": {p: [_format(o) for o in os] for p, os in game.orders.items() if os},
-        "draw": list(game.draw) if game.draw else None,
-    }
-
-
-def _format(order: Order) -> str:
-    from adjutant.orders import format_order
-
-    return format_order(order)
-
-
-def _replay(data: Any) -> Game:
-    if not isinstance(data, dict) or data.get("format") != REPLAY_FORMAT:
-        raise GameFileError("this is not an Adjutant game file")
-    if data.get("version") != 1:
-        raise GameFileError(f"game file version {data.get('version')!r} is newer than this Adjutant reads")
-    try:
-        game = Game.new(str(data["variant"]))
-        for record in data["phases"]:
-            if str(game.phase) != record["phase"]:
-                raise GameFileError(f"the file's phase {record['phase']} does not follow {game.phase}")
-            for power, texts in record["orders"].items():
-                game.add_orders("\n".join(texts), power)
-            game.adjudicate()
-        for power, texts in (data.get("orders") or {}).items():
-            game.add_orders("\n".join(texts), power)
-        if data.get("draw"):
-            game.declare_draw(data["draw"])
-    except GameFileError:
-        raise
-    except (AdjutantError, KeyError, TypeError, AttributeError) as error:
-        raise GameFileError(f"the game file is damaged ({error})") from None
-    return game
+    return _codec.decode_link(fragment.lstrip("#").strip())
 
 
 def position_snapshot(game: Game, colours: dict[str, str] | None = None) -> dict[str, Any]:
