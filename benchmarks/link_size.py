@@ -10,7 +10,6 @@ fits in at most 2,000 characters.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -19,17 +18,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
 from adjutant import Game, decode_link, dumps, encode_link  # noqa: E402
-from adjutant.legal import random_orders  # noqa: E402
+from adjutant.legal import random_game  # noqa: E402
 
 
 def play(variant: str, seed: int, years: int) -> Game:
-    rng = random.Random(seed)
-    g = Game.new(variant)
-    while g.phase.year < g.variant.first_year + years and not g.over:
-        for order in random_orders(g, rng):
-            g.add_order(order)
-        g.adjudicate()
-    return g
+    game = Game.new(variant)
+    for game in random_game(variant, seed, years):  # noqa: B007 - the last state is the game played
+        pass
+    return game
 
 
 def main() -> None:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 from adjutant import AdjutantError, Game, GameFileError, decode_link, dumps, encode_link, loads
-from adjutant.legal import random_orders
+from adjutant.legal import random_game
 from adjutant.variant import available_variants
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -183,12 +182,8 @@ def test_damaged_links_say_what_is_wrong() -> None:
 
 
 def _random_game(variant: str, seed: int, years: int) -> Game:
-    rng = random.Random(seed)
     g = Game.new(variant)
-    while g.phase.year < g.variant.first_year + years and not g.over:
-        for order in random_orders(g, rng):
-            g.add_order(order)
-        g.adjudicate()
+    for g in random_game(variant, seed, years):
         provinces = [u.province for u in g.units.values()]
         assert len(provinces) == len(set(provinces)) == len(g.units)
         assert all(k == u.province for k, u in g.units.items())

@@ -138,13 +138,13 @@ def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list
             if not texts or not isinstance(texts[0], list):
                 raise GameFileError("the link is damaged: adjustments written out are missing")
             for t in texts.pop(0):
-                _keep_checked(game, game.parse(str(t), power), power)
+                _add_checked(game, game.parse(str(t), power), power)
             continue
         for _ in range(k):
             game.add_order(cands[digits.get(len(cands))])
 
 
-def _keep_checked(game: Game, order: Order, power: str) -> None:
+def _add_checked(game: Game, order: Order, power: str) -> None:
     if isinstance(order, (Build, Waive)) and order.power != power:
         raise GameFileError("the link is damaged: an order belongs to another power")
     if isinstance(order, Disband) and order.unit.power != power:

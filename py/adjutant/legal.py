@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from .game import Game
 from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Unit, Waive
@@ -187,3 +187,15 @@ def random_orders(game: Game, rng: random.Random, hold_bias: float = 0.0) -> lis
                 for u in rng.sample(mine, min(len(mine), -adj.delta)):
                     out.append(Disband(u))
     return out
+
+
+def random_game(variant: str, seed: int, years: int) -> Iterator[Game]:
+    """Play a seeded game of random legal orders for ``years`` game years; yields the game after each
+    adjudication (the same object, advanced)."""
+    rng = random.Random(seed)
+    game = Game.new(variant)
+    while game.phase.year < game.variant.first_year + years and not game.over:
+        for order in random_orders(game, rng):
+            game.add_order(order)
+        game.adjudicate()
+        yield game

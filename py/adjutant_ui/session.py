@@ -6,6 +6,7 @@ A :class:`Session` holds the game, the phase being looked at, and the click-to-o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,20 +32,21 @@ def _refuse_unexpected(what: str, error: Exception) -> GameFileError:
     return GameFileError(f"{what} is damaged: {detail}")
 
 
-def game_from_text(text: str) -> Game:
-    """Read a game file; a bad one raises GameFileError (never anything else) and changes nothing."""
+def _read(what: str, reader: Callable[[str], Game], text: str) -> Game:
+    """Run one of the engine's readers; anything it raises comes out as a GameFileError naming ``what``."""
     try:
-        return _game_from_text(text)
+        return reader(text)
     except GameFileError:
         raise
     except AdjutantError as error:
         raise GameFileError(str(error)) from None
-    except Exception as error:  # noqa: BLE001 - whatever a hostile file triggers becomes a clear message
-        raise _refuse_unexpected("the file", error) from None
+    except Exception as error:  # noqa: BLE001 - whatever hostile input triggers becomes a clear message
+        raise _refuse_unexpected(what, error) from None
 
 
-def _game_from_text(text: str) -> Game:
-    return _gamefile.loads(text)
+def game_from_text(text: str) -> Game:
+    """Read a game file; a bad one raises GameFileError (never anything else) and changes nothing."""
+    return _read("the file", _gamefile.loads, text)
 
 
 def encode_link(game: Game) -> str:
@@ -55,18 +57,8 @@ def encode_link(game: Game) -> str:
 def decode_link(fragment: str) -> Game:
     """The game in a URL fragment; a corrupt, truncated or hostile one raises GameFileError (never
     anything else)."""
-    try:
-        return _decode_link(fragment)
-    except GameFileError:
-        raise
-    except AdjutantError as error:
-        raise GameFileError(str(error)) from None
-    except Exception as error:  # noqa: BLE001 - whatever a hostile link triggers becomes a clear message
-        raise _refuse_unexpected("the link", error) from None
+    return _read("the link", _codec.decode_link, fragment.lstrip("#").strip())
 
-
-def _decode_link(fragment: str) -> Game:
-    return _codec.decode_link(fragment.lstrip("#").strip())
 
 
 def position_snapshot(game: Game, colours: dict[str, str] | None = None) -> dict[str, Any]:
