@@ -101,9 +101,41 @@ def _movement(v: Variant, units: dict[str, Unit], orders: dict[str, Any], season
     return outcome, verdicts
 
 
+def _cluster_movement(v: Variant, units: dict[str, Unit], case: dict[str, Any], strengths: dict[str, int]) -> Outcome:
+    """A Cluster case with sites or knowledge: the whole movement phase (transfers, mattermission,
+    research), as a game adjudicates it."""
+    from adjutant.ancients import Aura, ClusterState, adjudicate_movement_phase
+    from adjutant.phases import Phase
+
+    knowledge = {}
+    for abbrev, known in case.get("knowledge", {}).items():
+        power = v.power_by_abbrev(abbrev)
+        assert power is not None
+        knowledge[power.id] = tuple(known)
+    state = ClusterState(
+        "case", None, sites=case.get("sites", {}), auras={p: Aura(k) for p, k in strengths.items()},
+        knowledge=knowledge, started=True,
+    )
+    parsed = _parse_all(v, case["orders"], units, "movement")
+    given = [o for o in parsed.values() if not isinstance(o, str)]
+    season = case.get("season", "spring")
+    out, _ = adjudicate_movement_phase(v, Phase(1902, season, "movement"), units, state, given, [])  # type: ignore[arg-type]
+    by_unit = {r.unit.province: r for r in out.results}
+    verdicts = {}
+    for text, o in parsed.items():
+        ok = not isinstance(o, str) and by_unit[o.unit.province].success  # type: ignore[union-attr]
+        verdicts[text] = "Succeeds" if ok else "Fails"
+    destroyed = [_abbrev(v, r.unit) for r in out.results if r.reason.startswith("destroyed")]
+    return Outcome(verdicts, [_abbrev(v, d.unit) for d in out.dislodged], sorted(destroyed))
+
+
 def run_case(case: dict[str, Any]) -> Outcome:
     v = load_variant(case.get("variant", "standard"))
     season = case.get("season", "spring")
+    if case["phase"] == "Main" and ("sites" in case or "knowledge" in case):
+        units = _board(v, case.get("starting_state", []), case["orders"])
+        strengths = {_unit_of(v, text)[1].province: k for text, k in case.get("strengths", {}).items()}
+        return _cluster_movement(v, units, case, strengths)
     if case["phase"] == "Main":
         units = _board(v, case.get("starting_state", []), case["orders"])
         # Cluster: {"ENG: F nth": 3} gives a unit its multiple strength
@@ -162,6 +194,10 @@ def check_case(case: dict[str, Any]) -> list[str]:
         want_d = sorted(_normal_unit(x) for x in case["dislodged"])
         if sorted(_normal_unit(x) for x in got.dislodged) != want_d:
             problems.append(f"dislodged: expected {want_d}, got {sorted(got.dislodged)}")
+    if "destroyed" in case:
+        want_x = sorted(_normal_unit(x) for x in case["destroyed"])
+        if sorted(_normal_unit(x) for x in got.removed) != want_x:
+            problems.append(f"destroyed: expected {want_x}, got {got.removed}")
     if case["phase"] == "Build" and "civil_disorder" in case:
         removals_ordered = [t for t, o in case["orders"].items() if "disband" in t.lower() or "remove" in t.lower()]
         want_r = sorted(_normal_unit(x) for x in case["civil_disorder"])

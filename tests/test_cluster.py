@@ -1,10 +1,31 @@
-"""Cluster Diplomacy (draft): the Sites of the Ancients and Mattermission's reach."""
+"""Cluster Diplomacy: the sites, nominations, revealing, Research, Transfer, Mattermission, and the secrets
+kept apart (rule decisions in maps/cluster.md; single-phase cases in tests/cases/cluster.json)."""
 
 from __future__ import annotations
 
+import json
+import re
+from dataclasses import replace
+
 import pytest
-from adjutant import load_variant
-from adjutant.cluster import check_sites, distance, mattermission_targets, place_sites
+from adjutant import AdjutantError, Game, GameFileError, OrderError, Result, Unit, gamefile, load_variant
+from adjutant.ancients import Aura, ClusterState
+from adjutant.cluster import (
+    check_sites,
+    distance,
+    join_parts,
+    mattermission_targets,
+    new_game,
+    nominations_due,
+    place_sites,
+    public_data,
+    secret_parts,
+)
+from adjutant.codec import decode_link, encode_link
+from adjutant.gamefile import dumps, loads
+from adjutant.legal import random_game
+from adjutant.orders import format_order
+from adjutant.phases import Phase
 from adjutant.variant import available_variants
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -67,6 +88,459 @@ def test_mattermission_reach_follows_the_rule_not_the_slip_in_its_example() -> N
     assert "mar" in army and "lyo" not in army and "nth" not in army
 
 
-def test_a_draft_variant_is_not_offered() -> None:
-    assert "cluster" not in [v for v, _ in available_variants()]
-    assert "cluster" in [v for v, _ in available_variants(drafts=True)]
+def test_the_variant_is_offered() -> None:
+    assert "cluster" in [v for v, _ in available_variants()]
+
+
+# --- playing: helpers -----------------------------------------------------------------------------
+
+
+def _game(
+    units: str = "",
+    *,
+    sites: dict[str, int] | None = None,
+    auras: dict[str, int] | None = None,
+    knowledge: dict[str, tuple[str, ...]] | None = None,
+    phase: str = "S1902M",
+) -> Game:
+    """A game of Cluster at ``phase`` with the units given ("france A bur, germany A mun"), or the
+    starting ones, and a Cluster state set by hand."""
+    g = new_game(seed=11)
+    state = g.position.cluster
+    assert state is not None
+    board = dict(g.units)
+    if units:
+        board = {}
+        for item in units.split(","):
+            power, t, loc = item.split()
+            board[loc.split("/")[0]] = Unit(power, t, loc)
+    state = replace(
+        state,
+        sites=sites if sites is not None else state.sites,
+        auras={p: Aura(k) for p, k in (auras or {}).items()},
+        knowledge=knowledge or {},
+        deferred={},
+        started=True,
+    )
+    g.position = replace(g.position, phase=Phase.parse(phase), units=board, cluster=state)
+    return g
+
+
+def _play(g: Game, orders: str) -> list[Result]:
+    problems = [p for p in g.add_orders(orders) if not p.kept]
+    assert problems == []
+    return g.adjudicate()[0].results
+
+
+def _last_results(data: dict) -> list[dict]:  # type: ignore[type-arg]
+    """The results of the last phase adjudicated in a game file's history."""
+    return next(r["results"] for r in reversed(data["history"]) if not r.get("skipped"))
+
+
+def _result(results: list[Result], unit: str) -> Result:
+    return next(r for r in results if r.unit == unit)
+
+
+def _state(g: Game) -> ClusterState:
+    assert g.position.cluster is not None
+    return g.position.cluster
+
+
+# --- orders ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("A Par research", "A par RES"),
+        ("A par RES", "A par RES"),
+        ("F Lon transfer F North Sea", "F lon TRA F nth"),
+        ("F lon TRA nth", "F lon TRA F nth"),
+        ("Fleet London mattermit Marseilles", "F lon MAT mar"),
+        ("F lon MAT mar", "F lon MAT mar"),
+        ("Nominate 3 Paris", "Nominate 3 par"),
+        ("nominate 2 later", "Nominate 2 later"),
+    ],
+)
+def test_cluster_orders_read_back_in_canonical_form(text: str, canonical: str) -> None:
+    g = _game("england F lon, england F nth, france A par")
+    power = "france" if "par" in canonical or "later" in canonical else "england"
+    order = g.parse(text, power)
+    assert format_order(order) == canonical
+    assert g.parse(canonical, power) == order
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("F lon MAT nap", "F lon MAT nap: Naples is more than 4 spaces from London"),
+        ("F lon MAT mun", "Munich"),
+        ("F lon TRA A yor", "F lon TRA A yor: an aura transfers only to a unit of its own type"),
+        ("F lon TRA F lon", "cannot take itself over"),
+    ],
+)
+def test_impossible_transfers_and_mattermissions_are_refused_quoting_the_order(text: str, message: str) -> None:
+    g = _game("england F lon, england A yor")
+    problems = g.add_orders(text, "england")
+    assert len(problems) == 1 and not problems[0].kept
+    assert message in str(problems[0])
+
+
+def test_the_new_orders_exist_only_in_cluster() -> None:
+    g = Game.new("standard")
+    for text in ("A Par RES", "F Lon TRA F Edi", "F Lon MAT Nth", "Nominate 3 Par"):
+        with pytest.raises(OrderError, match="there is no"):
+            g.parse(text, "france" if "Par" in text else "england")
+    with pytest.raises(OrderError, match="no multiple units"):
+        g.nominate("france", 3, "par")
+
+
+# --- nominations (rule 2) -----------------------------------------------------------------------------
+
+
+def test_nominations_before_the_first_movement_phase() -> None:
+    g = new_game(seed=3)
+    assert nominations_due(g)["france"] == [3, 2]
+    g.nominate("france", 3, "par")
+    g.nominate("france", 3, "mar")  # changed until adjudicated
+    assert nominations_due(g)["france"] == [2]
+    with pytest.raises(OrderError, match="already nominated the 3 times force unit"):
+        g.nominate("france", 2, "mar")
+    with pytest.raises(OrderError, match="no unit of France in Berlin"):
+        g.nominate("france", 2, "ber")
+    with pytest.raises(OrderError, match="no 4 times force unit"):
+        g.nominate("france", 4, "par")
+    g.nominate("france", 2, None)
+    assert "france" not in nominations_due(g)
+    g.set_orders("france", "A Mar - Spa")  # orders replaced, nominations kept
+    g.nominate("germany", 2, "mun")  # Germany's 3 is left unnamed: deferred
+    g.adjudicate()
+    state = _state(g)
+    assert state.auras == {"spa": Aura(3), "mun": Aura(2)}
+    assert state.deferred == {
+        **{p: (3, 2) for p in g.variant.powers if p not in ("france", "germany")},
+        "france": (2,),
+        "germany": (3,),
+    }
+    with pytest.raises(OrderError, match="was nominated already"):
+        g.nominate("france", 3, "bre")
+    with pytest.raises(OrderError, match="not built in the last adjustment phase"):
+        g.nominate("france", 2, "bre")
+    assert nominations_due(g) == {}
+    text = dumps(g)
+    assert dumps(loads(text)) == text  # the nominations are in the history, replayed
+
+
+def test_a_deferred_multiple_is_named_on_a_later_build() -> None:
+    g = new_game(seed=4)
+    g.nominate("france", 2, None)
+    g.add_orders("France: A Mar - Spa; F Bre - Mao")
+    g.adjudicate()
+    g.add_orders("France: F Mao - Por")
+    g.adjudicate()
+    assert str(g.phase) == "W1901A"
+    with pytest.raises(OrderError, match="movement phase"):
+        g.nominate("france", 2, "bre")
+    g.add_orders("France: Build F Bre; Build A Mar")
+    g.adjudicate()
+    assert _state(g).fresh == {"france": ("bre", "mar")}
+    assert nominations_due(g) == {"france": [3, 2]} or nominations_due(g)["france"] == [3, 2]
+    with pytest.raises(OrderError, match="not built in the last adjustment phase"):
+        g.nominate("france", 2, "par")
+    g.nominate("france", 2, "bre")
+    g.adjudicate()
+    assert _state(g).auras["bre"] == Aura(2)
+    assert 2 not in _state(g).deferred["france"] and 3 in _state(g).deferred["france"]
+    assert _state(g).fresh == {}
+    text = dumps(g)
+    assert dumps(loads(text)) == text
+
+
+def test_a_multiple_unit_destroyed_is_gone_for_good() -> None:
+    g = _game("france A bur, germany A mun, germany A ruh, germany A pic", auras={"bur": 2})
+    _play(g, "Germany: A Mun - Bur; A Ruh S A Mun - Bur; A Pic S A Mun - Bur")
+    _play(g, "France: A Bur D")
+    state = _state(g)
+    assert state.auras == {} and "france" not in state.deferred
+    g.position = replace(g.position, phase=Phase.parse("F1902M"))
+    with pytest.raises(OrderError, match="gone for good"):
+        g.nominate("france", 2, None)
+
+
+# --- strengths travel, and are revealed when used (rules 1, 2) ----------------------------------------
+
+
+def test_a_multiple_strength_travels_with_its_unit_and_is_revealed_only_when_used() -> None:
+    g = _game("france A bur, germany A mun, germany A ruh, germany A kie", auras={"bur": 3})
+    _play(g, "France: A Bur - Pic")  # no contest: not used
+    assert _state(g).auras == {"pic": Aura(3)}
+    assert public_data(g)["cluster"].get("auras") is None
+    g.position = replace(g.position, units={**g.units, "bel": Unit("germany", "A", "bel")})
+    results = _play(g, "France: A Pic - Bel; Germany: A Ruh S A Bel")  # 3 against 2: used
+    assert _result(results, "A pic").success
+    assert _state(g).auras == {"bel": Aura(3, revealed=True)}
+    assert public_data(g)["cluster"]["auras"] == {"bel": [3, True]}
+
+
+def test_a_multiple_unit_attacked_but_not_needing_its_strength_stays_hidden() -> None:
+    g = _game("france A bur, germany A mun", auras={"bur": 2})
+    _play(g, "Germany: A Mun - Bur")  # one against two; one against one would bounce as well
+    assert _state(g).auras == {"bur": Aura(2)}
+    g2 = _game("france A bur, germany A mun, germany A ruh", auras={"bur": 2})
+    _play(g2, "Germany: A Mun - Bur; A Ruh S A Mun - Bur")  # two against two: needed
+    assert _state(g2).auras == {"bur": Aura(2, revealed=True)}
+
+
+# --- research (rule 5.1) -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("level", "knowledge", "note"),
+    [
+        (0, (), "research: no Site of the Ancients in Paris"),
+        (1, (), "research: a level-1 Site of the Ancients in Paris"),
+        (2, ("transfer",), "research: a level-2 Site of the Ancients in Paris"),
+        (3, ("mattermission",), "research: a level-3 Site of the Ancients in Paris"),
+    ],
+)
+def test_research_reports_to_all_and_teaches_its_knowledge(level: int, knowledge: tuple[str, ...], note: str) -> None:
+    g = _game("france A par", sites={"par": level} if level else {"bur": 1})
+    results = _play(g, "France: A Par RES")
+    assert _result(results, "A par").reason == note
+    state = _state(g)
+    assert state.research == (("S1902M", "par", level),)
+    assert state.knowledge.get("france", ()) == knowledge
+    assert state.found == {"france": {"par": level}}
+    public = public_data(g)
+    assert public["cluster"]["research"] == [["S1902M", "par", level]]
+    shown = _last_results(public)[0]
+    assert shown["order"] == "A par H" and shown["reason"] == note
+    assert "knowledge" not in public["cluster"]
+
+
+def test_research_by_a_dislodged_unit_learns_nothing() -> None:
+    g = _game("france A par, germany A bur", sites={"par": 2})
+    results = _play(g, "France: A Par RES; Germany: A Bur - Par")
+    assert not _result(results, "A par").success
+    assert _state(g).research == () and _state(g).knowledge == {}
+
+
+# --- transfer (rule 5.2) -------------------------------------------------------------------------------
+
+
+def _transferred() -> Game:
+    g = _game(
+        "france A bur, germany A mun, germany A ruh",
+        sites={"bur": 2},
+        auras={"bur": 3},
+        knowledge={"france": ("transfer",)},
+        phase="S1901M",
+    )
+    results = _play(g, "France: A Bur TRA A Mun; Germany: A Mun H")
+    assert _result(results, "A bur").reason == "transfer: took over A mun"
+    return g
+
+
+def test_transfer_lifecycle_a_triple_aura_lasts_two_years_in_a_normal_host() -> None:
+    g = _transferred()
+    (t,) = _state(g).transferees
+    assert (t.power, t.host, t.original, t.value, t.host_level) == ("france", "mun", "bur", 2, 1)
+    assert _state(g).strengths()["mun"] == 2
+    # the host follows France's orders; the original stands
+    _play(g, "France: A Mun - Tyr\nGermany: A Mun - Boh")
+    assert g.units["tyr"].power == "germany" and "boh" not in g.units
+    (t,) = _state(g).transferees
+    assert t.host == "tyr"
+    _play(g, "")  # W1901A
+    # no order from France: the host follows Germany's (the hand-back); the aura is worth 1 from S1902
+    _play(g, "Germany: A Tyr - Boh")
+    assert "boh" in g.units and _state(g).transferees[0].value == 1
+    _play(g, "")  # F1902M
+    _play(g, "")  # W1902A
+    results = _play(g, "")  # S1903: worth 0, below the host's level: host and original die
+    assert "boh" not in g.units and "bur" not in g.units
+    assert _result(results, "A boh").reason.startswith("destroyed")
+    assert _result(results, "A bur").reason.startswith("destroyed")
+    assert _state(g).transferees == () and "bur" not in _state(g).auras
+    public = public_data(g)
+    assert "transfer" not in json.dumps(public)
+    assert [r.get("reason") for r in _last_results(public) if "destroyed" in r.get("reason", "")] == ["destroyed"] * 2
+
+
+def test_the_original_unit_only_stands() -> None:
+    g = _transferred()
+    problems = g.add_orders("France: A Bur - Par")
+    assert problems and problems[0].kept and "its aura is away" in problems[0].message
+    results = g.adjudicate()[0].results
+    assert "bur" in g.units and not _result(results, "A bur").success
+
+
+def test_a_transferee_discovers_the_site_it_finishes_a_turn_on() -> None:
+    g = _transferred()
+    g.position = replace(g.position, cluster=replace(_state(g), sites={**_state(g).sites, "tyr": 3}))
+    _play(g, "France: A Mun - Tyr")
+    assert _state(g).knowledge["france"] == ("mattermission", "transfer")
+    assert _state(g).found["france"]["tyr"] == 3
+    assert _state(g).research == ()  # secret: not reported
+
+
+def test_a_host_destroyed_takes_its_original_with_it() -> None:
+    g = _transferred()
+    austrians = {p: Unit("austria", "A", p) for p in ("boh", "sil", "tyr")}
+    g.position = replace(g.position, units={**g.units, **austrians})
+    _play(g, "Austria: A Boh - Mun; A Sil S A Boh - Mun; A Tyr S A Boh - Mun")
+    assert g.phase.kind == "retreat"
+    _play(g, "France: A Mun D")
+    assert "bur" not in g.units and _state(g).transferees == ()
+
+
+# --- mattermission (rule 5.3) ----------------------------------------------------------------------------
+
+
+def test_mattermission_from_london_and_collisions_in_a_game() -> None:
+    g = _game(
+        "england F lon, france F bre, france A pic",
+        sites={"lon": 3, "bre": 1},
+        knowledge={"england": ("mattermission",), "france": ("mattermission",)},
+    )
+    results = _play(g, "England: F Lon MAT Mar")
+    assert _result(results, "F lon").success and g.units["mar"].power == "england"
+    public = public_data(g)
+    assert _last_results(public)[1]["order"] == "F lon - mar"
+    g = _game(
+        "england F lon, france F bre, france A pic",
+        sites={"lon": 3, "bre": 1},
+        knowledge={"england": ("mattermission",), "france": ("mattermission",)},
+    )
+    results = _play(g, "England: F Lon MAT Bel\nFrance: F Bre MAT Bel; A Pic - Bel")
+    assert set(g.units) == set()
+    assert all(r.reason.startswith("destroyed") for r in results)
+
+
+# --- the secrets kept apart -----------------------------------------------------------------------------
+
+
+def _random_cluster_game(seed: int, years: int) -> Game:
+    g = new_game(seed)
+    for g in random_game("cluster", seed, years):
+        provinces = [u.province for u in g.units.values()]
+        assert len(provinces) == len(set(provinces))
+        state = _state(g)
+        assert set(state.auras) <= set(g.units)
+        assert all(t.host in (g.units if not t.retreating else g.dislodged_units()) for t in state.transferees)
+    return g
+
+
+def _secrets_in(g: Game, text: str, power: str | None) -> list[str]:
+    """The secrets of ``g`` that appear in ``text`` (those of other powers than ``power``)."""
+    state = _state(g)
+    found = []
+    reported = {(p, lv) for _, p, lv in state.research}
+    reported |= set(state.found.get(power, {}).items()) if power is not None else set()
+    if re.search(rf"\b{state.seed}\b", text):
+        found.append("seed")
+    for prov, lv in state.sites.items():
+        if (prov, lv) not in reported and f'"{prov}": {lv}' in text:
+            found.append(f"site {prov}")
+    for prov, a in state.auras.items():
+        if not a.revealed and g.units[prov].power != power and f'"{prov}": [{a.level}' in text:
+            found.append(f"aura {prov}")
+    for p, known in state.knowledge.items():
+        if p != power and known and f'"{p}": ["{known[0]}' in text:
+            found.append(f"knowledge {p}")
+    if '"transferees"' in text and any(t.power != power for t in state.transferees):
+        found.append("transferees")
+    if "Nominate" in text or '"deferred"' in text and power is None:
+        found.append("nominations")
+    return found
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(min_value=10_000, max_value=2**62))
+def test_public_data_and_each_part_hold_only_their_own_secrets(seed: int) -> None:
+    g = _random_cluster_game(seed, 4)
+    public = public_data(g)
+    text = json.dumps(public)
+    assert _secrets_in(g, text, None) == []
+    for key in ("sites", "seed", "knowledge", "found", "deferred", "transferees"):
+        assert f'"{key}"' not in text
+    parts = secret_parts(g)
+    for power in g.variant.powers:
+        assert _secrets_in(g, json.dumps(parts[power]), power) == []
+    # each view reads back, and the game master's part restores the game exactly
+    assert dumps(join_parts(public, [parts["gm"]])) == dumps(g)
+    assert gamefile.to_data(loads(json.dumps(public))) == public
+    for power in g.variant.powers:
+        view = join_parts(public, {power: parts[power]})
+        assert gamefile.to_data(gamefile.from_data(gamefile.to_data(view))) == gamefile.to_data(view)
+        mine = {p for p, u in g.units.items() if u.power == power}
+        assert {p for p in _state(g).auras if p in mine} <= set(_state(view).auras)
+
+
+def test_parts_of_another_game_or_phase_are_refused() -> None:
+    g = _transferred()
+    other = new_game(seed=2)
+    public = public_data(g)
+    with pytest.raises(GameFileError, match="another game"):
+        join_parts(public, [secret_parts(other)["gm"]])
+    parts = secret_parts(g)
+    with pytest.raises(GameFileError, match="not that holder's"):
+        join_parts(public, {"germany": parts["france"]})
+    view = join_parts(public, [parts["france"]])
+    assert _state(view).transferees[0].host == "mun" and _state(view).view == "france"
+    with pytest.raises(AdjutantError, match="for display"):
+        view.adjudicate()
+    # France orders the host in its own view
+    assert view.add_orders("A Mun - Tyr", "france") == []
+    _play(g, "")
+    with pytest.raises(GameFileError, match="from F1901M"):
+        join_parts(public_data(g), [parts["france"]])
+
+
+def test_a_hostile_public_part_fails_with_a_game_file_error() -> None:
+    public = public_data(new_game(seed=5))
+    for bad in (
+        {**public, "cluster": {"game": "x", "view": "public", "auras": {"par": "3"}}},
+        {**public, "snapshots": [1]},
+        {**public, "units": {"france": ["Army Paris"]}},
+        {**public, "cluster": []},
+        [],
+    ):
+        with pytest.raises(GameFileError):
+            join_parts(bad, [])
+
+
+# --- a seeded soak ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_cluster_games_never_break_and_round_trip(seed: int) -> None:
+    g = _random_cluster_game(seed, 6)
+    text = dumps(g)
+    assert dumps(loads(text)) == text
+    assert dumps(decode_link(encode_link(g))) == text
+    public = public_data(g)
+    assert gamefile.to_data(decode_link(encode_link(loads(json.dumps(public))))) == public
+    while g.history:  # undo all the way, with the positions as they were
+        last = max(i for i, r in enumerate(g.history) if not r.skipped)
+        before = g.position_at(last)
+        g.undo()
+        assert g.position == before
+
+
+def test_cluster_game_files_and_views_follow_the_published_schema() -> None:
+    from pathlib import Path
+
+    import adjutant
+    import jsonschema
+
+    schema = json.loads((Path(adjutant.__file__).parent / "game.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    g = _random_cluster_game(3, 2)
+    for data in (
+        json.loads(dumps(g)),
+        public_data(g),
+        gamefile.to_data(join_parts(public_data(g), [secret_parts(g)["italy"]])),
+    ):
+        validator.validate(data)
+    assert json.loads(dumps(g))["version"] == 2 and json.loads(dumps(Game.new("standard")))["version"] == 1

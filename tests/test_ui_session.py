@@ -248,3 +248,175 @@ def test_a_hostile_link_raises_only_a_clear_game_file_error(raw: bytes) -> None:
 def test_a_hostile_file_raises_only_a_clear_game_file_error(text: str) -> None:
     with pytest.raises(GameFileError):
         game_from_text(text)
+
+
+# --- games with secrets (adjutant_ui.sealed) ------------------------------------------------------
+def _sealed_link_of(raw: bytes) -> str:
+    return "s=" + _link_of(raw)
+
+
+def test_a_sealed_link_round_trips_its_public_part_and_seals() -> None:
+    from adjutant_ui.sealed import decode_sealed_link, encode_sealed_link, is_sealed_link
+
+    public = {"variant": "cluster", "phase": "S1901M", "list": [1, 2, 3]}
+    seals = {"gm": "AQAJJ8A-_x", "england": "AQAJJ8Bzz9"}
+    fragment = encode_sealed_link(public, seals)
+    assert fragment.startswith("s=") and is_sealed_link("#" + fragment) and not is_sealed_link("abc")
+    link = decode_sealed_link("#" + fragment)
+    assert link.public == public and link.sealed == seals
+    assert link.fragment() == fragment
+
+
+@pytest.mark.parametrize(
+    ("fragment", "message"),
+    [
+        ("s=", "holds no game"),
+        ("s=!!!", "base64url"),
+        ("s=AAAA", "cut short"),
+        ("s=_____w", "does not inflate"),
+        (_sealed_link_of(b"[1, 2]"), "not a sealed game"),
+        (_sealed_link_of(b'{"version": 9, "public": {}, "sealed": {"gm": "AA"}}'), "newer Adjutant"),
+        (_sealed_link_of(b'{"version": "1", "public": {}, "sealed": {"gm": "AA"}}'), "version is not a number"),
+        (_sealed_link_of(b'{"version": 1, "public": [], "sealed": {"gm": "AA"}}'), "no public part"),
+        (_sealed_link_of(b'{"version": 1, "public": {}, "sealed": {}}'), "no sealed parts"),
+        (_sealed_link_of(b'{"version": 1, "public": {}, "sealed": {"<img>": "AA"}}'), "malformed name"),
+        (_sealed_link_of(b'{"version": 1, "public": {}, "sealed": {"gm": "<b>x</b>"}}'), "not base64url"),
+        (_sealed_link_of(b'{"version": 1, "public": {}, "sealed": {"gm": 5}}'), "not base64url"),
+        (_sealed_link_of(b'{"version": ' + HUGE_NUMBER + b"}"), "not JSON"),
+        (_sealed_link_of(b"[" * 200_000 + b"]" * 200_000), "not JSON"),
+        (_sealed_link_of(b"{" + b" " * 9_000_000 + b"}"), "too much"),
+        (_sealed_link_of(b'{"version": 1}')[:-3], "cut short"),
+    ],
+)
+def test_a_hostile_sealed_link_raises_only_a_clear_game_file_error(fragment: str, message: str) -> None:
+    from adjutant_ui.sealed import decode_sealed_link
+
+    with pytest.raises(GameFileError, match=message):
+        decode_sealed_link(fragment)
+
+
+def test_generated_passphrases_are_random_and_readable() -> None:
+    from adjutant_ui.sealed import PASSPHRASE_ALPHABET, generate_passphrase
+
+    phrases = {generate_passphrase() for _ in range(50)}
+    assert len(phrases) == 50
+    for phrase in phrases:
+        groups = phrase.split("-")
+        assert [len(g) for g in groups] == [4, 4, 4, 4]
+        assert set("".join(groups)) <= set(PASSPHRASE_ALPHABET)
+
+
+def test_passphrases_must_be_given_long_enough_and_all_different() -> None:
+    from adjutant import load_variant
+    from adjutant_ui.sealed import part_names, passphrase_problems
+
+    names = part_names(load_variant("cluster"))
+    assert list(names)[:2] == ["gm", "austria"] and names["gm"] == "Game master" and len(names) == 8
+    good = {part: f"{part}-passphrase" for part in names}
+    assert passphrase_problems(good, names) == []
+    bad = {**good, "gm": "short", "england": good["austria"], "france": ""}
+    assert passphrase_problems(bad, names) == [
+        "Game master: a passphrase needs at least 8 characters",
+        "England: the same passphrase as Austria",
+        "France: no passphrase",
+    ]
+
+
+def _raw(data: bytes) -> bytes:
+    import zlib
+
+    return zlib.compress(data, 9)[2:-4]
+
+
+@pytest.mark.parametrize(
+    ("name", "plaintext", "message"),
+    [
+        ("england", b"not deflated", "the part of england is damaged: it does not inflate"),
+        ("england", b"", "cut short"),
+        ("england", _raw(b"[1]"), "holds no secrets"),
+        ("gm", _raw(b'{"part": [], "passphrases": {}}'), "the game master's part is damaged: it holds no secrets"),
+        ("gm", _raw(b'{"part": {}, "passphrases": ["x"]}'), "passphrases are malformed"),
+    ],
+)
+def test_a_damaged_opened_part_raises_a_clear_error(name: str, plaintext: bytes, message: str) -> None:
+    from adjutant_ui.sealed import open_part
+
+    with pytest.raises(GameFileError, match=message):
+        open_part({}, name, plaintext)
+
+
+def test_research_by_clicking_a_unit_in_cluster_only() -> None:
+    session = Session.new("cluster")
+    session.click("par")
+    assert session.research() == "A par RES"
+    assert session.selected is None
+    standard = Session.new("standard")
+    standard.click("par")
+    assert standard.research() is None
+
+
+def test_a_read_only_view_offers_nothing_to_click() -> None:
+    session = Session(Game.new("standard"), readonly=True)
+    assert session.orderable_units() == {} and session.targets() == []
+    assert session.click("par") == (None, []) and session.selected is None
+    assert "game master" in session.prompt()
+
+
+def _played_cluster_game() -> Game:
+    from adjutant_ui import sealed
+
+    game = sealed.new_game("cluster", 1901)
+    sealed.nominate(game, "england", 3, "edi")
+    sealed.nominate(game, "england", 2, None)
+    sealed.nominate(game, "france", 3, "mar")
+    assert "england" not in sealed.nominations_due(game) and sealed.nominations_due(game)["france"] == [2]
+    game.add_orders("France: A par - bur\nEngland: F lon - nth")
+    game.adjudicate()
+    return game
+
+
+def test_each_sealed_part_opens_its_holders_view_and_the_public_view_shows_no_secret() -> None:
+    from adjutant_ui import sealed
+
+    game = _played_cluster_game()
+    phrases = {part: f"{part}-passphrase" for part in sealed.part_names(game.variant)}
+    texts = sealed.plaintexts(game, phrases)
+    assert set(texts) == set(phrases)
+    link = sealed.decode_sealed_link(sealed.encode_sealed_link(sealed.public_data(game), {p: "AA" for p in texts}))
+
+    public = sealed.public_game(link)
+    assert sealed.sites_of(public) == {} and sealed.strengths_of(public) == {}
+    assert sealed.secret_lines(public, "public", {}) == []
+
+    gm = sealed.open_part(link.public, "gm", texts["gm"])
+    assert game_to_text(gm.game) == game_to_text(game)
+    assert gm.passphrases == {p: v for p, v in phrases.items() if p != "gm"}
+    assert len(sealed.sites_of(gm.game)) == 21
+    assert sealed.strengths_of(gm.game) == {"edi": "3", "mar": "3"}
+    lines = sealed.secret_lines(gm.game, "gm", sealed.sites_of(gm.game))
+    assert "England: F Edinburgh is 3×" in lines and "France: its 2× left to a later build" in lines
+    assert sum(line.startswith("Sites of the Ancients, level") for line in lines) == 3
+
+    england = sealed.open_part(link.public, "england", texts["england"])
+    assert england.passphrases == {} and sealed.sites_of(england.game) == {}
+    assert sealed.strengths_of(england.game) == {"edi": "3"}
+    lines = sealed.secret_lines(england.game, "england", {})
+    assert lines == ["England: F Edinburgh is 3×", "England: its 2× left to a later build"]
+
+    # A part does not open another holder's view, nor another game's.
+    with pytest.raises(GameFileError, match="not that holder's"):
+        sealed.open_part(link.public, "france", texts["england"])
+    other = sealed.plaintexts(_played_cluster_game(), phrases)
+    with pytest.raises(GameFileError, match="another game"):
+        sealed.open_part(link.public, "england", other["england"])
+
+
+def test_a_sealed_link_with_a_part_for_no_holder_of_the_game_is_refused() -> None:
+    from adjutant_ui import sealed
+
+    game = _played_cluster_game()
+    fragment = sealed.encode_sealed_link(sealed.public_data(game), {"gm": "AA", "wales": "AA"})
+    with pytest.raises(GameFileError, match="'wales'"):
+        sealed.public_game(sealed.decode_sealed_link(fragment))
+    with pytest.raises(GameFileError):
+        sealed.public_game(sealed.decode_sealed_link(sealed.encode_sealed_link({"format": "x"}, {"gm": "AA"})))

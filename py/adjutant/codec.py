@@ -154,6 +154,13 @@ def _add_checked(game: Game, order: Order, power: str) -> None:
 
 def encode_link(game: Game) -> str:
     """The fragment text that :func:`decode_link` turns back into the same game."""
+    if game.position.cluster is not None:
+        # a game with a hidden setup (Cluster's sites) cannot be replayed from its orders alone: the link
+        # holds its game file (the page seals the secrets before sharing; see adjutant.cluster)
+        from .gamefile import to_data
+
+        text = json.dumps({"a": LINK_VERSION, "v": game.variant.id, "f": to_data(game)}, separators=(",", ":"))
+        return _b64(zlib.compress(text.encode("utf-8"), 9)[2:-4])
     g = Game.new(game.variant)
     digits = _Digits()
     extra: list[Any] = []
@@ -225,6 +232,10 @@ def _from_payload(payload: Any) -> Game:
     variant = payload.get("v")
     if not isinstance(variant, str):
         raise GameFileError("the link names no variant")
+    if "f" in payload:
+        from .gamefile import from_data
+
+        return from_data(payload["f"])
     try:
         game = Game.new(variant)
     except AdjutantError as e:

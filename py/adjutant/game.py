@@ -18,12 +18,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from . import ancients
+from .ancients import ClusterState
 from .errors import AdjutantError, OrderError
 from .orders import (
+    POWER_ORDERS,
     Build,
     Disband,
+    Mattermit,
+    Nominate,
     Order,
     Retreat,
+    Transfer,
     Unit,
     UnitOrder,
     Waive,
@@ -55,6 +61,9 @@ class Position:
     centres: dict[str, str]
     dislodged: tuple[Dislodgement, ...] = ()
     contested: frozenset[str] = frozenset()
+    #: Cluster Diplomacy's state (multiple units, sites, knowledge, transferees), secret but for what
+    #: the rules report
+    cluster: ClusterState | None = None
 
 
 class Result(NamedTuple):
@@ -111,7 +120,9 @@ class Game:
 
     # --- creation -------------------------------------------------------------------------------
     @classmethod
-    def new(cls, variant: Variant | str) -> Game:
+    def new(cls, variant: Variant | str, seed: int | None = None) -> Game:
+        """A game at the variant's start. ``seed`` draws a variant's hidden setup (Cluster Diplomacy's
+        Sites of the Ancients; a random seed if None); variants without one ignore it."""
         v = load_variant(variant) if isinstance(variant, str) else variant
         units: dict[str, Unit] = {}
         for p in v.powers.values():
@@ -119,7 +130,8 @@ class Game:
                 t, loc = text.split()
                 units[loc.split("/")[0]] = Unit(p.id, t, loc)
         centres = {h: p.id for p in v.powers.values() for h in p.home_centres}
-        return cls(v, Position(Phase(v.first_year, "spring", "movement"), units, centres))
+        cluster = ancients.start(v, seed) if v.cluster is not None else None
+        return cls(v, Position(Phase(v.first_year, "spring", "movement"), units, centres, cluster=cluster))
 
     # --- reading ----------------------------------------------------------------------------------
     @property
@@ -156,12 +168,12 @@ class Game:
         if self.over:
             return due
         if kind == "movement":
-            ordered = {o.unit.province for os in self.orders.values() for o in os if not isinstance(o, (Build, Waive))}
+            ordered = {o.unit.province for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
             for u in self.units.values():
                 if u.province not in ordered:
                     due[u.power] = due.get(u.power, 0) + 1
         elif kind == "retreat":
-            ordered = {o.unit.province for os in self.orders.values() for o in os if not isinstance(o, (Build, Waive))}
+            ordered = {o.unit.province for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
             for d in self.position.dislodged:
                 if d.unit.province not in ordered:
                     due[d.unit.power] = due.get(d.unit.power, 0) + 1
@@ -178,13 +190,18 @@ class Game:
 
     # --- orders -----------------------------------------------------------------------------------
     def parse(self, text: str, power: str | None = None, default_power: str | None = None) -> Order:
+        units, dislodged = self.units, self.dislodged_units()
+        who = power or default_power
+        if self.position.cluster is not None and who is not None and self.phase.kind != "adjustment":
+            # a power also orders the hosts its transferees command (Cluster 5.2)
+            units, dislodged = ancients.board_for(self.position.cluster, units, dislodged, who)
         return parse_order(
             text,
             self.variant,
-            self.units,
+            units,
             power=power,
             phase=self.phase.kind,
-            dislodged=self.dislodged_units(),
+            dislodged=dislodged,
             default_power=default_power,
         )
 
@@ -222,7 +239,8 @@ class Game:
         """Replace all of one power's orders for this phase by those in ``text``."""
         if power not in self.variant.powers:
             raise AdjutantError(f"{power!r} is not a power of {self.variant.name}")
-        self.orders.pop(power, None)
+        # Cluster nominations are not orders to units: they stay
+        self.orders[power] = [o for o in self.orders.get(power, []) if isinstance(o, Nominate)]
         return self.add_orders(text, power)
 
     def clear_orders(self, power: str | None = None) -> None:
@@ -233,11 +251,25 @@ class Game:
 
     def _check(self, order: Order) -> str:
         """A warning for an order that will be adjudicated as illegal, or '!' + why it cannot be given."""
+        state = self.position.cluster
+        if isinstance(order, Nominate):
+            if state is None:
+                return f"!there are no multiple units in {self.variant.name}"
+            mine = self.orders.get(order.power, [])
+            pending = [o for o in mine if isinstance(o, Nominate) and o.level != order.level]
+            why = ancients.nomination_problem(self.variant, state, self.units, order, pending)
+            return f"!{why}" if why else ""
         if self.phase.kind == "movement":
             assert not isinstance(order, (Build, Waive, Retreat, Disband))
+            if state is not None:
+                why = ancients.entry_problem(self.variant, state, order)
+                if why and isinstance(order, (Transfer, Mattermit)):
+                    return f"!{why}"
+                if why:
+                    return why
             return illegal_reason(self.variant, order, self.units, self.phase.season)
         if self.phase.kind == "retreat" and isinstance(order, Retreat):
-            d = next(x for x in self.position.dislodged if x.unit == order.unit)
+            d = next(x for x in self.position.dislodged if x.unit.province == order.unit.province)
             reason = retreat_problem(
                 self.variant, d, order.dest, self.units, self.position.contested, self.phase.season
             )
@@ -251,13 +283,36 @@ class Game:
                 return f"!{self.variant.powers[power].name} has no builds or removals due"
         return ""
 
+    def nominate(self, power: str, level: int, location: str | None) -> None:
+        """Cluster Diplomacy (rule 2): name ``power``'s ``level`` times force unit, the unit in ``location``,
+        or leave it to a later build (None). Secret; it takes effect when the movement phase is adjudicated,
+        and may be changed until then. Raises :class:`OrderError` saying why it cannot be made now."""
+        if self.over:
+            raise AdjutantError("the game is over")
+        if self.position.cluster is None:
+            raise OrderError(f"there are no multiple units in {self.variant.name}")
+        if power not in self.variant.powers:
+            raise OrderError(f"{power!r} is not a power of {self.variant.name}")
+        if self.phase.kind != "movement":
+            raise OrderError(f"nominations are made in a movement phase, not in {self.phase.title}")
+        if location is not None:
+            unit = self.units.get(location.split("/")[0])
+            location = unit.location if unit is not None else location
+        order = Nominate(power, level, location)
+        why = self._check(order)
+        if why:
+            raise OrderError(why.removeprefix("!"), format_order(order))
+        self.add_order(order)
+
     def add_order(self, order: Order) -> None:
         """Keep an order as given, replacing the unit's earlier order (a build replaces an earlier build
         in the same province). Unlike :meth:`add_orders` it checks nothing: for orders already read."""
         power = order_power(order)
         mine = self.orders.setdefault(power, [])
-        if not isinstance(order, (Build, Waive)):
-            mine[:] = [o for o in mine if isinstance(o, (Build, Waive)) or o.unit.province != order.unit.province]
+        if isinstance(order, Nominate):
+            mine[:] = [o for o in mine if not (isinstance(o, Nominate) and o.level == order.level)]
+        elif not isinstance(order, (Build, Waive)):
+            mine[:] = [o for o in mine if isinstance(o, POWER_ORDERS) or o.unit.province != order.unit.province]
         elif isinstance(order, Build):
             mine[:] = [
                 o
@@ -272,6 +327,8 @@ class Game:
         added to the history (the adjudicated phase first)."""
         if self.over:
             raise AdjutantError("the game is over")
+        if self.position.cluster is not None and self.position.cluster.view != ancients.GM:
+            raise AdjutantError("this is a view of the game, for display: only the game master's game is adjudicated")
         added = [self._step()]
         while not self.over and self._nothing_to_decide():
             record = PhaseRecord(self.phase, {}, [], skipped=True)
@@ -302,7 +359,10 @@ class Game:
         centres = p.centres
         if p.phase.kind == "retreat" and p.phase.season == "fall":
             centres = update_centres(self.variant, p.units, p.centres)
-        return Position(nxt, p.units, centres)
+        cluster = p.cluster
+        if cluster is not None and p.phase.kind == "adjustment":
+            cluster = replace(cluster, fresh={})  # no builds this winter
+        return Position(nxt, p.units, centres, cluster=cluster)
 
     def _advance(self, record: PhaseRecord, position: Position) -> None:
         self.snapshots.append(self.position)
@@ -327,7 +387,7 @@ class Game:
         out = {}
         for p, os in sorted(self.orders.items()):
             if self.phase.kind != "adjustment":
-                os = sorted(os, key=lambda o: o.unit.province)  # type: ignore[union-attr]
+                os = sorted(os, key=_unit_order_key)
             if os:
                 out[p] = [format_order(o) for o in os]
         return out
@@ -337,8 +397,14 @@ class Game:
         v = self.variant
         kind = p.phase.kind
         if kind == "movement":
-            given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, (Build, Waive))]
-            out = adjudicate_movement(v, p.units, given, p.phase.season)
+            given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
+            nominations = [o for os in self.orders.values() for o in os if isinstance(o, Nominate)]
+            cluster = p.cluster
+            if cluster is not None:
+                given = ancients.effective_orders(cluster, p.units, given)
+                out, cluster = ancients.adjudicate_movement_phase(v, p.phase, p.units, cluster, given, nominations)
+            else:
+                out = adjudicate_movement(v, p.units, given, p.phase.season)
             texts = {o.unit.province: format_order(o) for o in given}
             results = []
             dislodged_units = {d.unit.province for d in out.dislodged}
@@ -351,25 +417,39 @@ class Game:
             written: dict[str, list[str]] = {}
             for o in sorted(given, key=lambda o: o.unit.province):
                 written.setdefault(o.unit.power, []).append(texts[o.unit.province])
+            for n in sorted(nominations, key=lambda n: n.level, reverse=True):
+                written.setdefault(n.power, []).append(format_order(n))
             record = PhaseRecord(p.phase, dict(sorted(written.items())), results)
             self._advance(
                 record,
-                Position(p.phase.next(), out.units, p.centres, tuple(out.dislodged), frozenset(out.contested)),
+                Position(
+                    p.phase.next(), out.units, p.centres, tuple(out.dislodged), frozenset(out.contested), cluster
+                ),
             )
             return record
         if kind == "retreat":
             given_r = [o for os in self.orders.values() for o in os if isinstance(o, (Retreat, Disband))]
+            if p.cluster is not None:
+                given_r = ancients.retreat_orders(p.cluster, self.dislodged_units(), given_r)
             units, rresults = adjudicate_retreats(v, p.units, p.dislodged, p.contested, given_r, p.phase.season)
+            cluster = p.cluster
+            if cluster is not None:
+                units, cluster, more = ancients.after_retreats(v, cluster, units, rresults)
+                rresults = rresults + more
             results = [
                 Result(r.unit.power, format_order(r.order) if r.order else "", str(r.unit), r.success, r.reason)
                 for r in rresults
             ]
             record = PhaseRecord(p.phase, self._written(), results)
             centres = update_centres(v, units, p.centres) if p.phase.season == "fall" else p.centres
-            self._advance(record, Position(p.phase.next(), units, centres))
+            self._advance(record, Position(p.phase.next(), units, centres, cluster=cluster))
             return record
         given_a = [o for os in self.orders.values() for o in os if isinstance(o, (Build, Disband, Waive))]
         units, aresults = adjudicate_adjustments(v, p.units, p.centres, given_a)
+        cluster = p.cluster
+        if cluster is not None:
+            units, cluster, more_a = ancients.after_adjustments(cluster, p.units, units)
+            aresults = aresults + more_a
         results = []
         for a in aresults:
             unit = str(a.unit) if a.unit else (str(a.order.unit) if isinstance(a.order, Disband) else "")
@@ -377,7 +457,7 @@ class Game:
                 unit = f"{a.order.type} {a.order.location}"
             results.append(Result(a.power, format_order(a.order) if a.order else "", unit, a.success, a.reason))
         record = PhaseRecord(p.phase, self._written(), results)
-        self._advance(record, Position(p.phase.next(), units, p.centres))
+        self._advance(record, Position(p.phase.next(), units, p.centres, cluster=cluster))
         return record
 
     # --- history ------------------------------------------------------------------------------------
@@ -420,6 +500,15 @@ class Game:
             history=list(self.history),
             snapshots=list(self.snapshots),
         )
+
+
+def _unit_order_key(o: Order) -> tuple[str, str]:
+    """Unit orders in province order, then a power's own (Cluster nominations, strongest first)."""
+    if isinstance(o, Nominate):
+        return ("~", str(9 - o.level))
+    if isinstance(o, POWER_ORDERS):
+        return ("~", format_order(o))
+    return (o.unit.province, "")
 
 
 __all__ = ["Game", "OrderProblem", "PhaseRecord", "Position", "Result"]

@@ -15,15 +15,19 @@ position written in the file, so a file that was edited or damaged is refused ra
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
+from . import ancients
 from .errors import AdjutantError, GameFileError
-from .game import Game, PhaseRecord, Result
-from .orders import Build, Waive
+from .game import Game, PhaseRecord, Position, Result
+from .orders import POWER_ORDERS
 from .phases import Phase
 
 FORMAT = "adjutant-game"
-VERSION = 1
+#: version 2 adds the "cluster" section (and the views of :mod:`adjutant.cluster`); a game without it is
+#: still written as version 1, which every earlier reader reads
+VERSION = 2
 #: refuse anything larger before parsing it (a long game is a few hundred kilobytes)
 MAX_BYTES = 8 * 1024 * 1024
 #: and games longer than this (about two hundred game years): reading replays every phase
@@ -31,32 +35,20 @@ MAX_PHASES = 1000
 
 
 def to_data(game: Game) -> dict[str, Any]:
-    p = game.position
-    units: dict[str, list[str]] = {}
-    for u in sorted(p.units.values(), key=lambda u: (u.power, u.location)):
-        units.setdefault(u.power, []).append(f"{u.type} {u.location}")
-    centres: dict[str, list[str]] = {}
-    for prov, owner in sorted(p.centres.items()):
-        centres.setdefault(owner, []).append(prov)
-    data: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "variant": game.variant.id,
-        "phase": str(p.phase),
-        "units": units,
-        "centres": centres,
-    }
-    if p.dislodged:
-        data["dislodged"] = [
-            {"power": d.unit.power, "unit": f"{d.unit.type} {d.unit.location}", "attacker_from": d.attacker_from}
-            for d in p.dislodged
-        ]
-    if p.contested:
-        data["contested"] = sorted(p.contested)
+    cluster = game.position.cluster
+    if cluster is not None and cluster.view != "gm":
+        from .cluster import view_to_data
+
+        return view_to_data(game)
+    data = position_data(game.position)
+    data.update({"format": FORMAT, "version": 1 if cluster is None else 2, "variant": game.variant.id})
+    data = {k: data[k] for k in ("format", "version", "variant", *data) if k in data}
+    if cluster is not None:
+        data["cluster"] = {"game": cluster.game, "seed": cluster.seed}
     orders = game._written()
     if orders:
         data["orders"] = orders
-    data["history"] = [_record_data(r) for r in game.history]
+    data["history"] = [record_data(r) for r in game.history]
     if game.winner:
         data["winner"] = game.winner
     if game.draw:
@@ -64,7 +56,26 @@ def to_data(game: Game) -> dict[str, Any]:
     return data
 
 
-def _record_data(r: PhaseRecord) -> dict[str, Any]:
+def position_data(p: Position) -> dict[str, Any]:
+    """A position's phase, units, centres, dislodged units and stand-offs as the game file writes them."""
+    units: dict[str, list[str]] = {}
+    for u in sorted(p.units.values(), key=lambda u: (u.power, u.location)):
+        units.setdefault(u.power, []).append(f"{u.type} {u.location}")
+    centres: dict[str, list[str]] = {}
+    for prov, owner in sorted(p.centres.items()):
+        centres.setdefault(owner, []).append(prov)
+    data: dict[str, Any] = {"phase": str(p.phase), "units": units, "centres": centres}
+    if p.dislodged:
+        data["dislodged"] = [
+            {"power": d.unit.power, "unit": f"{d.unit.type} {d.unit.location}", "attacker_from": d.attacker_from}
+            for d in p.dislodged
+        ]
+    if p.contested:
+        data["contested"] = sorted(p.contested)
+    return data
+
+
+def record_data(r: PhaseRecord) -> dict[str, Any]:
     d: dict[str, Any] = {"phase": str(r.phase)}
     if r.skipped:
         d["skipped"] = True
@@ -116,10 +127,31 @@ def from_data(data: Any) -> Game:
     _expect(version <= VERSION, f"this game file is version {version}; this Adjutant reads up to version {VERSION}")
     variant_id = data.get("variant")
     _expect(isinstance(variant_id, str), "the game file names no variant")
+    if "view" in data:
+        from .cluster import view_from_data
+
+        return view_from_data(data)
+    cluster = data.get("cluster")
     try:
         game = Game.new(variant_id)
     except AdjutantError as e:
         raise GameFileError(f"the game's variant: {e}") from None
+    state = game.position.cluster
+    if state is not None:
+        _expect(
+            isinstance(cluster, dict)
+            and isinstance(cluster.get("game"), str)
+            and type(cluster.get("seed")) is int
+            and 0 <= cluster["seed"] < 2**63,
+            f'a game of {game.variant.name} needs its "cluster" section: {{"game": id, "seed": number}}',
+        )
+        try:
+            start = ancients.start(game.variant, cluster["seed"], cluster["game"])
+        except AdjutantError as e:
+            raise GameFileError(f"the game's sites: {e}") from None
+        game.position = replace(game.position, cluster=start)
+    else:
+        _expect(cluster is None, f"{game.variant.name} has no Cluster state, yet the file gives one")
     history = data.get("history", [])
     _expect(isinstance(history, list), "history must be a list")
     played = sum(1 for rec in history if not (isinstance(rec, dict) and rec.get("skipped")))
@@ -180,10 +212,17 @@ def _give(game: Game, orders: Any, where: str) -> None:
                 order = game.parse(text, power)
             except AdjutantError as e:
                 raise GameFileError(f"{where}: {e}") from None
-            if isinstance(order, (Build, Waive)) and order.power != power:
+            if isinstance(order, POWER_ORDERS) and order.power != power:
                 raise GameFileError(f"{where}: {text!r} is not an order of {power}")
             game.add_order(order)
 
 
 def result_from_data(d: dict[str, Any]) -> Result:
-    return Result(str(d["power"]), str(d["order"]), str(d["unit"]), bool(d["success"]), str(d.get("reason", "")))
+    return Result(
+        str(d["power"]),
+        str(d["order"]),
+        str(d["unit"]),
+        bool(d["success"]),
+        str(d.get("reason", "")),
+        bool(d.get("dislodged", False)),
+    )

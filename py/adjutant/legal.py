@@ -14,9 +14,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 
+from . import ancients
+from .ancients import MATTERMISSION, TRANSFER, ClusterState
 from .game import Game
-from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Unit, Waive
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Mattermit,
+    Move,
+    Nominate,
+    Order,
+    Research,
+    Retreat,
+    Support,
+    Transfer,
+    Unit,
+    Waive,
+)
 from .phases import adjustments_due
 from .resolver import _is_convoy_sea, illegal_reason
 from .variant import Variant, province_of
@@ -43,10 +61,15 @@ def _sea_components(variant: Variant, fleets_at_sea: set[str]) -> dict[str, int]
 class Candidates:
     """The candidate orders of every unit in one movement phase (computed once per position)."""
 
-    def __init__(self, variant: Variant, units: Mapping[str, Unit], season: str) -> None:
+    def __init__(
+        self, variant: Variant, units: Mapping[str, Unit], season: str, cluster: ClusterState | None = None
+    ) -> None:
         self.v = variant
         self.units = units
         self.season = season
+        #: Cluster Diplomacy: Research for every unit, Transfer and Mattermission where the unit's power
+        #: knows them and knows the site the unit stands on
+        self.cluster = cluster
         fleets = {p for p, u in units.items() if u.type == "F" and _is_convoy_sea(variant, p, season)}
         self.comp = _sea_components(variant, fleets)
         # coastal provinces each sea component touches
@@ -104,14 +127,32 @@ class Candidates:
                 for d in sorted(shore):
                     if d != other and v.provinces[d].type == "coastal":
                         orders.append(Convoy(u, other, d))
+        if self.cluster is not None:
+            orders += self._cluster_orders(u)
         return orders
+
+    def _cluster_orders(self, u: Unit) -> list[Order]:
+        state = self.cluster
+        assert state is not None
+        out: list[Order] = [Research(u)]
+        knows = state.knowledge.get(u.power, ())
+        if not state.found.get(u.power, {}).get(u.province) or u.province in state.originals():
+            return out
+        if TRANSFER in knows and ancients.level_of(state, u.province) > 1:
+            for other in sorted(self.units):
+                o = self.units[other]
+                if other != u.province and o.type == u.type:
+                    out.append(Transfer(u, other, o.type))
+        if MATTERMISSION in knows:
+            out += [Mattermit(u, t) for t in ancients.mattermission_targets(self.v, u.province, u.type)]
+        return out
 
 
 def candidates(game: Game, prov: str) -> list[Order]:
     """Every order offered for the unit in ``prov`` (a dislodged one in a retreat phase)."""
     kind = game.phase.kind
     if kind == "movement":
-        return Candidates(game.variant, game.units, game.phase.season).of(prov)
+        return Candidates(game.variant, game.units, game.phase.season, game.position.cluster).of(prov)
     if kind == "retreat":
         u = game.dislodged_units()[prov]
         return retreat_candidates(game.variant, u)
@@ -160,10 +201,13 @@ def random_orders(game: Game, rng: random.Random, hold_bias: float = 0.0) -> lis
     kind = game.phase.kind
     out: list[Order] = []
     if kind == "movement":
-        c = Candidates(game.variant, game.units, game.phase.season)
+        state = game.position.cluster
+        c = Candidates(game.variant, game.units, game.phase.season, state)
         for prov in sorted(game.units):
             legal = [o for o in c.of(prov) if not illegal_reason(game.variant, o, game.units, game.phase.season)]  # type: ignore[arg-type]
             out.append(legal[0] if rng.random() < hold_bias else rng.choice(legal))
+        if state is not None:
+            out += _random_cluster_orders(game, state, c, rng)
     elif kind == "retreat":
         for d in game.position.dislodged:
             out.append(rng.choice(possible_orders(game, d.unit.province)))
@@ -189,11 +233,38 @@ def random_orders(game: Game, rng: random.Random, hold_bias: float = 0.0) -> lis
     return out
 
 
+def _random_cluster_orders(game: Game, state: ClusterState, c: Candidates, rng: random.Random) -> list[Order]:
+    """Cluster Diplomacy: random nominations while they are due, and orders from the powers commanding
+    transferred hosts (half the time: else the host follows its owner's)."""
+    out: list[Order] = []
+    v = game.variant
+    for power, levels in ancients.nominations_due(v, state, []).items():
+        chosen: list[Nominate] = []
+        for level in levels:
+            if state.started:
+                places = list(state.fresh.get(power, ()))
+            else:
+                places = sorted(p for p, u in game.units.items() if u.power == power)
+            options = [Nominate(power, level, game.units[p].location) for p in places] + [Nominate(power, level)]
+            options = [n for n in options if not ancients.nomination_problem(v, state, game.units, n, chosen)]
+            pick = rng.choice(options)
+            chosen.append(pick)
+            out.append(pick)
+    for t in state.transferees:
+        if not t.retreating and t.host in game.units and rng.random() < 0.5:
+            legal = [o for o in c.of(t.host) if not illegal_reason(game.variant, o, game.units, game.phase.season)]  # type: ignore[arg-type]
+            o = rng.choice(legal)
+            assert not isinstance(o, (Build, Waive, Nominate))
+            out.append(replace(o, unit=Unit(t.power, o.unit.type, o.unit.location)))
+    return out
+
+
 def random_game(variant: str, seed: int, years: int) -> Iterator[Game]:
     """Play a seeded game of random legal orders for ``years`` game years; yields the game after each
-    adjudication (the same object, advanced)."""
+    adjudication (the same object, advanced). A variant's hidden setup (Cluster's sites) is drawn with
+    ``seed`` too."""
     rng = random.Random(seed)
-    game = Game.new(variant)
+    game = Game.new(variant, seed=seed)
     while game.phase.year < game.variant.first_year + years and not game.over:
         for order in random_orders(game, rng):
             game.add_order(order)

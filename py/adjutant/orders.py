@@ -86,6 +86,33 @@ class Research:
 
 
 @dataclass(frozen=True)
+class Transfer:
+    """Cluster Diplomacy (5.2): the unit's aura takes over the unit in ``target``; the unit stands."""
+
+    unit: Unit
+    target: str
+    target_type: str
+
+
+@dataclass(frozen=True)
+class Mattermit:
+    """Cluster Diplomacy (5.3): the unit is sent from its Site of the Ancients to ``dest``."""
+
+    unit: Unit
+    dest: str
+
+
+@dataclass(frozen=True)
+class Nominate:
+    """Cluster Diplomacy (rule 2): which unit of the power is its ``level`` times force unit, or None to
+    leave it to a later build. Secret; given in a movement phase."""
+
+    power: str
+    level: int
+    location: str | None = None
+
+
+@dataclass(frozen=True)
 class Retreat:
     unit: Unit
     dest: str
@@ -110,16 +137,18 @@ class Waive:
     power: str
 
 
-UnitOrder = Hold | Move | Support | Convoy | Protect | Research | Retreat | Disband
-Order = UnitOrder | Build | Waive
+UnitOrder = Hold | Move | Support | Convoy | Protect | Research | Transfer | Mattermit | Retreat | Disband
+Order = UnitOrder | Build | Waive | Nominate
+#: orders given by a power rather than to a unit
+POWER_ORDERS = (Build, Waive, Nominate)
 
-MOVEMENT_ORDERS = (Hold, Move, Support, Convoy, Protect, Research)
+MOVEMENT_ORDERS = (Hold, Move, Support, Convoy, Protect, Research, Transfer, Mattermit, Nominate)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Disband, Waive)
 
 
 def order_power(order: Order) -> str:
-    return order.power if isinstance(order, (Build, Waive)) else order.unit.power
+    return order.power if isinstance(order, POWER_ORDERS) else order.unit.power
 
 
 def format_order(order: Order) -> str:
@@ -128,6 +157,8 @@ def format_order(order: Order) -> str:
         return f"Build {order.type} {order.location}"
     if isinstance(order, Waive):
         return "Waive"
+    if isinstance(order, Nominate):
+        return f"Nominate {order.level} " + (order.location or "later")
     u = f"{order.unit.type} {order.unit.location}"
     if isinstance(order, Hold):
         return f"{u} H"
@@ -142,6 +173,10 @@ def format_order(order: Order) -> str:
         return f"{u} P F {order.target} - {order.dest}"
     if isinstance(order, Research):
         return f"{u} RES"
+    if isinstance(order, Transfer):
+        return f"{u} TRA {order.target_type} {order.target}"
+    if isinstance(order, Mattermit):
+        return f"{u} MAT {order.dest}"
     if isinstance(order, Retreat):
         return f"{u} R {order.dest}"
     return f"{u} D"
@@ -187,6 +222,14 @@ _KEYWORDS = {
     "res": "RES",
     "research": "RES",
     "researches": "RES",
+    "tra": "TRA",
+    "transfer": "TRA",
+    "transfers": "TRA",
+    "mat": "MAT",
+    "mattermit": "MAT",
+    "mattermits": "MAT",
+    "nominate": "NOM",
+    "nominates": "NOM",
     "via": "VIA",
     "by": "VIA",
 }
@@ -373,6 +416,8 @@ def parse_order(
         if power is None:
             raise r.error("say which power waives its build (e.g. 'England: waive')")
         return _check_phase(Waive(power), phase, r)
+    if head == "NOM":
+        return _nominate(r, power, phase, units)
     if head in ("B", "X", "D") and r.peek(1) is not None:
         r.i += 1
         utype = r.unit_type()
@@ -392,7 +437,17 @@ def parse_order(
         r.i += 1
         r.expect_end()
         return _check_phase(Disband(_find_unit(units, dislodged, phase, utype, loc, power, r)), phase, r)
-    names = {"S": "support", "C": "convoy", "P": "protect", "H": "hold", "-": "move", "R": "retreat", "RES": "research"}
+    names = {
+        "S": "support",
+        "C": "convoy",
+        "P": "protect",
+        "H": "hold",
+        "-": "move",
+        "R": "retreat",
+        "RES": "research",
+        "TRA": "transfer",
+        "MAT": "mattermission",
+    }
     if kw in names and (phase == "adjustment" or (phase == "retreat" and kw not in ("-", "R"))):
         raise r.error(f"a {names[kw]} order cannot be given in a{'n' if phase == 'adjustment' else ''} {phase} phase")
     unit = _find_unit(units, dislodged, phase, utype, loc, power, r)
@@ -409,6 +464,21 @@ def parse_order(
         r.i += 1
         r.expect_end()
         order = Research(unit)
+    elif kw == "TRA":
+        r.i += 1
+        ttype = r.unit_type()
+        target = r.place("the unit taken over")
+        r.expect_end()
+        host = units.get(province_of(target))
+        if host is None or (ttype is not None and host.type != ttype):
+            what = UNIT_NAMES[ttype] if ttype else "unit"
+            raise r.error(f"there is no {what} in {r.v.province_name(target)} to take over")
+        order = Transfer(unit, host.province, host.type)
+    elif kw == "MAT":
+        r.i += 1
+        dest = r.place("where the unit is mattermitted")
+        r.expect_end()
+        order = Mattermit(unit, dest)
     elif kw == "D":
         r.i += 1
         r.expect_end()
@@ -475,6 +545,30 @@ def parse_order(
     return _check_phase(order, phase, r)
 
 
+def _nominate(r: _Reader, power: str | None, phase: str, units: Mapping[str, Unit]) -> Order:
+    """``Nominate 3 A par`` / ``Nominate 2 later`` (Cluster rule 2)."""
+    r.i += 1
+    level_text = r.peek()
+    if level_text is None or not level_text.rstrip("x").isdigit():
+        raise r.error("say which multiple is nominated (e.g. 'Nominate 3 A Par' or 'Nominate 2 later')")
+    level = int(level_text.rstrip("x"))
+    r.i += 1
+    location: str | None = None
+    if r.peek() in ("later", "defer", "deferred", "none"):
+        r.i += 1
+    else:
+        utype = r.unit_type()
+        loc = r.place("the nominated unit")
+        unit = _find_unit(units, None, "movement", utype, loc, power, r)
+        power = unit.power
+        location = unit.location
+    r.expect_end()
+    if power is None:
+        raise r.error("say which power nominates (e.g. 'France: Nominate 2 later')")
+    order = Nominate(power, level, location)
+    return _check_phase(order, phase, r)
+
+
 def _check_phase(order: Order, phase: str, r: _Reader) -> Order:
     allowed = {"movement": MOVEMENT_ORDERS, "retreat": RETREAT_ORDERS, "adjustment": ADJUSTMENT_ORDERS}[phase]
     if not isinstance(order, allowed):
@@ -485,6 +579,9 @@ def _check_phase(order: Order, phase: str, r: _Reader) -> Order:
             Convoy: "convoy",
             Protect: "protect",
             Research: "research",
+            Transfer: "transfer",
+            Mattermit: "mattermission",
+            Nominate: "nomination",
             Retreat: "retreat",
             Disband: "disband",
             Build: "build",
@@ -493,8 +590,12 @@ def _check_phase(order: Order, phase: str, r: _Reader) -> Order:
         raise r.error(f"a {name} order cannot be given in a {phase} phase")
     if isinstance(order, Protect) and not r.v.options.protect_order:
         raise r.error(f"there is no protect order in {r.v.name}")
-    if isinstance(order, Research) and r.v.cluster is None:
-        raise r.error(f"there is no research in {r.v.name}")
+    if isinstance(order, (Research, Transfer, Mattermit, Nominate)) and r.v.cluster is None:
+        what = {Research: "research", Transfer: "transfer", Mattermit: "mattermission", Nominate: "nomination"}
+        raise r.error(f"there is no {what[type(order)]} in {r.v.name}")
+    if isinstance(order, Nominate) and r.v.cluster is not None and order.level not in r.v.cluster.multiples:
+        levels = " or ".join(str(k) for k in r.v.cluster.multiples)
+        raise r.error(f"there is no {order.level} times force unit to nominate (only {levels})")
     return order
 
 
@@ -599,6 +700,8 @@ def describe(order: Order, variant: Variant, units: Iterable[Unit] = ()) -> str:
         return f"Build {UNIT_NAMES[order.type]} {name(order.location)}."
     if isinstance(order, Waive):
         return "Waive."
+    if isinstance(order, Nominate):
+        return f"Nominate {order.level} times force: {name(order.location) if order.location else 'a later build'}."
     u = f"{UNIT_NAMES[order.unit.type].title()} {name(order.unit.location)}"
     if isinstance(order, Hold):
         return f"{u} HOLD."
@@ -614,6 +717,10 @@ def describe(order: Order, variant: Variant, units: Iterable[Unit] = ()) -> str:
         return f"{u} PROTECT fleet {name(order.target)} -> {name(order.dest)}."
     if isinstance(order, Research):
         return f"{u} RESEARCH."
+    if isinstance(order, Transfer):
+        return f"{u} TRANSFER to {UNIT_NAMES[order.target_type]} {name(order.target)}."
+    if isinstance(order, Mattermit):
+        return f"{u} MATTERMIT to {name(order.dest)}."
     if isinstance(order, Retreat):
         return f"{u} RETREAT {name(order.dest)}."
     return f"{u} DISBAND."

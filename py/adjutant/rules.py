@@ -62,6 +62,8 @@ class ClusterRules:
     countries: dict[str, tuple[str, ...]]
     #: how far (in moves across any border) a unit may be mattermitted
     mattermission_range: int
+    #: the strengths of each power's multiple units (rule 1), strongest first
+    multiples: tuple[int, ...] = (3, 2)
 
     @classmethod
     def from_data(cls, data: Any, source: str, provinces: set[str]) -> ClusterRules:
@@ -75,6 +77,7 @@ class ClusterRules:
                 sites_per_country_per_level=int(data["sites_per_country_per_level"]),
                 countries={str(k): tuple(str(p) for p in v) for k, v in data["countries"].items()},
                 mattermission_range=int(data["mattermission_range"]),
+                multiples=tuple(int(x) for x in data.get("multiples", (3, 2))),
             )
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise VariantError(f"{source}: 'cluster' is incomplete or malformed ({e})") from None

@@ -12,11 +12,13 @@ import json
 from typing import Any
 
 import js
-from adjutant import AdjutantError, available_variants
+from adjutant import AdjutantError, available_variants, load_variant
 from adjutant.orders import format_order
-from pyodide.ffi import create_proxy, jsnull
+from pyodide.ffi import create_proxy, jsnull, to_js
 
+from . import sealed
 from .board import Board
+from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
 from .session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
 
 AUTOSAVE_KEY = "adjutant.autosave"
@@ -61,6 +63,16 @@ class App:
         self.proxies: list[Any] = []
         self.coast_choices: list[str] = []
         self.last_link = ""
+        # A game with secrets (Cluster): who is looking ("" for an ordinary game; "public", "gm" or a
+        # power's id), the sealed link it came from, and the game master's passphrases and keys (Web
+        # Crypto handles from web/seal.js, in this page's memory only).
+        self.role = ""
+        self.link: SealedLink | None = None
+        self.passphrases: dict[str, str] = {}
+        self.keys: dict[str, Any] = {}
+        self.keys_task: Any = None
+        self.seal_count = 0
+        self.passphrase_purpose = ""
 
     # --- plumbing ------------------------------------------------------------------------------------
     def on(self, element: Any, event: str, handler: Any) -> None:
@@ -99,9 +111,10 @@ class App:
         bad_link = False
         problems: list[str] = []
         fragment = str(js.location.hash).lstrip("#")
+        link: SealedLink | None = None
         if fragment:
             try:
-                game_session = Session(decode_link(fragment))
+                game_session, link = self.read_fragment(fragment)
                 from_link = True
             except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
                 bad_link = True
@@ -111,7 +124,7 @@ class App:
             saved = _storage_get(AUTOSAVE_KEY)
             if saved:
                 try:
-                    game_session = Session(decode_link(saved))
+                    game_session, link = self.read_fragment(saved)
                     self.last_link = saved
                 except Exception as error:  # noqa: BLE001 - nor may a damaged autosave
                     _storage_set(UNREADABLE_KEY, saved)
@@ -127,7 +140,9 @@ class App:
         if problems:
             self.message(" ".join(problems))
         _mark("sessionReady")
-        await self.show(game_session)
+        await self.show(game_session, role="public" if link else "", link=link)
+        if link is not None:
+            self.last_link = fragment if from_link else self.last_link
         _mark("boardReady")
         self._wire()
         for element in document.querySelectorAll("button, select, textarea, input"):
@@ -136,11 +151,13 @@ class App:
         self.render()
         _mark("drawn")
         js.window.adjutantShell.pythonReady()
-        if not from_link:  # a new game is saved at once; a link replaces the autosave only once played
-            self.last_link = self.last_link or encode_link(game_session.game)
-            _storage_set(AUTOSAVE_KEY, self.last_link)
-            _storage_set(VARIANT_KEY, game_session.game.variant.id)
-            self.save_snapshot()
+        if not from_link:
+            if not sealed.has_secrets(game_session.game):
+                # a new game is saved at once; a link replaces the autosave only once played
+                self.last_link = self.last_link or encode_link(game_session.game)
+                _storage_set(AUTOSAVE_KEY, self.last_link)
+                _storage_set(VARIANT_KEY, game_session.game.variant.id)
+                self.save_snapshot()
             if bad_link and not self.embed:  # the address bar holds the game shown, not the bad link
                 js.history.replaceState(None, "", "#" + self.last_link)
 
@@ -153,12 +170,26 @@ class App:
             option.textContent = name
             select.appendChild(option)
 
-    async def show(self, new_session: Session) -> None:
-        """Make ``new_session`` the shown game (loading its map if the variant changed)."""
+    @staticmethod
+    def read_fragment(fragment: str) -> tuple[Session, SealedLink | None]:
+        """The game in a link's fragment: an ordinary game, or a sealed one's public view (read only)."""
+        if is_sealed_link(fragment):
+            link = decode_sealed_link(fragment)
+            return Session(public_game(link), readonly=True), link
+        return Session(decode_link(fragment)), None
+
+    async def show(self, new_session: Session, role: str = "", link: SealedLink | None = None,
+                   keys: dict[str, Any] | None = None, passphrases: dict[str, str] | None = None) -> None:
+        """Make ``new_session`` the shown game (loading its map if the variant changed); for a game with
+        secrets, ``role`` says whose view it is, with the sealed link it came from and the game master's
+        keys and passphrases."""
         variant = new_session.game.variant
         svg = await js.window.adjutantShell.loadMap(variant.id)
         self.session = new_session
         self.board = Board(svg, variant)
+        self.role, self.link = role, link
+        self.keys, self.passphrases = dict(keys or {}), dict(passphrases or {})
+        self.keys_task = None
         if not self.embed:
             select = _id("variant-select")
             if not any(str(option.value) == variant.id for option in select.options):
@@ -205,6 +236,12 @@ class App:
         self.on(_id("upload"), "change", self.on_upload)
         self.on(_id("copy-embed"), "click", self.on_embed)
         self.on(_id("map-zoom"), "click", self.on_zoom)
+        self.on(_id("unlock-form"), "submit", self.on_unlock)
+        self.on(_id("show-passphrases"), "click", lambda e: self.open_passphrases("change"))
+        self.on(_id("passphrase-form"), "submit", self.on_passphrases)
+        self.on(_id("passphrase-generate"), "click", self.on_generate_passphrases)
+        self.on(_id("passphrase-copy"), "click", self.on_copy_passphrases)
+        self.on(_id("passphrase-cancel"), "click", lambda e: _id("passphrase-dialog").close())
         # on the document, not the body: a file dropped below a short page must open here too
         # (web/shell.js stops the browser from navigating to a dropped file)
         self.on(document, "drop", self.on_drop)
@@ -324,6 +361,14 @@ class App:
 
     def on_new_game(self, event: Any) -> None:
         variant_id = str(_id("variant-select").value)
+        try:
+            secret = sealed.variant_has_secrets(load_variant(variant_id))
+        except AdjutantError as error:
+            self.message(str(error))
+            return
+        if secret:  # the game master sets the passphrases first; the game starts when they are set
+            self.open_passphrases("new", variant_id)
+            return
         asyncio.ensure_future(self._new_game(variant_id))
 
     async def _new_game(self, variant_id: str) -> None:
@@ -344,8 +389,13 @@ class App:
 
     async def _open_link(self, fragment: str) -> None:
         try:
-            game = decode_link(fragment)
-            await self.show(Session(game))
+            new_session, link = self.read_fragment(fragment)
+            await self.show(new_session, role="public" if link else "", link=link)
+            if link is not None:
+                self.last_link = fragment
+                self.clear_message()
+                self.render()
+                return
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
             self.message(f"The link could not be opened: {error}. Your game is unchanged.")
             self.changed(replace_hash=True)
@@ -359,6 +409,15 @@ class App:
         """Autosave and put the game in the URL fragment."""
         session = self.session
         if session is None or self.embed:
+            return
+        if sealed.has_secrets(session.game):
+            # never the game in the clear in the address bar or the autosave: the sealed link, made by
+            # the game master (whose keys seal it); any other view keeps the link it came from
+            if self.role == GM and self.keys:
+                asyncio.ensure_future(self._reseal_or_say(replace_hash))
+            elif replace_hash:
+                here = str(js.location.pathname) + str(js.location.search)
+                js.history.replaceState(None, "", here + ("#" + self.last_link if self.last_link else ""))
             return
         link = encode_link(session.game)
         self.last_link = link
@@ -392,8 +451,29 @@ class App:
             self.message(f"Copy this {what.lower()}: {text}", "info")
 
     def on_copy_link(self, event: Any) -> None:
+        session = self.session
+        if session is not None and sealed.has_secrets(session.game) and self.role in (GM, ""):
+            if not self.keys:
+                self.open_passphrases("change")
+                return
+            asyncio.ensure_future(self._copy_sealed_link())
+            return
         self.changed()
         self.copy(self.share_url(), "Link")
+
+    async def _reseal_or_say(self, replace_hash: bool) -> None:
+        try:
+            await self.reseal(replace_hash)
+        except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
+            self.message(f"The link could not be sealed: {error}")
+
+    async def _copy_sealed_link(self) -> None:
+        try:
+            await self.reseal()
+        except Exception as error:  # noqa: BLE001 - say why, keep the game
+            self.message(f"The link could not be sealed: {error}")
+            return
+        await self._copy(self.share_url(), "Link")
 
     def on_copy_results(self, event: Any) -> None:
         self.copy(str(_id("results").textContent), "Results")
@@ -442,11 +522,181 @@ class App:
         try:
             text = str(await file.text())
             game = game_from_text(text)
-            await self.show(Session(game))
+            secret = sealed.has_secrets(game)
+            await self.show(Session(game), role=GM if secret else "")
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
             self.message(f"{name} could not be opened: {error}. Your game is unchanged.")
             return
         self.clear_message()
+        if secret:  # the game master's own file: no link until passphrases seal it
+            self.last_link = ""
+        self.changed()
+        self.render()
+        if secret:
+            self.open_passphrases("change")
+
+    # --- games with secrets: passphrases, sealing, unlocking -----------------------------------------
+    def open_passphrases(self, purpose: str, variant_id: str = "") -> None:
+        """The passphrase dialog: for a new game with secrets (``purpose`` "new"), or to see or change
+        the passphrases of the game in hand (the game master's)."""
+        variant = load_variant(variant_id) if variant_id else self.session.game.variant if self.session else None
+        if variant is None:
+            return
+        self.passphrase_purpose = purpose + ":" + variant.id
+        fields = _id("passphrase-fields")
+        fields.replaceChildren()
+        for part, name in sealed.part_names(variant).items():
+            label = document.createElement("label")
+            label.htmlFor = f"passphrase-{part}"
+            label.textContent = name
+            entry = document.createElement("input")
+            entry.id = f"passphrase-{part}"
+            entry.type = "text"
+            entry.autocomplete = "off"
+            entry.spellcheck = False
+            entry.dataset.part = part
+            entry.value = self.passphrases.get(part, "") if purpose != "new" else ""
+            fields.append(label, entry)
+        _id("passphrase-errors").replaceChildren()
+        _id("passphrase-ok").textContent = "Start the game" if purpose == "new" else "Use these passphrases"
+        _id("passphrase-dialog").showModal()
+
+    def _passphrase_entries(self) -> dict[str, str]:
+        return {str(e.dataset.part): str(e.value).strip() for e in _id("passphrase-fields").querySelectorAll("input")}
+
+    def on_generate_passphrases(self, event: Any) -> None:
+        for entry in _id("passphrase-fields").querySelectorAll("input"):
+            entry.value = sealed.generate_passphrase()
+
+    def on_copy_passphrases(self, event: Any) -> None:
+        purpose, _, variant_id = self.passphrase_purpose.partition(":")
+        names = sealed.part_names(load_variant(variant_id))
+        lines = [f"{names.get(part, part)}: {phrase}" for part, phrase in self._passphrase_entries().items()]
+        self.copy("\n".join(lines), "Passphrases")
+
+    def on_passphrases(self, event: Any) -> None:
+        event.preventDefault()
+        purpose, _, variant_id = self.passphrase_purpose.partition(":")
+        phrases = self._passphrase_entries()
+        problems = sealed.passphrase_problems(phrases, sealed.part_names(load_variant(variant_id)))
+        errors = _id("passphrase-errors")
+        errors.replaceChildren()
+        for problem in problems:
+            item = document.createElement("li")
+            item.className = "rejected"
+            item.textContent = problem
+            errors.appendChild(item)
+        if problems:
+            return
+        _id("passphrase-dialog").close()
+        asyncio.ensure_future(self._use_passphrases(purpose, variant_id, phrases))
+
+    async def _use_passphrases(self, purpose: str, variant_id: str, phrases: dict[str, str]) -> None:
+        self.message("Making the keys from the passphrases…", "info")
+        try:
+            keys = await self._derive_keys(phrases)
+            if purpose == "new":
+                game = sealed.new_game(variant_id, int(js.window.adjutantSeal.randomSeed()))
+                await self.show(Session(game), role=GM, keys=keys, passphrases=phrases)
+            elif self.session is not None and sealed.has_secrets(self.session.game) and self.role == GM:
+                self.keys, self.passphrases = keys, dict(phrases)
+            await self.reseal()
+        except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
+            self.message(f"The game could not be sealed: {error}")
+            return
+        self.clear_message()
+        self.render()
+
+    async def _derive_keys(self, phrases: dict[str, str]) -> dict[str, Any]:
+        """One key per part (PBKDF2 in web/seal.js, each with a fresh salt), all at once."""
+        names = list(phrases)
+        handles = await asyncio.gather(*(js.window.adjutantSeal.newKey(phrases[n]) for n in names))
+        return dict(zip(names, handles, strict=True))
+
+    async def reseal(self, replace_hash: bool = True) -> str:
+        """Seal the game master's game into a link: the address bar, the autosave and "Copy link" hold it
+        (never the game in the clear). Returns the link's fragment."""
+        session = self.session
+        assert session is not None and self.role == GM
+        if self.keys_task is not None:
+            await self.keys_task
+        self.seal_count += 1
+        count, game = self.seal_count, session.game
+        seal = js.window.adjutantSeal.seal
+        parts = sealed.plaintexts(game, self.passphrases)
+        missing = sorted(set(parts) - set(self.keys))
+        if missing:
+            raise AdjutantError(f"no passphrase for {', '.join(missing)}: set the passphrases again")
+        blobs = await asyncio.gather(*(seal(self.keys[name], name, to_js(data)) for name, data in parts.items()))
+        public = sealed.public_data(game)
+        link = SealedLink(public, {name: str(blob) for name, blob in zip(parts, blobs, strict=True)})
+        fragment = link.fragment()
+        if count == self.seal_count and self.session is session:  # not overtaken by a later change
+            self.link, self.last_link = link, fragment
+            _storage_set(AUTOSAVE_KEY, fragment)
+            _storage_set(VARIANT_KEY, game.variant.id)
+            colours = self.board.colours if self.board is not None else {}
+            snapshot = position_snapshot(public_game(link), colours)
+            _storage_set(SNAPSHOT_KEY, json.dumps(snapshot, separators=(",", ":")))
+            if replace_hash:
+                js.history.replaceState(None, "", "#" + fragment)
+        return fragment
+
+    def on_unlock(self, event: Any) -> None:
+        event.preventDefault()
+        entry = _id("unlock-passphrase")
+        phrase = str(entry.value)
+        if phrase:
+            asyncio.ensure_future(self._unlock(phrase))
+
+    async def _unlock(self, phrase: str) -> None:
+        link = self.link
+        if link is None:
+            self.message("This game has no sealed secrets to open.")
+            return
+        button = _id("unlock")
+        button.disabled = True
+        try:
+            parts = to_js(link.sealed, dict_converter=js.Object.fromEntries)
+            opened = await js.window.adjutantSeal.unsealAny(phrase, parts)
+            if opened is None or opened is jsnull:
+                self.message(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
+                return
+            name = str(opened.name)
+            part = sealed.open_part(link.public, name, bytes(opened.plaintext.to_py()))
+            if name == GM:
+                phrases = {GM: phrase, **part.passphrases}
+                await self.show(Session(part.game), role=GM, link=link, keys={GM: opened.handle}, passphrases=phrases)
+                others = {p: v for p, v in part.passphrases.items() if p != GM}
+                self.keys_task = asyncio.ensure_future(self._add_keys(others))
+                shown = "the game master's view: every secret, and the game can be adjudicated"
+            else:
+                await self.show(Session(part.game, readonly=True), role=name, link=link)
+                power = part.game.variant.powers.get(name)
+                shown = f"the secrets of {power.name if power else name}"
+        except Exception as error:  # noqa: BLE001 - a damaged part: say what, keep the game in hand
+            self.message(f"The link's secrets could not be opened: {error}. Nothing has changed.")
+            return
+        finally:
+            button.disabled = False
+        _id("unlock-passphrase").value = ""
+        self.message(f"Unlocked {shown}.", "info")
+        self.render()
+
+    async def _add_keys(self, phrases: dict[str, str]) -> None:
+        self.keys.update(await self._derive_keys(phrases))
+
+    def on_nominate(self, power: str) -> None:
+        session = self.session
+        if session is None:
+            return
+        try:
+            for select in _id("nominations").querySelectorAll(f'select[data-power="{power}"]'):
+                if str(select.value) != "-":  # "choose…": this level is left for now
+                    location = str(select.value) or None
+                    sealed.nominate(session.game, power, int(select.dataset.level), location)
+        except AdjutantError as error:
+            self.message(str(error))
         self.changed()
         self.render()
 
@@ -459,7 +709,10 @@ class App:
         game = session.game
         position = session.shown_position()
         orderable = set(session.orderable_units())
-        board.draw(position, session.shapes(), session.selected, session.targets(), orderable)
+        secret = sealed.has_secrets(game)
+        sites = sealed.sites_of(game) if secret else {}
+        strengths = sealed.strengths_of(game) if secret and session.at_current else {}
+        board.draw(position, session.shapes(), session.selected, session.targets(), orderable, sites, strengths)
         _id("phase-label").textContent = session.shown_phase_title()
         last = len(game.history)
         _id("hist-first").disabled = session.view == 0
@@ -471,11 +724,15 @@ class App:
         if self.embed:
             return
         self._orders_panel()
+        self._secrets_panel(sites)
         record = session.view if not session.at_current else None
         _id("results").textContent = session.results_text(record)
-        _id("undo").disabled = not game.history
-        _id("adjudicate").disabled = game.over or not session.at_current
-        _id("declare-draw").disabled = game.over
+        readonly = session.readonly
+        _id("undo").disabled = readonly or not game.history
+        _id("adjudicate").disabled = readonly or game.over or not session.at_current
+        _id("declare-draw").disabled = readonly or game.over
+        for name in ("orders-text", "orders-apply", "orders-clear", "orders-power", "download"):
+            _id(name).disabled = readonly
         over = _id("game-over")
         if game.winner:
             winner = game.variant.powers[game.winner].name
@@ -487,6 +744,83 @@ class App:
             over.hidden = False
         else:
             over.hidden = True
+
+    def _secrets_panel(self, sites: dict[str, int]) -> None:
+        """Who is looking at a game with secrets, the passphrase entry, and what the viewer may know."""
+        session = self.session
+        assert session is not None
+        game = session.game
+        secret = sealed.has_secrets(game)
+        _id("secrets").hidden = not secret
+        _id("map-legend").hidden = not secret or self.role == "public"
+        _id("download-note").hidden = not (secret and self.role == GM)
+        _id("nominations").replaceChildren()
+        listing = _id("secret-list")
+        listing.replaceChildren()
+        if not secret:
+            return
+        variant = game.variant
+        if self.role == GM:
+            role = "Game master: every secret of this game is shown, and only you adjudicate it."
+        elif self.role in variant.powers:
+            role = f"{variant.powers[self.role].name}'s secrets are shown (the game master adjudicates)."
+        else:
+            role = "Public view: only what the rules report. Enter your passphrase to see your secrets."
+        _id("secrets-role").textContent = role
+        _id("unlock-form").hidden = self.role == GM
+        _id("show-passphrases").hidden = self.role != GM
+
+        def item(text: str) -> None:
+            entry = document.createElement("li")
+            entry.textContent = text
+            listing.appendChild(entry)
+
+        for line in sealed.secret_lines(game, self.role, sites):
+            item(line)
+        if self.role == GM and session.at_current and not game.over:
+            self._nominations_form()
+
+    def _nominations_form(self) -> None:
+        """Rule 2: for each power with a nomination due, which unit is its 3× or 2× (or a later build)."""
+        session = self.session
+        assert session is not None
+        game = session.game
+        holder = _id("nominations")
+        due = sealed.nominations_due(game)
+        if due:
+            note = document.createElement("p")
+            note.textContent = "Nominations due (rule 2): each power's 3× and 2× unit, or a later build."
+            holder.appendChild(note)
+        for power, levels in due.items():
+            box = document.createElement("fieldset")
+            box.dataset.power = power
+            legend = document.createElement("legend")
+            legend.textContent = game.variant.powers[power].name
+            box.appendChild(legend)
+            units = sorted(u.location for u in game.units.values() if u.power == power)
+            for level in levels:
+                label = document.createElement("label")
+                label.textContent = f"{level}× "
+                select = document.createElement("select")
+                select.dataset.power = power
+                select.dataset.level = str(level)
+                select.name = f"nominate-{power}-{level}"
+                choices = [("-", "choose…"), ("", "a later build")]
+                choices += [(loc, f"{game.units[loc.split('/')[0]].type} {loc}") for loc in units]
+                for value, text in choices:
+                    option = document.createElement("option")
+                    option.value = value
+                    option.textContent = text
+                    select.appendChild(option)
+                label.appendChild(select)
+                box.appendChild(label)
+            button = document.createElement("button")
+            button.type = "button"
+            button.textContent = "Nominate"
+            button.dataset.action = f"nominate-{power}"
+            self.on(button, "click", lambda e, p=power: self.on_nominate(p))
+            box.appendChild(button)
+            holder.appendChild(box)
 
     def _powers(self) -> None:
         session = self.session
@@ -571,6 +905,8 @@ class App:
                 button("Convoy", lambda e: self._mode("convoy"), "convoy")
             if unit is not None and session.can_protect(unit):
                 button("Protect", lambda e: self._mode("protect"), "protect")
+            if game.variant.cluster is not None:
+                button("Research", lambda e: self._research(), "research")
         if session.selected and kind == "retreat":
             button("Disband", lambda e: self.act_on(session.selected or ""), "disband")
         if session.selected and kind == "adjustment":
@@ -586,6 +922,13 @@ class App:
         assert self.session is not None
         self.session.mode = mode
         self.session.target = None
+        self.render()
+
+    def _research(self) -> None:
+        assert self.session is not None
+        order = self.session.research()
+        if order:
+            self.enter(order, power=None)
         self.render()
 
     def _build(self, unit_type: str) -> None:

@@ -95,14 +95,24 @@ class Board:
         selected: str | None = None,
         targets: list[str] | None = None,
         orderable: set[str] | None = None,
+        sites: dict[str, int] | None = None,
+        strengths: dict[str, str] | None = None,
     ) -> None:
+        """Draw the position and the orders; in a game with secrets, also the Sites of the Ancients
+        (province -> level) and the units' strengths (province -> "3", "2" or "M") the viewer may see."""
         self.overlay.replaceChildren()
         self._colour_centres(position.centres)
         self._highlight(targets or [])
+        if sites:
+            self._sites(sites)
         orders = self._el("g", class_="adj-orders")
         units = self._el("g", class_="adj-units")
         for unit in position.units.values():
-            self._unit(units, unit, unit.location, selected == unit.location, unit.location in (orderable or set()))
+            group = self._unit(units, unit, unit.location, selected == unit.location,
+                               unit.location in (orderable or set()))
+            mark = (strengths or {}).get(unit.province)
+            if mark:
+                self._strength(group, unit.location, mark)
         for d in position.dislodged:
             home = self.anchor(d.unit.location)
             if home is None:
@@ -112,6 +122,31 @@ class Board:
             group.classList.add("dislodged")
         for shape in shapes:
             self._shape(orders, shape)
+
+    def _sites(self, sites: dict[str, int]) -> None:
+        """A diamond with the level beside each site's unit place (the legend under the map explains)."""
+        layer = self._el("g", class_="adj-sites")
+        for province, level in sorted(sites.items()):
+            point = self.anchor(province)
+            if point is None:
+                continue
+            x, y = point[0] + 15.0, point[1] - 13.0
+            group = self._el("g", layer, class_=f"adj-site level-{int(level)}", data_province=province,
+                             data_level=int(level))
+            self._el("polygon", group, points=f"{x:.1f},{y - 8:.1f} {x + 8:.1f},{y:.1f} {x:.1f},{y + 8:.1f} "
+                     f"{x - 8:.1f},{y:.1f}", class_="adj-site-body")
+            self._text(group, x, y + 3.5, str(int(level)), "adj-site-text")
+            title = self._el("title", group)
+            title.textContent = f"Site of the Ancients, level {int(level)}: {self.variant.province_name(province)}"
+
+    def _strength(self, group: Any, location: str, mark: str) -> None:
+        point = self.anchor(location)
+        if point is None:
+            return
+        group.setAttribute("data-strength", mark)
+        x, y = point[0] - 11.0, point[1] - 10.0
+        self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=6.5, class_="adj-strength-body")
+        self._text(group, x, y + 3.5, mark, "adj-strength-text")
 
     def _colour_centres(self, centres: dict[str, str]) -> None:
         for circle in self.svg.querySelectorAll("circle.sc[data-province]"):

@@ -14,7 +14,7 @@ from adjutant import AdjutantError, GameFileError, load_variant
 from adjutant import codec as _codec
 from adjutant import gamefile as _gamefile
 from adjutant.game import Game, Position
-from adjutant.orders import Build, Convoy, Disband, Move, Order, Retreat, Support, Waive, parse_order
+from adjutant.orders import Build, Convoy, Disband, Move, Nominate, Order, Retreat, Support, Waive, parse_order
 from adjutant.variant import province_of
 
 
@@ -90,7 +90,10 @@ class Shape:
     success: bool | None = None  # None: not adjudicated yet
 
 
-def order_shape(order: Order, units: dict[str, Any], success: bool | None = None) -> Shape:
+def order_shape(order: Order, units: dict[str, Any], success: bool | None = None) -> Shape | None:
+    """How ``order`` is drawn; None for an order with nothing to draw (Cluster's secret nomination)."""
+    if isinstance(order, Nominate):
+        return None
     if isinstance(order, (Build, Waive)):
         return Shape("build", order.power, getattr(order, "location", ""), success=success)
     power, at = order.unit.power, order.unit.location
@@ -120,6 +123,8 @@ class Session:
     mode: str = "move"  # move, support, convoy
     target: str | None = None  # the supported / convoyed unit's location
     problems: list[Any] = field(default_factory=list)
+    #: a view that may not be played (a game with secrets seen by a player or by anyone with the link)
+    readonly: bool = False
     _legal: dict[tuple[int, str, str], list[Order]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -154,7 +159,8 @@ class Session:
         if self.at_current:
             units = self.game.units
             dislodged = self.game.dislodged_units()
-            return [order_shape(o, {**dislodged, **units}) for os in self.game.orders.values() for o in os]
+            shapes = [order_shape(o, {**dislodged, **units}) for os in self.game.orders.values() for o in os]
+            return [shape for shape in shapes if shape is not None]
         record = self.game.history[self.view]
         position = self.game.position_at(self.view)
         dislodged = {d.unit.province: d.unit for d in position.dislodged}
@@ -169,7 +175,9 @@ class Session:
                     )
                 except AdjutantError:
                     continue
-                out.append(order_shape(order, {**dislodged, **position.units}, outcome.get(text)))
+                shape = order_shape(order, {**dislodged, **position.units}, outcome.get(text))
+                if shape is not None:
+                    out.append(shape)
         return out
 
     def results_text(self, index: int | None = None) -> str:
@@ -217,7 +225,7 @@ class Session:
     def orderable_units(self) -> dict[str, Any]:
         """Units that can be given an order by clicking in this phase, by location."""
         kind = self.game.phase.kind
-        if not self.at_current or self.game.over:
+        if not self.at_current or self.game.over or self.readonly:
             return {}
         if kind == "movement":
             return {u.location: u for u in self.game.units.values()}
@@ -238,7 +246,7 @@ class Session:
         game = self.game
         variant = game.variant
         kind = game.phase.kind
-        if not self.at_current or game.over:
+        if not self.at_current or game.over or self.readonly:
             return []
         if kind == "adjustment" and self.selected is None:
             from adjutant.phases import build_places
@@ -360,7 +368,7 @@ class Session:
         game = self.game
         province = province_of(location)
         kind = game.phase.kind
-        if not self.at_current or game.over:
+        if not self.at_current or game.over or self.readonly:
             return None, []
         targets = self.targets()
         if kind == "adjustment" and self.selected is None:
@@ -416,6 +424,14 @@ class Session:
         self.clear_selection()
         return order, []
 
+    def research(self) -> str | None:
+        """Cluster (rule 5.1): the research order for the selected unit (None where there is none)."""
+        if self.selected is None or self.game.variant.cluster is None or self.game.phase.kind != "movement":
+            return None
+        unit = self.unit_at(province_of(self.selected))
+        self.clear_selection()
+        return f"{unit.type} {unit.location} RES" if unit is not None else None
+
     def build(self, unit_type: str) -> str | None:
         """The build order for the selected build place."""
         if self.selected is None:
@@ -433,6 +449,8 @@ class Session:
             return "The game ended in a draw."
         if not self.at_current:
             return "Looking at a past phase: » returns to the current one."
+        if self.readonly:
+            return "Only the game master gives orders and adjudicates this game."
         kind = game.phase.kind
         if kind == "adjustment":
             if self.selected:

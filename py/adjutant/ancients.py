@@ -1,0 +1,855 @@
+"""Cluster Diplomacy's rules: the Sites of the Ancients, multiple units, Research, Transfer and
+Mattermission (the rules text, ``../shared/seeds/002_a458c0d5acaf6332.txt``; decisions in
+``maps/cluster.md``).
+
+The game master places the sites at random before play (rule 6); the placement here is a pure function of
+the variant and a seed, so it is reproducible from the seed kept (secretly) in the game. The rest is the
+Cluster state a position carries (:class:`ClusterState`) and the steps of a phase that change it, called by
+:class:`adjutant.game.Game` around the ordinary adjudication.
+
+>>> from adjutant import load_variant
+>>> v = load_variant("cluster")
+>>> sites = place_sites(v, seed=1901)
+>>> len(sites), sorted(set(sites.values()))
+(21, [1, 2, 3])
+>>> sites == place_sites(v, seed=1901)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .errors import AdjutantError
+from .orders import (
+    Hold,
+    Mattermit,
+    Move,
+    Nominate,
+    Research,
+    Support,
+    Transfer,
+    Unit,
+    UnitOrder,
+)
+from .phases import AdjustmentResult, Phase, RetreatResult
+from .resolver import MovementOutcome, OrderResult, adjudicate_movement
+from .rules import ClusterRules
+from .variant import Variant, province_of
+
+#: How many times placement starts again from scratch before giving up (it never needs many).
+ATTEMPTS = 200
+
+
+def _rules(variant: Variant) -> ClusterRules:
+    if variant.cluster is None:
+        raise AdjutantError(f"{variant.name} has no Sites of the Ancients")
+    return variant.cluster
+
+
+def neighbours(variant: Variant, province: str) -> set[str]:
+    """Provinces sharing a crossable border with ``province`` (by any unit)."""
+    out: set[str] = set()
+    for loc in variant.locations(province):
+        for t in ("A", "F"):
+            out.update(province_of(n) for n in variant.neighbours(t, loc))
+    return out
+
+
+def country_of(rules: ClusterRules, province: str) -> str | None:
+    for country, members in rules.countries.items():
+        if province in members:
+            return country
+    return None
+
+
+def place_sites(variant: Variant, seed: int) -> dict[str, int]:
+    """Province -> site level (1, 2 or 3) for every Site of the Ancients, drawn with ``seed``.
+
+    Rule 6: of each level, at least one and at most three stand at sea, no two are adjacent, and no more
+    than two are in any one country. Decision (maps/cluster.md): one site at most per province, and only
+    on provinces a unit can enter.
+    """
+    rules = _rules(variant)
+    rng = random.Random(seed)
+    spaces = sorted(p.id for p in variant.provinces.values() if p.type != "impassable" and not p.offboard)
+    seas = [p for p in spaces if variant.provinces[p].is_sea]
+    lands = [p for p in spaces if not variant.provinces[p].is_sea]
+    near = {p: neighbours(variant, p) for p in spaces}
+    low, high = rules.sea_sites_per_level
+    for _ in range(ATTEMPTS):
+        sites: dict[str, int] = {}
+        if _fill(rules, rng, sites, seas, lands, near, low, high):
+            return sites
+    raise AdjutantError(f"could not place the Sites of the Ancients on {variant.name}")
+
+
+def _fill(
+    rules: ClusterRules,
+    rng: random.Random,
+    sites: dict[str, int],
+    seas: list[str],
+    lands: list[str],
+    near: dict[str, set[str]],
+    low: int,
+    high: int,
+) -> bool:
+    for level in rules.site_levels:
+        at_sea = rng.randint(low, high)
+        for pool, count in ((seas, at_sea), (lands, rules.sites_per_level - at_sea)):
+            for _ in range(count):
+                options = [p for p in pool if _allowed(rules, sites, near, p, level)]
+                if not options:
+                    return False
+                sites[rng.choice(options)] = level
+    return True
+
+
+def _allowed(rules: ClusterRules, sites: dict[str, int], near: dict[str, set[str]], p: str, level: int) -> bool:
+    if p in sites:
+        return False
+    if any(sites.get(n) == level for n in near[p]):
+        return False
+    country = country_of(rules, p)
+    if country is None:
+        return True
+    same = sum(1 for q, lv in sites.items() if lv == level and country_of(rules, q) == country)
+    return same < rules.sites_per_country_per_level
+
+
+def check_sites(variant: Variant, sites: dict[str, int]) -> list[str]:
+    """Every way a placement breaks rule 6 (empty: it keeps them all)."""
+    rules = _rules(variant)
+    problems = []
+    for level in rules.site_levels:
+        mine = [p for p, lv in sites.items() if lv == level]
+        if len(mine) != rules.sites_per_level:
+            problems.append(f"level {level}: {len(mine)} sites, not {rules.sites_per_level}")
+        at_sea = sum(1 for p in mine if variant.provinces[p].is_sea)
+        low, high = rules.sea_sites_per_level
+        if not low <= at_sea <= high:
+            problems.append(f"level {level}: {at_sea} sites at sea, not between {low} and {high}")
+        for p in mine:
+            for q in neighbours(variant, p):
+                if q in mine and p < q:
+                    problems.append(f"level {level}: {p} and {q} are adjacent")
+        for country in rules.countries:
+            n = sum(1 for p in mine if country_of(rules, p) == country)
+            if n > rules.sites_per_country_per_level:
+                problems.append(f"level {level}: {n} sites in {country}")
+    return problems
+
+
+def distance(variant: Variant, start: str, goal: str) -> int | None:
+    """Moves across any crossable border from one province to another (None if unreachable)."""
+    seen = {start}
+    queue: deque[tuple[str, int]] = deque([(start, 0)])
+    while queue:
+        p, d = queue.popleft()
+        if p == goal:
+            return d
+        for n in sorted(neighbours(variant, p)):
+            if n not in seen:
+                seen.add(n)
+                queue.append((n, d + 1))
+    return None
+
+
+def mattermission_targets(variant: Variant, site: str, unit_type: str) -> list[str]:
+    """Where a unit of the type standing on a Mattermission site may be mattermitted: every place it could
+    stand within the variant's range of the site (decision in maps/cluster.md)."""
+    rules = _rules(variant)
+    out = []
+    for p in sorted(variant.provinces):
+        d = distance(variant, site, p)
+        if d is None or d == 0 or d > rules.mattermission_range:
+            continue
+        locations = [p] if unit_type == "A" else variant.fleet_locations(p)
+        out += [loc for loc in locations if variant.can_stand(unit_type, loc)]
+    return out
+
+
+# --- the Cluster state of a position ----------------------------------------------------------------
+
+TRANSFER, MATTERMISSION = "transfer", "mattermission"
+#: the knowledge a site of each level holds (rule 5.1: only level 2 teaches Transfer, only level 3
+#: Mattermission; level 1 teaches nothing)
+KNOWLEDGE = {2: TRANSFER, 3: MATTERMISSION}
+#: the view of a game that holds every secret (the game master's); others are for display only
+GM = "gm"
+PUBLIC = "public"
+
+
+@dataclass(frozen=True)
+class Aura:
+    """A multiple unit's strength (rule 1), and whether it has been used, so is reported (rule 2)."""
+
+    level: int
+    revealed: bool = False
+
+
+@dataclass(frozen=True)
+class Transferee:
+    """An aura transferred into another unit, its host (rule 5.2)."""
+
+    #: the power whose aura it is: the host follows its orders whenever it gives one
+    power: str
+    #: the host's province (while ``retreating``, the province it was dislodged from)
+    host: str
+    #: the original unit's province (it stands there, its aura away); None once it has died
+    original: str | None
+    #: what the transferee is worth: the host's strength
+    value: int
+    #: the host's own level: when the value drops below it, host and original die
+    host_level: int
+    #: the phase of the transfer (the value drops in the same season of each later year)
+    since: str
+    retreating: bool = False
+
+
+@dataclass(frozen=True)
+class ClusterState:
+    """Everything Cluster Diplomacy adds to a position. Secret but for what the rules report: the
+    revealed multiples and the research results (see :mod:`adjutant.cluster` for the views)."""
+
+    #: an id for the game, public, so that a game's parts can be told from another game's
+    game: str
+    #: the seed the sites were drawn with (None in a view without the game master's secrets)
+    seed: int | None
+    #: province -> site level
+    sites: Mapping[str, int] = field(default_factory=dict)
+    #: the multiple units on the board, by province
+    auras: Mapping[str, Aura] = field(default_factory=dict)
+    #: in a retreat phase, the dislodged multiple units, by the province they were dislodged from
+    retreating: Mapping[str, Aura] = field(default_factory=dict)
+    #: power -> the levels it left to a later build (rule 2)
+    deferred: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    #: power -> what it knows ("transfer", "mattermission")
+    knowledge: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: power -> the places it has searched or a transferee of its found: province -> site level (0: none)
+    found: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    transferees: tuple[Transferee, ...] = ()
+    #: power -> the provinces of the units it built in the adjustment phase just played
+    fresh: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: every research result, reported to all (rule 5.1): (phase, province, site level or 0 for none)
+    research: tuple[tuple[str, str, int], ...] = ()
+    #: whether the first movement phase has been adjudicated (nominations were open until then)
+    started: bool = False
+    #: GM, PUBLIC or a power id: whose view of the game this is
+    view: str = GM
+
+    def strengths(self) -> dict[str, int]:
+        """Each unit's strength other than one, by province: its aura, or a host its transferee's worth."""
+        out = {p: a.level for p, a in self.auras.items() if a.level != 1}
+        for t in self.transferees:
+            if not t.retreating:
+                out[t.host] = t.value
+        return out
+
+    def controller(self, province: str, retreating: bool = False) -> str | None:
+        """The power whose transferee commands the unit in ``province``, if any."""
+        for t in self.transferees:
+            if t.host == province and t.retreating == retreating:
+                return t.power
+        return None
+
+    def originals(self) -> set[str]:
+        return {t.original for t in self.transferees if t.original is not None}
+
+
+def start(variant: Variant, seed: int | None = None, game: str | None = None) -> ClusterState:
+    """The state of a new game: the sites drawn from ``seed`` (a random one if None)."""
+    import secrets
+
+    if seed is None:
+        seed = secrets.randbits(63)
+    return ClusterState(game or secrets.token_hex(6), seed, place_sites(variant, seed))
+
+
+def _name(variant: Variant, location: str) -> str:
+    return variant.province_name(location)
+
+
+def level_of(state: ClusterState, province: str) -> int:
+    aura = state.auras.get(province)
+    return aura.level if aura is not None else 1
+
+
+# --- orders: who gives them, and what can be said at once -------------------------------------------
+
+
+def board_for(
+    state: ClusterState, units: Mapping[str, Unit], dislodged: Mapping[str, Unit], power: str
+) -> tuple[dict[str, Unit], dict[str, Unit]]:
+    """The units as ``power`` may order them: its own, and the hosts its transferees command (which keep
+    their owner for every other rule)."""
+    mine = dict(units)
+    gone = dict(dislodged)
+    for t in state.transferees:
+        if t.power != power:
+            continue
+        board = gone if t.retreating else mine
+        u = board.get(t.host)
+        if u is not None:
+            board[t.host] = Unit(power, u.type, u.location)
+    return mine, gone
+
+
+def effective_orders(
+    state: ClusterState, board: Mapping[str, Unit], given: Iterable[UnitOrder], retreating: bool = False
+) -> list[UnitOrder]:
+    """One order per unit: a host's commanding power's if it gave one, else the owner's (rule 5.2: a
+    transferee may let the host follow the host player's orders by giving none)."""
+    chosen: dict[str, UnitOrder] = {}
+    for o in given:
+        prov = o.unit.province
+        unit = board.get(prov)
+        if unit is None:
+            continue
+        if o.unit.power == state.controller(prov, retreating) or (o.unit.power == unit.power and prov not in chosen):
+            chosen[prov] = o
+    return [chosen[p] for p in sorted(chosen)]
+
+
+def entry_problem(variant: Variant, state: ClusterState, order: UnitOrder) -> str:
+    """What the board alone says is wrong with a Transfer or Mattermission order ("" if nothing)."""
+    u = order.unit
+    here = _name(variant, u.location)
+    if isinstance(order, Mattermit):
+        rules = _rules(variant)
+        dest = order.dest
+        there = _name(variant, dest)
+        d = distance(variant, u.province, province_of(dest))
+        if d is None or d > rules.mattermission_range:
+            return f"{there} is more than {rules.mattermission_range} spaces from {here}"
+        if province_of(dest) == u.province:
+            return f"{here} cannot mattermit to itself"
+        targets = mattermission_targets(variant, u.province, u.type)
+        if dest not in targets:
+            if u.type == "F" and any(province_of(t) == province_of(dest) for t in targets):
+                options = [t for t in targets if province_of(t) == province_of(dest)]
+                return f"say which coast of {there} ({', '.join(options)})"
+            return f"a{'n army' if u.type == 'A' else ' fleet'} cannot stand in {there}"
+    if isinstance(order, Transfer):
+        if order.target == u.province:
+            return "a unit cannot take itself over"
+        if order.target_type != u.type:
+            return "an aura transfers only to a unit of its own type (army to army, fleet to fleet)"
+    if u.province in state.originals() and not isinstance(order, Hold):
+        return "its aura is away in another unit: it can only stand"
+    return ""
+
+
+# --- nominations (rule 2) ---------------------------------------------------------------------------
+
+
+def nomination_problem(
+    variant: Variant,
+    state: ClusterState,
+    units: Mapping[str, Unit],
+    order: Nominate,
+    pending: Iterable[Nominate] = (),
+) -> str:
+    """Why ``order`` cannot be made now ("" if it can). Before the first movement phase is adjudicated a
+    power names any unit of its own, or leaves the level to a later build; after, a level left over can
+    only be given to a unit built in the adjustment phase just played."""
+    rules = _rules(variant)
+    power, level = order.power, order.level
+    if level not in rules.multiples:
+        return f"there is no {level} times force unit (only {' or '.join(str(k) for k in rules.multiples)})"
+    if state.started and level not in state.deferred.get(power, ()):
+        held = any(
+            units.get(p) is not None and units[p].power == power and a.level == level for p, a in state.auras.items()
+        )
+        return (
+            f"the {level} times force unit was nominated already"
+            if held
+            else f"the {level} times force unit is gone for good"
+        )
+    if order.location is None:
+        return ""
+    prov = province_of(order.location)
+    unit = units.get(prov)
+    if unit is None or unit.power != power:
+        return f"there is no unit of {variant.powers[power].name} in {_name(variant, prov)}"
+    if state.started and prov not in state.fresh.get(power, ()):
+        return f"{unit} was not built in the last adjustment phase: a later multiple unit must be a new build"
+    if prov in state.auras:
+        return f"{unit} is already a {state.auras[prov].level} times force unit"
+    for n in pending:
+        if n.power == power and n.level != level and n.location is not None and province_of(n.location) == prov:
+            return f"{unit} is already nominated the {n.level} times force unit"
+    return ""
+
+
+def nominations_due(variant: Variant, state: ClusterState, pending: Iterable[Nominate]) -> dict[str, list[int]]:
+    """Power -> the levels it may still nominate now and has not (before the first movement phase: every
+    level not yet named or deferred; later: deferred levels, while it has a new build to name)."""
+    named = {(n.power, n.level) for n in pending if not state.started or n.location is not None}
+    taken = {(n.power, province_of(n.location)) for n in pending if n.location is not None}
+    out: dict[str, list[int]] = {}
+    for power in sorted(variant.powers):
+        if not state.started:
+            levels = [k for k in _rules(variant).multiples]
+        else:
+            free = [p for p in state.fresh.get(power, ()) if (power, p) not in taken]
+            levels = list(state.deferred.get(power, ())) if free else []
+        levels = [k for k in levels if (power, k) not in named]
+        if levels:
+            out[power] = levels
+    return out
+
+
+def apply_nominations(
+    variant: Variant, state: ClusterState, units: Mapping[str, Unit], nominations: Sequence[Nominate]
+) -> ClusterState:
+    """The nominations made this movement phase take effect as it is adjudicated; before the first one,
+    a level not named is left to a later build."""
+    auras = dict(state.auras)
+    deferred = {p: list(ks) for p, ks in state.deferred.items()}
+    named: set[tuple[str, int]] = set()
+    for n in nominations:
+        if nomination_problem(variant, state, units, n, nominations) or n.location is None:
+            continue
+        auras[province_of(n.location)] = Aura(n.level)
+        named.add((n.power, n.level))
+        if n.level in deferred.get(n.power, []):
+            deferred[n.power].remove(n.level)
+    if not state.started:
+        for power in sorted(variant.powers):
+            left = [k for k in _rules(variant).multiples if (power, k) not in named]
+            if left:
+                deferred[power] = left
+    return replace(
+        state, auras=auras, deferred={p: tuple(ks) for p, ks in sorted(deferred.items()) if ks}, started=True
+    )
+
+
+# --- a movement phase -------------------------------------------------------------------------------
+
+
+def _transfer_problem(
+    variant: Variant,
+    state: ClusterState,
+    units: Mapping[str, Unit],
+    order: Transfer,
+    power: str,
+    transferring: set[str],
+    targets: list[str],
+) -> str:
+    prov, target = order.unit.province, order.target
+    level = level_of(state, prov)
+    if TRANSFER not in state.knowledge.get(power, ()):
+        return f"{variant.powers[power].name} has no Knowledge of Transfer"
+    if level <= 1:
+        return "only a multiple unit can transfer"
+    if prov not in state.sites:
+        return f"{_name(variant, prov)} is not a Site of the Ancients"
+    if state.controller(prov) is not None:
+        return "a host cannot transfer"
+    host = units.get(target)
+    if host is None or host.type != order.unit.type or target == prov:
+        return f"there is no {'army' if order.unit.type == 'A' else 'fleet'} in {_name(variant, target)} to take over"
+    if state.controller(target) is not None or target in state.originals():
+        return f"{host} is already part of a transfer"
+    if target in transferring:
+        return f"{host} is transferring itself"
+    if targets.count(target) > 1:
+        return f"more than one aura transfers into {host}"
+    if not _may_take(level, level_of(state, target), variant):
+        return f"a {level} times force unit cannot take over {host}"
+    return ""
+
+
+def _may_take(level: int, host_level: int, variant: Variant) -> bool:
+    """Rule 5.2: "a 2 unit can be transferred to a 1 unit; a 3 unit ... to a 3 or a 2 unit", and (its
+    own example) to a normal one: a unit takes over any weaker unit, the strongest also its equal."""
+    return host_level < level or host_level == level == max(_rules(variant).multiples)
+
+
+def _mattermission_problem(variant: Variant, state: ClusterState, order: Mattermit, power: str) -> str:
+    if MATTERMISSION not in state.knowledge.get(power, ()):
+        return f"{variant.powers[power].name} has no Knowledge of Mattermission"
+    if order.unit.province not in state.sites:
+        return f"{_name(variant, order.unit.province)} is not a Site of the Ancients"
+    return entry_problem(variant, state, order)
+
+
+def _fingerprint(out: MovementOutcome) -> tuple[Any, ...]:
+    return (
+        tuple(sorted((p, u.location) for p, u in out.units.items())),
+        tuple(sorted(d.unit.province for d in out.dislodged)),
+        tuple(r.success for r in out.results),
+    )
+
+
+def _involved(prov: str, orders: Sequence[UnitOrder]) -> bool:
+    mine = next((o for o in orders if o.unit.province == prov), None)
+    if isinstance(mine, (Move, Support, Research)):
+        return True
+    return any(isinstance(o, Move) and province_of(o.dest) == prov for o in orders)
+
+
+def used_strengths(
+    variant: Variant,
+    units: Mapping[str, Unit],
+    orders: Sequence[UnitOrder],
+    season: str,
+    strengths: Mapping[str, int],
+    outcome: MovementOutcome,
+    candidates: Iterable[str],
+) -> set[str]:
+    """The multiple units whose strength was used (rule 2): those without which, at strength one, the
+    phase would have ended otherwise (another unit moved, was dislodged, or an order failed)."""
+    base = _fingerprint(outcome)
+    used = set()
+    for prov in sorted(candidates):
+        if strengths.get(prov, 1) == 1 or not _involved(prov, orders):
+            continue
+        trial = {p: k for p, k in strengths.items() if p != prov}
+        if _fingerprint(adjudicate_movement(variant, units, orders, season, strengths=trial)) != base:
+            used.add(prov)
+    return used
+
+
+@dataclass
+class _Turn:
+    """The work of one movement phase: what changes, kept together while it is decided."""
+
+    variant: Variant
+    phase: Phase
+    state: ClusterState
+    units: dict[str, Unit]
+    orders: dict[str, UnitOrder]
+    giver: dict[str, str]
+    notes: dict[str, tuple[bool, str]] = field(default_factory=dict)
+    extra: list[OrderResult] = field(default_factory=list)
+    gone: set[str] = field(default_factory=set)
+
+    def destroy(self, prov: str, reason: str) -> None:
+        u = self.units.pop(prov)
+        self.extra.append(OrderResult(u, self.orders.pop(prov, Hold(u)), False, reason))
+        self.gone.add(prov)
+
+
+def adjudicate_movement_phase(
+    variant: Variant,
+    phase: Phase,
+    units: Mapping[str, Unit],
+    state: ClusterState,
+    given: Sequence[UnitOrder],
+    nominations: Sequence[Nominate],
+) -> tuple[MovementOutcome, ClusterState]:
+    """A Cluster movement phase around the ordinary adjudication: nominations take effect, transfers
+    (before movement), the transferees' yearly drop, mattermission taken off the board; then the
+    resolver with every unit's strength; then mattermitted arrivals, research, what was revealed, and the
+    multiple units and transferees carried to where they went."""
+    state = apply_nominations(variant, state, units, nominations)
+    turn = _Turn(
+        variant,
+        phase,
+        state,
+        dict(units),
+        {o.unit.province: replace(o, unit=units[o.unit.province]) for o in given if o.unit.province in units},
+        {o.unit.province: o.unit.power for o in given},
+    )
+    originals = state.originals()
+    for prov in sorted(originals & set(turn.orders)):
+        if not isinstance(turn.orders[prov], Hold):
+            turn.orders[prov] = Hold(turn.units[prov])
+            turn.notes[prov] = (False, "illegal: its aura is away in another unit: it can only stand")
+    transferees = _transfers(turn) + _drop(turn, state.transferees)
+    mattermitted = _take_off(turn)
+    board = {p: u for p, u in turn.units.items() if p not in mattermitted}
+    strengths = {p: a.level for p, a in state.auras.items() if p in board and a.level != 1}
+    hosts = {t.host for t in transferees}
+    for t in transferees:
+        if t.host in board:
+            strengths[t.host] = t.value
+    orders = [o for p, o in sorted(turn.orders.items()) if p in board]
+    out = adjudicate_movement(variant, board, orders, phase.season, strengths=strengths)
+    used = used_strengths(variant, board, orders, phase.season, strengths, out, set(state.auras) - hosts)
+    return _after_movement(turn, transferees, mattermitted, out, used)
+
+
+def _transfers(turn: _Turn) -> list[Transferee]:
+    """Rule 5.2: transfers take place before movement; the original unit stands."""
+    transfers = {p: o for p, o in turn.orders.items() if isinstance(o, Transfer)}
+    targets = [o.target for o in transfers.values()]
+    made = []
+    for prov, o in sorted(transfers.items()):
+        turn.orders[prov] = Hold(o.unit)
+        why = _transfer_problem(turn.variant, turn.state, turn.units, o, turn.giver[prov], set(transfers), targets)
+        if why:
+            turn.notes[prov] = (False, f"transfer fails: {why}")
+            continue
+        host = turn.units[o.target]
+        made.append(
+            Transferee(
+                turn.giver[prov],
+                o.target,
+                prov,
+                level_of(turn.state, prov) - 1,
+                level_of(turn.state, o.target),
+                str(turn.phase),
+            )
+        )
+        turn.notes[prov] = (True, f"transfer: took over {host}")
+    return made
+
+
+def _drop(turn: _Turn, transferees: Iterable[Transferee]) -> list[Transferee]:
+    """Rule 5.2: each game year after the transfer the transferee is worth one less (after transfers,
+    before movement); below the host's own level it dies, and the host and the original unit with it."""
+    kept = []
+    for t in transferees:
+        since = Phase.parse(t.since)
+        if turn.phase.season == since.season and turn.phase.year > since.year:
+            t = replace(t, value=t.value - 1)
+            if t.value < t.host_level:
+                turn.destroy(t.host, "destroyed: the aura it carried has died")
+                if t.original is not None and t.original in turn.units:
+                    turn.destroy(t.original, "destroyed: its transferred aura has died")
+                continue
+        kept.append(t)
+    return kept
+
+
+def _take_off(turn: _Turn) -> dict[str, Mattermit]:
+    """Rule 5.3: a unit mattermitted leaves its site at once, with movement; one that may not holds."""
+    out = {}
+    for prov, o in sorted(turn.orders.items()):
+        if not isinstance(o, Mattermit):
+            continue
+        why = _mattermission_problem(turn.variant, turn.state, o, turn.giver[prov])
+        if why:
+            turn.orders[prov] = Hold(o.unit)
+            turn.notes[prov] = (False, f"mattermission fails: {why}")
+            continue
+        out[prov] = o
+    return out
+
+
+def _after_movement(
+    turn: _Turn,
+    transferees: list[Transferee],
+    mattermitted: dict[str, Mattermit],
+    out: MovementOutcome,
+    used: set[str],
+) -> tuple[MovementOutcome, ClusterState]:
+    v, state = turn.variant, turn.state
+    units = dict(out.units)
+    dislodged = {d.unit.province: d for d in out.dislodged}
+    #: where each unit that left its province went (its province now), or None if it is gone
+    went: dict[str, str | None] = {}
+    for r in out.results:
+        o = turn.orders.get(r.unit.province)
+        if isinstance(o, Move) and r.success:
+            went[r.unit.province] = province_of(o.dest)
+    results = list(out.results)
+    # mattermitted arrivals (rule 5.3): alone in an empty place they stay; else they and every unit that
+    # came there are destroyed, and a unit that stood there survives
+    movers_into = {dest: src for src, dest in went.items() if dest is not None}
+    arriving: dict[str, list[str]] = {}
+    for prov, o in mattermitted.items():
+        arriving.setdefault(province_of(o.dest), []).append(prov)
+    for dest, origins in sorted(arriving.items()):
+        there = v.province_name(dest)
+        occupant = units.get(dest)
+        if len(origins) == 1 and occupant is None:
+            o = mattermitted[origins[0]]
+            units[dest] = Unit(o.unit.power, o.unit.type, o.dest)
+            went[origins[0]] = dest
+            results.append(OrderResult(o.unit, o, True, "mattermitted"))
+            continue
+        mover = movers_into.get(dest)
+        others = [str(mattermitted[p].unit) for p in origins]
+        if occupant is not None:
+            others.append(str(turn.units[mover]) if mover is not None else str(occupant))
+        for prov in origins:
+            o = mattermitted[prov]
+            with_ = ", ".join(x for x in others if x != str(o.unit))
+            results.append(OrderResult(o.unit, o, False, f"destroyed: mattermitted into {there} with {with_}"))
+            went[prov] = None
+        if occupant is not None and mover is not None:
+            del units[dest]
+            went[mover] = None
+            turn.notes[mover] = (False, f"destroyed: a unit was mattermitted into {there}")
+    # research (rule 5.1): a unit not dislodged learns the site it stands on; the result is reported to all
+    knowledge = {p: set(k) for p, k in state.knowledge.items()}
+    found = {p: dict(f) for p, f in state.found.items()}
+    research = list(state.research)
+
+    def learn(power: str, prov: str) -> int:
+        level = state.sites.get(prov, 0)
+        found.setdefault(power, {})[prov] = level
+        if level in KNOWLEDGE:
+            knowledge.setdefault(power, set()).add(KNOWLEDGE[level])
+        return level
+
+    for prov, o in sorted(turn.orders.items()):
+        if isinstance(o, Research) and prov not in dislodged:
+            level = learn(turn.giver[prov], prov)
+            research.append((str(turn.phase), prov, level))
+            turn.notes[prov] = (True, research_note(v, prov, level))
+    # the transferees and multiple units go where their units went
+    kept: list[Transferee] = []
+    for t in transferees:
+        original = t.original
+        if original is not None and original in dislodged:
+            # "the original unit stands in position - if dislodged it dies"
+            del dislodged[original]
+            turn.gone.add(original)
+            turn.notes[original] = (False, "destroyed: dislodged while its aura is away")
+            original = None
+        t = replace(t, original=original)
+        if t.host in went:
+            to = went[t.host]
+            if to is None:
+                _lose_original(turn, t, units)
+                continue
+            t = replace(t, host=to)
+        elif t.host in dislodged:
+            t = replace(t, retreating=True)
+        if not t.retreating:
+            learn(t.power, t.host)  # a transferee discovers the site it finishes a turn on
+        kept.append(t)
+    auras: dict[str, Aura] = {}
+    retreating: dict[str, Aura] = {}
+    for prov, a in state.auras.items():
+        if prov in used:
+            a = replace(a, revealed=True)
+        if prov in turn.gone or prov not in turn.units:
+            continue
+        if prov in went:
+            to = went[prov]
+            if to is not None:
+                auras[to] = a
+        elif prov in dislodged:
+            retreating[prov] = a
+        else:
+            auras[prov] = a
+    new_state = replace(
+        state,
+        auras=dict(sorted(auras.items())),
+        retreating=dict(sorted(retreating.items())),
+        knowledge={p: tuple(sorted(k)) for p, k in sorted(knowledge.items()) if k},
+        found={p: dict(sorted(f.items())) for p, f in sorted(found.items())},
+        transferees=tuple(kept),
+        fresh={},
+        research=tuple(research),
+    )
+    final = []
+    for r in out.results:
+        note = turn.notes.get(r.unit.province)
+        if note is not None:
+            tail = f", dislodged by {r.dislodged_by}" if r.dislodged_by is not None else ""
+            r = r._replace(success=note[0] and r.dislodged_by is None, reason=note[1] + tail)
+        final.append(r)
+    final += results[len(out.results) :] + turn.extra
+    final.sort(key=lambda r: r.unit.province)
+    return MovementOutcome(final, units, list(dislodged.values()), set(out.contested)), new_state
+
+
+def _lose_original(turn: _Turn, t: Transferee, units: dict[str, Unit]) -> None:
+    """A host destroyed takes its transferee with it, and so the original unit (rule 5.2)."""
+    if t.original is not None and units.pop(t.original, None) is not None:
+        turn.gone.add(t.original)
+        turn.notes[t.original] = (False, "destroyed: its transferred aura died with its host")
+
+
+def research_note(variant: Variant, prov: str, level: int) -> str:
+    where = variant.province_name(prov)
+    if level == 0:
+        return f"research: no Site of the Ancients in {where}"
+    return f"research: a level-{level} Site of the Ancients in {where}"
+
+
+# --- retreats and adjustments ------------------------------------------------------------------------
+
+
+def retreat_orders(state: ClusterState, dislodged: Mapping[str, Unit], given: Iterable[Any]) -> list[Any]:
+    """The retreat orders that count (a host's commanding power's first), given to the dislodged units."""
+    return [replace(o, unit=dislodged[o.unit.province]) for o in effective_orders(state, dislodged, given, True)]
+
+
+def after_retreats(
+    variant: Variant, state: ClusterState, units: Mapping[str, Unit], results: Sequence[RetreatResult]
+) -> tuple[dict[str, Unit], ClusterState, list[RetreatResult]]:
+    """Multiple units and hosts that retreated keep their aura or transferee; those disbanded lose it for
+    good (a host's original unit dies with it)."""
+    units = dict(units)
+    went: dict[str, str | None] = {}
+    for r in results:
+        moved = r.success and r.order is not None and hasattr(r.order, "dest")
+        went[r.unit.province] = province_of(getattr(r.order, "dest", "")) if moved else None
+    auras = dict(state.auras)
+    for prov, a in state.retreating.items():
+        dest = went.get(prov)
+        if dest is not None:
+            auras[dest] = a
+    extra: list[RetreatResult] = []
+    kept = []
+    knowledge = {p: set(k) for p, k in state.knowledge.items()}
+    found = {p: dict(f) for p, f in state.found.items()}
+    for t in state.transferees:
+        if t.retreating:
+            dest = went.get(t.host)
+            if dest is None:
+                if t.original is not None and t.original in units:
+                    u = units.pop(t.original)
+                    auras.pop(t.original, None)
+                    extra.append(RetreatResult(u, None, False, "destroyed: its transferred aura died with its host"))
+                continue
+            t = replace(t, host=dest, retreating=False)
+            level = state.sites.get(dest, 0)
+            found.setdefault(t.power, {})[dest] = level
+            if level in KNOWLEDGE:
+                knowledge.setdefault(t.power, set()).add(KNOWLEDGE[level])
+        kept.append(t)
+    new_state = replace(
+        state,
+        auras=dict(sorted(auras.items())),
+        retreating={},
+        transferees=tuple(kept),
+        knowledge={p: tuple(sorted(k)) for p, k in sorted(knowledge.items()) if k},
+        found={p: dict(sorted(f.items())) for p, f in sorted(found.items())},
+    )
+    return units, new_state, extra
+
+
+def after_adjustments(
+    state: ClusterState, before: Mapping[str, Unit], after: Mapping[str, Unit]
+) -> tuple[dict[str, Unit], ClusterState, list[AdjustmentResult]]:
+    """Units removed take their aura (gone for good) or transferee (and so its original unit) with them;
+    the units built are kept as the ones a deferred multiple may be given to (rule 2)."""
+    units = dict(after)
+    removed = {p for p, u in before.items() if units.get(p) != u}
+    extra: list[AdjustmentResult] = []
+    kept = []
+    lost = set(removed)
+    for t in state.transferees:
+        if t.host in removed:
+            if t.original is not None and t.original in units:
+                u = units.pop(t.original)
+                lost.add(t.original)
+                extra.append(
+                    AdjustmentResult(u.power, None, True, "destroyed: its transferred aura died with its host", u)
+                )
+            continue
+        kept.append(replace(t, original=None) if t.original in removed else t)
+    fresh: dict[str, list[str]] = {}
+    for p, u in sorted(units.items()):
+        if before.get(p) != u:
+            fresh.setdefault(u.power, []).append(p)
+    new_state = replace(
+        state,
+        auras={p: a for p, a in state.auras.items() if p not in lost},
+        transferees=tuple(kept),
+        fresh={p: tuple(ps) for p, ps in fresh.items()},
+    )
+    return units, new_state, extra

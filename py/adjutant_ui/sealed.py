@@ -1,0 +1,333 @@
+"""Games with secrets (Cluster): the sealed link, passphrases, and the engine's public and secret parts.
+
+Plain Python (no `js`), so CPython tests drive it. The encryption itself is web/seal.js (Web Crypto):
+this module makes the bytes each part's seal holds and reads them back, and reads and writes the link.
+
+A sealed link's fragment is ``s=`` and then base64url(raw deflate(JSON)) of::
+
+    {"version": 1, "public": <the engine's public_data>, "sealed": {"gm": <seal>, "<power>": <seal>}}
+
+Each seal (web/seal.js) holds raw deflate(JSON) of ``{"part": <the engine's secret part>}``; the game
+master's also holds the players' passphrases, so the game master can seal the players' parts again
+after reopening the link, and tell a player who lost theirs.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import secrets
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from adjutant import AdjutantError, GameFileError, cluster
+from adjutant.game import Game
+from adjutant.variant import Variant
+
+SEALED_PREFIX = "s="
+SEALED_VERSION = 1
+#: the game master's part is named so; each player's part by its power's id
+GM = "gm"
+#: a sealed link longer than this is refused before it is decoded
+MAX_LINK = 1_000_000
+#: nor may it, or any part once opened, inflate to more than this
+MAX_INFLATED = 8_000_000
+#: a passphrase shorter than this is refused (the generated ones are 19 characters)
+MIN_PASSPHRASE = 8
+#: letters and digits no one mistakes for another when reading a passphrase aloud or copying it
+PASSPHRASE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+WRONG_PASSPHRASE = "that passphrase opens none of this game's secrets"
+_B64URL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def has_secrets(game: Game) -> bool:
+    """Whether the game keeps secrets from its players (so it is shared only as a sealed link)."""
+    return variant_has_secrets(game.variant)
+
+
+def variant_has_secrets(variant: Variant) -> bool:
+    return variant.cluster is not None
+
+
+# --- the engine's parts ------------------------------------------------------------------------------
+# The engine's API for games with secrets (adjutant.cluster); the page asks it through these few
+# functions, so a change of its names touches only this block.
+def new_game(variant_id: str, seed: int) -> Game:
+    """A new game with secrets, its hidden draws (the Sites of the Ancients) made from ``seed``."""
+    return cluster.new_game(seed, variant_id)
+
+
+def public_data(game: Game) -> dict[str, Any]:
+    return cluster.public_data(game)
+
+
+def secret_parts(game: Game) -> dict[str, dict[str, Any]]:
+    return cluster.secret_parts(game)
+
+
+def join_parts(public: dict[str, Any], parts: dict[str, dict[str, Any]]) -> Game:
+    """The game as the holder of ``parts`` sees it; the public view with none. Whatever the engine
+    raises on a damaged part comes out as a GameFileError."""
+    try:
+        return cluster.join_parts(public, parts)
+    except GameFileError:
+        raise
+    except AdjutantError as error:
+        raise GameFileError(str(error)) from None
+    except Exception as error:  # noqa: BLE001 - a hostile link's public part becomes a clear message
+        detail = str(error).split("\n")[0][:200] or type(error).__name__
+        raise GameFileError(f"the link's game is damaged: {detail}") from None
+
+
+def _state(game: Game) -> Any:
+    """The position's Cluster state (the engine's ``ClusterState``), or None."""
+    return game.position.cluster
+
+
+def sites_of(game: Game) -> dict[str, int]:
+    """The Sites of the Ancients the page draws (province -> level): all of them in the game master's
+    game, none in a player's or the public view (research results are listed, not drawn)."""
+    state = _state(game)
+    if state is None or state.view != GM:
+        return {}
+    return {str(p): int(level) for p, level in state.sites.items()}
+
+
+def strengths_of(game: Game) -> dict[str, str]:
+    """The strengths the view knows of the units on the board (province -> "3", "2", ...): every one in
+    the game master's game, a power's own and the revealed ones in its view, the revealed ones in public."""
+    if _state(game) is None:
+        return {}
+    return {str(p): str(level) for p, level in cluster.known_strengths(game).items()}
+
+
+def nominations_due(game: Game) -> dict[str, list[int]]:
+    """Rule 2: for each power, the levels (3, 2) it may still nominate a unit for now."""
+    if _state(game) is None:
+        return {}
+    return cluster.nominations_due(game)
+
+
+def nominate(game: Game, power: str, level: int, location: str | None) -> None:
+    """Rule 2: ``power``'s unit at ``location`` is its ``level``-times unit (None: a later build)."""
+    game.nominate(power, level, location)
+
+
+def secret_lines(game: Game, role: str, sites: dict[str, int]) -> list[str]:
+    """What the view shows beyond the map, one line each: the sites (the game master's), multiple units,
+    what each power knows and has found (the game master's all, a power's its own), and the research
+    results reported to all."""
+    state = _state(game)
+    if state is None:
+        return []
+    variant = game.variant
+
+    def name(power: str) -> str:
+        return variant.powers[power].name if power in variant.powers else power
+
+    lines = []
+    for level in sorted(set(sites.values()), reverse=True):
+        names = sorted(variant.province_name(p) for p, lv in sites.items() if lv == level)
+        lines.append(f"Sites of the Ancients, level {level}: {', '.join(names)}")
+    for province, mark in sorted(strengths_of(game).items()):
+        unit = game.units.get(province)
+        if unit is None:
+            continue
+        revealed = " (reported)" if getattr(state.auras.get(province), "revealed", False) else ""
+        lines.append(f"{name(unit.power)}: {unit.type} {variant.province_name(unit.location)} is {mark}×{revealed}")
+    for power, levels in sorted(state.deferred.items()):
+        if role in (GM, power):
+            left = " and ".join(f"{k}×" for k in levels)
+            lines.append(f"{name(power)}: its {left} left to a later build")
+    for power, known in sorted(state.knowledge.items()):
+        if role in (GM, power) and known:
+            lines.append(f"{name(power)} knows {' and '.join(sorted(known))}")
+    for power, places in sorted(state.found.items()):
+        if role in (GM, power) and places:
+            found = ", ".join(
+                f"{variant.province_name(p)} ({f'level {lv}' if lv else 'no site'})" for p, lv in sorted(places.items())
+            )
+            lines.append(f"{name(power)} has searched: {found}")
+    for phase, province, level in state.research:
+        found = f"a level {level} site" if level else "no site"
+        lines.append(f"Research ({phase}) in {variant.province_name(province)}: {found}")
+    return lines
+
+
+# --- passphrases -------------------------------------------------------------------------------------
+def generate_passphrase() -> str:
+    """Sixteen random characters in four groups (about 79 bits), e.g. ``k7dm-q2xa-9tfr-hn3w``."""
+    chars = "".join(secrets.choice(PASSPHRASE_ALPHABET) for _ in range(16))
+    return "-".join(chars[i : i + 4] for i in range(0, 16, 4))
+
+
+def passphrase_problems(passphrases: dict[str, str], names: dict[str, str]) -> list[str]:
+    """What is wrong with the passphrases for the parts ``names`` (part -> its name in messages):
+    each must be given, long enough, and different from every other one (a passphrase opens one part)."""
+    problems = []
+    seen: dict[str, str] = {}
+    for part, name in names.items():
+        phrase = passphrases.get(part, "")
+        if not phrase:
+            problems.append(f"{name}: no passphrase")
+        elif len(phrase) < MIN_PASSPHRASE:
+            problems.append(f"{name}: a passphrase needs at least {MIN_PASSPHRASE} characters")
+        elif phrase in seen:
+            problems.append(f"{name}: the same passphrase as {seen[phrase]}")
+        else:
+            seen[phrase] = name
+    return problems
+
+
+def part_names(variant: Variant) -> dict[str, str]:
+    """Each sealed part's id and how the page names it: the game master's first, then each power's."""
+    return {GM: "Game master", **{p.id: p.name for p in variant.powers.values()}}
+
+
+# --- what each seal holds ----------------------------------------------------------------------------
+def _deflate(data: Any) -> bytes:
+    raw = json.dumps(data, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    return zlib.compress(raw, 9)[2:-4]  # raw deflate: no zlib header or checksum
+
+
+def _inflate(data: bytes, what: str) -> Any:
+    inflater = zlib.decompressobj(-15)
+    try:
+        raw = inflater.decompress(data, MAX_INFLATED)
+    except zlib.error:
+        raise GameFileError(f"{what} is damaged: it does not inflate") from None
+    if inflater.unconsumed_tail:
+        raise GameFileError(f"{what} inflates to too much to be a game")
+    if not inflater.eof:
+        raise GameFileError(f"{what} is cut short")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        raise GameFileError(f"{what} is damaged: its contents are not JSON") from None
+
+
+def plaintexts(game: Game, passphrases: dict[str, str]) -> dict[str, bytes]:
+    """The bytes to seal for each part (web/seal.js encrypts them): every power's own secrets, and the
+    game master's full game with the players' passphrases."""
+    parts = secret_parts(game)
+    out = {}
+    for name, part in parts.items():
+        content: dict[str, Any] = {"part": part}
+        if name == GM:
+            content["passphrases"] = {p: v for p, v in passphrases.items() if p != GM}
+        out[name] = _deflate(content)
+    return out
+
+
+@dataclass(frozen=True)
+class Opened:
+    """One opened part: the game as its holder sees it, and (the game master's) the passphrases."""
+
+    name: str
+    game: Game
+    passphrases: dict[str, str]
+
+
+def open_part(public: dict[str, Any], name: str, plaintext: bytes) -> Opened:
+    """Read an opened seal; a damaged one raises GameFileError."""
+    what = "the game master's part" if name == GM else f"the part of {name}"
+    content = _inflate(bytes(plaintext), what)
+    if not isinstance(content, dict) or not isinstance(content.get("part"), dict):
+        raise GameFileError(f"{what} is damaged: it holds no secrets")
+    phrases = content.get("passphrases", {}) if name == GM else {}
+    if not isinstance(phrases, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in phrases.items()):
+        raise GameFileError(f"{what} is damaged: its passphrases are malformed")
+    return Opened(name, join_parts(public, {name: content["part"]}), dict(phrases))
+
+
+# --- the link ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SealedLink:
+    """A sealed link, decoded: the public data in the clear and each part's seal."""
+
+    public: dict[str, Any]
+    sealed: dict[str, str]
+
+    def fragment(self) -> str:
+        return encode_sealed_link(self.public, self.sealed)
+
+
+def is_sealed_link(fragment: str) -> bool:
+    return fragment.lstrip("#").startswith(SEALED_PREFIX)
+
+
+def encode_sealed_link(public: dict[str, Any], sealed: dict[str, str]) -> str:
+    """The fragment (without '#') for a game's public data and its parts' seals."""
+    payload = {"version": SEALED_VERSION, "public": public, "sealed": sealed}
+    return SEALED_PREFIX + base64.urlsafe_b64encode(_deflate(payload)).decode("ascii").rstrip("=")
+
+
+def decode_sealed_link(fragment: str) -> SealedLink:
+    """A sealed link's public data and seals; a damaged, truncated or hostile link raises GameFileError
+    naming what is wrong (never anything else). The public data is checked by :func:`public_game`."""
+    text = fragment.strip().lstrip("#")
+    if not text.startswith(SEALED_PREFIX):
+        raise GameFileError("the link is not a sealed game")
+    text = text[len(SEALED_PREFIX) :]
+    if not text:
+        raise GameFileError("the link holds no game")
+    if len(text) > MAX_LINK:
+        raise GameFileError(f"the link is too long ({len(text)} characters) to be a game")
+    if not set(text) <= _B64URL:
+        raise GameFileError("the link is damaged: it has characters that base64url does not use")
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise GameFileError("the link is damaged: it is not base64url") from None
+    payload = _inflate(data, "the link")
+    if not isinstance(payload, dict) or "version" not in payload:
+        raise GameFileError("the link's contents are not a sealed game")
+    version = payload["version"]
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise GameFileError("the link is damaged: its version is not a number")
+    if version > SEALED_VERSION:
+        raise GameFileError(
+            f"this link was made by a newer Adjutant (sealed link version {version}); "
+            f"this one reads up to {SEALED_VERSION}"
+        )
+    public, sealed = payload.get("public"), payload.get("sealed")
+    if not isinstance(public, dict):
+        raise GameFileError("the link is damaged: it has no public part")
+    if not isinstance(sealed, dict) or not sealed:
+        raise GameFileError("the link is damaged: it has no sealed parts")
+    for name, seal in sealed.items():
+        if not (isinstance(name, str) and 0 < len(name) <= 40 and name.replace("_", "").isalnum() and name.isascii()):
+            raise GameFileError("the link is damaged: a sealed part has a malformed name")
+        if not isinstance(seal, str) or not seal or not set(seal) <= _B64URL:
+            raise GameFileError(f"the link is damaged: the sealed part {name!r} is not base64url")
+    return SealedLink(public, dict(sealed))
+
+
+def public_game(link: SealedLink) -> Game:
+    """The game as everyone sees it (display only), checking that the link's parts are this game's."""
+    game = join_parts(link.public, {})
+    unknown = sorted(set(link.sealed) - set(part_names(game.variant)))
+    if unknown:
+        raise GameFileError(f"the link is damaged: it has a sealed part for {unknown[0]!r}, not a part of this game")
+    return game
+
+
+__all__ = [
+    "GM",
+    "WRONG_PASSPHRASE",
+    "Opened",
+    "SealedLink",
+    "decode_sealed_link",
+    "encode_sealed_link",
+    "generate_passphrase",
+    "has_secrets",
+    "is_sealed_link",
+    "new_game",
+    "open_part",
+    "part_names",
+    "passphrase_problems",
+    "plaintexts",
+    "public_game",
+]

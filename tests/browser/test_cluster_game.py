@@ -1,0 +1,210 @@
+"""A game master runs a Cluster game in the browser and shares it as one sealed link.
+
+The game master starts the game with a passphrase for themselves and one per power, nominates multiple
+units, enters orders, adjudicates and copies the link. The test decodes the link itself: the public part
+holds no secret and the sealed parts cannot be read. A fresh browser opening the link sees the public
+view; a player's passphrase shows that power's secrets only; a wrong one changes nothing; the game
+master's restores the whole game, which can be adjudicated.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from pathlib import Path
+from typing import Any
+
+from app_driver import Site, open_app
+
+POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
+PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p in POWERS}}
+WRONG = "that passphrase opens none of this game's secrets"
+MARKUP = '<img src=x onerror="window.__pwned=1">'
+
+
+def phase(page: Any) -> str:
+    return str(page.evaluate("document.documentElement.dataset.phase"))
+
+
+def units(page: Any) -> list[str]:
+    script = "els => els.map(e => e.dataset.power + ' ' + e.dataset.location)"
+    return sorted(page.eval_on_selector_all("#map .adj-unit", script))
+
+
+def strengths(page: Any) -> dict[str, str]:
+    marked = page.eval_on_selector_all(
+        "#map .adj-unit[data-strength]", "els => els.map(e => [e.dataset.location, e.dataset.strength])"
+    )
+    return dict(marked)
+
+
+def sites(page: Any) -> dict[str, int]:
+    drawn = page.eval_on_selector_all("#map .adj-site", "els => els.map(e => [e.dataset.province, e.dataset.level])")
+    return {province: int(level) for province, level in drawn}
+
+
+def unlock(page: Any, passphrase: str) -> str:
+    """Enter a passphrase; returns the message the page shows."""
+    page.evaluate("document.getElementById('message').hidden = true")
+    page.fill("#unlock-passphrase", passphrase)
+    page.click("#unlock")
+    page.wait_for_selector("#message:not([hidden])", timeout=20_000)
+    return str(page.inner_text("#message-text"))
+
+
+def decode_fragment(fragment: str) -> dict[str, Any]:
+    assert fragment.startswith("s=")
+    data = fragment[2:]
+    raw = zlib.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), -15)
+    payload: dict[str, Any] = json.loads(raw)
+    return payload
+
+
+def holds_all(data: Any, provinces: set[str]) -> bool:
+    """Whether some object or list in ``data`` names every one of ``provinces`` (as keys or items)."""
+    if isinstance(data, dict):
+        return provinces <= set(data) or any(holds_all(v, provinces) for v in data.values())
+    if isinstance(data, list):
+        return provinces <= {x for x in data if isinstance(x, str)} or any(holds_all(v, provinces) for v in data)
+    return False
+
+
+def sealed_link(page: Any, before: str = "") -> str:
+    """The sealed link in the address bar, once it is there (and differs from ``before``)."""
+    page.wait_for_function(
+        "before => location.hash.startsWith('#s=') && location.hash !== before", arg=before, timeout=20_000
+    )
+    return str(page.evaluate("location.hash")).lstrip("#")
+
+
+def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_context: Any, site: Site) -> None:
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+
+    # New game -> Cluster (a draft variant is not offered in the list: the test offers it).
+    page.evaluate(
+        """() => { const select = document.getElementById('variant-select');
+          if (![...select.options].some(o => o.value === 'cluster')) select.add(new Option('Cluster', 'cluster')); }"""
+    )
+    page.select_option("#variant-select", "cluster")
+    page.click("#new-game")
+    page.wait_for_selector("#passphrase-dialog[open]", timeout=5_000)
+    page.click("#passphrase-generate")
+    generated = page.eval_on_selector_all("#passphrase-fields input", "els => els.map(e => e.value)")
+    assert len(generated) == 8 and len(set(generated)) == 8 and all(len(g) == 19 for g in generated)
+    # Too short and repeated passphrases are refused, with the reason.
+    page.fill("#passphrase-gm", "short")
+    page.fill("#passphrase-england", generated[1])  # Austria's
+    page.click("#passphrase-ok")
+    errors = page.inner_text("#passphrase-errors")
+    assert "Game master: a passphrase needs at least 8 characters" in errors and "the same passphrase as" in errors
+    for part, phrase in PASSPHRASES.items():
+        page.fill(f"#passphrase-{part}", phrase)
+    page.click("#passphrase-ok")
+    page.wait_for_selector("#map[data-variant='cluster']", state="attached", timeout=20_000)
+    first = sealed_link(page)
+    assert phase(page) == "S1901M"
+    assert "Game master" in page.inner_text("#secrets-role")
+    assert page.locator("#download-note").is_visible()
+    assert page.locator("#map-legend").is_visible()
+    site_map = sites(page)
+    assert len(site_map) == 21 and sorted(set(site_map.values())) == [1, 2, 3]
+
+    # Nominations: England's 3x is F edi and its 2x a later build; France's are A mar and F bre.
+    page.select_option("select[name='nominate-england-3']", "edi")
+    page.select_option("select[name='nominate-england-2']", "")
+    page.click("[data-action='nominate-england']")
+    page.select_option("select[name='nominate-france-3']", "mar")
+    page.select_option("select[name='nominate-france-2']", "bre")
+    page.click("[data-action='nominate-france']")
+    assert page.locator("[data-action='nominate-england'], [data-action='nominate-france']").count() == 0
+    assert page.locator("[data-action='nominate-germany']").count() == 1
+
+    # Orders as text, then adjudicate.
+    page.fill("#orders-text", "France: A par - bur\nEngland: F lon - nth")
+    page.click("#orders-apply")
+    assert page.inner_text("#orders-errors") == ""
+    page.click("#adjudicate")
+    assert phase(page) == "F1901M"
+    position = units(page)
+    assert "france bur" in position and "england nth" in position
+    # The nominations took effect as the phase was adjudicated.
+    assert strengths(page) == {"edi": "3", "mar": "3", "bre": "2"}
+
+    page.evaluate("document.getElementById('message').hidden = true")
+    page.click("#copy-link")
+    page.wait_for_selector("#message.info:not([hidden])", timeout=20_000)
+    link = sealed_link(page, "#" + first)
+    assert link in page.inner_text("#message-text") or "copied" in page.inner_text("#message-text")
+
+    # The address bar and the autosave hold the sealed link, never the game in the clear; the game
+    # master's download is the whole game file.
+    assert page.evaluate("localStorage.getItem('adjutant.autosave')") == link
+    with page.expect_download() as download_info:
+        page.click("#download")
+    game_file = json.loads(Path(download_info.value.path()).read_text(encoding="utf-8"))
+    assert game_file["variant"] == "cluster" and game_file["cluster"]["seed"] is not None
+
+    # The link decoded here: the public part holds no secret; the sealed parts read as noise.
+    payload = decode_fragment(link)
+    assert payload["version"] == 1
+    assert set(payload["sealed"]) == {"gm", *POWERS}
+    public = json.dumps(payload["public"])
+    for secret in ("seed", "site", "nominat", "strength", "knowledge"):
+        assert secret not in public.lower(), secret
+    assert not holds_all(payload["public"], set(site_map))
+    for name, blob in payload["sealed"].items():
+        data = base64.urlsafe_b64decode(blob + "=" * (-len(blob) % 4))
+        assert data[0] == 1 and int.from_bytes(data[1:5], "big") >= 100_000, name
+        assert len(data) > 1 + 4 + 16 + 12 + 16
+        # (words of four letters or more: a shorter one turns up in random bytes too often)
+        for secret in (b"seed", b"sites", b"nominat", b'"part"', PASSPHRASES[name].encode()):
+            assert secret not in data, (name, secret)
+        for word in ("seed", "site", "nominat", "passphrase"):
+            assert word not in blob.lower()
+
+    # A fresh browser: the public view shows no sites and no strengths, and cannot be played.
+    other, other_recorder = new_context()
+    player = open_app(other, site.url + "#" + link)
+    assert phase(player) == "F1901M"
+    assert units(player) == position
+    assert sites(player) == {} and strengths(player) == {}
+    assert "Public view" in player.inner_text("#secrets-role")
+    assert player.locator("#adjudicate").is_disabled()
+    assert not player.locator("#map-legend").is_visible()
+
+    # A wrong passphrase: the clear message, and nothing changes.
+    assert WRONG in unlock(player, "not-anyones-passphrase").lower()
+    assert phase(player) == "F1901M" and units(player) == position and strengths(player) == {}
+    assert player.evaluate("location.hash") == "#" + link
+
+    # England's passphrase: England's multiple only (its 2x is a later build), no sites.
+    assert "England" in unlock(player, PASSPHRASES["england"])
+    assert strengths(player) == {"edi": "3"}
+    assert sites(player) == {}
+    assert player.locator("#adjudicate").is_disabled()
+
+    # The game master's passphrase: the whole game, which can be adjudicated.
+    assert "game master" in unlock(player, PASSPHRASES["gm"]).lower()
+    assert sites(player) == site_map
+    assert strengths(player) == {"edi": "3", "mar": "3", "bre": "2"}
+    assert player.locator("#adjudicate").is_enabled()
+    player.click("#adjudicate")
+    assert phase(player) in ("W1901A", "S1902M")
+    again = sealed_link(player, "#" + link)
+    assert set(decode_fragment(again)["sealed"]) == {"gm", *POWERS}
+    played = phase(player)
+
+    # A hostile sealed link (markup in its public part): a clear message; the game in hand stays.
+    hostile = {"version": 1, "public": {"variant": MARKUP, "game": MARKUP}, "sealed": {"gm": "AQAAAA"}}
+    raw = zlib.compress(json.dumps(hostile).encode(), 9)[2:-4]
+    player.evaluate("h => { location.hash = h; }", "s=" + base64.urlsafe_b64encode(raw).decode().rstrip("="))
+    player.wait_for_selector("#message.error:not([hidden])", timeout=20_000)
+    assert "could not be opened" in player.inner_text("#message-text")
+    assert player.locator("#message img").count() == 0 and player.evaluate("window.__pwned") is None
+    assert phase(player) == played and sites(player) == site_map
+    assert player.locator("#adjudicate").is_enabled()
+
+    for rec in (recorder, other_recorder):
+        assert rec.page_errors == []
