@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from adjutant import AdjutantError, Game, GameFileError, decode_link, dumps, encode_link, loads
+from adjutant import AdjutantError, Game, GameFileError, OrderError, decode_link, dumps, encode_link, loads
 from adjutant.legal import random_game
+from adjutant.orders import Move, Unit, format_order
 from adjutant.variant import available_variants
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -242,3 +243,11 @@ def test_huge_numbers_and_endless_games_are_refused_with_a_reason() -> None:
     history = [{"phase": "S1901M"}] * 1001
     with pytest.raises(GameFileError, match="up to 1000"):
         loads(json.dumps({"format": "adjutant-game", "version": 1, "variant": "standard", "history": history}))
+
+
+def test_a_hand_built_order_naming_an_unknown_place_is_refused_and_keeps_the_earlier_order() -> None:
+    g = Game.new("standard")
+    g.add_orders("France: A Par - Bur")
+    with pytest.raises(OrderError, match="'xyz' is not a place on this map"):
+        g.add_order(Move(Unit("france", "A", "xyz"), "bur"))
+    assert [format_order(o) for o in g.orders["france"]] == ["A par - bur"]

@@ -14,8 +14,10 @@ Only :meth:`Game.adjudicate` changes the position; everything else reads it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import NamedTuple
 
 from . import ancients
@@ -48,8 +50,10 @@ from .phases import (
     update_centres,
     voluntary_removal,
 )
-from .resolver import Dislodgement, adjudicate_movement, illegal_reason
+from .resolver import Dislodgement, check_order, movement_resolver
 from .variant import Variant, load_variant
+
+_POWER = attrgetter("power")
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,10 @@ class Game:
     draw: tuple[str, ...] | None = None
     #: positions before each history record, for undo and for stepping through the history
     snapshots: list[Position] = field(default_factory=list, repr=False)
+    #: each movement order's legality, checked once as it is given: by province, (position, order, check)
+    _checks: dict[str, tuple[Position, UnitOrder, tuple[UnitOrder, str]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     # --- creation -------------------------------------------------------------------------------
     @classmethod
@@ -267,7 +275,7 @@ class Game:
                     return f"!{why}"
                 if why:
                     return why
-            return illegal_reason(self.variant, order, self.units, self.phase.season)
+            return self._checked(order)[1]
         if self.phase.kind == "retreat" and isinstance(order, Retreat):
             d = next(x for x in self.position.dislodged if x.unit.province == order.unit.province)
             reason = retreat_problem(
@@ -306,7 +314,13 @@ class Game:
 
     def add_order(self, order: Order) -> None:
         """Keep an order as given, replacing the unit's earlier order (a build replaces an earlier build
-        in the same province). Unlike :meth:`add_orders` it checks nothing: for orders already read."""
+        in the same province). Unlike :meth:`add_orders` it turns nothing away and reports nothing: for orders
+        already read. A movement order's legality is worked out here, once, for :meth:`adjudicate`."""
+        if self.phase.kind == "movement" and not isinstance(order, (*POWER_ORDERS, Retreat, Disband)):
+            try:
+                self._checked(order)
+            except KeyError as missing:  # a hand-built order naming a place the map does not have
+                raise OrderError(f"{missing.args[0]!r} is not a place on this map", format_order(order)) from None
         power = order_power(order)
         mine = self.orders.setdefault(power, [])
         if isinstance(order, Nominate):
@@ -320,6 +334,17 @@ class Game:
                 if not (isinstance(o, Build) and o.location.split("/")[0] == order.location.split("/")[0])
             ]
         mine.append(order)
+
+    def _checked(self, order: UnitOrder) -> tuple[UnitOrder, str]:
+        """:func:`~adjutant.resolver.check_order`'s answer for a movement order in this position, worked
+        out when the order is given and kept until the phase is adjudicated."""
+        prov = order.unit.province
+        entry = self._checks.get(prov)
+        if entry is not None and entry[0] is self.position and entry[1] is order:
+            return entry[2]
+        check = check_order(self.variant, order, self.phase.season)
+        self._checks[prov] = (self.position, order, check)
+        return check
 
     # --- adjudication -------------------------------------------------------------------------------
     def adjudicate(self) -> list[PhaseRecord]:
@@ -341,15 +366,14 @@ class Game:
         if kind == "retreat":
             return not self.position.dislodged
         if kind == "adjustment":
-            if any(not self.variant.provinces[p].open_in("winter") for p in self.units):
+            if not self.variant.closed_in("winter").isdisjoint(self.units):
                 return False
-            balance = dict.fromkeys(self.variant.powers, 0)
-            for owner in self.position.centres.values():
-                balance[owner] += 1
-            for u in self.units.values():
-                balance[u.power] -= 1
-            if not any(balance.values()):
+            owned = Counter(self.position.centres.values())
+            have = Counter(map(_POWER, self.units.values()))
+            if owned == have:
                 return True
+            if any(n > owned[p] for p, n in have.items()):
+                return False  # removals are due
             return not adjustments_due(self.variant, self.units, self.position.centres)
         return False
 
@@ -369,13 +393,14 @@ class Game:
         self.history.append(record)
         self.position = position
         self.orders = {}
+        self._checks = {}
         if position.phase.kind == "adjustment" or (
             position.phase.season == "spring" and record.phase.season != "spring"
         ):
             self._check_victory()
 
     def _check_victory(self) -> None:
-        counts = self.centre_counts()
+        counts = Counter(self.position.centres.values())
         best = max(counts.values(), default=0)
         leaders = [p for p, n in counts.items() if n == best]
         if best >= self.variant.victory_centres and len(leaders) == 1:
@@ -397,36 +422,7 @@ class Game:
         v = self.variant
         kind = p.phase.kind
         if kind == "movement":
-            given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
-            nominations = [o for os in self.orders.values() for o in os if isinstance(o, Nominate)]
-            cluster = p.cluster
-            if cluster is not None:
-                given = ancients.effective_orders(cluster, p.units, given)
-                out, cluster = ancients.adjudicate_movement_phase(v, p.phase, p.units, cluster, given, nominations)
-            else:
-                out = adjudicate_movement(v, p.units, given, p.phase.season)
-            texts = {o.unit.province: format_order(o) for o in given}
-            results = []
-            dislodged_units = {d.unit.province for d in out.dislodged}
-            for r in out.results:
-                prov = r.unit.province
-                results.append(
-                    Result(r.unit.power, texts.get(prov, ""), f"{r.unit.type} {r.unit.location}", r.success,
-                           r.reason, prov in dislodged_units)
-                )
-            written: dict[str, list[str]] = {}
-            for o in sorted(given, key=lambda o: o.unit.province):
-                written.setdefault(o.unit.power, []).append(texts[o.unit.province])
-            for n in sorted(nominations, key=lambda n: n.level, reverse=True):
-                written.setdefault(n.power, []).append(format_order(n))
-            record = PhaseRecord(p.phase, dict(sorted(written.items())), results)
-            self._advance(
-                record,
-                Position(
-                    p.phase.next(), out.units, p.centres, tuple(out.dislodged), frozenset(out.contested), cluster
-                ),
-            )
-            return record
+            return self._movement(p) if p.cluster is None else self._cluster_movement(p, p.cluster)
         if kind == "retreat":
             given_r = [o for os in self.orders.values() for o in os if isinstance(o, (Retreat, Disband))]
             if p.cluster is not None:
@@ -460,6 +456,64 @@ class Game:
         self._advance(record, Position(p.phase.next(), units, p.centres, cluster=cluster))
         return record
 
+    def _cluster_movement(self, p: Position, cluster: ClusterState) -> PhaseRecord:
+        """A Cluster Diplomacy movement phase: nominations, transfers and mattermissions around the resolver."""
+        given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
+        nominations = [o for os in self.orders.values() for o in os if isinstance(o, Nominate)]
+        given = ancients.effective_orders(cluster, p.units, given)
+        out, cluster = ancients.adjudicate_movement_phase(self.variant, p.phase, p.units, cluster, given, nominations)
+        texts = {o.unit.province: format_order(o) for o in given}
+        results = []
+        dislodged_units = {d.unit.province for d in out.dislodged}
+        for r in out.results:
+            prov = r.unit.province
+            results.append(
+                Result(r.unit.power, texts.get(prov, ""), f"{r.unit.type} {r.unit.location}", r.success,
+                       r.reason, prov in dislodged_units)
+            )
+        written: dict[str, list[str]] = {}
+        for o in sorted(given, key=lambda o: o.unit.province):
+            written.setdefault(o.unit.power, []).append(texts[o.unit.province])
+        for n in sorted(nominations, key=lambda n: n.level, reverse=True):
+            written.setdefault(n.power, []).append(format_order(n))
+        record = PhaseRecord(p.phase, dict(sorted(written.items())), results)
+        self._advance(
+            record,
+            Position(
+                p.phase.next(), out.units, p.centres, tuple(out.dislodged), frozenset(out.contested), cluster
+            ),
+        )
+        return record
+
+    def _movement(self, p: Position) -> PhaseRecord:
+        given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
+        texts = [format_order(o) for o in given]
+        # each order's legality was checked when it was given
+        checks = [self._checked(o) for o in given]
+        resolver = movement_resolver(self.variant, p.units, given, p.phase.season, checks=checks)
+        resolver.decide()
+        units, dislodged, contested, success, reasons, attackers = resolver.tally()
+        source = resolver.source
+        results = [
+            Result(u.power, texts[g] if g >= 0 else "", f"{u.type} {u.location}", ok, why, by is not None)
+            for u, g, ok, why, by in zip(
+                [o.unit for o in resolver.orders], source, success, reasons, attackers, strict=True
+            )
+        ]
+        written: dict[str, list[str]] = {}
+        if len(source) - source.count(-1) == len(given):
+            # each order was for a unit on the board, one per unit: the resolver's order is the province order
+            for g in source:
+                if g >= 0:
+                    written.setdefault(given[g].unit.power, []).append(texts[g])
+        else:
+            by_province = {o.unit.province: t for o, t in zip(given, texts, strict=True)}
+            for o in sorted(given, key=lambda o: o.unit.province):
+                written.setdefault(o.unit.power, []).append(by_province[o.unit.province])
+        record = PhaseRecord(p.phase, dict(sorted(written.items())), results)
+        self._advance(record, Position(p.phase.next(), units, p.centres, tuple(dislodged), frozenset(contested)))
+        return record
+
     # --- history ------------------------------------------------------------------------------------
     def undo(self) -> PhaseRecord:
         """Take back the last adjudication (and the phases skipped after it); its orders are given again."""
@@ -473,6 +527,7 @@ class Game:
         self.winner = None
         self.draw = None
         self.orders = {}
+        self._checks = {}
         for power, texts in record.orders.items():
             for text in texts:
                 self.add_order(self.parse(text, power))
@@ -494,12 +549,14 @@ class Game:
         self.draw = names
 
     def copy(self) -> Game:
-        return replace(
+        game = replace(
             self,
             orders={p: list(os) for p, os in self.orders.items()},
             history=list(self.history),
             snapshots=list(self.snapshots),
         )
+        game._checks = dict(self._checks)
+        return game
 
 
 def _unit_order_key(o: Order) -> tuple[str, str]:

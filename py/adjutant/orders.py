@@ -153,33 +153,36 @@ def order_power(order: Order) -> str:
 
 def format_order(order: Order) -> str:
     """The canonical text of an order, which :func:`parse_order` reads back to the same order."""
+    # moves and supports first: they are most of the orders of a phase, each written out once
+    if isinstance(order, Move):
+        u = order.unit
+        return f"{u.type} {u.location} - {order.dest}{' via convoy' if order.via_convoy else ''}"
+    if isinstance(order, Support):
+        u = order.unit
+        t = f"{order.target_type} " if order.target_type else ""
+        return f"{u.type} {u.location} S {t}{order.target}{f' - {order.dest}' if order.dest else ''}"
     if isinstance(order, Build):
         return f"Build {order.type} {order.location}"
     if isinstance(order, Waive):
         return "Waive"
     if isinstance(order, Nominate):
         return f"Nominate {order.level} " + (order.location or "later")
-    u = f"{order.unit.type} {order.unit.location}"
+    unit = f"{order.unit.type} {order.unit.location}"
     if isinstance(order, Hold):
-        return f"{u} H"
-    if isinstance(order, Move):
-        return f"{u} - {order.dest}" + (" via convoy" if order.via_convoy else "")
-    if isinstance(order, Support):
-        t = f"{order.target_type} " if order.target_type else ""
-        return f"{u} S {t}{order.target}" + (f" - {order.dest}" if order.dest else "")
+        return f"{unit} H"
     if isinstance(order, Convoy):
-        return f"{u} C A {order.target} - {order.dest}"
+        return f"{unit} C A {order.target} - {order.dest}"
     if isinstance(order, Protect):
-        return f"{u} P F {order.target} - {order.dest}"
+        return f"{unit} P F {order.target} - {order.dest}"
     if isinstance(order, Research):
-        return f"{u} RES"
+        return f"{unit} RES"
     if isinstance(order, Transfer):
-        return f"{u} TRA {order.target_type} {order.target}"
+        return f"{unit} TRA {order.target_type} {order.target}"
     if isinstance(order, Mattermit):
-        return f"{u} MAT {order.dest}"
+        return f"{unit} MAT {order.dest}"
     if isinstance(order, Retreat):
-        return f"{u} R {order.dest}"
-    return f"{u} D"
+        return f"{unit} R {order.dest}"
+    return f"{unit} D"
 
 
 # --- the parser -----------------------------------------------------------------------------------

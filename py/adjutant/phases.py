@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import re
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -194,15 +194,17 @@ class Adjustment:
 
 def adjustments_due(variant: Variant, units: Mapping[str, Unit], centres: Mapping[str, str]) -> dict[str, Adjustment]:
     out: dict[str, Adjustment] = {}
+    owned = Counter(centres.values())
+    have = Counter(u.power for u in units.values())
     for power in variant.powers.values():
-        owned = sum(1 for prov, owner in centres.items() if owner == power.id)
-        have = sum(1 for u in units.values() if u.power == power.id)
-        delta = owned - have
+        delta = owned[power.id] - have[power.id]
+        if delta == 0:
+            continue
+        places = build_places(variant, power.id, units, centres)
         if delta > 0:
-            places = build_places(variant, power.id, units, centres)
             delta = min(delta, len({province_of(p) for p in places}))
         if delta != 0:
-            out[power.id] = Adjustment(power.id, delta, build_places(variant, power.id, units, centres))
+            out[power.id] = Adjustment(power.id, delta, places)
     return out
 
 

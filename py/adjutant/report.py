@@ -3,7 +3,8 @@
 >>> from adjutant.game import Game
 >>> g = Game.new("standard")
 >>> _ = g.add_orders("A Par - Bur; A Mar - Bur")
->>> print(results(g.variant, g.adjudicate()[0]).splitlines()[3])
+>>> lines = results(g.variant, g.adjudicate()[0]).splitlines()
+>>> print(next(line for line in lines if "Marseilles" in line))
 France: Army Marseilles -> Burgundy.  (*bounce*: bounced with A par)
 """
 

@@ -15,6 +15,7 @@ the backup rule, which is injected (Szykman by default; Coast-Running's rule for
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -23,6 +24,7 @@ from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOr
 from .variant import Variant, province_of
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+_VOID_SUPPORT = "void: the supported unit was not ordered that way"
 
 
 class OrderResult(NamedTuple):
@@ -60,12 +62,9 @@ class MovementOutcome:
 
 def _reaches(variant: Variant, unit: Unit, province: str, season: str) -> bool:
     """Whether the unit could move to (and so support into) ``province`` without a convoy."""
-    p = variant.provinces.get(province)
-    if p is None or not p.open_in(season):
+    if province in variant.closed_in(season) or not variant.reaches(unit.type, unit.location, province):
         return False
-    if unit.type == "A":
-        return variant.can_move("A", unit.location, province) and variant.edge_kind(unit.location, province) != "weak"
-    return bool(variant.fleet_reaches(unit.location, province))
+    return unit.type != "A" or variant.edge_kind(unit.location, province) != "weak"
 
 
 def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: set[str] | None = None) -> bool:
@@ -155,17 +154,17 @@ def check_order(variant: Variant, order: UnitOrder, season: str) -> tuple[UnitOr
     if kind is Research:
         return order, "" if variant.cluster is not None else f"there is no research in {variant.name}"
     if kind is Move:
-        if not variant.provinces[order.unit.province].open_in(season):
+        closed = variant.closed_in(season)
+        if order.unit.province in closed:
             return order, f"a unit in {variant.provinces[order.unit.province].name} can only hold in {season}"
         assert isinstance(order, Move)
         u = order.unit
         if (
-            u.type == "A"
-            and not order.via_convoy
-            and variant.can_move("A", u.location, order.dest)
-            and variant.provinces[order.dest].open_in(season)
+            not order.via_convoy
+            and variant.can_move(u.type, u.location, order.dest)
+            and province_of(order.dest) not in closed
         ):
-            return order, ""  # the common case, decided at once
+            return order, ""  # the common case (to a place next door, its coast named if it has coasts)
         move, why = normalize_move(variant, order, season)
         return (move or order), why
     return order, _other_reason(variant, order, season)
@@ -231,8 +230,18 @@ def szykman(resolver: Resolver, cycle: Sequence[int]) -> None:
 # --- the resolver ---------------------------------------------------------------------------------
 
 
+#: The kinds of order, as the resolver tells them apart (anything else is adjudicated as a hold).
+HOLD, MOVE, SUPPORT, CONVOY, PROTECT, RESEARCH = range(6)
+_KIND: dict[type, int] = {
+    Hold: HOLD, Move: MOVE, Support: SUPPORT, Convoy: CONVOY, Protect: PROTECT, Research: RESEARCH
+}
+
+
 class Resolver:
-    """One movement phase. Build it, then call :meth:`run`."""
+    """One movement phase. Build it, then call :meth:`run`.
+
+    Orders are indexed by the sorted provinces of their units, and what guessing and checking asks of an
+    order (its kind, destination, opponent, supports) is worked out once into tables by that index."""
 
     def __init__(
         self,
@@ -243,67 +252,103 @@ class Resolver:
         backup: BackupRule = szykman,
         prepare: Callable[[Resolver], None] | None = None,
         strengths: Mapping[str, int] | None = None,
+        checks: Sequence[tuple[UnitOrder, str]] | None = None,
     ) -> None:
+        """``checks``, if given, holds :func:`check_order`'s answer for each order, in the same order (a
+        :class:`~adjutant.game.Game` checks each order as it is given, so it need not be checked again)."""
         self.v = variant
         self.season = season
         self.backup = backup
         self.prepare = prepare
-        self.inputs = (dict(units), list(orders))
-        self.strengths = dict(strengths or {})
-        given = {o.unit.province: o for o in self.inputs[1]}
-        orders_: list[UnitOrder] = []
-        self.orders = orders_
-        self.illegal: list[str] = []
-        self.written: list[UnitOrder] = []
-        self.at: dict[str, int] = {}
-        #: per order: the province a move goes to (None for other orders), whether it crosses a weak
-        #: passage, the power and province of the unit
-        self.to: list[str | None] = []
-        self.weak: list[bool] = []
-        self.power: list[str] = []
-        self.prov: list[str] = []
+        written_orders = orders if isinstance(orders, list) else list(orders)
+        self.inputs = (units, written_orders)
+        self.strengths = dict(strengths) if strengths else {}
+        self.checks = checks
+        if checks is None:
+            checks = [check_order(variant, o, season) for o in written_orders]
+        given = {o.unit.province: g for g, o in enumerate(written_orders)}
+        self.prov = provs = sorted(units)
+        n = len(provs)
+        self.at = at = dict(zip(provs, range(n), strict=True))
+        board = [units[p] for p in provs]
+        #: for each order, the index in ``orders`` of the order written for the unit (-1: none was)
+        self.source = source = [given.get(p, -1) for p in provs]
+        # built a column at a time: a comprehension costs less per order than one loop that appends to each
+        self.written = [written_orders[g] if g >= 0 else Hold(u) for g, u in zip(source, board, strict=True)]
+        self.illegal = illegal = [checks[g][1] if g >= 0 else "" for g in source]
+        #: the orders as adjudicated: a move's coast filled in, an illegal order made a hold
+        self.orders = orders_ = [
+            Hold(u) if why else (checks[g][0] if g >= 0 else w)
+            for g, u, w, why in zip(source, board, self.written, illegal, strict=True)
+        ]
+        self.power = [u.power for u in board]
+        #: per order: its kind, the province a move goes to (None for other orders), whether it crosses a
+        #: weak passage
+        self.kind = kinds_ = [_KIND.get(type(o), HOLD) for o in orders_]
+        self.to = to = [
+            o.dest.partition("/")[0] if k == MOVE else None  # type: ignore[union-attr]
+            for o, k in zip(orders_, kinds_, strict=True)
+        ]
+        self.weak = weak = [False] * n
         # moves by destination province
-        self.moves_to: dict[str, list[int]] = {}
-        kinds = variant._pair_kinds
+        moves_to: dict[str, list[int]] = {}
+        self.moves_to = moves_to
+        weak_edges = variant._pair_kinds
         convoy_orders: set[tuple[str, str, str]] = set()
-        for prov in sorted(units):
-            i = len(orders_)
-            unit = units[prov]
-            written = given.get(prov) or Hold(unit)
-            order, reason = check_order(variant, written, season)
-            if reason:
-                order = Hold(unit)
-            self.at[prov] = i
-            orders_.append(order)
-            self.written.append(written)
-            self.illegal.append(reason)
-            self.power.append(unit.power)
-            self.prov.append(prov)
-            if isinstance(order, Move):
-                dest = province_of(order.dest)
-                self.to.append(dest)
-                self.weak.append(bool(kinds) and variant.edge_kind(unit.location, dest) == "weak")
-                self.moves_to.setdefault(dest, []).append(i)
+        served: list[int] = []  # supports, convoys and protections, to match with what they serve
+        via_convoy = False
+        self.occupant = occupant = [-1] * n
+        self.opponent = opponent = [-1] * n
+        for i, dest in enumerate(to):
+            if dest is None:
+                k = kinds_[i]
+                if k != HOLD and k != RESEARCH:
+                    served.append(i)
+                    if k == CONVOY:
+                        o = orders_[i]
+                        convoy_orders.add((board[i].power, o.target, o.dest))  # type: ignore[arg-type, union-attr]
+                continue
+            movers = moves_to.get(dest)
+            if movers is None:
+                moves_to[dest] = [i]
             else:
-                self.to.append(None)
-                self.weak.append(False)
-                if isinstance(order, Convoy):
-                    convoy_orders.add((unit.power, order.target, order.dest))
-        n = len(orders_)
+                movers.append(i)
+            there = at.get(dest, -1)
+            occupant[i] = there
+            if there >= 0 and to[there] == provs[i]:
+                opponent[i] = there  # until convoys and weak passages are known (then _index_moves)
+            if weak_edges and weak_edges.get((provs[i], dest)) == "weak":
+                weak[i] = True
+            if orders_[i].via_convoy:  # type: ignore[union-attr]
+                via_convoy = True
+        strengths_ = self.strengths
         #: each unit's own strength: 1, or more for Cluster Diplomacy's multiple units (rule 1)
-        self.k = [self.strengths.get(p, 1) for p in self.prov]
-        self.multiple = any(k != 1 for k in self.k)
+        self.k = [strengths_.get(p, 1) for p in provs] if strengths_ else [1] * n
+        self.multiple = bool(strengths_) and any(k != 1 for k in self.k)
         self.state = [UNRESOLVED] * n
         self.result = [False] * n
         self.deps: list[int] = []
-        # supports and carriers by the order they serve
-        self.supports_of: list[list[int]] = [[] for _ in range(n)]
-        self.carriers_of: list[list[int]] = [[] for _ in range(n)]
+        #: supports and carriers (convoys, protections) by the index of the order they serve
+        self.supports_of: defaultdict[int, list[int]] = defaultdict(list)
+        self.carriers_of: defaultdict[int, list[int]] = defaultdict(list)
         self.convoyed = [False] * n
         #: moves that the variant's rule made hold without effect (Coast-Running)
         self.voided: set[int] = set()
-        for i, o in enumerate(orders_):
-            if isinstance(o, Move):
+        for i in served:
+            o = orders_[i]
+            j = at.get(o.target)  # type: ignore[union-attr]
+            if j is None:
+                continue
+            if kinds_[i] == SUPPORT:
+                if self._support_matches(o, orders_[j]):  # type: ignore[arg-type]
+                    self.supports_of[j].append(i)
+            elif self._carrier_matches(o, j):  # type: ignore[arg-type]
+                self.carriers_of[j].append(i)
+        if via_convoy or convoy_orders:
+            for i, o in enumerate(orders_):
+                if self.kind[i] != MOVE:
+                    continue
+                assert isinstance(o, Move)
                 if o.via_convoy or (
                     convoy_orders
                     and o.unit.type == "A"
@@ -311,17 +356,16 @@ class Resolver:
                     and self._convoy_intended(i)
                 ):
                     self.convoyed[i] = True
-            elif isinstance(o, Support):
-                j = self.at.get(o.target)
-                if j is not None and self._support_matches(o, orders_[j]):
-                    self.supports_of[j].append(i)
-            elif isinstance(o, (Convoy, Protect)):
-                j = self.at.get(o.target)
-                if j is not None and self._carrier_matches(o, j):
-                    self.carriers_of[j].append(i)
-        if not any(self.convoyed):
-            return
+            if any(self.convoyed):
+                self._check_routes()
+        if via_convoy or convoy_orders or weak_edges:
+            self._index_moves()
+
+    def _check_routes(self) -> None:
+        """Make convoyed moves that no unit on the board could carry illegal (they hold)."""
+        units = self.inputs[0]
         fleets_at_sea = {p for p, u in units.items() if u.type == "F" and self.v.provinces[p].is_sea}
+        fleet_groups: dict[str, int] | None = None
         for i, o in enumerate(self.orders):
             if self.convoyed[i] and isinstance(o, Move) and o.unit.type == "F":
                 if not self._run_chain(i, lambda c: True):
@@ -333,18 +377,63 @@ class Resolver:
                 continue
             if self.convoyed[i] and isinstance(o, Move):
                 src, dst = o.unit.province, province_of(o.dest)
-                if not sea_route_exists(self.v, src, dst, season, fleets_at_sea):
+                if fleet_groups is None:
+                    fleet_groups = self._fleet_groups(fleets_at_sea)
+                if not self._joined(fleet_groups, src, dst):
                     # DATC 6.D.32: with no fleets where a convoy could be, the move is illegal and the
                     # army holds (and may be supported to hold); with fleets there it merely fails (6.D.8)
                     name = self.v.provinces[dst].name
                     self.illegal[i] = f"no fleets stand where they could convoy {o.unit} to {name}"
                     self._make_hold(i)
 
+    def _fleet_groups(self, fleets_at_sea: set[str]) -> dict[str, int]:
+        """The seas holding fleets that could convoy this season, each with the number of its group of
+        seas joined by such fleets (so that one lookup tells whether a chain of fleets joins two coasts)."""
+        seas = [s for s in self.v.convoy_seas(self.season) if s in fleets_at_sea]
+        members = set(seas)
+        next_to = self.v._fleet
+        group: dict[str, int] = {}
+        for number, start in enumerate(seas):
+            if start in group:
+                continue
+            group[start] = number
+            todo = [start]
+            while todo:
+                for n in next_to.get(todo.pop(), ()):
+                    if n in members and n not in group:
+                        group[n] = number
+                        todo.append(n)
+        return group
+
+    def _joined(self, fleet_groups: dict[str, int], src: str, dst: str) -> bool:
+        """Whether a chain of the fleets grouped by :meth:`_fleet_groups` joins two coastal provinces (as
+        :func:`sea_route_exists` over those fleets)."""
+        v = self.v
+        near_src = {g for s, g in fleet_groups.items() if v.touches(s, src, "F")}
+        return any(g in near_src for s, g in fleet_groups.items() if v.touches(s, dst, "F"))
+
+    def _index_moves(self) -> None:
+        """For each move, the order of the unit standing where it goes (-1: none) and its head-to-head
+        opponent (-1: none); again whenever a move changes how it is made."""
+        n = len(self.orders)
+        to, at, convoyed, weak = self.to, self.at, self.convoyed, self.weak
+        self.occupant = occupant = [-1] * n
+        self.opponent = opponent = [-1] * n
+        for i in range(n):
+            dest = to[i]
+            if dest is None:
+                continue
+            j = at.get(dest, -1)
+            occupant[i] = j
+            if j >= 0 and to[j] == self.prov[i] and not (convoyed[i] or weak[i] or convoyed[j] or weak[j]):
+                opponent[i] = j
+
     def _make_hold(self, i: int) -> None:
         o = self.orders[i]
         if isinstance(o, Move):
             self.moves_to[province_of(o.dest)].remove(i)
         self.orders[i] = Hold(o.unit)
+        self.kind[i] = HOLD
         self.convoyed[i] = False
         self.to[i] = None
         self.weak[i] = False
@@ -434,53 +523,56 @@ class Resolver:
         self.state[i] = RESOLVED
 
     def resolve(self, i: int) -> bool:
-        if self.state[i] == RESOLVED:
+        state = self.state[i]
+        if state == RESOLVED:
             return self.result[i]
-        if self.state[i] == GUESSING:
-            if i not in self.deps:
-                self.deps.append(i)
+        deps = self.deps
+        if state == GUESSING:
+            if i not in deps:
+                deps.append(i)
             return self.result[i]
-        mark = len(self.deps)
+        mark = len(deps)
         self.result[i] = False
         self.state[i] = GUESSING
         first = self.adjudicate(i)
-        if len(self.deps) == mark:
+        if len(deps) == mark:
             if self.state[i] != RESOLVED:
-                self.settle(i, first)
+                self.result[i] = first
+                self.state[i] = RESOLVED
             return self.result[i]
-        if self.deps[mark] != i:
+        if deps[mark] != i:
             # depends on a guess made further up: not ours to settle
-            self.deps.append(i)
+            deps.append(i)
             self.result[i] = first
             return first
-        for j in self.deps[mark:]:
+        for j in deps[mark:]:
             self.state[j] = UNRESOLVED
-        del self.deps[mark:]
+        del deps[mark:]
         self.result[i] = True
         self.state[i] = GUESSING
         second = self.adjudicate(i)
         if first == second:
-            for j in self.deps[mark:]:
+            for j in deps[mark:]:
                 self.state[j] = UNRESOLVED
-            del self.deps[mark:]
+            del deps[mark:]
             self.settle(i, first)
             return first
-        cycle = list(self.deps[mark:])
+        cycle = list(deps[mark:])
         if i not in cycle:
             cycle.insert(0, i)
         for j in cycle:
             self.state[j] = UNRESOLVED
-        del self.deps[mark:]
+        del deps[mark:]
         self.backup(self, cycle)
         return self.resolve(i)
 
     def adjudicate(self, i: int) -> bool:
-        if self.to[i] is not None:
+        kind = self.kind[i]
+        if kind == MOVE:
             return self._move_succeeds(i)
-        kind = type(self.orders[i])
-        if kind is Support:
+        if kind == SUPPORT:
             return self._support_given(i)
-        if kind is Convoy or kind is Protect:
+        if kind in (CONVOY, PROTECT):
             return not self._dislodged(self.prov[i])
         return True
 
@@ -513,10 +605,10 @@ class Resolver:
     def _path(self, i: int) -> bool:
         if i in self.voided:
             return False
-        o = self.orders[i]
-        assert isinstance(o, Move)
         if not self.convoyed[i]:
             return True
+        o = self.orders[i]
+        assert isinstance(o, Move)
         if self.v.edge_kind(o.unit.location, o.dest) == "weak":
             return True
         # the 1971 reading of an ambiguous route: every unit ordered to carry must survive
@@ -542,13 +634,17 @@ class Resolver:
         return False
 
     def _support_count(self, i: int, exclude_power: str | None = None) -> int:
+        supports = self.supports_of.get(i)
+        if not supports:
+            return 0
         n = 0
-        for s in self.supports_of[i]:
-            if exclude_power is not None and self.power[s] == exclude_power:
+        k, power, state, result = self.k, self.power, self.state, self.result
+        for s in supports:
+            if exclude_power is not None and power[s] == exclude_power:
                 continue
-            if self.k[s] != 1:
+            if k[s] != 1:
                 n += self._support_value(s)
-            elif self.resolve(s):
+            elif result[s] if state[s] == RESOLVED else self.resolve(s):
                 n += 1
         return n
 
@@ -569,12 +665,8 @@ class Resolver:
         return 0 if self.weak[i] else self.k[i]
 
     def _head_to_head(self, i: int) -> int | None:
-        j = self.at.get(self.to[i])  # type: ignore[arg-type]
-        if j is None or self.convoyed[i] or self.weak[i]:
-            return None
-        if self.to[j] == self.prov[i] and not self.convoyed[j] and not self.weak[j]:
-            return j
-        return None
+        j = self.opponent[i]
+        return None if j < 0 else j
 
     def _hold_strength(self, prov: str) -> int:
         j = self.at.get(prov)
@@ -583,14 +675,14 @@ class Resolver:
         if self.to[j] is not None:
             return 0 if self.resolve(j) else self.k[j]
         # a researching unit stands one weaker (Cluster rule 5.1)
-        own = self.k[j] - 1 if type(self.orders[j]) is Research else self.k[j]
+        own = self.k[j] - 1 if self.kind[j] == RESEARCH else self.k[j]
         return own + self._support_count(j)
 
     def _attack_strength(self, i: int) -> int:
         if self.convoyed[i] and not self._path(i):
             return 0
-        j = self.at.get(self.to[i])  # type: ignore[arg-type]
-        if j is None or (self.to[j] is not None and self._head_to_head(i) is None and self.resolve(j)):
+        j = self.occupant[i]
+        if j < 0 or (self.to[j] is not None and self.opponent[i] < 0 and self.resolve(j)):
             return self._base(i) + self._support_count(i)
         defender = self.power[j]
         if defender == self.power[i]:
@@ -603,32 +695,38 @@ class Resolver:
     def _prevent_strength(self, i: int) -> int:
         if self.convoyed[i] and not self._path(i):
             return 0
-        h2h = self._head_to_head(i)
-        if h2h is not None and self.resolve(h2h):
+        h2h = self.opponent[i]
+        if h2h >= 0 and self.resolve(h2h):
             return 0
         return self._base(i) + self._support_count(i)
 
     def _move_succeeds(self, i: int) -> bool:
-        if i in self.voided:
+        if self.voided and i in self.voided:
             return False
         attack = self._attack_strength(i)
         if attack == 0:
             return False
-        h2h = self._head_to_head(i)
-        if h2h is not None:
+        h2h = self.opponent[i]
+        if h2h >= 0:
             if attack <= self._defend_strength(h2h):
                 return False
         elif attack <= self._hold_strength(self.to[i]):  # type: ignore[arg-type]
             return False
-        return all(j == i or attack > self._prevent_strength(j) for j in self.moves_to[self.to[i]])  # type: ignore[index]
+        for j in self.moves_to[self.to[i]]:  # type: ignore[index]  # noqa: SIM110 - no generator in the hot path
+            if j != i and attack <= self._prevent_strength(j):
+                return False
+        return True
 
     def _cutters(self, i: int) -> list[int]:
         """Moves that would cut support ``i`` if they are valid attacks."""
+        movers = self.moves_to.get(self.prov[i])
+        if not movers:
+            return []
         s = self.orders[i]
         assert isinstance(s, Support)
         against = province_of(s.dest) if s.dest is not None else None
         power = self.power[i]
-        return [j for j in self.moves_to.get(self.prov[i], ()) if self.power[j] != power and self.prov[j] != against]
+        return [j for j in movers if self.power[j] != power and self.prov[j] != against]
 
     def _cuts(self, j: int) -> bool:
         """Whether an attack is real enough to cut a support: it gets there (by its path), and a move
@@ -640,32 +738,63 @@ class Resolver:
     def _support_given(self, i: int) -> bool:
         if self.k[i] != 1:
             return self._support_value(i) > 0
+        prov = self.prov[i]
+        movers = self.moves_to.get(prov)
+        if not movers:
+            return True  # nothing comes in: neither cut nor dislodged
         for j in self._cutters(i):
             if self._cuts(j):
                 return False
-        return not self._dislodged(self.prov[i])
+        return not self._dislodged(prov)
 
     def _dislodged(self, prov: str) -> bool:
         j = self.at.get(prov)
         if j is not None and self.to[j] is not None and self.resolve(j):
             return False
-        return any(self.resolve(m) for m in self.moves_to.get(prov, ()))
+        movers = self.moves_to.get(prov)
+        if not movers:
+            return False
+        for m in movers:  # noqa: SIM110 - no generator in the hot path
+            if self.resolve(m):
+                return True
+        return False
 
     # --- results -----------------------------------------------------------------------------
     def run(self) -> MovementOutcome:
+        self.decide()
+        units, dislodged, contested, success, reasons, attackers = self.tally()
+        columns = zip(self.orders, self.written, success, reasons, self.illegal, attackers, strict=True)
+        results = [OrderResult(o.unit, w, ok, why, bad, by) for o, w, ok, why, bad, by in columns]
+        return MovementOutcome(results, units, dislodged, contested)
+
+    def decide(self) -> None:
+        """Resolve every order, from the start again whenever the backup rule changes how a move is made."""
         if self.prepare is not None:
             self.prepare(self)
+        n = len(self.orders)
+        counted = {s for supports in self.supports_of.values() for s in supports}
         while True:
             try:
-                for i in range(len(self.orders)):
-                    self.resolve(i)
+                state, result, kind = self.state, self.result, self.kind
+                for i in range(n):
+                    if state[i] == RESOLVED:
+                        continue
+                    k = kind[i]
+                    if k in (HOLD, RESEARCH):
+                        result[i] = True
+                        state[i] = RESOLVED
+                    elif k == SUPPORT and i not in counted:
+                        # a support of an order not given: no decision depends on it, and it gives nothing
+                        state[i] = RESOLVED
+                    else:
+                        self.resolve(i)
             except _Restart:
-                n = len(self.orders)
                 self.state = [UNRESOLVED] * n
                 self.result = [False] * n
                 self.deps = []
+                self._index_moves()
                 continue
-            return self._outcome()
+            return
 
     def go_overland(self, moves: Iterable[int]) -> None:
         """Take back a convoy that was only implied: the armies move over land, and adjudication starts
@@ -677,38 +806,59 @@ class Resolver:
     def _describe(self, i: int) -> str:
         return str(self.orders[i].unit)
 
-    def _outcome(self) -> MovementOutcome:
-        results: list[OrderResult] = []
+    def tally(
+        self,
+    ) -> tuple[dict[str, Unit], list[Dislodgement], set[str], list[bool], list[str], list[Unit | None]]:
+        """After :meth:`decide`: the units on the board, the dislodged units, the provinces left empty by a
+        stand-off, and for each order whether it succeeded, why not, and the unit that dislodged its own.
+        Lists rather than one record per order: the game builds its own records from them."""
+        orders, result, kind, to, illegal, at = self.orders, self.result, self.kind, self.to, self.illegal, self.at
+        n = len(orders)
+        success = [True] * n
+        reasons = [""] * n
+        attackers: list[Unit | None] = [None] * n
         new_units: dict[str, Unit] = {}
         dislodged: list[Dislodgement] = []
-        contested: set[str] = set()
         winner_into: dict[str, int] = {}
-        for i, o in enumerate(self.orders):
-            if isinstance(o, Move) and self.result[i]:
-                winner_into[province_of(o.dest)] = i
-        for prov, movers in self.moves_to.items():
-            if prov not in winner_into and any(self._prevent_strength(j) > 0 for j in movers):
-                contested.add(prov)
-        for i, o in enumerate(self.orders):
+        for i, dest in enumerate(to):
+            if dest is not None and result[i]:
+                winner_into[dest] = i
+        contested = {
+            prov
+            for prov, movers in self.moves_to.items()
+            if prov not in winner_into and any(self._prevent_strength(j) > 0 for j in movers)
+        }
+        supports_of, provs = self.supports_of, self.prov
+        for i, o in enumerate(orders):
             unit = o.unit
-            moved = isinstance(o, Move) and self.result[i]
-            attacker = winner_into.get(unit.province)
-            is_dislodged = attacker is not None and not moved
-            if moved:
-                assert isinstance(o, Move)
-                new_units[province_of(o.dest)] = Unit(unit.power, unit.type, o.dest)
-            elif not is_dislodged:
-                new_units.setdefault(unit.province, unit)
-            by = None
-            if is_dislodged and attacker is not None:
-                a = self.orders[attacker]
-                assert isinstance(a, Move)
-                by = a.unit
-                dislodged.append(Dislodgement(unit, None if self.convoyed[attacker] else a.unit.province, a.unit))
-            success, reason = self._verdict(i, by)
-            results.append(OrderResult(unit, self.written[i], success, reason, self.illegal[i], dislodged_by=by))
-        # a unit that moved in takes precedence over one staying (which was dislodged)
-        return MovementOutcome(results, new_units, dislodged, contested)
+            k = kind[i]
+            if k == MOVE and result[i]:
+                new_units[to[i]] = Unit(unit.power, unit.type, o.dest)  # type: ignore[arg-type, index, union-attr]
+                if not illegal[i]:
+                    continue
+            else:
+                attacker = winner_into.get(provs[i])
+                if attacker is None:
+                    # a unit that moved in takes precedence over one staying (which was dislodged)
+                    new_units.setdefault(unit.province, unit)
+                    if not illegal[i]:
+                        if k in (HOLD, RESEARCH):
+                            continue
+                        if k == SUPPORT:
+                            # the usual verdicts on supports, as :meth:`_verdict` gives them, without the call
+                            j = at.get(o.target)  # type: ignore[union-attr]
+                            if j is None or (not illegal[j] and i not in supports_of.get(j, ())):
+                                success[i] = False
+                                reasons[i] = _VOID_SUPPORT
+                                continue
+                            if result[i] and not illegal[j]:
+                                continue
+                else:
+                    a = orders[attacker].unit
+                    attackers[i] = a
+                    dislodged.append(Dislodgement(unit, None if self.convoyed[attacker] else a.province, a))
+            success[i], reasons[i] = self._verdict(i, attackers[i])
+        return new_units, dislodged, contested, success, reasons, attackers
 
     def _verdict(self, i: int, by: Unit | None) -> tuple[bool, str]:
         """Whether the order succeeded, and why not: bounced with whom, cut by whom, dislodged by whom."""
@@ -723,21 +873,22 @@ class Resolver:
                 return True, ""
             if i in self.voided:
                 return False, "the attack may not affect its own convoy or protection: it does not take place" + tail
-            if not self._path(i):
+            if self.convoyed[i] and not self._path(i):
                 return False, ("no convoy path" if o.unit.type == "A" else "no protected coast path") + tail
-            rivals = [self._describe(j) for j in self.moves_to.get(province_of(o.dest), []) if j != i]
-            j = self.at.get(province_of(o.dest))
-            if j is not None and not (isinstance(self.orders[j], Move) and self.result[j]):
-                rivals.insert(0, self._describe(j))
-            if self._attack_strength(i) == 0 and j is not None and self.orders[j].unit.power == o.unit.power:
+            dest = self.to[i]
+            j = self.at.get(dest)  # type: ignore[arg-type]
+            if j is not None and self.orders[j].unit.power == o.unit.power and self._attack_strength(i) == 0:
                 return False, f"may not dislodge own unit {self._describe(j)}" + tail
+            rivals = [self._describe(m) for m in self.moves_to[dest] if m != i]  # type: ignore[index]
+            if j is not None and not (self.kind[j] == MOVE and self.result[j]):
+                rivals.insert(0, self._describe(j))
             return False, (f"bounced with {', '.join(rivals)}" if rivals else "bounced") + tail
         if isinstance(o, Support):
             j = self.at.get(o.target)
             if j is not None and self.illegal[j]:
                 return False, f"void: the supported unit's order is illegal ({self.illegal[j]})" + tail
             if j is None or i not in self.supports_of[j]:
-                return False, "void: the supported unit was not ordered that way" + tail
+                return False, _VOID_SUPPORT + tail
             if self.result[i]:
                 return True, tail.lstrip(", ")
             cut = [self._describe(j) for j in self._cutters(i) if self._cuts(j)]
@@ -778,6 +929,7 @@ def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:
             resolver.season,
             resolver.backup,
             strengths=resolver.strengths,
+            checks=resolver.checks,
         )
         trial.voided = set(void)
         out = trial.run()
@@ -804,11 +956,27 @@ def adjudicate_movement(
     season: str = "spring",
     backup: BackupRule | None = None,
     strengths: Mapping[str, int] | None = None,
+    checks: Sequence[tuple[UnitOrder, str]] | None = None,
 ) -> MovementOutcome:
     """Resolve a movement phase. Units without orders hold; illegal orders become holds. ``strengths``
-    gives units other than one their own strength, by province (Cluster Diplomacy's multiple units)."""
+    gives units other than one their own strength, by province (Cluster Diplomacy's multiple units).
+    ``checks``, if given, holds :func:`check_order`'s answer for each order, in the same order."""
+    return movement_resolver(variant, units, orders, season, backup, strengths, checks).run()
+
+
+def movement_resolver(
+    variant: Variant,
+    units: Mapping[str, Unit],
+    orders: Iterable[UnitOrder],
+    season: str = "spring",
+    backup: BackupRule | None = None,
+    strengths: Mapping[str, int] | None = None,
+    checks: Sequence[tuple[UnitOrder, str]] | None = None,
+) -> Resolver:
+    """The resolver :func:`adjudicate_movement` runs, with the variant's backup rule, for a caller that
+    reads the outcome itself (:meth:`Resolver.decide`, then :meth:`Resolver.tally`)."""
     rule = BACKUP_RULES[variant.options.backup_rule]
-    return Resolver(variant, units, orders, season, backup or rule[0], rule[1], strengths).run()
+    return Resolver(variant, units, orders, season, backup or rule[0], rule[1], strengths, checks)
 
 
 #: The named backup rules a variant may choose: (paradox rule, preparation before resolving).

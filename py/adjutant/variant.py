@@ -127,6 +127,7 @@ class Variant:
     _pair_kinds: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
     _convoy_seas: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _reach: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict, repr=False)
+    _closed: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         touch: dict[str, dict[str, set[str]]] = {"A": {}, "F": {}}
@@ -145,6 +146,7 @@ class Variant:
             self._convoy_seas[season] = tuple(
                 p.id for p in self.provinces.values() if p.is_sea and p.convoy and p.open_in(season)
             )
+            self._closed[season] = frozenset(p.id for p in self.provinces.values() if not p.open_in(season))
 
     def __repr__(self) -> str:
         return f"load_variant({self.id!r})"
@@ -212,6 +214,10 @@ class Variant:
     def convoy_seas(self, season: str) -> tuple[str, ...]:
         """The seas whose fleets may convoy in the season."""
         return self._convoy_seas[season]
+
+    def closed_in(self, season: str) -> frozenset[str]:
+        """The provinces closed in the season (a unit there can only hold)."""
+        return self._closed[season]
 
     def reaches(self, unit_type: str, src: str, province: str) -> bool:
         """Whether a unit of the type at location ``src`` borders some place of ``province`` it could enter."""
