@@ -10,7 +10,7 @@ import zlib
 
 import pytest
 import shapely
-from adjutant.variant import maps_dir
+from adjutant.variant import load_variant, maps_dir
 from adjutant_maps import DRAWN, SHARED, MapCheckError, build_maps, layout, palette, render_variant
 
 VARIANTS = [v for v in DRAWN if (maps_dir() / f"{v}.json").exists()]
@@ -91,8 +91,13 @@ def test_build_maps_writes_the_shared_boards(tmp_path, capsys):
     shared = [v for v in SHARED if (maps_dir() / f"{v}.json").exists()]
     paths = build_maps(tmp_path, ["standard", *shared])
     assert [p.name for p in paths] == [f"{v}.svg" for v in ("standard", *shared)]
-    for p in paths:
-        assert p.read_bytes() == paths[0].read_bytes()
+    board = paths[0].read_text(encoding="utf-8")
+    for vid, p in zip(shared, paths[1:], strict=True):
+        name = load_variant(vid).name
+        text = p.read_text(encoding="utf-8")
+        # the same board under the variant's own id and name (title and legend)
+        assert f'data-variant="{vid}"' in text and f">{name}<" in text and ">Standard Diplomacy<" not in text
+        assert text.replace(vid, "standard").replace(name, "Standard Diplomacy") == board
     assert "SVG files" in capsys.readouterr().out
 
 

@@ -7,7 +7,6 @@ variant's adjacencies.  The only code in Adjutant that imports svgwrite.
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
@@ -22,9 +21,12 @@ PENDING: tuple[str, ...] = ()
 SHARED = {"coast_running": "standard", "cluster": "standard"}
 
 
-def render_variant(variant_id: str) -> tuple[str, MapGeometry]:
+def render_variant(variant_id: str, shown: str | None = None) -> tuple[str, MapGeometry]:
     """The SVG text of one variant's map and its geometry; raises MapCheckError naming every pair
-    of provinces whose drawn border disagrees with the variant's adjacencies."""
+    of provinces whose drawn border disagrees with the variant's adjacencies. ``shown``: the id of a
+    variant played on this board, whose name and id the SVG carries instead."""
+    from adjutant.variant import load_variant
+
     from . import layout, svg
 
     mg = layout.compute(variant_id)
@@ -35,13 +37,15 @@ def render_variant(variant_id: str) -> tuple[str, MapGeometry]:
     layout.anchor_points(mg)
     layout.coast_lines(mg)
     layout.canal_lines(mg)
-    return svg.render(mg), mg
+    return svg.render(mg, load_variant(shown) if shown else None), mg
 
 
 def build_maps(out_dir: Path, variants: list[str] | None = None) -> list[Path]:
     """Write ``<out_dir>/<variant>.svg`` for each variant (default: every drawn and shared one whose
     data exists), print the time taken, and return the paths written."""
-    from adjutant.variant import maps_dir
+    from adjutant.variant import load_variant, maps_dir
+
+    from . import svg
 
     start = time.perf_counter()
     if variants is None:
@@ -49,20 +53,15 @@ def build_maps(out_dir: Path, variants: list[str] | None = None) -> list[Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    done: dict[str, Path] = {}
+    geometry: dict[str, MapGeometry] = {}
     for vid in sorted(variants, key=lambda v: v in SHARED):
         path = out_dir / f"{vid}.svg"
         base = SHARED.get(vid)
-        if base is not None:
-            if base not in done:
-                text, _ = render_variant(base)
-                done[base] = out_dir / f"{base}.svg"
-                done[base].write_text(text, encoding="utf-8")
-            shutil.copyfile(done[base], path)
+        if base is not None and base in geometry:
+            text = svg.render(geometry[base], load_variant(vid))
         else:
-            text, _ = render_variant(vid)
-            path.write_text(text, encoding="utf-8")
-            done[vid] = path
+            text, geometry[base or vid] = render_variant(base or vid, vid if base else None)
+        path.write_text(text, encoding="utf-8")
         written.append(path)
     elapsed = time.perf_counter() - start
     print(f"maps: {len(written)} SVG files in {out_dir} in {elapsed:.1f} s")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TYPE_CHECKING
 
 import shapely
 import svgwrite
@@ -16,6 +17,9 @@ from shapely.geometry.base import BaseGeometry
 
 from . import data, palette
 from .layout import MapGeometry
+
+if TYPE_CHECKING:
+    from adjutant.variant import Variant
 
 PANEL = 250  # width of the legend panel right of the map, SVG units
 SMALL_ROOM = 12.0  # a label with less free space than this around its point is set smaller
@@ -112,18 +116,20 @@ def _edge_points(mg: MapGeometry, a: str, b: str) -> tuple[tuple[float, float], 
     return (pa[0] + dx / d * inset, pa[1] + dy / d * inset), (pb[0] - dx / d * inset, pb[1] - dy / d * inset)
 
 
-def render(mg: MapGeometry) -> str:
-    """The SVG document as text (deterministic: the same geometry gives the same bytes)."""
+def render(mg: MapGeometry, shown: Variant | None = None) -> str:
+    """The SVG document as text (deterministic: the same geometry gives the same bytes). ``shown`` names
+    a variant played on this board (Coast-Running, Cluster on standard's): its id and name are written."""
     v = mg.variant
+    shown = shown or v
     colours = palette.power_colours(list(v.powers))
     width, height = mg.width + PANEL, round(mg.svg_height)
     dwg = svgwrite.Drawing(size=(f"{width}", f"{height}"), profile="full", debug=False)
     dwg.viewbox(0, 0, width, height)
-    dwg.attribs["id"] = f"map-{v.id}"
-    dwg.attribs["data-variant"] = v.id
+    dwg.attribs["id"] = f"map-{shown.id}"
+    dwg.attribs["data-variant"] = shown.id
     dwg.attribs["data-map-width"] = str(mg.width)
     dwg.attribs["data-power-colours"] = json.dumps(colours, separators=(",", ":"))
-    dwg.set_desc(title=f"{v.name} map")
+    dwg.set_desc(title=f"{shown.name} map")
     dwg.defs.add(dwg.style(STYLE))
 
     hatch = dwg.pattern(id="impassable", size=(8, 8), patternUnits="userSpaceOnUse",
@@ -238,17 +244,19 @@ def render(mg: MapGeometry) -> str:
             labels.add(dwg.text(p.name, insert=(_num(x), _num(y + 17)), class_="sea-name"))
     dwg.add(labels)
 
-    _legend(dwg, mg, colours, homes)
+    _legend(dwg, mg, colours, homes, shown.name)
     return dwg.tostring()
 
 
-def _legend(dwg: svgwrite.Drawing, mg: MapGeometry, colours: dict[str, str], homes: dict[str, str]) -> None:
+def _legend(
+    dwg: svgwrite.Drawing, mg: MapGeometry, colours: dict[str, str], homes: dict[str, str], title: str
+) -> None:
     v = mg.variant
     x0 = mg.width
     g = dwg.g(id="legend")
     g.add(dwg.rect((x0, 0), (PANEL, round(mg.svg_height)), fill="#fbf7ec", stroke="#6b5d45", stroke_width=1))
     y = 30
-    g.add(dwg.text(v.name, insert=(x0 + 14, y), class_="legend-title"))
+    g.add(dwg.text(title, insert=(x0 + 14, y), class_="legend-title"))
     y += 28
     g.add(dwg.text("Powers", insert=(x0 + 14, y), class_="legend-text", font_weight="bold"))
     for pw in v.powers.values():
