@@ -84,3 +84,43 @@ def test_every_variant_plays_from_the_command_line(tmp_path: Path) -> None:
             r = run("adjudicate", name, cwd=tmp_path)
             assert r.returncode == 0, r.stderr
         assert "1903" in run("show", name, cwd=tmp_path).stdout
+
+
+def test_a_cluster_game_master_sends_the_players_report_and_never_a_clear_link(tmp_path: Path) -> None:
+    assert run("new", "cluster", "game.json", cwd=tmp_path).returncode == 0
+    (tmp_path / "mail.txt").write_text(
+        "France: Nominate 3 par\nFrance: Nominate 2 later\nFrance: A Par RES\nEngland: F Lon - Nth\n"
+    )
+    assert run("orders", "game.json", "mail.txt", cwd=tmp_path).returncode == 0
+    r = run("adjudicate", "game.json", cwd=tmp_path)
+    # rule 7: research is reported as a stand, with what it found; the nomination is nowhere
+    assert "France: Army Paris HOLD." in r.stdout and "research:" in r.stdout
+    assert "RESEARCH" not in r.stdout and "Nominate" not in r.stdout
+    full = run("history", "game.json", "--secrets", cwd=tmp_path).stdout
+    assert "France: Army Paris RESEARCH." in full
+    assert "RESEARCH" not in run("history", "game.json", cwd=tmp_path).stdout
+    r = run("link", "game.json", cwd=tmp_path)
+    assert r.returncode == 1 and "secrets" in r.stderr and r.stdout == ""
+    public = run("link", "game.json", "--public", cwd=tmp_path).stdout.strip()
+    secret = run("link", "game.json", "--secrets", cwd=tmp_path).stdout.strip()
+    assert public and secret and public != secret
+    assert run("from-link", public, "view.json", cwd=tmp_path).returncode == 0
+    seed = json.loads((tmp_path / "game.json").read_text())["cluster"]["seed"]
+    assert str(seed) not in (tmp_path / "view.json").read_text()
+    r = run("adjudicate", "view.json", cwd=tmp_path)
+    assert r.returncode == 1 and "only the game master's game is adjudicated" in r.stderr
+
+
+def test_output_cut_short_by_a_pipe_is_not_an_error(tmp_path: Path) -> None:
+    run("new", "standard", "game.json", cwd=tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before a line is written, as with `| head` that has had enough
+    try:
+        r = subprocess.run(
+            [sys.executable, "-m", "adjutant", "show", "game.json"],
+            cwd=tmp_path, env=env, stdout=write_end, stderr=subprocess.PIPE, text=True,
+        )
+    finally:
+        os.close(write_end)
+    assert (r.returncode, r.stderr) == (0, "")

@@ -420,3 +420,21 @@ def test_a_sealed_link_with_a_part_for_no_holder_of_the_game_is_refused() -> Non
         sealed.public_game(sealed.decode_sealed_link(fragment))
     with pytest.raises(GameFileError):
         sealed.public_game(sealed.decode_sealed_link(sealed.encode_sealed_link({"format": "x"}, {"gm": "AA"})))
+
+
+def test_a_game_master_copies_the_results_as_rule_7_reports_them() -> None:
+    game = _played_cluster_game()
+    game.add_orders("France: A bur RES\nEngland: F nth - nwy")
+    game.adjudicate()
+    gm = Session(game)
+    assert "A bur RES" in gm.results_text()
+    players = gm.players_results_text()
+    assert "A bur H" in players and "A bur RES" not in players and "research:" in players
+    # the same phase picked from the history, as when stepping back through it
+    index = next(i for i, r in enumerate(game.history) if any("RES" in x.order for x in r.results))
+    assert gm.players_results_text(index) == players
+    assert all("Nominate" not in gm.players_results_text(i) for i in range(len(game.history)))
+    plain = Session.new("standard")
+    plain.enter_orders("France: A Par - Bur")
+    plain.game.adjudicate()
+    assert plain.players_results_text() == plain.results_text()

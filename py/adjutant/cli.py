@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from . import report
+from .cluster import for_players
 from .codec import decode_link, encode_link
 from .errors import AdjutantError
 from .game import Game
@@ -60,16 +61,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("game")
     p.add_argument("file")
     p.add_argument("--power", help="the power giving these orders, when they don't say")
+    secrets_help = "a game with secrets (Cluster): print the game master's full results, not the players' report"
     p = sub.add_parser("adjudicate", help="resolve the current phase and print the results")
     p.add_argument("game")
+    p.add_argument("--secrets", action="store_true", help=secrets_help)
     p = sub.add_parser("undo", help="take back the last adjudication")
     p.add_argument("game")
     p = sub.add_parser("show", help="the position, centres and orders due")
     p.add_argument("game")
     p = sub.add_parser("history", help="every phase's results")
     p.add_argument("game")
+    p.add_argument("--secrets", action="store_true", help=secrets_help)
     p = sub.add_parser("link", help="print the game as a link fragment")
     p.add_argument("game")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--public", action="store_true", help="a game with secrets: the players' view only")
+    which.add_argument("--secrets", action="store_true", help="a game with secrets: everything, in the clear")
     p = sub.add_parser("from-link", help="write the game in a link fragment to a file")
     p.add_argument("fragment")
     p.add_argument("game")
@@ -79,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     except AdjutantError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the output was piped into something that stopped reading (| head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush is quiet too
+        return 0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -121,7 +131,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "adjudicate":
         records = game.adjudicate()
         _write_game(args.game, game)
-        for r in records:
+        shown = game if args.secrets else for_players(game)
+        for r in shown.history[len(shown.history) - len(records):]:
             if not r.skipped:
                 print(report.results(game.variant, r))
         print(report.show(game))
@@ -136,11 +147,17 @@ def _run(args: argparse.Namespace) -> int:
         print(report.show(game))
         return 0
     if args.command == "history":
-        for r in game.history:
+        for r in (game if args.secrets else for_players(game)).history:
             if not r.skipped:
                 print(report.results(game.variant, r))
         return 0
     if args.command == "link":
-        print(encode_link(game))
+        players = for_players(game)
+        if players is not game and not (args.public or args.secrets):
+            raise AdjutantError(
+                "this game has secrets, which a link would carry in the clear: give --public for the players' "
+                "view, or --secrets for the game master's own copy (the page seals each secret for sharing)"
+            )
+        print(encode_link(players if args.public else game))
         return 0
     raise AdjutantError(f"unknown command {args.command}")

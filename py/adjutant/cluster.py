@@ -162,6 +162,13 @@ def public_view(game: Game) -> Game:
     )
 
 
+def for_players(game: Game) -> Game:
+    """What may be sent to the players: a game master's game with secrets becomes its public view
+    (:func:`public_view`); any other game is already public and is returned as it is."""
+    state = game.position.cluster
+    return public_view(game) if state is not None and state.view == GM else game
+
+
 def public_data(game: Game) -> dict[str, Any]:
     """The game file of the public view: positions (revealed multiples marked), results as rule 7 reports
     them, research results, centres; no site, seed, hidden strength, nomination, knowledge or transfer.
@@ -509,6 +516,7 @@ __all__ = [
     "check_sites",
     "country_of",
     "distance",
+    "for_players",
     "join_parts",
     "known_strengths",
     "mattermission_targets",

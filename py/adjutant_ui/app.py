@@ -476,7 +476,12 @@ class App:
         await self._copy(self.share_url(), "Link")
 
     def on_copy_results(self, event: Any) -> None:
-        self.copy(str(_id("results").textContent), "Results")
+        session = self.session
+        if session is None:
+            return
+        # what goes to the players: a game master copies the results as rule 7 reports them
+        record = session.view if not session.at_current else None
+        self.copy(session.players_results_text(record), "Results")
 
     def on_embed(self, event: Any) -> None:
         self.changed()
@@ -727,6 +732,7 @@ class App:
         self._secrets_panel(sites)
         record = session.view if not session.at_current else None
         _id("results").textContent = session.results_text(record)
+        _id("copy-results").textContent = "Copy results for the players" if self.role == GM else "Copy results"
         readonly = session.readonly
         _id("undo").disabled = readonly or not game.history
         _id("adjudicate").disabled = readonly or game.over or not session.at_current

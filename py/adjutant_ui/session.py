@@ -13,6 +13,7 @@ from typing import Any
 from adjutant import AdjutantError, GameFileError, load_variant
 from adjutant import codec as _codec
 from adjutant import gamefile as _gamefile
+from adjutant.cluster import for_players
 from adjutant.game import Game, Position
 from adjutant.orders import Build, Convoy, Disband, Move, Nominate, Order, Retreat, Support, Waive, parse_order
 from adjutant.variant import province_of
@@ -207,6 +208,14 @@ class Session:
             lines.extend(by_power[power])
             lines.append("")
         return "\n".join(lines).rstrip() + "\n"
+
+    def players_results_text(self, index: int | None = None) -> str:
+        """The results as they go to the players: for a game master's game with secrets (Cluster), what
+        rule 7 reports (research and transfer as stands, no hidden strength); otherwise :meth:`results_text`."""
+        shown = for_players(self.game)
+        if shown is self.game:
+            return self.results_text(index)
+        return Session(shown, readonly=True).results_text(index)
 
     # --- orders ------------------------------------------------------------------------------------
     def enter_orders(self, text: str, power: str | None = None) -> list[Any]:

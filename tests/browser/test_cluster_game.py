@@ -127,6 +127,8 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
     assert page.inner_text("#orders-errors") == ""
     page.click("#adjudicate")
     assert phase(page) == "F1901M"
+    # what the game master copies for the players is rule 7's report (Session.players_results_text)
+    assert page.inner_text("#copy-results") == "Copy results for the players"
     position = units(page)
     assert "france bur" in position and "england nth" in position
     # The nominations took effect as the phase was adjudicated.
