@@ -11,7 +11,14 @@ orders (parsing, validation) are done before the clock starts:
 - diplomacy: ``Game.process()`` (the same work in that package: resolve, record, advance, skip).
 For movement phases it also times the resolvers alone: Adjutant's ``adjudicate_movement`` against
 diplomacy's ``_resolve_moves`` (after its own ``_determine_orders``/``_add_coasts``, untimed).
-It prints median and p95 milliseconds per phase kind and the ratio. Target (issue 2): Adjutant at
+
+It measures twice, on the same phases, and prints a table for each:
+- interleaved: as the games are played, each phase goes to diplomacy and then to Adjutant (so each
+  engine's call runs right after the other engine's, which has evicted much of the CPU's caches);
+- separate: every phase is recorded (its position and orders) and replayed afterwards through each
+  engine in its own loop, all Adjutant phases and then all diplomacy phases, each call still timed on its
+  own after the same untimed setup (a new game at the recorded position given the recorded orders).
+Each table gives median and p95 milliseconds per phase kind and the ratio. Target (issue 2): Adjutant at
 least 10x faster per movement phase. Any movement phase where the two disagree on the resulting
 units or dislodged units is counted and listed (the differential test in tests/ checks the same thing).
 With ``--variant`` other than standard only Adjutant is timed (the package has no such maps).
@@ -36,9 +43,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
 
-from adjutant import Game, Position, Unit  # noqa: E402 - py/ is on the path only now
+from adjutant import Game, Position, Unit, load_variant  # noqa: E402 - py/ is on the path only now
 from adjutant.legal import possible_orders, random_orders  # noqa: E402
 from adjutant.orders import (  # noqa: E402
+    POWER_ORDERS,
     Build,
     Convoy,
     Disband,
@@ -47,10 +55,12 @@ from adjutant.orders import (  # noqa: E402
     Order,
     Retreat,
     Support,
+    UnitOrder,
     Waive,
     order_power,
 )
 from adjutant.resolver import adjudicate_movement  # noqa: E402
+from adjutant.variant import Variant  # noqa: E402
 
 KINDS = ("movement", "retreat", "adjustment")
 
@@ -224,6 +234,22 @@ def random_game(seed: int, years: int, variant: str = "standard") -> Iterator[Ph
         yield Phase(game, orders)
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """One phase as it stood before adjudication, to replay: the position and the orders given."""
+
+    position: Position
+    orders: list[Order]
+
+
+def replayed(variant: Variant, phase: Recorded) -> Game:
+    """A new game at a recorded position, given the recorded orders (each checked as it is given)."""
+    game = Game(variant, phase.position)
+    for o in phase.orders:
+        game.add_order(o)
+    return game
+
+
 @dataclass
 class Disagreement:
     phase: str
@@ -292,7 +318,14 @@ class Timings:
     disagreements: list[Disagreement] = field(default_factory=list)
 
 
-def run(games: int, years: int, seed: int, variant: str) -> Timings:
+def _resolver_orders(orders: list[Order]) -> list[UnitOrder]:
+    """The orders the resolver takes: those to units."""
+    return [o for o in orders if not isinstance(o, POWER_ORDERS)]
+
+
+def run(games: int, years: int, seed: int, variant: str, recorded: list[Recorded] | None = None) -> Timings:
+    """The interleaved measurement: each phase to diplomacy, then to Adjutant, as the games are played.
+    Each phase is appended to ``recorded``, if given, before it is adjudicated."""
     mirror = Mirror() if variant == "standard" else None
     out = Timings()
     for n in range(games):
@@ -300,11 +333,13 @@ def run(games: int, years: int, seed: int, variant: str) -> Timings:
         for phase in random_game(game_seed, years, variant):
             game = phase.game
             kind = game.phase.kind
+            if recorded is not None:
+                recorded.append(Recorded(game.position, list(phase.orders)))
             if kind == "movement" and mirror is not None:
                 # the resolvers alone, on the same position and orders, before either side advances
                 mirror.load(game, phase.orders)
                 out.diplomacy_resolver.append(mirror.resolve_only())
-                given = [o for o in phase.orders if not isinstance(o, (Build, Waive))]
+                given = _resolver_orders(phase.orders)
                 t0 = time.perf_counter()
                 adjudicate_movement(game.variant, game.units, given, game.phase.season)
                 out.adjutant_resolver.append(time.perf_counter() - t0)
@@ -323,6 +358,34 @@ def run(games: int, years: int, seed: int, variant: str) -> Timings:
     return out
 
 
+def replay(recorded: list[Recorded], variant: str) -> Timings:
+    """The separate measurement: the recorded phases through Adjutant in one loop, then through diplomacy
+    in another (and the resolvers alone likewise), each call timed on its own after its untimed setup."""
+    v = load_variant(variant)
+    out = Timings()
+    moves = [r for r in recorded if r.position.phase.kind == "movement"]
+    for r in recorded:
+        game = replayed(v, r)
+        t0 = time.perf_counter()
+        game.adjudicate()
+        out.adjutant[r.position.phase.kind].append(time.perf_counter() - t0)
+    for r in moves:
+        given = _resolver_orders(r.orders)
+        t0 = time.perf_counter()
+        adjudicate_movement(v, r.position.units, given, r.position.phase.season)
+        out.adjutant_resolver.append(time.perf_counter() - t0)
+    if variant != "standard":
+        return out
+    mirror = Mirror()
+    for r in recorded:
+        mirror.load(replayed(v, r), r.orders)
+        out.diplomacy[r.position.phase.kind].append(mirror.process())
+    for r in moves:
+        mirror.load(replayed(v, r), r.orders)
+        out.diplomacy_resolver.append(mirror.resolve_only())
+    return out
+
+
 def _p95(xs: list[float]) -> float:
     s = sorted(xs)
     return s[min(len(s) - 1, round(0.95 * (len(s) - 1)))]
@@ -332,7 +395,7 @@ def _ms(x: float) -> str:
     return f"{x * 1000:10.3f}"
 
 
-def report(t: Timings, args: argparse.Namespace, wall: float) -> str:
+def report(interleaved: Timings, separate: Timings, args: argparse.Namespace, wall: float) -> str:
     lines = [
         f"Adjudication benchmark: variant {args.variant}, {args.games} games x {args.years} years, "
         f"seed {args.seed}, Python {sys.version.split()[0]}",
@@ -340,6 +403,27 @@ def report(t: Timings, args: argparse.Namespace, wall: float) -> str:
         "'resolver only': adjudicate_movement() / _resolve_moves()).",
         "Not timed: building either position, parsing and validating the orders.",
         "",
+        "1. Interleaved: as the games are played, each phase goes to diplomacy, then to Adjutant.",
+        *_table(interleaved, "interleaved"),
+        "",
+        "2. Separate: the same phases, recorded and replayed through each engine in its own loop (all",
+        "   Adjutant phases, then all diplomacy phases; each call timed on its own after the same setup).",
+        *_table(separate, "separate"),
+    ]
+    t = interleaved
+    if t.diplomacy["movement"]:
+        lines += [
+            "",
+            f"Movement phases where the two disagree on units or dislodged units: {len(t.disagreements)} of "
+            f"{len(t.adjutant['movement'])} (tests/test_differential.py lists the known differences).",
+        ]
+        lines += [str(d) for d in t.disagreements[:10]]
+    lines.append(f"Wall time {wall:.1f} s")
+    return "\n".join(lines)
+
+
+def _table(t: Timings, label: str) -> list[str]:
+    lines = [
         f"{'phase kind':<24}{'n':>6}  {'Adjutant ms':>21}  {'diplomacy 1.1.2 ms':>21}  {'ratio of medians':>17}",
         f"{'':<24}{'':>6}  {'median':>10} {'p95':>10}  {'median':>10} {'p95':>10}",
     ]
@@ -361,16 +445,11 @@ def report(t: Timings, args: argparse.Namespace, wall: float) -> str:
         per_phase = [d / a for a, d in zip(t.adjutant["movement"], t.diplomacy["movement"], strict=True)]
         total = sum(t.diplomacy["movement"]) / sum(t.adjutant["movement"])
         tail = _p95(t.diplomacy["movement"]) / _p95(t.adjutant["movement"])
-        lines += [
-            "",
-            f"Movement phases, Adjutant faster by {statistics.median(per_phase):.1f}x (median of per-phase "
-            f"ratios), {total:.1f}x (total time), {tail:.1f}x (p95 against p95). Target: 10x.",
-            f"Movement phases where the two disagree on units or dislodged units: {len(t.disagreements)} of "
-            f"{len(t.adjutant['movement'])} (tests/test_differential.py lists the known differences).",
-        ]
-        lines += [str(d) for d in t.disagreements[:10]]
-    lines.append(f"Wall time {wall:.1f} s")
-    return "\n".join(lines)
+        lines.append(
+            f"Movement phases ({label}), Adjutant faster by {statistics.median(per_phase):.1f}x (median of "
+            f"per-phase ratios), {total:.1f}x (total time), {tail:.1f}x (p95 against p95). Target: 10x."
+        )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -381,8 +460,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", default="standard", help="variant id (diplomacy compares on standard only)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    t = run(args.games, args.years, args.seed, args.variant)
-    print(report(t, args, time.perf_counter() - t0))
+    recorded: list[Recorded] = []
+    interleaved = run(args.games, args.years, args.seed, args.variant, recorded)
+    separate = replay(recorded, args.variant)
+    print(report(interleaved, separate, args, time.perf_counter() - t0))
     return 0
 
 

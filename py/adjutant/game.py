@@ -54,6 +54,7 @@ from .resolver import Dislodgement, check_order, movement_resolver
 from .variant import Variant, load_variant
 
 _POWER = attrgetter("power")
+_new_tuple = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -488,17 +489,23 @@ class Game:
     def _movement(self, p: Position) -> PhaseRecord:
         given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
         texts = [format_order(o) for o in given]
-        # each order's legality was checked when it was given
-        checks = [self._checked(o) for o in given]
+        # each order's legality was checked when it was given (as :meth:`_checked`, without a call per order)
+        kept = self._checks
+        checks = [
+            e[2] if (e := kept.get(o.unit.province)) is not None and e[0] is p and e[1] is o else self._checked(o)
+            for o in given
+        ]
         resolver = movement_resolver(self.variant, p.units, given, p.phase.season, checks=checks)
         resolver.decide()
         units, dislodged, contested, success, reasons, attackers = resolver.tally()
         source = resolver.source
-        results = [
-            Result(u.power, texts[g] if g >= 0 else "", f"{u.type} {u.location}", ok, why, by is not None)
-            for u, g, ok, why, by in zip(
-                [o.unit for o in resolver.orders], source, success, reasons, attackers, strict=True
+        # each Result made as the tuple it is, without the Python-level constructor's call
+        results: list[Result] = [
+            _new_tuple(
+                Result,
+                ((u := o.unit).power, texts[g] if g >= 0 else "", f"{u.type} {u.location}", ok, why, by is not None),
             )
+            for o, g, ok, why, by in zip(resolver.orders, source, success, reasons, attackers, strict=True)
         ]
         written: dict[str, list[str]] = {}
         if len(source) - source.count(-1) == len(given):

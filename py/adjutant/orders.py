@@ -33,7 +33,8 @@ class Unit:
     province: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "province", province_of(self.location))
+        # province_of, written out: a unit is made for every move that succeeds
+        object.__setattr__(self, "province", self.location.partition("/")[0])
 
     def __str__(self) -> str:
         return f"{self.type} {self.location}"

@@ -334,40 +334,52 @@ class Resolver:
         self.convoyed = [False] * n
         #: moves that the variant's rule made hold without effect (Coast-Running)
         self.voided: set[int] = set()
+        supports_of = self.supports_of
         for i in served:
             o = orders_[i]
             j = at.get(o.target)  # type: ignore[union-attr]
             if j is None:
                 continue
             if kinds_[i] == SUPPORT:
-                if self._support_matches(o, orders_[j]):  # type: ignore[arg-type]
-                    self.supports_of[j].append(i)
+                # :meth:`_support_matches`, read from the tables (most orders of a phase are supports)
+                named = o.target_type  # type: ignore[union-attr]
+                if named is not None and named != orders_[j].unit.type:
+                    continue
+                d = o.dest  # type: ignore[union-attr]
+                if (
+                    kinds_[j] != MOVE
+                    if d is None
+                    else to[j] == province_of(d) and ("/" not in d or d == orders_[j].dest)  # type: ignore[union-attr]
+                ):
+                    supports_of[j].append(i)
             elif self._carrier_matches(o, j):  # type: ignore[arg-type]
                 self.carriers_of[j].append(i)
         if via_convoy or convoy_orders:
-            for i, o in enumerate(orders_):
-                if self.kind[i] != MOVE:
+            convoyed = self.convoyed
+            for i, dest in enumerate(to):
+                if dest is None:
                     continue
-                assert isinstance(o, Move)
-                if o.via_convoy or (
+                o = orders_[i]
+                if o.via_convoy or (  # type: ignore[union-attr]
                     convoy_orders
                     and o.unit.type == "A"
-                    and (o.unit.power, o.unit.province, self.to[i]) in convoy_orders
+                    and (o.unit.power, o.unit.province, dest) in convoy_orders
                     and self._convoy_intended(i)
                 ):
-                    self.convoyed[i] = True
-            if any(self.convoyed):
-                self._check_routes()
-        if via_convoy or convoy_orders or weak_edges:
+                    convoyed[i] = True
+        # the head-to-head opponents found above stand unless a move goes by convoy or across a weak passage
+        if any(self.convoyed):
+            self._check_routes()
+            self._index_moves()
+        elif weak_edges and any(weak):
             self._index_moves()
 
     def _check_routes(self) -> None:
         """Make convoyed moves that no unit on the board could carry illegal (they hold)."""
-        units = self.inputs[0]
-        fleets_at_sea = {p for p, u in units.items() if u.type == "F" and self.v.provinces[p].is_sea}
         fleet_groups: dict[str, int] | None = None
-        for i, o in enumerate(self.orders):
-            if self.convoyed[i] and isinstance(o, Move) and o.unit.type == "F":
+        for i in [i for i, c in enumerate(self.convoyed) if c]:
+            o = self.orders[i]
+            if isinstance(o, Move) and o.unit.type == "F":
                 if not self._run_chain(i, lambda c: True):
                     self.illegal[i] = (
                         f"no unbroken chain of protecting armies runs from {self.v.province_name(o.unit.location)} "
@@ -375,10 +387,10 @@ class Resolver:
                     )
                     self._make_hold(i)
                 continue
-            if self.convoyed[i] and isinstance(o, Move):
+            if isinstance(o, Move):
                 src, dst = o.unit.province, province_of(o.dest)
                 if fleet_groups is None:
-                    fleet_groups = self._fleet_groups(fleets_at_sea)
+                    fleet_groups = self._fleet_groups()
                 if not self._joined(fleet_groups, src, dst):
                     # DATC 6.D.32: with no fleets where a convoy could be, the move is illegal and the
                     # army holds (and may be supported to hold); with fleets there it merely fails (6.D.8)
@@ -386,10 +398,11 @@ class Resolver:
                     self.illegal[i] = f"no fleets stand where they could convoy {o.unit} to {name}"
                     self._make_hold(i)
 
-    def _fleet_groups(self, fleets_at_sea: set[str]) -> dict[str, int]:
+    def _fleet_groups(self) -> dict[str, int]:
         """The seas holding fleets that could convoy this season, each with the number of its group of
         seas joined by such fleets (so that one lookup tells whether a chain of fleets joins two coasts)."""
-        seas = [s for s in self.v.convoy_seas(self.season) if s in fleets_at_sea]
+        units = self.inputs[0]
+        seas = [s for s in self.v.convoy_seas(self.season) if (u := units.get(s)) is not None and u.type == "F"]
         members = set(seas)
         next_to = self.v._fleet
         group: dict[str, int] = {}
@@ -408,9 +421,9 @@ class Resolver:
     def _joined(self, fleet_groups: dict[str, int], src: str, dst: str) -> bool:
         """Whether a chain of the fleets grouped by :meth:`_fleet_groups` joins two coastal provinces (as
         :func:`sea_route_exists` over those fleets)."""
-        v = self.v
-        near_src = {g for s, g in fleet_groups.items() if v.touches(s, src, "F")}
-        return any(g in near_src for s, g in fleet_groups.items() if v.touches(s, dst, "F"))
+        touch = self.v._touch["F"]
+        near_src = {g for s, g in fleet_groups.items() if src in touch.get(s, ())}
+        return any(g in near_src for s, g in fleet_groups.items() if dst in touch.get(s, ()))
 
     def _index_moves(self) -> None:
         """For each move, the order of the unit standing where it goes (-1: none) and its head-to-head
