@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import js
-from adjutant import AdjutantError, available_variants, load_variant
+from adjutant import AdjutantError, available_variants, cluster, load_variant
 from adjutant.orders import format_order
 from pyodide.ffi import create_proxy, jsnull, to_js
 
@@ -601,7 +601,7 @@ class App:
         try:
             keys = await self._derive_keys(phrases)
             if purpose == "new":
-                game = sealed.new_game(variant_id, int(js.window.adjutantSeal.randomSeed()))
+                game = cluster.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
                 await self.show(Session(game), role=GM, keys=keys, passphrases=phrases)
             elif self.session is not None and sealed.has_secrets(self.session.game) and self.role == GM:
                 self.keys, self.passphrases = keys, dict(phrases)
@@ -633,7 +633,7 @@ class App:
         if missing:
             raise AdjutantError(f"no passphrase for {', '.join(missing)}: set the passphrases again")
         blobs = await asyncio.gather(*(seal(self.keys[name], name, to_js(data)) for name, data in parts.items()))
-        public = sealed.public_data(game)
+        public = cluster.public_data(game)
         link = SealedLink(public, {name: str(blob) for name, blob in zip(parts, blobs, strict=True)})
         fragment = link.fragment()
         if count == self.seal_count and self.session is session:  # not overtaken by a later change
@@ -699,7 +699,7 @@ class App:
             for select in _id("nominations").querySelectorAll(f'select[data-power="{power}"]'):
                 if str(select.value) != "-":  # "choose…": this level is left for now
                     location = str(select.value) or None
-                    sealed.nominate(session.game, power, int(select.dataset.level), location)
+                    session.game.nominate(power, int(select.dataset.level), location)
         except AdjutantError as error:
             self.message(str(error))
         self.changed()

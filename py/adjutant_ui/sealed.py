@@ -28,8 +28,8 @@ from adjutant.variant import Variant
 
 SEALED_PREFIX = "s="
 SEALED_VERSION = 1
-#: the game master's part is named so; each player's part by its power's id
-GM = "gm"
+#: the game master's part is named so (the engine's name for it); each player's part by its power's id
+GM = cluster.GM_PART
 #: a sealed link longer than this is refused before it is decoded
 MAX_LINK = 1_000_000
 #: nor may it, or any part once opened, inflate to more than this
@@ -52,21 +52,6 @@ def variant_has_secrets(variant: Variant) -> bool:
 
 
 # --- the engine's parts ------------------------------------------------------------------------------
-# The engine's API for games with secrets (adjutant.cluster); the page asks it through these few
-# functions, so a change of its names touches only this block.
-def new_game(variant_id: str, seed: int) -> Game:
-    """A new game with secrets, its hidden draws (the Sites of the Ancients) made from ``seed``."""
-    return cluster.new_game(seed, variant_id)
-
-
-def public_data(game: Game) -> dict[str, Any]:
-    return cluster.public_data(game)
-
-
-def secret_parts(game: Game) -> dict[str, dict[str, Any]]:
-    return cluster.secret_parts(game)
-
-
 def join_parts(public: dict[str, Any], parts: dict[str, dict[str, Any]]) -> Game:
     """The game as the holder of ``parts`` sees it; the public view with none. Whatever the engine
     raises on a damaged part comes out as a GameFileError."""
@@ -108,11 +93,6 @@ def nominations_due(game: Game) -> dict[str, list[int]]:
     if _state(game) is None:
         return {}
     return cluster.nominations_due(game)
-
-
-def nominate(game: Game, power: str, level: int, location: str | None) -> None:
-    """Rule 2: ``power``'s unit at ``location`` is its ``level``-times unit (None: a later build)."""
-    game.nominate(power, level, location)
 
 
 def secret_lines(game: Game, role: str, sites: dict[str, int]) -> list[str]:
@@ -211,7 +191,7 @@ def _inflate(data: bytes, what: str) -> Any:
 def plaintexts(game: Game, passphrases: dict[str, str]) -> dict[str, bytes]:
     """The bytes to seal for each part (web/seal.js encrypts them): every power's own secrets, and the
     game master's full game with the players' passphrases."""
-    parts = secret_parts(game)
+    parts = cluster.secret_parts(game)
     out = {}
     for name, part in parts.items():
         content: dict[str, Any] = {"part": part}
@@ -324,7 +304,6 @@ __all__ = [
     "generate_passphrase",
     "has_secrets",
     "is_sealed_link",
-    "new_game",
     "open_part",
     "part_names",
     "passphrase_problems",
