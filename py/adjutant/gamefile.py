@@ -36,7 +36,7 @@ MAX_PHASES = 1000
 
 def to_data(game: Game) -> dict[str, Any]:
     cluster = game.position.cluster
-    if cluster is not None and cluster.view != "gm":
+    if cluster is not None and cluster.view != ancients.GM:
         from .cluster import view_to_data
 
         return view_to_data(game)
