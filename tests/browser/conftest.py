@@ -1,7 +1,8 @@
 """Fixtures for the end-to-end tests: the built site served on 127.0.0.1, and Debian's Chromium driven by
 Playwright for Python, with every request recorded (none may leave 127.0.0.1).
 
-A failed test leaves a screenshot of each of its pages in test-artifacts/.
+A failed test leaves a screenshot of each of its pages in test-artifacts/, and its report shows what Chromium
+wrote to its log meanwhile (a renderer's crash report, for one).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 from app_driver import Site, open_app
+from chromium import CHROMIUM_LOG
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -28,10 +30,30 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = yield
     if report.when == "call":
         item.stash[FAILED] = report.failed
+    if report.failed and LOG_START in item.stash:
+        lines = chromium_log_since(item.stash[LOG_START])
+        if lines:
+            report.sections.append(("Chromium's log during this test", "\n".join(lines[-80:])))
     return report
 
 
 FAILED = pytest.StashKey[bool]()
+LOG_START = pytest.StashKey[int]()
+#: Lines of Chromium's log that say nothing about the page: this machine has no D-Bus, no screen saver.
+LOG_NOISE = re.compile(r"dbus|D-Bus|finished temporary directories")
+
+
+def chromium_log_size() -> int:
+    return CHROMIUM_LOG.stat().st_size if CHROMIUM_LOG.exists() else 0
+
+
+def chromium_log_since(offset: int) -> list[str]:
+    if not CHROMIUM_LOG.exists():
+        return []
+    with CHROMIUM_LOG.open("rb") as log:
+        log.seek(offset)
+        text = log.read().decode("utf-8", "replace")
+    return [line for line in text.splitlines() if line.strip() and not LOG_NOISE.search(line)]
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -74,9 +96,11 @@ class Recorder:
     page_errors: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     pages: list[Any] = field(default_factory=list)
+    crashed: list[Any] = field(default_factory=list)
 
     def watch(self, page: Any) -> Any:
         self.pages.append(page)
+        page.on("crash", lambda crashed: self.crashed.append(crashed))
         page.on("pageerror", lambda error: self.page_errors.append(str(error)))
         page.on(
             "console",
@@ -95,6 +119,7 @@ class Recorder:
 def new_context(browser: Any, site: Site, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A factory of fresh browser contexts (a fresh browser profile each), all recorded."""
     contexts: list[tuple[Any, Recorder]] = []
+    request.node.stash[LOG_START] = chromium_log_size()
 
     def make(**options: Any) -> tuple[Any, Recorder]:
         options.setdefault("viewport", {"width": 1280, "height": 800})
@@ -113,7 +138,7 @@ def new_context(browser: Any, site: Site, request: pytest.FixtureRequest) -> Ite
             name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
             for index, (_, recorder) in enumerate(contexts):
                 for number, page in enumerate(recorder.pages):
-                    if not page.is_closed():
+                    if not page.is_closed() and page not in recorder.crashed:
                         page.screenshot(path=str(ARTIFACTS / f"{name}-{index}-{number}.png"), full_page=True)
         for _, recorder in contexts:
             assert recorder.foreign_requests(site) == [], "a request left the site's origin"
