@@ -215,23 +215,27 @@ def adjutant_units(units: Mapping[str, Unit]) -> set[UnitKey]:
 
 @dataclass
 class Phase:
-    """One phase of a random game, before adjudication: the game (to adjudicate) and its orders."""
+    """One phase of a random game, before adjudication: the game (to adjudicate) and its orders, drawn but
+    not yet given to it (:meth:`give` does that)."""
 
     game: Game
     orders: list[Order]
 
+    def give(self) -> None:
+        """Give the game this phase's orders (Adjutant's setup for the phase: each order is read and
+        checked as it is given)."""
+        for o in self.orders:
+            self.game.add_order(o)
+
 
 def random_game(seed: int, years: int, variant: str = "standard") -> Iterator[Phase]:
-    """Yield each phase of a seeded random game with its orders already kept; the caller adjudicates it
-    (with ``phase.game.adjudicate()``) before asking for the next."""
+    """Yield each phase of a seeded random game with its random orders; the caller gives them
+    (``phase.give()``) and adjudicates (``phase.game.adjudicate()``) before asking for the next."""
     rng = random.Random(seed)
     game = Game.new(variant)
     last = game.variant.first_year + years - 1
     while not game.over and game.phase.year <= last:
-        orders = random_orders(game, rng)
-        for o in orders:
-            game.add_order(o)
-        yield Phase(game, orders)
+        yield Phase(game, random_orders(game, rng))
 
 
 @dataclass(frozen=True)
@@ -274,8 +278,10 @@ def compare_movement(seed: int, phase: Phase, mirror: Mirror) -> tuple[Disagreem
     """Adjudicate one movement phase on both sides; the disagreement if any, and both times (seconds)."""
     game = phase.game
     before = game.position
+    # each engine is set up (given the position and the orders) right before its own timed call
     mirror.load(game, phase.orders)
     took_dip = mirror.process()
+    phase.give()
     t0 = time.perf_counter()
     game.adjudicate()
     took_adj = time.perf_counter() - t0
@@ -352,6 +358,7 @@ def run(games: int, years: int, seed: int, variant: str, recorded: list[Recorded
             if mirror is not None:
                 mirror.load(game, phase.orders)
                 out.diplomacy[kind].append(mirror.process())
+            phase.give()
             t0 = time.perf_counter()
             game.adjudicate()
             out.adjutant[kind].append(time.perf_counter() - t0)

@@ -180,6 +180,7 @@ def _run_games() -> tuple[Tally, list[str]]:
         for phase in bench.random_game(seed, YEARS):
             game = phase.game
             if game.phase.kind != "movement":
+                phase.give()
                 game.adjudicate()
                 continue
             v, units, season = game.variant, dict(game.units), game.phase.season

@@ -14,10 +14,12 @@ Only :meth:`Game.adjudicate` changes the position; everything else reads it.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from operator import attrgetter
+from functools import partial
+from itertools import repeat
+from operator import attrgetter, is_not
 from typing import NamedTuple
 
 from . import ancients
@@ -50,11 +52,10 @@ from .phases import (
     update_centres,
     voluntary_removal,
 )
-from .resolver import Dislodgement, check_order, movement_resolver
+from .resolver import Checked, Dislodgement, checked_order, movement_resolver
 from .variant import Variant, load_variant
 
 _POWER = attrgetter("power")
-_new_tuple = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,10 @@ class Result(NamedTuple):
         return d
 
 
+#: a Result from its fields in a tuple, made by tuple's own constructor (no Python-level call)
+_new_result = partial(tuple.__new__, Result)
+
+
 @dataclass
 class PhaseRecord:
     phase: Phase
@@ -122,8 +127,8 @@ class Game:
     draw: tuple[str, ...] | None = None
     #: positions before each history record, for undo and for stepping through the history
     snapshots: list[Position] = field(default_factory=list, repr=False)
-    #: each movement order's legality, checked once as it is given: by province, (position, order, check)
-    _checks: dict[str, tuple[Position, UnitOrder, tuple[UnitOrder, str]]] = field(
+    #: each movement order checked once, as it is given: by province, (position, order, check)
+    _checks: dict[str, tuple[Position, UnitOrder, Checked]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -276,7 +281,7 @@ class Game:
                     return f"!{why}"
                 if why:
                     return why
-            return self._checked(order)[1]
+            return self._checked(order).illegal
         if self.phase.kind == "retreat" and isinstance(order, Retreat):
             d = next(x for x in self.position.dislodged if x.unit.province == order.unit.province)
             reason = retreat_problem(
@@ -336,14 +341,14 @@ class Game:
             ]
         mine.append(order)
 
-    def _checked(self, order: UnitOrder) -> tuple[UnitOrder, str]:
-        """:func:`~adjutant.resolver.check_order`'s answer for a movement order in this position, worked
-        out when the order is given and kept until the phase is adjudicated."""
+    def _checked(self, order: UnitOrder) -> Checked:
+        """A movement order in this position as the resolver reads it (:func:`~adjutant.resolver.checked_order`),
+        worked out when the order is given and kept until the phase is adjudicated."""
         prov = order.unit.province
         entry = self._checks.get(prov)
         if entry is not None and entry[0] is self.position and entry[1] is order:
             return entry[2]
-        check = check_order(self.variant, order, self.phase.season)
+        check = checked_order(self.variant, order, self.phase.season)
         self._checks[prov] = (self.position, order, check)
         return check
 
@@ -488,8 +493,7 @@ class Game:
 
     def _movement(self, p: Position) -> PhaseRecord:
         given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
-        texts = [format_order(o) for o in given]
-        # each order's legality was checked when it was given (as :meth:`_checked`, without a call per order)
+        # each order was checked and written out when it was given (as :meth:`_checked`, without a call each)
         kept = self._checks
         checks = [
             e[2] if (e := kept.get(o.unit.province)) is not None and e[0] is p and e[1] is o else self._checked(o)
@@ -498,25 +502,23 @@ class Game:
         resolver = movement_resolver(self.variant, p.units, given, p.phase.season, checks=checks)
         resolver.decide()
         units, dislodged, contested, success, reasons, attackers = resolver.tally()
+        powers, texts = resolver.power, resolver.text
+        # each Result made from its columns as the tuple it is, without a Python-level call per result
+        dislodged_flags = map(is_not, attackers, repeat(None))
+        results: list[Result] = list(
+            map(_new_result, zip(powers, texts, resolver.unit_text, success, reasons, dislodged_flags, strict=True))
+        )
+        written: defaultdict[str, list[str]] = defaultdict(list)
         source = resolver.source
-        # each Result made as the tuple it is, without the Python-level constructor's call
-        results: list[Result] = [
-            _new_tuple(
-                Result,
-                ((u := o.unit).power, texts[g] if g >= 0 else "", f"{u.type} {u.location}", ok, why, by is not None),
-            )
-            for o, g, ok, why, by in zip(resolver.orders, source, success, reasons, attackers, strict=True)
-        ]
-        written: dict[str, list[str]] = {}
         if len(source) - source.count(-1) == len(given):
             # each order was for a unit on the board, one per unit: the resolver's order is the province order
-            for g in source:
-                if g >= 0:
-                    written.setdefault(given[g].unit.power, []).append(texts[g])
+            for power, text in zip(powers, texts, strict=True):
+                if text:
+                    written[power].append(text)
         else:
-            by_province = {o.unit.province: t for o, t in zip(given, texts, strict=True)}
+            by_province = {o.unit.province: c.text for o, c in zip(given, checks, strict=True)}
             for o in sorted(given, key=lambda o: o.unit.province):
-                written.setdefault(o.unit.power, []).append(by_province[o.unit.province])
+                written[o.unit.power].append(by_province[o.unit.province])
         record = PhaseRecord(p.phase, dict(sorted(written.items())), results)
         self._advance(record, Position(p.phase.next(), units, p.centres, tuple(dislodged), frozenset(contested)))
         return record

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder
+from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder, format_order
 from .variant import Variant, province_of
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
@@ -237,6 +237,43 @@ _KIND: dict[type, int] = {
 }
 
 
+class Checked(NamedTuple):
+    """A movement order as the resolver reads it, worked out from the order alone (a
+    :class:`~adjutant.game.Game` works it out once, as the order is given)."""
+
+    #: the order as adjudicated: a move's coast filled in, an illegal order made a hold
+    order: UnitOrder
+    #: why the order as written is illegal, or ""
+    illegal: str
+    kind: int
+    #: the province a move goes to (None for other orders)
+    to: str | None
+    #: the unit where a successful move puts it
+    moved: Unit | None
+    #: the order as written, in its canonical text ("" for a unit given no order)
+    text: str
+    #: the unit, as results name it ("A par")
+    unit: str
+
+
+def checked_order(variant: Variant, order: UnitOrder, season: str) -> Checked:
+    """:func:`check_order`'s answer in the form the resolver reads."""
+    adjudicated, why = check_order(variant, order, season)
+    u = order.unit
+    text, unit = format_order(order), f"{u.type} {u.location}"
+    if why:
+        return Checked(Hold(u), why, HOLD, None, None, text, unit)
+    if isinstance(adjudicated, Move):
+        dest = adjudicated.dest
+        return Checked(adjudicated, "", MOVE, province_of(dest), Unit(u.power, u.type, dest), text, unit)
+    return Checked(adjudicated, "", _KIND.get(type(adjudicated), HOLD), None, None, text, unit)
+
+
+def _holding(unit: Unit) -> Checked:
+    """The row of a unit given no order."""
+    return Checked(Hold(unit), "", HOLD, None, None, "", f"{unit.type} {unit.location}")
+
+
 class Resolver:
     """One movement phase. Build it, then call :meth:`run`.
 
@@ -252,9 +289,9 @@ class Resolver:
         backup: BackupRule = szykman,
         prepare: Callable[[Resolver], None] | None = None,
         strengths: Mapping[str, int] | None = None,
-        checks: Sequence[tuple[UnitOrder, str]] | None = None,
+        checks: Sequence[Checked] | None = None,
     ) -> None:
-        """``checks``, if given, holds :func:`check_order`'s answer for each order, in the same order (a
+        """``checks``, if given, holds :func:`checked_order`'s answer for each order, in the same order (a
         :class:`~adjutant.game.Game` checks each order as it is given, so it need not be checked again)."""
         self.v = variant
         self.season = season
@@ -263,32 +300,31 @@ class Resolver:
         written_orders = orders if isinstance(orders, list) else list(orders)
         self.inputs = (units, written_orders)
         self.strengths = dict(strengths) if strengths else {}
-        self.checks = checks
         if checks is None:
-            checks = [check_order(variant, o, season) for o in written_orders]
+            checks = [checked_order(variant, o, season) for o in written_orders]
+        self.checks = checks
         given = {o.unit.province: g for g, o in enumerate(written_orders)}
         self.prov = provs = sorted(units)
         n = len(provs)
         self.at = at = dict(zip(provs, range(n), strict=True))
-        board = [units[p] for p in provs]
         #: for each order, the index in ``orders`` of the order written for the unit (-1: none was)
         self.source = source = [given.get(p, -1) for p in provs]
-        # built a column at a time: a comprehension costs less per order than one loop that appends to each
-        self.written = [written_orders[g] if g >= 0 else Hold(u) for g, u in zip(source, board, strict=True)]
-        self.illegal = illegal = [checks[g][1] if g >= 0 else "" for g in source]
-        #: the orders as adjudicated: a move's coast filled in, an illegal order made a hold
-        self.orders = orders_ = [
-            Hold(u) if why else (checks[g][0] if g >= 0 else w)
-            for g, u, w, why in zip(source, board, self.written, illegal, strict=True)
-        ]
-        self.power = [u.power for u in board]
-        #: per order: its kind, the province a move goes to (None for other orders), whether it crosses a
-        #: weak passage
-        self.kind = kinds_ = [_KIND.get(type(o), HOLD) for o in orders_]
-        self.to = to = [
-            o.dest.partition("/")[0] if k == MOVE else None  # type: ignore[union-attr]
-            for o, k in zip(orders_, kinds_, strict=True)
-        ]
+        rows = [checks[g] if g >= 0 else _holding(units[p]) for g, p in zip(source, provs, strict=True)]
+        # a column per field: the orders as adjudicated, why each is illegal, its kind, the province a move
+        # goes to (None for other orders), the unit a successful move makes
+        orders_: list[UnitOrder]
+        illegal: list[str]
+        kinds_: list[int]
+        to: list[str | None]
+        self.moved: list[Unit | None]
+        self.text: list[str]
+        self.unit_text: list[str]
+        orders_, illegal, kinds_, to, self.moved, self.text, self.unit_text = (
+            map(list, zip(*rows, strict=True)) if rows else ([],) * 7
+        )
+        self.orders, self.illegal, self.kind, self.to = orders_, illegal, kinds_, to
+        #: each unit's power (as on the board)
+        self.power = [units[p].power for p in provs]
         self.weak = weak = [False] * n
         # moves by destination province
         moves_to: dict[str, list[int]] = {}
@@ -306,7 +342,7 @@ class Resolver:
                     served.append(i)
                     if k == CONVOY:
                         o = orders_[i]
-                        convoy_orders.add((board[i].power, o.target, o.dest))  # type: ignore[arg-type, union-attr]
+                        convoy_orders.add((self.power[i], o.target, o.dest))  # type: ignore[arg-type, union-attr]
                 continue
             movers = moves_to.get(dest)
             if movers is None:
@@ -316,7 +352,7 @@ class Resolver:
             there = at.get(dest, -1)
             occupant[i] = there
             if there >= 0 and to[there] == provs[i]:
-                opponent[i] = there  # until convoys and weak passages are known (then _index_moves)
+                opponent[i] = there  # until convoys and weak passages are known (_no_head_to_head)
             if weak_edges and weak_edges.get((provs[i], dest)) == "weak":
                 weak[i] = True
             if orders_[i].via_convoy:  # type: ignore[union-attr]
@@ -346,11 +382,13 @@ class Resolver:
                 if named is not None and named != orders_[j].unit.type:
                     continue
                 d = o.dest  # type: ignore[union-attr]
-                if (
-                    kinds_[j] != MOVE
-                    if d is None
-                    else to[j] == province_of(d) and ("/" not in d or d == orders_[j].dest)  # type: ignore[union-attr]
-                ):
+                if d is None:
+                    if kinds_[j] != MOVE:
+                        supports_of[j].append(i)
+                elif "/" not in d:
+                    if to[j] == d:
+                        supports_of[j].append(i)
+                elif to[j] == d.partition("/")[0] and d == orders_[j].dest:  # type: ignore[union-attr]
                     supports_of[j].append(i)
             elif self._carrier_matches(o, j):  # type: ignore[arg-type]
                 self.carriers_of[j].append(i)
@@ -370,13 +408,19 @@ class Resolver:
         # the head-to-head opponents found above stand unless a move goes by convoy or across a weak passage
         if any(self.convoyed):
             self._check_routes()
-            self._index_moves()
-        elif weak_edges and any(weak):
-            self._index_moves()
+            self._no_head_to_head([i for i, c in enumerate(self.convoyed) if c])
+        if weak_edges and any(weak):
+            self._no_head_to_head([i for i, w in enumerate(weak) if w])
+
+    @property
+    def written(self) -> list[UnitOrder]:
+        """The orders as written, one per unit on the board (a hold for a unit given none)."""
+        given = self.inputs[1]
+        return [given[g] if g >= 0 else o for g, o in zip(self.source, self.orders, strict=True)]
 
     def _check_routes(self) -> None:
         """Make convoyed moves that no unit on the board could carry illegal (they hold)."""
-        fleet_groups: dict[str, int] | None = None
+        fleet_seas: set[str] | None = None
         for i in [i for i, c in enumerate(self.convoyed) if c]:
             o = self.orders[i]
             if isinstance(o, Move) and o.unit.type == "F":
@@ -389,41 +433,33 @@ class Resolver:
                 continue
             if isinstance(o, Move):
                 src, dst = o.unit.province, province_of(o.dest)
-                if fleet_groups is None:
-                    fleet_groups = self._fleet_groups()
-                if not self._joined(fleet_groups, src, dst):
+                if fleet_seas is None:
+                    units = self.inputs[0]
+                    fleet_seas = {
+                        s for s in self.v.convoy_seas(self.season) if (u := units.get(s)) is not None and u.type == "F"
+                    }
+                if not self._fleet_chain(fleet_seas, src, dst):
                     # DATC 6.D.32: with no fleets where a convoy could be, the move is illegal and the
                     # army holds (and may be supported to hold); with fleets there it merely fails (6.D.8)
                     name = self.v.provinces[dst].name
                     self.illegal[i] = f"no fleets stand where they could convoy {o.unit} to {name}"
                     self._make_hold(i)
 
-    def _fleet_groups(self) -> dict[str, int]:
-        """The seas holding fleets that could convoy this season, each with the number of its group of
-        seas joined by such fleets (so that one lookup tells whether a chain of fleets joins two coasts)."""
-        units = self.inputs[0]
-        seas = [s for s in self.v.convoy_seas(self.season) if (u := units.get(s)) is not None and u.type == "F"]
-        members = set(seas)
-        next_to = self.v._fleet
-        group: dict[str, int] = {}
-        for number, start in enumerate(seas):
-            if start in group:
-                continue
-            group[start] = number
-            todo = [start]
-            while todo:
-                for n in next_to.get(todo.pop(), ()):
-                    if n in members and n not in group:
-                        group[n] = number
-                        todo.append(n)
-        return group
-
-    def _joined(self, fleet_groups: dict[str, int], src: str, dst: str) -> bool:
-        """Whether a chain of the fleets grouped by :meth:`_fleet_groups` joins two coastal provinces (as
-        :func:`sea_route_exists` over those fleets)."""
-        touch = self.v._touch["F"]
-        near_src = {g for s, g in fleet_groups.items() if src in touch.get(s, ())}
-        return any(g in near_src for s, g in fleet_groups.items() if dst in touch.get(s, ()))
+    def _fleet_chain(self, fleet_seas: set[str], src: str, dst: str) -> bool:
+        """Whether a chain of fleets in ``fleet_seas`` (seas where fleets could convoy) joins two coastal
+        provinces (as :func:`sea_route_exists` over those seas)."""
+        touch, next_to = self.v._touch["F"], self.v._fleet
+        todo = [s for s in fleet_seas if src in touch.get(s, ())]
+        seen = set(todo)
+        while todo:
+            s = todo.pop()
+            if dst in touch.get(s, ()):
+                return True
+            for n in next_to.get(s, ()):
+                if n in fleet_seas and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return False
 
     def _index_moves(self) -> None:
         """For each move, the order of the unit standing where it goes (-1: none) and its head-to-head
@@ -441,12 +477,25 @@ class Resolver:
             if j >= 0 and to[j] == self.prov[i] and not (convoyed[i] or weak[i] or convoyed[j] or weak[j]):
                 opponent[i] = j
 
+    def _no_head_to_head(self, moves: Iterable[int]) -> None:
+        """Moves by convoy or across a weak passage meet no one head to head (as :meth:`_index_moves` finds)."""
+        opponent = self.opponent
+        for i in moves:
+            j = opponent[i]
+            if j >= 0:
+                opponent[j] = opponent[i] = -1
+
     def _make_hold(self, i: int) -> None:
         o = self.orders[i]
         if isinstance(o, Move):
             self.moves_to[province_of(o.dest)].remove(i)
         self.orders[i] = Hold(o.unit)
         self.kind[i] = HOLD
+        self.moved[i] = None
+        j = self.opponent[i]
+        if j >= 0:
+            self.opponent[j] = -1
+        self.occupant[i] = self.opponent[i] = -1
         self.convoyed[i] = False
         self.to[i] = None
         self.weak[i] = False
@@ -536,37 +585,37 @@ class Resolver:
         self.state[i] = RESOLVED
 
     def resolve(self, i: int) -> bool:
-        state = self.state[i]
-        if state == RESOLVED:
-            return self.result[i]
-        deps = self.deps
-        if state == GUESSING:
+        state, result, deps = self.state, self.result, self.deps
+        now = state[i]
+        if now == RESOLVED:
+            return result[i]
+        if now == GUESSING:
             if i not in deps:
                 deps.append(i)
-            return self.result[i]
+            return result[i]
         mark = len(deps)
-        self.result[i] = False
-        self.state[i] = GUESSING
-        first = self.adjudicate(i)
+        result[i] = False
+        state[i] = GUESSING
+        first = self._move_succeeds(i) if self.kind[i] == MOVE else self.adjudicate(i)
         if len(deps) == mark:
-            if self.state[i] != RESOLVED:
-                self.result[i] = first
-                self.state[i] = RESOLVED
-            return self.result[i]
+            if state[i] != RESOLVED:
+                result[i] = first
+                state[i] = RESOLVED
+            return result[i]
         if deps[mark] != i:
             # depends on a guess made further up: not ours to settle
             deps.append(i)
-            self.result[i] = first
+            result[i] = first
             return first
         for j in deps[mark:]:
-            self.state[j] = UNRESOLVED
+            state[j] = UNRESOLVED
         del deps[mark:]
-        self.result[i] = True
-        self.state[i] = GUESSING
+        result[i] = True
+        state[i] = GUESSING
         second = self.adjudicate(i)
         if first == second:
             for j in deps[mark:]:
-                self.state[j] = UNRESOLVED
+                state[j] = UNRESOLVED
             del deps[mark:]
             self.settle(i, first)
             return first
@@ -574,7 +623,7 @@ class Resolver:
         if i not in cycle:
             cycle.insert(0, i)
         for j in cycle:
-            self.state[j] = UNRESOLVED
+            state[j] = UNRESOLVED
         del deps[mark:]
         self.backup(self, cycle)
         return self.resolve(i)
@@ -817,7 +866,7 @@ class Resolver:
         raise _Restart
 
     def _describe(self, i: int) -> str:
-        return str(self.orders[i].unit)
+        return self.unit_text[i]
 
     def tally(
         self,
@@ -826,6 +875,7 @@ class Resolver:
         stand-off, and for each order whether it succeeded, why not, and the unit that dislodged its own.
         Lists rather than one record per order: the game builds its own records from them."""
         orders, result, kind, to, illegal, at = self.orders, self.result, self.kind, self.to, self.illegal, self.at
+        moved = self.moved
         n = len(orders)
         success = [True] * n
         reasons = [""] * n
@@ -846,7 +896,7 @@ class Resolver:
             unit = o.unit
             k = kind[i]
             if k == MOVE and result[i]:
-                new_units[to[i]] = Unit(unit.power, unit.type, o.dest)  # type: ignore[arg-type, index, union-attr]
+                new_units[to[i]] = moved[i]  # type: ignore[assignment, index]  # a successful move has its unit
                 if not illegal[i]:
                     continue
             else:
@@ -969,11 +1019,11 @@ def adjudicate_movement(
     season: str = "spring",
     backup: BackupRule | None = None,
     strengths: Mapping[str, int] | None = None,
-    checks: Sequence[tuple[UnitOrder, str]] | None = None,
+    checks: Sequence[Checked] | None = None,
 ) -> MovementOutcome:
     """Resolve a movement phase. Units without orders hold; illegal orders become holds. ``strengths``
     gives units other than one their own strength, by province (Cluster Diplomacy's multiple units).
-    ``checks``, if given, holds :func:`check_order`'s answer for each order, in the same order."""
+    ``checks``, if given, holds :func:`checked_order`'s answer for each order, in the same order."""
     return movement_resolver(variant, units, orders, season, backup, strengths, checks).run()
 
 
@@ -984,7 +1034,7 @@ def movement_resolver(
     season: str = "spring",
     backup: BackupRule | None = None,
     strengths: Mapping[str, int] | None = None,
-    checks: Sequence[tuple[UnitOrder, str]] | None = None,
+    checks: Sequence[Checked] | None = None,
 ) -> Resolver:
     """The resolver :func:`adjudicate_movement` runs, with the variant's backup rule, for a caller that
     reads the outcome itself (:meth:`Resolver.decide`, then :meth:`Resolver.tally`)."""
