@@ -13,8 +13,9 @@ For movement phases it also times the resolvers alone: Adjutant's ``adjudicate_m
 diplomacy's ``_resolve_moves`` (after its own ``_determine_orders``/``_add_coasts``, untimed).
 
 It measures twice, on the same phases, and prints a table for each:
-- interleaved: as the games are played, each phase goes to diplomacy and then to Adjutant (so each
-  engine's call runs right after the other engine's, which has evicted much of the CPU's caches);
+- interleaved: as the games are played, each phase goes to diplomacy and then to Adjutant, each engine
+  given the position and the orders right before its own timed call (so each engine's call runs soon
+  after the other engine's, which has evicted much of the CPU's caches);
 - separate: every phase is recorded (its position and orders) and replayed afterwards through each
   engine in its own loop, all Adjutant phases and then all diplomacy phases, each call still timed on its
   own after the same untimed setup (a new game at the recorded position given the recorded orders).

@@ -495,10 +495,11 @@ class Game:
         given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
         # each order was checked and written out when it was given (as :meth:`_checked`, without a call each)
         kept = self._checks
-        checks = [
-            e[2] if (e := kept.get(o.unit.province)) is not None and e[0] is p and e[1] is o else self._checked(o)
+        checks = {
+            o.unit.province: e[2] if (e := kept.get(o.unit.province)) is not None and e[0] is p and e[1] is o
+            else self._checked(o)
             for o in given
-        ]
+        }
         resolver = movement_resolver(self.variant, p.units, given, p.phase.season, checks=checks)
         resolver.decide()
         units, dislodged, contested, success, reasons, attackers = resolver.tally()
@@ -509,16 +510,14 @@ class Game:
             map(_new_result, zip(powers, texts, resolver.unit_text, success, reasons, dislodged_flags, strict=True))
         )
         written: defaultdict[str, list[str]] = defaultdict(list)
-        source = resolver.source
-        if len(source) - source.count(-1) == len(given):
+        if len(texts) - texts.count("") == len(given):
             # each order was for a unit on the board, one per unit: the resolver's order is the province order
             for power, text in zip(powers, texts, strict=True):
                 if text:
                     written[power].append(text)
         else:
-            by_province = {o.unit.province: c.text for o, c in zip(given, checks, strict=True)}
             for o in sorted(given, key=lambda o: o.unit.province):
-                written[o.unit.power].append(by_province[o.unit.province])
+                written[o.unit.power].append(format_order(o))
         record = PhaseRecord(p.phase, dict(sorted(written.items())), results)
         self._advance(record, Position(p.phase.next(), units, p.centres, tuple(dislodged), frozenset(contested)))
         return record

@@ -18,12 +18,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import NamedTuple
 
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder, format_order
 from .variant import Variant, province_of
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+_POWER = attrgetter("power")
 _VOID_SUPPORT = "void: the supported unit was not ordered that way"
 
 
@@ -241,6 +243,8 @@ class Checked(NamedTuple):
     """A movement order as the resolver reads it, worked out from the order alone (a
     :class:`~adjutant.game.Game` works it out once, as the order is given)."""
 
+    #: the order as written (a hold for a unit given none)
+    written: UnitOrder
     #: the order as adjudicated: a move's coast filled in, an illegal order made a hold
     order: UnitOrder
     #: why the order as written is illegal, or ""
@@ -262,16 +266,17 @@ def checked_order(variant: Variant, order: UnitOrder, season: str) -> Checked:
     u = order.unit
     text, unit = format_order(order), f"{u.type} {u.location}"
     if why:
-        return Checked(Hold(u), why, HOLD, None, None, text, unit)
+        return Checked(order, Hold(u), why, HOLD, None, None, text, unit)
     if isinstance(adjudicated, Move):
         dest = adjudicated.dest
-        return Checked(adjudicated, "", MOVE, province_of(dest), Unit(u.power, u.type, dest), text, unit)
-    return Checked(adjudicated, "", _KIND.get(type(adjudicated), HOLD), None, None, text, unit)
+        return Checked(order, adjudicated, "", MOVE, province_of(dest), Unit(u.power, u.type, dest), text, unit)
+    return Checked(order, adjudicated, "", _KIND.get(type(adjudicated), HOLD), None, None, text, unit)
 
 
 def _holding(unit: Unit) -> Checked:
     """The row of a unit given no order."""
-    return Checked(Hold(unit), "", HOLD, None, None, "", f"{unit.type} {unit.location}")
+    hold = Hold(unit)
+    return Checked(hold, hold, "", HOLD, None, None, "", f"{unit.type} {unit.location}")
 
 
 class Resolver:
@@ -289,10 +294,11 @@ class Resolver:
         backup: BackupRule = szykman,
         prepare: Callable[[Resolver], None] | None = None,
         strengths: Mapping[str, int] | None = None,
-        checks: Sequence[Checked] | None = None,
+        checks: Mapping[str, Checked] | None = None,
     ) -> None:
-        """``checks``, if given, holds :func:`checked_order`'s answer for each order, in the same order (a
-        :class:`~adjutant.game.Game` checks each order as it is given, so it need not be checked again)."""
+        """``checks``, if given, holds :func:`checked_order`'s answer for each order, by the province of its
+        unit (a :class:`~adjutant.game.Game` checks each order as it is given, so it need not be checked
+        again)."""
         self.v = variant
         self.season = season
         self.backup = backup
@@ -301,17 +307,16 @@ class Resolver:
         self.inputs = (units, written_orders)
         self.strengths = dict(strengths) if strengths else {}
         if checks is None:
-            checks = [checked_order(variant, o, season) for o in written_orders]
+            checks = {o.unit.province: checked_order(variant, o, season) for o in written_orders}
         self.checks = checks
-        given = {o.unit.province: g for g, o in enumerate(written_orders)}
         self.prov = provs = sorted(units)
         n = len(provs)
         self.at = at = dict(zip(provs, range(n), strict=True))
-        #: for each order, the index in ``orders`` of the order written for the unit (-1: none was)
-        self.source = source = [given.get(p, -1) for p in provs]
-        rows = [checks[g] if g >= 0 else _holding(units[p]) for g, p in zip(source, provs, strict=True)]
-        # a column per field: the orders as adjudicated, why each is illegal, its kind, the province a move
-        # goes to (None for other orders), the unit a successful move makes
+        #: one row per unit on the board, in province order (an order given for no unit there is left out)
+        self.rows = rows = [checks.get(p) or _holding(units[p]) for p in provs]
+        # a column per field but the first: the orders as adjudicated, why each is illegal, its kind, the
+        # province a move goes to (None for other orders), the unit a successful move makes, the order's
+        # text ("" for a unit given none), the unit's
         orders_: list[UnitOrder]
         illegal: list[str]
         kinds_: list[int]
@@ -319,12 +324,12 @@ class Resolver:
         self.moved: list[Unit | None]
         self.text: list[str]
         self.unit_text: list[str]
-        orders_, illegal, kinds_, to, self.moved, self.text, self.unit_text = (
-            map(list, zip(*rows, strict=True)) if rows else ([],) * 7
+        _, orders_, illegal, kinds_, to, self.moved, self.text, self.unit_text = (
+            map(list, zip(*rows, strict=True)) if rows else ([],) * 8
         )
         self.orders, self.illegal, self.kind, self.to = orders_, illegal, kinds_, to
         #: each unit's power (as on the board)
-        self.power = [units[p].power for p in provs]
+        self.power: list[str] = list(map(_POWER, map(units.__getitem__, provs)))
         self.weak = weak = [False] * n
         # moves by destination province
         moves_to: dict[str, list[int]] = {}
@@ -415,8 +420,7 @@ class Resolver:
     @property
     def written(self) -> list[UnitOrder]:
         """The orders as written, one per unit on the board (a hold for a unit given none)."""
-        given = self.inputs[1]
-        return [given[g] if g >= 0 else o for g, o in zip(self.source, self.orders, strict=True)]
+        return [row.written for row in self.rows]
 
     def _check_routes(self) -> None:
         """Make convoyed moves that no unit on the board could carry illegal (they hold)."""
@@ -1019,11 +1023,11 @@ def adjudicate_movement(
     season: str = "spring",
     backup: BackupRule | None = None,
     strengths: Mapping[str, int] | None = None,
-    checks: Sequence[Checked] | None = None,
+    checks: Mapping[str, Checked] | None = None,
 ) -> MovementOutcome:
     """Resolve a movement phase. Units without orders hold; illegal orders become holds. ``strengths``
     gives units other than one their own strength, by province (Cluster Diplomacy's multiple units).
-    ``checks``, if given, holds :func:`checked_order`'s answer for each order, in the same order."""
+    ``checks``, if given, holds :func:`checked_order`'s answer for each order, by its unit's province."""
     return movement_resolver(variant, units, orders, season, backup, strengths, checks).run()
 
 
@@ -1034,7 +1038,7 @@ def movement_resolver(
     season: str = "spring",
     backup: BackupRule | None = None,
     strengths: Mapping[str, int] | None = None,
-    checks: Sequence[Checked] | None = None,
+    checks: Mapping[str, Checked] | None = None,
 ) -> Resolver:
     """The resolver :func:`adjudicate_movement` runs, with the variant's backup rule, for a caller that
     reads the outcome itself (:meth:`Resolver.decide`, then :meth:`Resolver.tally`)."""
