@@ -25,27 +25,54 @@ class RendererCrashed(UserWarning):
     Chromium's log is kept in test-artifacts/, so the crash is reported, not hidden."""
 
 
-def open_app(context: Any, url: str) -> Any:
-    """Open a page at `url` and wait until Python is ready (orders can be entered).
+class CrashWatch:
+    """A page's "crash" listener (Playwright takes a Python callable, not a built-in method such as
+    list.append)."""
 
-    If the renderer crashes before Python is ready, which is before the test has done anything in the page,
-    the page is opened again, once; a second crash fails the test."""
+    def __init__(self) -> None:
+        self.crashed = False
+
+    def __call__(self, _page: Any) -> None:
+        self.crashed = True
+
+
+def open_app(context: Any, url: str) -> Any:
+    """Open a page at `url` and wait until Python is ready (orders can be entered)."""
+    return _ready(context, url, None)
+
+
+def reopen_app(page: Any, url: str) -> Any:
+    """Take an open page to `url` (through about:blank, so that the page loads again even when only the
+    fragment changes) and wait until Python is ready; the page to go on with (a new one in the same
+    context if the renderer crashed)."""
+    page.goto("about:blank")
+    return _ready(page.context, url, page)
+
+
+def _ready(context: Any, url: str, page: Any | None) -> Any:
+    """Load `url` in `page` (or a new page) and wait until Python is ready.
+
+    If the renderer crashes before Python is ready, which is before the test has done anything more in the
+    page, the app is opened again, once, in a new page of the same context; a second crash fails the test."""
     from playwright.sync_api import Error as PlaywrightError
 
     for attempt in (1, 2):
-        page = context.new_page()
-        crashed: list[Any] = []
-        page.on("crash", crashed.append)
+        if page is None:
+            page = context.new_page()
+        watch = CrashWatch()
+        page.on("crash", watch)
         try:
             page.goto(url)
             page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
         except PlaywrightError:
-            if not crashed or attempt == 2:
+            if not watch.crashed or attempt == 2:
                 raise
             warnings.warn(
-                RendererCrashed(f"Chromium's renderer crashed while opening {url[:80]}; opened again"), stacklevel=2
+                RendererCrashed(f"Chromium's renderer crashed while opening {url[:80]}; opened again"), stacklevel=3
             )
             page.close()
+            page = None
             continue
+        page.remove_listener("crash", watch)
         return page
     raise AssertionError("unreachable")

@@ -8,7 +8,7 @@ import json
 import zlib
 from typing import Any
 
-from app_driver import PYTHON_READY_TIMEOUT_MS, Site, open_app
+from app_driver import Site, open_app, reopen_app
 
 # A number past Python's int-string limit: json.loads raises ValueError, not a JSON error.
 HUGE_NUMBER = "1" + "0" * 5000
@@ -27,12 +27,6 @@ def phase(page: Any) -> str:
 
 def stored(page: Any, key: str) -> Any:
     return page.evaluate("key => localStorage.getItem(key)", key)
-
-
-def reload_ready(page: Any, url: str) -> None:
-    page.goto("about:blank")
-    page.goto(url)
-    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
 
 
 def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site: Site) -> None:
@@ -58,7 +52,7 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
         "localStorage.setItem('adjutant.snapshot', snap); }",
         [HOSTILE_LINK, json.dumps(snapshot)],
     )
-    reload_ready(page, site.url)
+    page = reopen_app(page, site.url)
     assert "autosaved game could not be read" in page.inner_text("#message-text")
     assert phase(page) == "S1901M"
     # The unreadable save is kept, not lost under the new game's autosave.
@@ -66,7 +60,7 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
 
     # A hostile link: a message, and the autosaved game is shown (and put in the address bar).
     page.evaluate("save => localStorage.setItem('adjutant.autosave', save)", played)
-    reload_ready(page, site.url + "#" + HOSTILE_LINK)
+    page = reopen_app(page, site.url + "#" + HOSTILE_LINK)
     assert "link could not be opened" in page.inner_text("#message-text")
     assert phase(page) == "F1901M"
     assert page.evaluate("location.hash") == "#" + played

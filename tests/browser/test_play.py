@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import PYTHON_READY_TIMEOUT_MS, Site, open_app
+from app_driver import Site, open_app, reopen_app
 
 
 def click_map(page: Any, location: str) -> None:
@@ -113,13 +113,11 @@ def test_a_newcomer_plays_standard_and_shares_the_game(new_context: Any, site: S
     assert units(uploaded) == position
 
     # Reload without the link: the autosave brings the game back.
-    page.goto(site.url)
-    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
+    page = reopen_app(page, site.url)
     assert phase(page) == "S1902M"
 
     # A malformed link: a clear message, and the game is kept.
-    page.goto(site.url + "#this-is-not-a-game")
-    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
+    page = reopen_app(page, site.url + "#this-is-not-a-game")
     assert page.locator("#message").is_visible()
     assert "could not be opened" in page.inner_text("#message-text")
     assert phase(page) == "S1902M"
