@@ -438,32 +438,14 @@ class Resolver:
             if isinstance(o, Move):
                 src, dst = o.unit.province, province_of(o.dest)
                 if fleet_seas is None:
-                    units = self.inputs[0]
-                    fleet_seas = {
-                        s for s in self.v.convoy_seas(self.season) if (u := units.get(s)) is not None and u.type == "F"
-                    }
-                if not self._fleet_chain(fleet_seas, src, dst):
+                    # the places fleets stand (sea_route_exists keeps those that are seas that convoy)
+                    fleet_seas = {p for p, u in self.inputs[0].items() if u.type == "F"}
+                if not sea_route_exists(self.v, src, dst, self.season, only=fleet_seas):
                     # DATC 6.D.32: with no fleets where a convoy could be, the move is illegal and the
                     # army holds (and may be supported to hold); with fleets there it merely fails (6.D.8)
                     name = self.v.provinces[dst].name
                     self.illegal[i] = f"no fleets stand where they could convoy {o.unit} to {name}"
                     self._make_hold(i)
-
-    def _fleet_chain(self, fleet_seas: set[str], src: str, dst: str) -> bool:
-        """Whether a chain of fleets in ``fleet_seas`` (seas where fleets could convoy) joins two coastal
-        provinces (as :func:`sea_route_exists` over those seas)."""
-        touch, next_to = self.v._touch["F"], self.v._fleet
-        todo = [s for s in fleet_seas if src in touch.get(s, ())]
-        seen = set(todo)
-        while todo:
-            s = todo.pop()
-            if dst in touch.get(s, ()):
-                return True
-            for n in next_to.get(s, ()):
-                if n in fleet_seas and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        return False
 
     def _index_moves(self) -> None:
         """For each move, the order of the unit standing where it goes (-1: none) and its head-to-head
