@@ -48,6 +48,7 @@ from .phases import (
     adjudicate_adjustments,
     adjudicate_retreats,
     adjustments_due,
+    can_build,
     retreat_problem,
     update_centres,
     voluntary_removal,
@@ -372,15 +373,19 @@ class Game:
         if kind == "retreat":
             return not self.position.dislodged
         if kind == "adjustment":
-            if not self.variant.closed_in("winter").isdisjoint(self.units):
+            units, centres = self.position.units, self.position.centres
+            if not self.variant.closed_in("winter").isdisjoint(units):
                 return False
-            owned = Counter(self.position.centres.values())
-            have = Counter(map(_POWER, self.units.values()))
-            if owned == have:
+            owned = Counter(centres.values())
+            have = Counter(map(_POWER, units.values()))
+            if dict.__eq__(owned, have):  # (Counter's own == is a loop in Python)
                 return True
-            if any(n > owned[p] for p, n in have.items()):
-                return False  # removals are due
-            return not adjustments_due(self.variant, self.units, self.position.centres)
+            for p, n in have.items():
+                if n > owned[p]:
+                    return False  # removals are due
+            # builds are due if some power with more centres than units has a place to build
+            v = self.variant
+            return not any(can_build(v, p, units, centres) for p, n in owned.items() if n > have[p] and p in v.powers)
         return False
 
     def _after_skip(self) -> Position:

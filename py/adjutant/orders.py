@@ -25,7 +25,7 @@ from .variant import Power, Variant, normalize_name, province_of
 UNIT_NAMES = {"A": "army", "F": "fleet"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
     power: str
     type: str
@@ -40,19 +40,19 @@ class Unit:
         return f"{self.type} {self.location}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hold:
     unit: Unit
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     unit: Unit
     dest: str
     via_convoy: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Support:
     """Support to hold (``dest is None``) or to move, of the unit in province ``target``. A coast named
     in ``dest`` must match the supported move's."""
@@ -63,14 +63,14 @@ class Support:
     target_type: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Convoy:
     unit: Unit
     target: str
     dest: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Protect:
     """Coast-Running: an army protects the fleet in ``target`` running its coast to ``dest``."""
 
@@ -79,14 +79,14 @@ class Protect:
     dest: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Research:
     """Cluster Diplomacy: the unit stands, one weaker, and learns the site it stands on."""
 
     unit: Unit
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Transfer:
     """Cluster Diplomacy (5.2): the unit's aura takes over the unit in ``target``; the unit stands."""
 
@@ -95,7 +95,7 @@ class Transfer:
     target_type: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mattermit:
     """Cluster Diplomacy (5.3): the unit is sent from its Site of the Ancients to ``dest``."""
 
@@ -103,7 +103,7 @@ class Mattermit:
     dest: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Nominate:
     """Cluster Diplomacy (rule 2): which unit of the power is its ``level`` times force unit, or None to
     leave it to a later build. Secret; given in a movement phase."""
@@ -113,27 +113,27 @@ class Nominate:
     location: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Retreat:
     unit: Unit
     dest: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Disband:
     """A retreat-phase disband, or an adjustment-phase removal."""
 
     unit: Unit
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Build:
     power: str
     type: str
     location: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Waive:
     power: str
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from .errors import AdjutantError
@@ -210,30 +210,35 @@ def adjustments_due(variant: Variant, units: Mapping[str, Unit], centres: Mappin
 
 def build_places(variant: Variant, power: str, units: Mapping[str, Unit], centres: Mapping[str, str]) -> list[str]:
     """``["A lon", "F lon", ...]``: every build the power could order now."""
+    return list(dict.fromkeys(_build_places(variant, power, units, centres)))
+
+
+def can_build(variant: Variant, power: str, units: Mapping[str, Unit], centres: Mapping[str, str]) -> bool:
+    """Whether the power could order some build now (:func:`build_places` is not empty)."""
+    return next(_build_places(variant, power, units, centres), None) is not None
+
+
+def _build_places(variant: Variant, power: str, units: Mapping[str, Unit], centres: Mapping[str, str]) -> Iterator[str]:
     p = variant.powers[power]
-    out: list[str] = []
     for prov in p.home_centres:
         if centres.get(prov) == power and prov not in units:
-            out += _builds_at(variant, prov, ("A", "F"), None)
+            yield from _builds_at(variant, prov, ("A", "F"), None)
     for site in p.build_sites:
         if site.province in units or not all(centres.get(r) == power for r in site.requires):
             continue
         if variant.provinces[site.province].centre and centres.get(site.province) != power:
             continue
-        out += [b for b in _builds_at(variant, site.province, site.units, site.coast) if b not in out]
-    return out
+        yield from _builds_at(variant, site.province, site.units, site.coast)
 
 
-def _builds_at(variant: Variant, prov: str, types: Iterable[str], coast: str | None) -> list[str]:
-    out = []
+def _builds_at(variant: Variant, prov: str, types: Iterable[str], coast: str | None) -> Iterator[str]:
     for t in types:
         locations = [prov] if t == "A" else variant.fleet_locations(prov)
         for loc in locations:
             if coast is not None and t == "F" and loc != f"{prov}/{coast}":
                 continue
             if variant.can_stand(t, loc) and variant.neighbours(t, loc):
-                out.append(f"{t} {loc}")
-    return out
+                yield f"{t} {loc}"
 
 
 def adjudicate_adjustments(
@@ -408,9 +413,8 @@ def _steps(variant: Variant, prov: str) -> list[str]:
 def update_centres(variant: Variant, units: Mapping[str, Unit], centres: Mapping[str, str]) -> dict[str, str]:
     """After a Fall turn: each supply centre with a unit in it belongs to that unit's power."""
     out = dict(centres)
-    for prov, u in units.items():
-        if variant.provinces[prov].centre:
-            out[prov] = u.power
+    for prov in variant.centre_set.intersection(units):
+        out[prov] = units[prov].power
     return out
 
 
@@ -423,6 +427,7 @@ __all__ = [
     "adjudicate_retreats",
     "adjustments_due",
     "build_places",
+    "can_build",
     "civil_disorder",
     "voluntary_removal",
     "retreat_options",

@@ -71,19 +71,23 @@ def _reaches(variant: Variant, unit: Unit, province: str, season: str) -> bool:
 
 def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: set[str] | None = None) -> bool:
     """Whether some chain of seas (of the seas in ``only``, if given) joins two coastal provinces."""
-    seas = [s for s in _seas(variant, season) if only is None or s in only]
-    starts = [s for s in seas if variant.touches(s, src, "F")]
+    graph, shore = variant.sea_graph(season)
+    goal = shore.get(dst)
+    if not goal:
+        return False
+    starts = shore.get(src, frozenset())
+    if only is not None:
+        starts = starts & only
     seen = set(starts)
-    todo = list(starts)
+    todo = list(seen)
     while todo:
         s = todo.pop()
-        if variant.touches(s, dst, "F"):
+        if s in goal:
             return True
-        for n in variant.neighbours("F", s):
-            if n in seen or not _is_convoy_sea(variant, n, season) or (only is not None and n not in only):
-                continue
-            seen.add(n)
-            todo.append(n)
+        for n in graph[s]:
+            if n not in seen and (only is None or n in only):
+                seen.add(n)
+                todo.append(n)
     return False
 
 
@@ -868,16 +872,19 @@ class Resolver:
         attackers: list[Unit | None] = [None] * n
         new_units: dict[str, Unit] = {}
         dislodged: list[Dislodgement] = []
-        winner_into: dict[str, int] = {}
-        for i, dest in enumerate(to):
-            if dest is not None and result[i]:
-                winner_into[dest] = i
-        contested = {
-            prov
-            for prov, movers in self.moves_to.items()
-            if prov not in winner_into and any(self._prevent_strength(j) > 0 for j in movers)
-        }
-        supports_of, provs = self.supports_of, self.prov
+        winner_into = {dest: i for i, dest in enumerate(to) if dest is not None and result[i]}
+        # a mover not convoyed, with no head-to-head opponent and not across a weak passage prevents with
+        # at least its own strength (:meth:`_prevent_strength`, without the call)
+        convoyed, opponent, weak, k_ = self.convoyed, self.opponent, self.weak, self.k
+        contested: set[str] = set()
+        for prov, movers in self.moves_to.items():
+            if prov in winner_into:
+                continue
+            for m in movers:
+                if (not convoyed[m] and opponent[m] < 0 and not weak[m] and k_[m] > 0) or self._prevent_strength(m) > 0:
+                    contested.add(prov)
+                    break
+        supports_of, provs, voided = self.supports_of, self.prov, self.voided
         for i, o in enumerate(orders):
             unit = o.unit
             k = kind[i]
@@ -902,12 +909,30 @@ class Resolver:
                                 continue
                             if result[i] and not illegal[j]:
                                 continue
+                        elif k == MOVE and not convoyed[i] and not (voided and i in voided):
+                            # a move that failed overland: :meth:`_verdict`'s answer, without its other questions
+                            success[i] = False
+                            reasons[i] = self._bounced(i)
+                            continue
                 else:
                     a = orders[attacker].unit
                     attackers[i] = a
                     dislodged.append(Dislodgement(unit, None if self.convoyed[attacker] else a.province, a))
             success[i], reasons[i] = self._verdict(i, attackers[i])
         return new_units, dislodged, contested, success, reasons, attackers
+
+    def _bounced(self, i: int) -> str:
+        """Why a move that had its path failed: the unit it may not dislodge, or whom it bounced with."""
+        dest = self.to[i]
+        j = self.at.get(dest)  # type: ignore[arg-type]
+        orders = self.orders
+        if j is not None and orders[j].unit.power == orders[i].unit.power and self._attack_strength(i) == 0:
+            return f"may not dislodge own unit {self.unit_text[j]}"
+        text = self.unit_text
+        rivals = [text[m] for m in self.moves_to[dest] if m != i]  # type: ignore[index]
+        if j is not None and not (self.kind[j] == MOVE and self.result[j]):
+            rivals.insert(0, text[j])
+        return f"bounced with {', '.join(rivals)}" if rivals else "bounced"
 
     def _verdict(self, i: int, by: Unit | None) -> tuple[bool, str]:
         """Whether the order succeeded, and why not: bounced with whom, cut by whom, dislodged by whom."""
@@ -924,14 +949,7 @@ class Resolver:
                 return False, "the attack may not affect its own convoy or protection: it does not take place" + tail
             if self.convoyed[i] and not self._path(i):
                 return False, ("no convoy path" if o.unit.type == "A" else "no protected coast path") + tail
-            dest = self.to[i]
-            j = self.at.get(dest)  # type: ignore[arg-type]
-            if j is not None and self.orders[j].unit.power == o.unit.power and self._attack_strength(i) == 0:
-                return False, f"may not dislodge own unit {self._describe(j)}" + tail
-            rivals = [self._describe(m) for m in self.moves_to[dest] if m != i]  # type: ignore[index]
-            if j is not None and not (self.kind[j] == MOVE and self.result[j]):
-                rivals.insert(0, self._describe(j))
-            return False, (f"bounced with {', '.join(rivals)}" if rivals else "bounced") + tail
+            return False, self._bounced(i) + tail
         if isinstance(o, Support):
             j = self.at.get(o.target)
             if j is not None and self.illegal[j]:

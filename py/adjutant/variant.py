@@ -128,6 +128,10 @@ class Variant:
     _convoy_seas: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _reach: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict, repr=False)
     _closed: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    #: by season: each convoying sea's convoying neighbours, and each province's convoying seas
+    _sea_graph: dict[str, tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]] = field(
+        default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         touch: dict[str, dict[str, set[str]]] = {"A": {}, "F": {}}
@@ -147,6 +151,15 @@ class Variant:
                 p.id for p in self.provinces.values() if p.is_sea and p.convoy and p.open_in(season)
             )
             self._closed[season] = frozenset(p.id for p in self.provinces.values() if not p.open_in(season))
+            seas = set(self._convoy_seas[season])
+            shore: dict[str, set[str]] = {}
+            for s in seas:
+                for p in self._touch["F"].get(s, ()):
+                    shore.setdefault(p, set()).add(s)
+            self._sea_graph[season] = (
+                {s: tuple(n for n in self.neighbours("F", s) if n in seas) for s in seas},
+                {p: frozenset(x) for p, x in shore.items()},
+            )
 
     def __repr__(self) -> str:
         return f"load_variant({self.id!r})"
@@ -155,6 +168,11 @@ class Variant:
     @property
     def centres(self) -> list[str]:
         return [p.id for p in self.provinces.values() if p.centre]
+
+    @functools.cached_property
+    def centre_set(self) -> frozenset[str]:
+        """The supply centres' provinces."""
+        return frozenset(self.centres)
 
     def locations(self, province: str) -> list[str]:
         """Every place a unit may stand in a province: itself and/or its coasts."""
@@ -214,6 +232,11 @@ class Variant:
     def convoy_seas(self, season: str) -> tuple[str, ...]:
         """The seas whose fleets may convoy in the season."""
         return self._convoy_seas[season]
+
+    def sea_graph(self, season: str) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
+        """The seas that convoy in the season as a graph: each one's neighbours among them, and for each
+        province the seas among them that touch it."""
+        return self._sea_graph[season]
 
     def closed_in(self, season: str) -> frozenset[str]:
         """The provinces closed in the season (a unit there can only hold)."""
