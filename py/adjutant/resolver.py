@@ -755,18 +755,34 @@ class Resolver:
     def _move_succeeds(self, i: int) -> bool:
         if self.voided and i in self.voided:
             return False
-        attack = self._attack_strength(i)
-        if attack == 0:
-            return False
-        h2h = self.opponent[i]
-        if h2h >= 0:
-            if attack <= self._defend_strength(h2h):
+        convoyed, k, weak, supports_of = self.convoyed, self.k, self.weak, self.supports_of
+        if self.occupant[i] < 0 and not convoyed[i]:
+            # overland into a province no unit stands in: no hold strength to beat, no one to spare
+            attack = (0 if weak[i] else k[i]) + (self._support_count(i) if supports_of.get(i) else 0)
+            if attack == 0:
                 return False
-        elif attack <= self._hold_strength(self.to[i]):  # type: ignore[arg-type]
-            return False
-        for j in self.moves_to[self.to[i]]:  # type: ignore[index]  # noqa: SIM110 - no generator in the hot path
-            if j != i and attack <= self._prevent_strength(j):
+        else:
+            attack = self._attack_strength(i)
+            if attack == 0:
                 return False
+            h2h = self.opponent[i]
+            if h2h >= 0:
+                if attack <= self._defend_strength(h2h):
+                    return False
+            elif attack <= self._hold_strength(self.to[i]):  # type: ignore[arg-type]
+                return False
+        movers = self.moves_to[self.to[i]]  # type: ignore[index]
+        if len(movers) > 1:
+            opponent = self.opponent
+            for j in movers:
+                if j == i:
+                    continue
+                if convoyed[j] or opponent[j] >= 0:
+                    prevent = self._prevent_strength(j)
+                else:  # :meth:`_prevent_strength` of a move overland with no head-to-head, without the call
+                    prevent = (0 if weak[j] else k[j]) + (self._support_count(j) if supports_of.get(j) else 0)
+                if attack <= prevent:
+                    return False
         return True
 
     def _cutters(self, i: int) -> list[int]:
