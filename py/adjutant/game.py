@@ -57,6 +57,7 @@ from .resolver import Checked, Dislodgement, checked_order, movement_resolver
 from .variant import Variant, load_variant
 
 _POWER = attrgetter("power")
+_POWER_ORDER_TYPES = frozenset(POWER_ORDERS)
 
 
 @dataclass(frozen=True)
@@ -497,14 +498,19 @@ class Game:
         return record
 
     def _movement(self, p: Position) -> PhaseRecord:
-        given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
         # each order was checked and written out when it was given (as :meth:`_checked`, without a call each)
         kept = self._checks
-        checks = {
-            o.unit.province: e[2] if (e := kept.get(o.unit.province)) is not None and e[0] is p and e[1] is o
-            else self._checked(o)
-            for o in given
-        }
+        given: list[UnitOrder] = []
+        checks: dict[str, Checked] = {}
+        for os in self.orders.values():
+            for order in os:
+                if type(order) in _POWER_ORDER_TYPES:  # (isinstance, faster: order classes have no subclasses)
+                    continue
+                o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
+                prov = o.unit.province
+                e = kept.get(prov)
+                checks[prov] = e[2] if e is not None and e[1] is o and e[0] is p else self._checked(o)
+                given.append(o)
         resolver = movement_resolver(self.variant, p.units, given, p.phase.season, checks=checks)
         resolver.decide()
         units, dislodged, contested, success, reasons, attackers = resolver.tally()

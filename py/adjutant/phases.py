@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping
@@ -50,13 +51,19 @@ class Phase:
 
     def next(self) -> Phase:
         """The phase after this one, before skipping phases with nothing to decide."""
-        if self.kind == "movement":
-            return Phase(self.year, self.season, "retreat")
-        if self.season == "spring":
-            return Phase(self.year, "fall", "movement")
-        if self.season == "fall":
-            return Phase(self.year, "winter", "adjustment")
-        return Phase(self.year + 1, "spring", "movement")
+        return _next_phase(self.year, self.season, self.kind)
+
+
+@functools.lru_cache(maxsize=1024)
+def _next_phase(year: int, season: str, kind: str) -> Phase:
+    """:meth:`Phase.next`, made once per phase (phases are values: the same one serves every game)."""
+    if kind == "movement":
+        return Phase(year, season, "retreat")
+    if season == "spring":
+        return Phase(year, "fall", "movement")
+    if season == "fall":
+        return Phase(year, "winter", "adjustment")
+    return Phase(year + 1, "spring", "movement")
 
 
 # --- retreats -----------------------------------------------------------------------------------

@@ -317,7 +317,13 @@ class Resolver:
         n = len(provs)
         self.at = at = dict(zip(provs, range(n), strict=True))
         #: one row per unit on the board, in province order (an order given for no unit there is left out)
-        self.rows = rows = [checks.get(p) or _holding(units[p]) for p in provs]
+        found = list(map(checks.get, provs))
+        rows: list[Checked] = (
+            found  # type: ignore[assignment]  # (no None in it)
+            if None not in found
+            else [row or _holding(units[p]) for p, row in zip(provs, found, strict=True)]
+        )
+        self.rows = rows
         # a column per field but the first: the orders as adjudicated, why each is illegal, its kind, the
         # province a move goes to (None for other orders), the unit a successful move makes, the order's
         # text ("" for a unit given none), the unit's
