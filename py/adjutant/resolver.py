@@ -26,6 +26,7 @@ from .variant import Variant, province_of
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
 _POWER = attrgetter("power")
+_UNIT = attrgetter("unit")
 _VOID_SUPPORT = "void: the supported unit was not ordered that way"
 
 
@@ -346,7 +347,12 @@ class Resolver:
         self.moves_to = moves_to
         weak_edges = variant._pair_kinds
         convoy_orders: set[tuple[str, str, str]] = set()
-        served: list[int] = []  # supports, convoys and protections, to match with what they serve
+        #: supports, convoys and protections, to match with what they serve
+        self.served: list[int] = []
+        served = self.served
+        #: the moves (some may be made holds later: their destination is then None)
+        self.moves: list[int] = []
+        moves = self.moves
         via_convoy = False
         self.occupant = occupant = [-1] * n
         self.opponent = opponent = [-1] * n
@@ -359,6 +365,7 @@ class Resolver:
                         o = orders_[i]
                         convoy_orders.add((self.power[i], o.target, o.dest))  # type: ignore[arg-type, union-attr]
                 continue
+            moves.append(i)
             movers = moves_to.get(dest)
             if movers is None:
                 moves_to[dest] = [i]
@@ -421,9 +428,9 @@ class Resolver:
                 ):
                     convoyed[i] = True
         # the head-to-head opponents found above stand unless a move goes by convoy or across a weak passage
-        if any(self.convoyed):
+        if True in self.convoyed:
             self._check_routes()
-            self._no_head_to_head([i for i, c in enumerate(self.convoyed) if c])
+            self._no_head_to_head([i for i in moves if self.convoyed[i]])
         if weak_edges and any(weak):
             self._no_head_to_head([i for i, w in enumerate(weak) if w])
 
@@ -435,7 +442,7 @@ class Resolver:
     def _check_routes(self) -> None:
         """Make convoyed moves that no unit on the board could carry illegal (they hold)."""
         fleet_seas: set[str] | None = None
-        for i in [i for i, c in enumerate(self.convoyed) if c]:
+        for i in [i for i in self.moves if self.convoyed[i]]:
             o = self.orders[i]
             if isinstance(o, Move) and o.unit.type == "F":
                 if not self._run_chain(i, lambda c: True):
@@ -448,8 +455,8 @@ class Resolver:
             if isinstance(o, Move):
                 src, dst = o.unit.province, province_of(o.dest)
                 if fleet_seas is None:
-                    # the places fleets stand (sea_route_exists keeps those that are seas that convoy)
-                    fleet_seas = {p for p, u in self.inputs[0].items() if u.type == "F"}
+                    # the seas that convoy with a unit in them (a unit at sea is a fleet)
+                    fleet_seas = self.inputs[0].keys() & self.v.sea_graph(self.season)[0].keys()
                 if not sea_route_exists(self.v, src, dst, self.season, only=fleet_seas):
                     # DATC 6.D.32: with no fleets where a convoy could be, the move is illegal and the
                     # army holds (and may be supported to hold); with fleets there it merely fails (6.D.8)
@@ -887,17 +894,16 @@ class Resolver:
         stand-off, and for each order whether it succeeded, why not, and the unit that dislodged its own.
         Lists rather than one record per order: the game builds its own records from them."""
         orders, result, kind, to, illegal, at = self.orders, self.result, self.kind, self.to, self.illegal, self.at
-        moved = self.moved
+        provs, convoyed = self.prov, self.convoyed
         n = len(orders)
         success = [True] * n
         reasons = [""] * n
         attackers: list[Unit | None] = [None] * n
-        new_units: dict[str, Unit] = {}
-        dislodged: list[Dislodgement] = []
-        winner_into = {dest: i for i, dest in enumerate(to) if dest is not None and result[i]}
+        winners = [i for i in self.moves if result[i] and to[i] is not None]
+        winner_into: dict[str, int] = {to[i]: i for i in winners}  # type: ignore[misc]
         # a mover not convoyed, with no head-to-head opponent and not across a weak passage prevents with
         # at least its own strength (:meth:`_prevent_strength`, without the call)
-        convoyed, opponent, weak, k_ = self.convoyed, self.opponent, self.weak, self.k
+        opponent, weak, k_ = self.opponent, self.weak, self.k
         contested: set[str] = set()
         for prov, movers in self.moves_to.items():
             if prov in winner_into:
@@ -906,42 +912,56 @@ class Resolver:
                 if (not convoyed[m] and opponent[m] < 0 and not weak[m] and k_[m] > 0) or self._prevent_strength(m) > 0:
                     contested.add(prov)
                     break
-        supports_of, provs, voided = self.supports_of, self.prov, self.voided
-        for i, o in enumerate(orders):
-            unit = o.unit
-            k = kind[i]
-            if k == MOVE and result[i]:
-                new_units[to[i]] = moved[i]  # type: ignore[assignment, index]  # a successful move has its unit
-                if not illegal[i]:
-                    continue
-            else:
-                attacker = winner_into.get(provs[i])
-                if attacker is None:
-                    # a unit that moved in takes precedence over one staying (which was dislodged)
-                    new_units.setdefault(unit.province, unit)
-                    if not illegal[i]:
-                        if k in (HOLD, RESEARCH):
-                            continue
-                        if k == SUPPORT:
-                            # the usual verdicts on supports, as :meth:`_verdict` gives them, without the call
-                            j = at.get(o.target)  # type: ignore[union-attr]
-                            if j is None or (not illegal[j] and i not in supports_of.get(j, ())):
-                                success[i] = False
-                                reasons[i] = _VOID_SUPPORT
-                                continue
-                            if result[i] and not illegal[j]:
-                                continue
-                        elif k == MOVE and not convoyed[i] and not (voided and i in voided):
-                            # a move that failed overland: :meth:`_verdict`'s answer, without its other questions
-                            success[i] = False
-                            reasons[i] = self._bounced(i)
-                            continue
-                else:
-                    a = orders[attacker].unit
+        # the units where they stand, less those that moved, then those that moved where they went (a unit
+        # that moved in takes the place of one that stayed: that one was dislodged)
+        units = dict(zip(provs, map(_UNIT, orders), strict=True))
+        for i in winners:
+            del units[provs[i]]
+        for i in winners:
+            units[to[i]] = self.moved[i]  # type: ignore[index]  # a successful move has its unit
+        dislodged: list[Dislodgement] = []
+        # orders whose verdict takes more than the usual questions: :meth:`_verdict` gives it
+        odd = [i for i, why in enumerate(illegal) if why]
+        for dest, w in winner_into.items():
+            j = at.get(dest)
+            if j is not None and not (kind[j] == MOVE and result[j]):
+                odd.append(j)
+        if odd:
+            odd = sorted(set(odd))
+            for i in odd:
+                w = winner_into.get(provs[i], -1)
+                if w >= 0 and not (kind[i] == MOVE and result[i]):
+                    a = orders[w].unit
                     attackers[i] = a
-                    dislodged.append(Dislodgement(unit, None if self.convoyed[attacker] else a.province, a))
-            success[i], reasons[i] = self._verdict(i, attackers[i])
-        return new_units, dislodged, contested, success, reasons, attackers
+                    dislodged.append(Dislodgement(orders[i].unit, None if convoyed[w] else a.province, a))
+                success[i], reasons[i] = self._verdict(i, attackers[i])
+        skip = set(odd)
+        supports_of = self.supports_of
+        for i in self.served:
+            if i in skip:
+                continue
+            if kind[i] == SUPPORT:
+                # the usual verdicts on supports, as :meth:`_verdict` gives them, without the call
+                o = orders[i]
+                j = at.get(o.target)  # type: ignore[union-attr]
+                if j is None or (not illegal[j] and i not in supports_of.get(j, ())):
+                    success[i] = False
+                    reasons[i] = _VOID_SUPPORT
+                    continue
+                if result[i] and not illegal[j]:
+                    continue
+            success[i], reasons[i] = self._verdict(i, None)
+        voided = self.voided
+        for i in self.moves:
+            if result[i] or to[i] is None or i in skip:
+                continue
+            success[i] = False
+            if not convoyed[i] and not (voided and i in voided):
+                # a move that failed overland: :meth:`_verdict`'s answer, without its other questions
+                reasons[i] = self._bounced(i)
+            else:
+                success[i], reasons[i] = self._verdict(i, None)
+        return units, dislodged, contested, success, reasons, attackers
 
     def _bounced(self, i: int) -> str:
         """Why a move that had its path failed: the unit it may not dislodge, or whom it bounced with."""
