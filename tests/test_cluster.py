@@ -450,8 +450,10 @@ def _secrets_in(g: Game, text: str, power: str | None) -> list[str]:
     for p, known in state.knowledge.items():
         if p != power and known and f'"{p}": ["{known[0]}' in text:
             found.append(f"knowledge {p}")
-    if '"transferees"' in text and any(t.power != power for t in state.transferees):
-        found.append("transferees")
+    # a part lists its own power's transferees (written [power, host, ...]); another power's is a secret
+    for t in state.transferees:
+        if t.power != power and f'["{t.power}", "{t.host}"' in text:
+            found.append(f"transferee {t.power} {t.host}")
     if "Nominate" in text or '"deferred"' in text and power is None:
         found.append("nominations")
     return found
@@ -460,6 +462,7 @@ def _secrets_in(g: Game, text: str, power: str | None) -> list[str]:
 @settings(max_examples=12, deadline=None)
 @given(st.integers(min_value=10_000, max_value=2**62))
 @example(459528)  # a revealed 3x unit left the Baltic and an unrevealed one came in
+@example(11470)  # three powers have transferees: each part lists its own
 def test_public_data_and_each_part_hold_only_their_own_secrets(seed: int) -> None:
     g = _random_cluster_game(seed, 4)
     public = public_data(g)

@@ -922,7 +922,7 @@ class Resolver:
         dislodged: list[Dislodgement] = []
         # orders whose verdict takes more than the usual questions: :meth:`_verdict` gives it
         odd = [i for i, why in enumerate(illegal) if why]
-        for dest, w in winner_into.items():
+        for dest in winner_into:
             j = at.get(dest)
             if j is not None and not (kind[j] == MOVE and result[j]):
                 odd.append(j)
