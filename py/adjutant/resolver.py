@@ -854,9 +854,12 @@ class Resolver:
             self.prepare(self)
         n = len(self.orders)
         counted = {s for supports in self.supports_of.values() for s in supports}
+        to, moves_to, convoyed, weak, k_ = self.to, self.moves_to, self.convoyed, self.weak, self.k
+        supports_of, voided = self.supports_of, self.voided
         while True:
             try:
-                state, result, kind = self.state, self.result, self.kind
+                # (a restart makes these tables anew)
+                state, result, kind, occupant = self.state, self.result, self.kind, self.occupant
                 for i in range(n):
                     if state[i] == RESOLVED:
                         continue
@@ -866,6 +869,20 @@ class Resolver:
                         state[i] = RESOLVED
                     elif k == SUPPORT and i not in counted:
                         # a support of an order not given: no decision depends on it, and it gives nothing
+                        state[i] = RESOLVED
+                    elif (
+                        k == MOVE
+                        and occupant[i] < 0
+                        and len(moves_to[to[i]]) == 1  # type: ignore[index]
+                        and not convoyed[i]
+                        and not weak[i]
+                        and k_[i] > 0
+                        and not supports_of.get(i)
+                        and not (voided and i in voided)
+                    ):
+                        # overland, unsupported, into a province no unit stands in and no other unit goes to:
+                        # it succeeds whatever else happens (no decision to guess)
+                        result[i] = True
                         state[i] = RESOLVED
                     else:
                         self.resolve(i)
