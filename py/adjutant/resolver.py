@@ -748,14 +748,17 @@ class Resolver:
             return 0
         j = self.occupant[i]
         if j < 0 or (self.to[j] is not None and self.opponent[i] < 0 and self.resolve(j)):
-            return self._base(i) + self._support_count(i)
+            return self._defend_strength(i)
         defender = self.power[j]
         if defender == self.power[i]:
             return 0
         return self._base(i) + self._support_count(i, exclude_power=defender)
 
     def _defend_strength(self, i: int) -> int:
-        return self._base(i) + self._support_count(i)
+        """The unit's own strength (:meth:`_base`, written out: the hot path) and all its supports'; also the
+        attack strength of a move with no one to dislodge, and the prevent strength of a move that gets there
+        and meets no one head to head."""
+        return (0 if self.weak[i] else self.k[i]) + self._support_count(i)
 
     def _prevent_strength(self, i: int) -> int:
         if self.convoyed[i] and not self._path(i):
@@ -763,15 +766,14 @@ class Resolver:
         h2h = self.opponent[i]
         if h2h >= 0 and self.resolve(h2h):
             return 0
-        return self._base(i) + self._support_count(i)
+        return self._defend_strength(i)
 
     def _move_succeeds(self, i: int) -> bool:
         if self.voided and i in self.voided:
             return False
-        convoyed, k, weak, supports_of = self.convoyed, self.k, self.weak, self.supports_of
-        if self.occupant[i] < 0 and not convoyed[i]:
+        if self.occupant[i] < 0 and not self.convoyed[i]:
             # overland into a province no unit stands in: no hold strength to beat, no one to spare
-            attack = (0 if weak[i] else k[i]) + (self._support_count(i) if supports_of.get(i) else 0)
+            attack = self._defend_strength(i)
             if attack == 0:
                 return False
         else:
@@ -784,18 +786,9 @@ class Resolver:
                     return False
             elif attack <= self._hold_strength(self.to[i]):  # type: ignore[arg-type]
                 return False
-        movers = self.moves_to[self.to[i]]  # type: ignore[index]
-        if len(movers) > 1:
-            opponent = self.opponent
-            for j in movers:
-                if j == i:
-                    continue
-                if convoyed[j] or opponent[j] >= 0:
-                    prevent = self._prevent_strength(j)
-                else:  # :meth:`_prevent_strength` of a move overland with no head-to-head, without the call
-                    prevent = (0 if weak[j] else k[j]) + (self._support_count(j) if supports_of.get(j) else 0)
-                if attack <= prevent:
-                    return False
+        for j in self.moves_to[self.to[i]]:  # type: ignore[index]  # noqa: SIM110 - no generator in the hot path
+            if j != i and attack <= self._prevent_strength(j):
+                return False
         return True
 
     def _cutters(self, i: int) -> list[int]:
@@ -901,9 +894,6 @@ class Resolver:
             self.convoyed[i] = False
         raise _Restart
 
-    def _describe(self, i: int) -> str:
-        return self.unit_text[i]
-
     def tally(
         self,
     ) -> tuple[dict[str, Unit], list[Dislodgement], set[str], list[bool], list[str], list[Unit | None]]:
@@ -918,15 +908,12 @@ class Resolver:
         attackers: list[Unit | None] = [None] * n
         winners = [i for i in self.moves if result[i] and to[i] is not None]
         winner_into: dict[str, int] = {to[i]: i for i in winners}  # type: ignore[misc]
-        # a mover not convoyed, with no head-to-head opponent and not across a weak passage prevents with
-        # at least its own strength (:meth:`_prevent_strength`, without the call)
-        opponent, weak, k_ = self.opponent, self.weak, self.k
         contested: set[str] = set()
         for prov, movers in self.moves_to.items():
             if prov in winner_into:
                 continue
             for m in movers:
-                if (not convoyed[m] and opponent[m] < 0 and not weak[m] and k_[m] > 0) or self._prevent_strength(m) > 0:
+                if self._prevent_strength(m) > 0:
                     contested.add(prov)
                     break
         # the units where they stand, less those that moved, then those that moved where they went (a unit
@@ -1017,7 +1004,7 @@ class Resolver:
                 return False, _VOID_SUPPORT + tail
             if self.result[i]:
                 return True, tail.lstrip(", ")
-            cut = [self._describe(j) for j in self._cutters(i) if self._cuts(j)]
+            cut = [self.unit_text[j] for j in self._cutters(i) if self._cuts(j)]
             if cut:
                 return False, f"cut by {', '.join(cut)}" + tail
             return False, tail.lstrip(", ")
