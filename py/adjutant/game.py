@@ -350,7 +350,7 @@ class Game:
         entry = self._checks.get(prov)
         if entry is not None and entry[0] is self.position and entry[1] is order:
             return entry[2]
-        check = checked_order(self.variant, order, self.phase.season)
+        check = checked_order(self.variant, order, self.phase.season, self.units)
         self._checks[prov] = (self.position, order, check)
         return check
 

@@ -18,13 +18,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, repeat
 from operator import attrgetter
 from typing import NamedTuple
 
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder, format_order
 from .variant import Variant, province_of
 
-UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+#: a decision's state (a settled one is falsy: the orders still to decide are found by truth)
+RESOLVED, UNRESOLVED, GUESSING = 0, 1, 2
 _POWER = attrgetter("power")
 _UNIT = attrgetter("unit")
 _VOID_SUPPORT = "void: the supported unit was not ordered that way"
@@ -242,10 +244,14 @@ HOLD, MOVE, SUPPORT, CONVOY, PROTECT, RESEARCH = range(6)
 _KIND: dict[type, int] = {
     Hold: HOLD, Move: MOVE, Support: SUPPORT, Convoy: CONVOY, Protect: PROTECT, Research: RESEARCH
 }
+#: each kind's decision before any is guessed, by kind: a hold (or research) stands, the rest are to decide
+#: (lists: a list's item lookup is the quick one to map over)
+_START_STATE = [RESOLVED, UNRESOLVED, UNRESOLVED, UNRESOLVED, UNRESOLVED, RESOLVED]
+_START_RESULT = [True, False, False, False, False, True]
 
 
 class Checked(NamedTuple):
-    """A movement order as the resolver reads it, worked out from the order alone (a
+    """A movement order as the resolver reads it, worked out from the order and the position alone (a
     :class:`~adjutant.game.Game` works it out once, as the order is given)."""
 
     #: the order as written (a hold for a unit given none)
@@ -263,19 +269,45 @@ class Checked(NamedTuple):
     text: str
     #: the unit, as results name it ("A par")
     unit: str
+    #: a move ordered by convoy (or, for a fleet, as a coast run)
+    via: bool = False
+    #: a move across a weak passage (only its supports count)
+    weak: bool = False
+    #: the province of the unit a support, convoy or protection serves (None for other orders)
+    target: str | None = None
 
 
-def checked_order(variant: Variant, order: UnitOrder, season: str) -> Checked:
-    """:func:`check_order`'s answer in the form the resolver reads."""
+def checked_order(variant: Variant, order: UnitOrder, season: str, units: Mapping[str, Unit]) -> Checked:
+    """:func:`check_order`'s answer in the form the resolver reads. An army's move by convoy is also
+    checked against the position: with no fleets where a convoy could be, it is illegal (DATC 6.D.32)."""
     adjudicated, why = check_order(variant, order, season)
     u = order.unit
     text, unit = format_order(order), f"{u.type} {u.location}"
+    if not why and type(adjudicated) is Move and adjudicated.via_convoy and u.type == "A":
+        why = _no_fleets_to_convoy(variant, adjudicated, season, units)
     if why:
         return Checked(order, Hold(u), why, HOLD, None, None, text, unit)
     if isinstance(adjudicated, Move):
         dest = adjudicated.dest
-        return Checked(order, adjudicated, "", MOVE, province_of(dest), Unit(u.power, u.type, dest), text, unit)
-    return Checked(order, adjudicated, "", _KIND.get(type(adjudicated), HOLD), None, None, text, unit)
+        to = province_of(dest)
+        weak = bool(variant._pair_kinds) and variant._pair_kinds.get((u.province, to)) == "weak"
+        moved = Unit(u.power, u.type, dest)
+        return Checked(order, adjudicated, "", MOVE, to, moved, text, unit, adjudicated.via_convoy, weak)
+    kind = _KIND.get(type(adjudicated), HOLD)
+    target = adjudicated.target if isinstance(adjudicated, (Support, Convoy, Protect)) else None
+    return Checked(order, adjudicated, "", kind, None, None, text, unit, target=target)
+
+
+def _no_fleets_to_convoy(variant: Variant, move: Move, season: str, units: Mapping[str, Unit]) -> str:
+    """Why an army's move by convoy cannot be carried by the units on the board (DATC 6.D.32: with no
+    fleets where a convoy could be, the move is illegal and the army holds, and may be supported to hold;
+    with fleets there it merely fails, 6.D.8), or ""."""
+    src, dst = move.unit.province, province_of(move.dest)
+    # the seas that convoy with a unit in them (a unit at sea is a fleet)
+    fleet_seas = units.keys() & variant.sea_graph(season)[0].keys()
+    if sea_route_exists(variant, src, dst, season, only=fleet_seas):
+        return ""
+    return f"no fleets stand where they could convoy {move.unit} to {variant.provinces[dst].name}"
 
 
 def _holding(unit: Unit) -> Checked:
@@ -284,11 +316,25 @@ def _holding(unit: Unit) -> Checked:
     return Checked(hold, hold, "", HOLD, None, None, "", f"{unit.type} {unit.location}")
 
 
+class Given(NamedTuple):
+    """What a :class:`Resolver` was given, as given (for the orders as written, and a trial resolver)."""
+
+    units: Mapping[str, Unit]
+    orders: list[UnitOrder]
+    strengths: dict[str, int]
+    checks: Mapping[str, Checked]
+    #: :class:`Checked` for each unit on the board, in province order
+    rows: list[Checked]
+    #: the variant's preparation before resolving, if any
+    prepare: Callable[[Resolver], None] | None
+
+
 class Resolver:
     """One movement phase. Build it, then call :meth:`run`.
 
     Orders are indexed by the sorted provinces of their units, and what guessing and checking asks of an
-    order (its kind, destination, opponent, supports) is worked out once into tables by that index."""
+    order (its kind, destination, opponent, supports) is worked out once into tables by that index.
+    (It keeps under 30 attributes: past that, CPython gives each instance a plain dict, slower to read.)"""
 
     def __init__(
         self,
@@ -307,13 +353,10 @@ class Resolver:
         self.v = variant
         self.season = season
         self.backup = backup
-        self.prepare = prepare
         written_orders = orders if isinstance(orders, list) else list(orders)
-        self.inputs = (units, written_orders)
-        self.strengths = dict(strengths) if strengths else {}
+        strengths_ = dict(strengths) if strengths else {}
         if checks is None:
-            checks = {o.unit.province: checked_order(variant, o, season) for o in written_orders}
-        self.checks = checks
+            checks = {o.unit.province: checked_order(variant, o, season, units) for o in written_orders}
         self.prov = provs = sorted(units)
         n = len(provs)
         self.at = at = dict(zip(provs, range(n), strict=True))
@@ -324,144 +367,135 @@ class Resolver:
             if None not in found
             else [row or _holding(units[p]) for p, row in zip(provs, found, strict=True)]
         )
-        self.rows = rows
+        self.given = Given(units, written_orders, strengths_, checks, rows, prepare)
         # a column per field but the first: the orders as adjudicated, why each is illegal, its kind, the
         # province a move goes to (None for other orders), the unit a successful move makes, the order's
-        # text ("" for a unit given none), the unit's
+        # text ("" for a unit given none), the unit's, whether a move goes by convoy, whether it crosses a
+        # weak passage, the unit a support or carrier serves
         orders_: list[UnitOrder]
         illegal: list[str]
         kinds_: list[int]
         to: list[str | None]
-        self.moved: list[Unit | None]
         self.text: list[str]
         self.unit_text: list[str]
-        _, orders_, illegal, kinds_, to, self.moved, self.text, self.unit_text = (
-            map(list, zip(*rows, strict=True)) if rows else ([],) * 8
+        convoyed: list[bool]
+        weak: list[bool]
+        targets: list[str | None]
+        _, orders_, illegal, kinds_, to, _, self.text, self.unit_text, convoyed, weak, targets = (
+            map(list, zip(*rows, strict=True)) if rows else ([],) * 11
         )
-        self.orders, self.illegal, self.kind, self.to = orders_, illegal, kinds_, to
+        self.orders, self.illegal, self.kind, self.to, self.targets = orders_, illegal, kinds_, to, targets
         #: each unit's power (as on the board)
         self.power: list[str] = list(map(_POWER, map(units.__getitem__, provs)))
-        self.weak = weak = [False] * n
-        # moves by destination province
+        #: moves that go by convoy (or coast run): ordered so, or found to below
+        self.convoyed = convoyed
+        self.weak = weak
+        #: the moves (a move made a hold later leaves it), and the supports, convoys and protections
+        self.moves: list[int] = list(compress(range(n), to))
+        served = list(compress(range(n), targets))
+        #: for each move, the order of the unit standing where it goes (-1: none), and its head-to-head
+        #: opponent (-1: none; until convoys and weak passages are known, :meth:`_no_head_to_head`)
+        occupant: list[int] = list(map(at.get, to, repeat(-1)))  # type: ignore[arg-type]  # (None is no key: -1)
+        self.occupant = occupant
+        self.opponent = opponent = [-1] * n
+        #: moves by destination province
         moves_to: dict[str, list[int]] = {}
         self.moves_to = moves_to
-        weak_edges = variant._pair_kinds
-        convoy_orders: set[tuple[str, str, str]] = set()
-        #: supports, convoys and protections, to match with what they serve
-        self.served: list[int] = []
-        served = self.served
-        #: the moves (some may be made holds later: their destination is then None)
-        self.moves: list[int] = []
-        moves = self.moves
-        via_convoy = False
-        self.occupant = occupant = [-1] * n
-        self.opponent = opponent = [-1] * n
-        for i, dest in enumerate(to):
-            if dest is None:
-                k = kinds_[i]
-                if k != HOLD and k != RESEARCH:
-                    served.append(i)
-                    if k == CONVOY:
-                        o = orders_[i]
-                        convoy_orders.add((self.power[i], o.target, o.dest))  # type: ignore[arg-type, union-attr]
-                continue
-            moves.append(i)
+        for i in self.moves:
+            dest: str = to[i]  # type: ignore[assignment]  # (a move's)
             movers = moves_to.get(dest)
             if movers is None:
                 moves_to[dest] = [i]
             else:
                 movers.append(i)
-            there = at.get(dest, -1)
-            occupant[i] = there
+            there = occupant[i]
             if there >= 0 and to[there] == provs[i]:
-                opponent[i] = there  # until convoys and weak passages are known (_no_head_to_head)
-            if weak_edges and weak_edges.get((provs[i], dest)) == "weak":
-                weak[i] = True
-            if orders_[i].via_convoy:  # type: ignore[union-attr]
-                via_convoy = True
-        strengths_ = self.strengths
+                opponent[i] = there
         #: each unit's own strength: 1, or more for Cluster Diplomacy's multiple units (rule 1)
         self.k = [strengths_.get(p, 1) for p in provs] if strengths_ else [1] * n
-        self.multiple = bool(strengths_) and any(k != 1 for k in self.k)
-        self.state = [UNRESOLVED] * n
-        self.result = [False] * n
         self.deps: list[int] = []
         #: supports and carriers (convoys, protections) by the index of the order they serve
         self.supports_of: defaultdict[int, list[int]] = defaultdict(list)
         self.carriers_of: defaultdict[int, list[int]] = defaultdict(list)
-        self.convoyed = [False] * n
         #: moves that the variant's rule made hold without effect (Coast-Running)
         self.voided: set[int] = set()
         supports_of = self.supports_of
+        #: supports of an order not given (they give nothing: no decision of theirs is asked for), and the
+        #: other supports, convoys and protections
+        self.void: list[int] = []
+        self.live: list[int] = []
+        void, live = self.void, self.live
+        convoy_orders: set[tuple[str, str, str]] = set()
         for i in served:
+            j = at.get(targets[i])  # type: ignore[arg-type]  # (a served order's)
             o = orders_[i]
-            j = at.get(o.target)  # type: ignore[union-attr]
-            if j is None:
-                continue
             if kinds_[i] == SUPPORT:
                 # :meth:`_support_matches`, read from the tables (most orders of a phase are supports)
-                named = o.target_type  # type: ignore[union-attr]
-                if named is not None and named != orders_[j].unit.type:
-                    continue
-                d = o.dest  # type: ignore[union-attr]
-                if d is None:
-                    if kinds_[j] != MOVE:
-                        supports_of[j].append(i)
+                named, d = o.target_type, o.dest  # type: ignore[union-attr]
+                if j is None or (named is not None and named != orders_[j].unit.type):
+                    fits = False
+                elif d is None:
+                    fits = kinds_[j] != MOVE
                 elif "/" not in d:
-                    if to[j] == d:
-                        supports_of[j].append(i)
-                elif to[j] == d.partition("/")[0] and d == orders_[j].dest:  # type: ignore[union-attr]
-                    supports_of[j].append(i)
-            elif self._carrier_matches(o, j):  # type: ignore[arg-type]
+                    fits = to[j] == d
+                else:
+                    fits = to[j] == d.partition("/")[0] and d == orders_[j].dest  # type: ignore[union-attr]
+                if fits:
+                    supports_of[j].append(i)  # type: ignore[index]  # (it fits: j is a unit's)
+                    live.append(i)
+                else:
+                    void.append(i)
+                continue
+            live.append(i)
+            if j is None:
+                continue
+            if kinds_[i] == CONVOY:
+                convoy_orders.add((self.power[i], o.target, o.dest))  # type: ignore[arg-type, union-attr]
+            if self._carrier_matches(o, j):  # type: ignore[arg-type]
                 self.carriers_of[j].append(i)
-        if via_convoy or convoy_orders:
-            convoyed = self.convoyed
-            for i, dest in enumerate(to):
-                if dest is None:
-                    continue
-                o = orders_[i]
-                if o.via_convoy or (  # type: ignore[union-attr]
-                    convoy_orders
-                    and o.unit.type == "A"
-                    and (o.unit.power, o.unit.province, dest) in convoy_orders
+        if convoy_orders:
+            for i in self.moves:
+                u = orders_[i].unit
+                if (
+                    not convoyed[i]
+                    and u.type == "A"
+                    and (u.power, u.province, to[i]) in convoy_orders
                     and self._convoy_intended(i)
                 ):
                     convoyed[i] = True
         # the head-to-head opponents found above stand unless a move goes by convoy or across a weak passage
-        if True in self.convoyed:
+        if True in convoyed:
             self._check_routes()
-            self._no_head_to_head([i for i in moves if self.convoyed[i]])
-        if weak_edges and any(weak):
-            self._no_head_to_head([i for i, w in enumerate(weak) if w])
+            self._no_head_to_head([i for i in self.moves if convoyed[i]])
+        if True in weak:
+            self._no_head_to_head([i for i in self.moves if weak[i]])
+        self.state: list[int]
+        self.result: list[bool]
+        self._start_states()
 
     @property
     def written(self) -> list[UnitOrder]:
         """The orders as written, one per unit on the board (a hold for a unit given none)."""
-        return [row.written for row in self.rows]
+        return [row.written for row in self.given.rows]
 
     def _check_routes(self) -> None:
-        """Make convoyed moves that no unit on the board could carry illegal (they hold)."""
-        fleet_seas: set[str] | None = None
+        """Make convoyed moves that no unit on the board could carry illegal (they hold): coast runs with no
+        chain of protecting armies, and armies whose convoy was only implied (an army ordered by convoy was
+        checked with its order, :func:`checked_order`)."""
         for i in [i for i in self.moves if self.convoyed[i]]:
             o = self.orders[i]
-            if isinstance(o, Move) and o.unit.type == "F":
+            assert isinstance(o, Move)
+            if o.unit.type == "F":
                 if not self._run_chain(i, lambda c: True):
                     self.illegal[i] = (
                         f"no unbroken chain of protecting armies runs from {self.v.province_name(o.unit.location)} "
                         f"to {self.v.province_name(o.dest)}"
                     )
                     self._make_hold(i)
-                continue
-            if isinstance(o, Move):
-                src, dst = o.unit.province, province_of(o.dest)
-                if fleet_seas is None:
-                    # the seas that convoy with a unit in them (a unit at sea is a fleet)
-                    fleet_seas = self.inputs[0].keys() & self.v.sea_graph(self.season)[0].keys()
-                if not sea_route_exists(self.v, src, dst, self.season, only=fleet_seas):
-                    # DATC 6.D.32: with no fleets where a convoy could be, the move is illegal and the
-                    # army holds (and may be supported to hold); with fleets there it merely fails (6.D.8)
-                    name = self.v.provinces[dst].name
-                    self.illegal[i] = f"no fleets stand where they could convoy {o.unit} to {name}"
+            elif not o.via_convoy:
+                why = _no_fleets_to_convoy(self.v, o, self.season, self.given.units)
+                if why:
+                    self.illegal[i] = why
                     self._make_hold(i)
 
     def _index_moves(self) -> None:
@@ -494,7 +528,6 @@ class Resolver:
             self.moves_to[province_of(o.dest)].remove(i)
         self.orders[i] = Hold(o.unit)
         self.kind[i] = HOLD
-        self.moved[i] = None
         j = self.opponent[i]
         if j >= 0:
             self.opponent[j] = -1
@@ -502,12 +535,20 @@ class Resolver:
         self.convoyed[i] = False
         self.to[i] = None
         self.weak[i] = False
+        self.moves.remove(i)
+        # the supports of the unit, matched again to the hold
         for j, s in enumerate(self.orders):
             if isinstance(s, Support) and s.target == o.unit.province:
-                if j in self.supports_of[i]:
-                    self.supports_of[i].remove(j)
+                for table in (self.supports_of[i], self.void, self.live):
+                    if j in table:
+                        table.remove(j)
                 if self._support_matches(s, self.orders[i]):
                     self.supports_of[i].append(j)
+                    self.live.append(j)
+                else:
+                    self.void.append(j)
+        self.void.sort()
+        self.live.sort()
 
     # --- matching ----------------------------------------------------------------------------
     def _support_matches(self, s: Support, target: UnitOrder) -> bool:
@@ -843,28 +884,19 @@ class Resolver:
 
     def decide(self) -> None:
         """Resolve every order, from the start again whenever the backup rule changes how a move is made."""
-        if self.prepare is not None:
-            self.prepare(self)
+        if self.given.prepare is not None:
+            self.given.prepare(self)
         n = len(self.orders)
-        counted = {s for supports in self.supports_of.values() for s in supports}
         to, moves_to, convoyed, weak, k_ = self.to, self.moves_to, self.convoyed, self.weak, self.k
         supports_of, voided = self.supports_of, self.voided
         while True:
             try:
                 # (a restart makes these tables anew)
                 state, result, kind, occupant = self.state, self.result, self.kind, self.occupant
-                for i in range(n):
-                    if state[i] == RESOLVED:
-                        continue
-                    k = kind[i]
-                    if k in (HOLD, RESEARCH):
-                        result[i] = True
-                        state[i] = RESOLVED
-                    elif k == SUPPORT and i not in counted:
-                        # a support of an order not given: no decision depends on it, and it gives nothing
-                        state[i] = RESOLVED
-                    elif (
-                        k == MOVE
+                # the orders still to decide, in order (read as the loop goes: one decision settles others)
+                for i in compress(range(n), state):
+                    if (
+                        kind[i] == MOVE
                         and occupant[i] < 0
                         and len(moves_to[to[i]]) == 1  # type: ignore[index]
                         and not convoyed[i]
@@ -880,12 +912,19 @@ class Resolver:
                     else:
                         self.resolve(i)
             except _Restart:
-                self.state = [UNRESOLVED] * n
-                self.result = [False] * n
+                self._start_states()
                 self.deps = []
                 self._index_moves()
                 continue
             return
+
+    def _start_states(self) -> None:
+        """Every decision as before any is guessed: holds (and research) stand, supports of no order given
+        give nothing, the rest are to decide."""
+        self.state = list(map(_START_STATE.__getitem__, self.kind))
+        self.result = list(map(_START_RESULT.__getitem__, self.kind))
+        for i in self.void:
+            self.state[i] = RESOLVED
 
     def go_overland(self, moves: Iterable[int]) -> None:
         """Take back a convoy that was only implied: the armies move over land, and adjudication starts
@@ -901,7 +940,7 @@ class Resolver:
         stand-off, and for each order whether it succeeded, why not, and the unit that dislodged its own.
         Lists rather than one record per order: the game builds its own records from them."""
         orders, result, kind, to, illegal, at = self.orders, self.result, self.kind, self.to, self.illegal, self.at
-        provs, convoyed = self.prov, self.convoyed
+        provs, convoyed, rows = self.prov, self.convoyed, self.given.rows
         n = len(orders)
         success = [True] * n
         reasons = [""] * n
@@ -922,7 +961,7 @@ class Resolver:
         for i in winners:
             del units[provs[i]]
         for i in winners:
-            units[to[i]] = self.moved[i]  # type: ignore[index]  # a successful move has its unit
+            units[to[i]] = rows[i].moved  # type: ignore[index]  # a successful move has its unit
         dislodged: list[Dislodgement] = []
         # orders whose verdict takes more than the usual questions: :meth:`_verdict` gives it
         odd = [i for i, why in enumerate(illegal) if why]
@@ -940,20 +979,22 @@ class Resolver:
                     dislodged.append(Dislodgement(orders[i].unit, None if convoyed[w] else a.province, a))
                 success[i], reasons[i] = self._verdict(i, attackers[i])
         skip = set(odd)
-        supports_of = self.supports_of
-        for i in self.served:
+        targets = self.targets
+        for i in self.void:
             if i in skip:
                 continue
-            if kind[i] == SUPPORT:
-                # the usual verdicts on supports, as :meth:`_verdict` gives them, without the call
-                o = orders[i]
-                j = at.get(o.target)  # type: ignore[union-attr]
-                if j is None or (not illegal[j] and i not in supports_of.get(j, ())):
-                    success[i] = False
-                    reasons[i] = _VOID_SUPPORT
-                    continue
-                if result[i] and not illegal[j]:
-                    continue
+            j = at.get(targets[i])  # type: ignore[arg-type]  # (a support's)
+            if j is not None and illegal[j]:
+                success[i], reasons[i] = self._verdict(i, None)  # (the supported order is illegal)
+            else:
+                success[i] = False
+                reasons[i] = _VOID_SUPPORT
+        for i in self.live:
+            if i in skip:
+                continue
+            # a support given to a legal order: :meth:`_verdict`'s answer, without the call
+            if kind[i] == SUPPORT and result[i] and not illegal[at[targets[i]]]:  # type: ignore[index]
+                continue
             success[i], reasons[i] = self._verdict(i, None)
         voided = self.voided
         for i in self.moves:
@@ -1037,12 +1078,12 @@ def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:
     def fates(void: set[int], watch: list[str]) -> list[tuple[str, str | None]]:
         trial = Resolver(
             resolver.v,
-            resolver.inputs[0],
-            resolver.inputs[1],
+            resolver.given.units,
+            resolver.given.orders,
             resolver.season,
             resolver.backup,
-            strengths=resolver.strengths,
-            checks=resolver.checks,
+            strengths=resolver.given.strengths,
+            checks=resolver.given.checks,
         )
         trial.voided = set(void)
         out = trial.run()
