@@ -945,14 +945,16 @@ class Resolver:
         success = [True] * n
         reasons = [""] * n
         attackers: list[Unit | None] = [None] * n
-        winners = [i for i in self.moves if result[i] and to[i] is not None]
-        winner_into: dict[str, int] = {to[i]: i for i in winners}  # type: ignore[misc]
+        moves, occupant, opponent, weak, k = self.moves, self.occupant, self.opponent, self.weak, self.k
+        winners = list(compress(moves, map(result.__getitem__, moves)))
+        winner_into: dict[str, int] = dict(zip(map(to.__getitem__, winners), winners, strict=True))  # type: ignore[arg-type]
         contested: set[str] = set()
         for prov, movers in self.moves_to.items():
             if prov in winner_into:
                 continue
             for m in movers:
-                if self._prevent_strength(m) > 0:
+                # (a move overland that meets no one head to head has a prevent strength: the usual case)
+                if (opponent[m] < 0 and not convoyed[m] and not weak[m] and k[m] > 0) or self._prevent_strength(m) > 0:
                     contested.add(prov)
                     break
         # the units where they stand, less those that moved, then those that moved where they went (a unit
@@ -962,12 +964,20 @@ class Resolver:
             del units[provs[i]]
         for i in winners:
             units[to[i]] = rows[i].moved  # type: ignore[index]  # a successful move has its unit
+        # supports of an order not given (a dislodged one's verdict, and the rare other, below)
+        for i in self.void:
+            success[i] = False
+            reasons[i] = _VOID_SUPPORT
         dislodged: list[Dislodgement] = []
         # orders whose verdict takes more than the usual questions: :meth:`_verdict` gives it
-        odd = [i for i, why in enumerate(illegal) if why]
-        for dest in winner_into:
-            j = at.get(dest)
-            if j is not None and not (kind[j] == MOVE and result[j]):
+        odd = list(compress(range(n), illegal))
+        targets = self.targets
+        if odd:
+            # a support of an illegal order says so
+            odd += [i for i in self.void if (j := at.get(targets[i])) is not None and illegal[j]]  # type: ignore[arg-type]
+        for w in winners:
+            j = occupant[w]
+            if j >= 0 and not (kind[j] == MOVE and result[j]):
                 odd.append(j)
         if odd:
             odd = sorted(set(odd))
@@ -979,16 +989,6 @@ class Resolver:
                     dislodged.append(Dislodgement(orders[i].unit, None if convoyed[w] else a.province, a))
                 success[i], reasons[i] = self._verdict(i, attackers[i])
         skip = set(odd)
-        targets = self.targets
-        for i in self.void:
-            if i in skip:
-                continue
-            j = at.get(targets[i])  # type: ignore[arg-type]  # (a support's)
-            if j is not None and illegal[j]:
-                success[i], reasons[i] = self._verdict(i, None)  # (the supported order is illegal)
-            else:
-                success[i] = False
-                reasons[i] = _VOID_SUPPORT
         for i in self.live:
             if i in skip:
                 continue
@@ -997,8 +997,8 @@ class Resolver:
                 continue
             success[i], reasons[i] = self._verdict(i, None)
         voided = self.voided
-        for i in self.moves:
-            if result[i] or to[i] is None or i in skip:
+        for i in moves:
+            if result[i] or i in skip:
                 continue
             success[i] = False
             if not convoyed[i] and not (voided and i in voided):
