@@ -269,6 +269,8 @@ class Checked(NamedTuple):
     text: str
     #: the unit, as results name it ("A par")
     unit: str
+    #: the unit's power
+    power: str
     #: a move ordered by convoy (or, for a fleet, as a coast run)
     via: bool = False
     #: a move across a weak passage (only its supports count)
@@ -286,16 +288,16 @@ def checked_order(variant: Variant, order: UnitOrder, season: str, units: Mappin
     if not why and type(adjudicated) is Move and adjudicated.via_convoy and u.type == "A":
         why = _no_fleets_to_convoy(variant, adjudicated, season, units)
     if why:
-        return Checked(order, Hold(u), why, HOLD, None, None, text, unit)
+        return Checked(order, Hold(u), why, HOLD, None, None, text, unit, u.power)
     if isinstance(adjudicated, Move):
         dest = adjudicated.dest
         to = province_of(dest)
         weak = bool(variant._pair_kinds) and variant._pair_kinds.get((u.province, to)) == "weak"
         moved = Unit(u.power, u.type, dest)
-        return Checked(order, adjudicated, "", MOVE, to, moved, text, unit, adjudicated.via_convoy, weak)
+        return Checked(order, adjudicated, "", MOVE, to, moved, text, unit, u.power, adjudicated.via_convoy, weak)
     kind = _KIND.get(type(adjudicated), HOLD)
     target = adjudicated.target if isinstance(adjudicated, (Support, Convoy, Protect)) else None
-    return Checked(order, adjudicated, "", kind, None, None, text, unit, target=target)
+    return Checked(order, adjudicated, "", kind, None, None, text, unit, u.power, target=target)
 
 
 def _no_fleets_to_convoy(variant: Variant, move: Move, season: str, units: Mapping[str, Unit]) -> str:
@@ -313,7 +315,7 @@ def _no_fleets_to_convoy(variant: Variant, move: Move, season: str, units: Mappi
 def _holding(unit: Unit) -> Checked:
     """The row of a unit given no order."""
     hold = Hold(unit)
-    return Checked(hold, hold, "", HOLD, None, None, "", f"{unit.type} {unit.location}")
+    return Checked(hold, hold, "", HOLD, None, None, "", f"{unit.type} {unit.location}", unit.power)
 
 
 class Given(NamedTuple):
@@ -368,25 +370,28 @@ class Resolver:
             else [row or _holding(units[p]) for p, row in zip(provs, found, strict=True)]
         )
         self.given = Given(units, written_orders, strengths_, checks, rows, prepare)
-        # a column per field but the first: the orders as adjudicated, why each is illegal, its kind, the
-        # province a move goes to (None for other orders), the unit a successful move makes, the order's
-        # text ("" for a unit given none), the unit's, whether a move goes by convoy, whether it crosses a
-        # weak passage, the unit a support or carrier serves
-        orders_: list[UnitOrder]
-        illegal: list[str]
-        kinds_: list[int]
-        to: list[str | None]
-        self.text: list[str]
-        self.unit_text: list[str]
-        convoyed: list[bool]
-        weak: list[bool]
-        targets: list[str | None]
-        _, orders_, illegal, kinds_, to, _, self.text, self.unit_text, convoyed, weak, targets = (
-            map(list, zip(*rows, strict=True)) if rows else ([],) * 11
+        # a column per field: the orders as adjudicated, why each is illegal, its kind, the province a move
+        # goes to (None for other orders), whether it goes by convoy, whether it crosses a weak passage (lists:
+        # a move may be made a hold), and the order's text ("" for a unit given none), the unit's, its
+        # power's, the unit a support or carrier serves
+        text: Sequence[str]
+        unit_text: Sequence[str]
+        power: Sequence[str]
+        targets: Sequence[str | None]
+        _, order_col, illegal_col, kind_col, to_col, _, text, unit_text, power, convoy_col, weak_col, targets = (
+            zip(*rows, strict=True) if rows else [()] * len(Checked._fields)
         )
+        orders_: list[UnitOrder] = list(order_col)
+        illegal: list[str] = list(illegal_col)
+        kinds_: list[int] = list(kind_col)
+        to: list[str | None] = list(to_col)
+        convoyed: list[bool] = list(convoy_col)
+        weak: list[bool] = list(weak_col)
+        self.text: Sequence[str] = text
+        self.unit_text: Sequence[str] = unit_text
+        #: each unit's power
+        self.power: Sequence[str] = power
         self.orders, self.illegal, self.kind, self.to, self.targets = orders_, illegal, kinds_, to, targets
-        #: each unit's power (as on the board)
-        self.power: list[str] = list(map(_POWER, map(units.__getitem__, provs)))
         #: moves that go by convoy (or coast run): ordered so, or found to below
         self.convoyed = convoyed
         self.weak = weak
@@ -427,7 +432,7 @@ class Resolver:
         void, live = self.void, self.live
         convoy_orders: set[tuple[str, str, str]] = set()
         for i in served:
-            j = at.get(targets[i])  # type: ignore[arg-type]  # (a served order's)
+            j = at.get(targets[i])  # (a served order's)
             o = orders_[i]
             if kinds_[i] == SUPPORT:
                 # :meth:`_support_matches`, read from the tables (most orders of a phase are supports)
@@ -920,11 +925,16 @@ class Resolver:
 
     def _start_states(self) -> None:
         """Every decision as before any is guessed: holds (and research) stand, supports of no order given
-        give nothing, the rest are to decide."""
-        self.state = list(map(_START_STATE.__getitem__, self.kind))
-        self.result = list(map(_START_RESULT.__getitem__, self.kind))
+        give nothing, supports and carriers that no unit moves against succeed, the rest are to decide."""
+        self.state = state = list(map(_START_STATE.__getitem__, self.kind))
+        self.result = result = list(map(_START_RESULT.__getitem__, self.kind))
         for i in self.void:
-            self.state[i] = RESOLVED
+            state[i] = RESOLVED
+        moves_to, provs = self.moves_to, self.prov
+        for i in self.live:
+            if provs[i] not in moves_to:  # (neither cut nor dislodged)
+                state[i] = RESOLVED
+                result[i] = True
 
     def go_overland(self, moves: Iterable[int]) -> None:
         """Take back a convoy that was only implied: the armies move over land, and adjudication starts
@@ -974,7 +984,7 @@ class Resolver:
         targets = self.targets
         if odd:
             # a support of an illegal order says so
-            odd += [i for i in self.void if (j := at.get(targets[i])) is not None and illegal[j]]  # type: ignore[arg-type]
+            odd += [i for i in self.void if (j := at.get(targets[i])) is not None and illegal[j]]
         for w in winners:
             j = occupant[w]
             if j >= 0 and not (kind[j] == MOVE and result[j]):
@@ -993,7 +1003,7 @@ class Resolver:
             if i in skip:
                 continue
             # a support given to a legal order: :meth:`_verdict`'s answer, without the call
-            if kind[i] == SUPPORT and result[i] and not illegal[at[targets[i]]]:  # type: ignore[index]
+            if kind[i] == SUPPORT and result[i] and not illegal[at[targets[i]]]:
                 continue
             success[i], reasons[i] = self._verdict(i, None)
         voided = self.voided
