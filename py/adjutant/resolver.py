@@ -718,20 +718,22 @@ class Resolver:
             return False
         if not self.convoyed[i]:
             return True
+        if self.weak[i]:
+            return True
         o = self.orders[i]
         assert isinstance(o, Move)
-        if self.v.edge_kind(o.unit.location, o.dest) == "weak":
-            return True
         # the 1971 reading of an ambiguous route: every unit ordered to carry must survive
         if self.v.options.any_carrier_disrupts and not all([self.resolve(c) for c in self.carriers_of[i]]):
             return False
         if o.unit.type == "F":
             return self._run_chain(i, self.resolve)
-        src, dst = o.unit.province, province_of(o.dest)
-        fleets = {self.orders[c].unit.province: c for c in self.carriers_of[i]}
-        starts = [s for s in fleets if self.v.touches(s, src, "F")]
+        # a chain of the carrying fleets that hold, from a sea by the army to a sea by its destination
+        graph, shore = self.v.sea_graph(self.season)
+        provs = self.prov
+        fleets = {provs[c]: c for c in self.carriers_of[i]}
+        near_src, goal = shore.get(provs[i], ()), shore.get(self.to[i], ())  # type: ignore[arg-type]
+        todo = [s for s in fleets if s in near_src]
         seen: set[str] = set()
-        todo = list(starts)
         while todo:
             s = todo.pop()
             if s in seen:
@@ -739,9 +741,10 @@ class Resolver:
             seen.add(s)
             if not self.resolve(fleets[s]):
                 continue
-            if self.v.touches(s, dst, "F"):
+            if s in goal:
                 return True
-            todo.extend(n for n in fleets if n not in seen and self.v.can_move("F", s, n))
+            near = graph.get(s, ())
+            todo.extend(n for n in fleets if n not in seen and n in near)
         return False
 
     def _support_count(self, i: int, exclude_power: str | None = None) -> int:
@@ -1020,16 +1023,16 @@ class Resolver:
 
     def _bounced(self, i: int) -> str:
         """Why a move that had its path failed: the unit it may not dislodge, or whom it bounced with."""
-        dest = self.to[i]
-        j = self.at.get(dest)  # type: ignore[arg-type]
-        orders = self.orders
-        if j is not None and orders[j].unit.power == orders[i].unit.power and self._attack_strength(i) == 0:
-            return f"may not dislodge own unit {self.unit_text[j]}"
-        text = self.unit_text
-        rivals = [text[m] for m in self.moves_to[dest] if m != i]  # type: ignore[index]
-        if j is not None and not (self.kind[j] == MOVE and self.result[j]):
+        j = self.occupant[i]
+        power, text = self.power, self.unit_text
+        if j >= 0 and power[j] == power[i] and self._attack_strength(i) == 0:
+            return f"may not dislodge own unit {text[j]}"
+        movers = self.moves_to[self.to[i]]  # type: ignore[index]
+        # the unit that stayed where it went, then the other units that went there
+        rivals = [text[m] for m in movers if m != i] if len(movers) > 1 else []
+        if j >= 0 and not (self.kind[j] == MOVE and self.result[j]):
             rivals.insert(0, text[j])
-        return f"bounced with {', '.join(rivals)}" if rivals else "bounced"
+        return "bounced with " + ", ".join(rivals) if rivals else "bounced"
 
     def _verdict(self, i: int, by: Unit | None) -> tuple[bool, str]:
         """Whether the order succeeded, and why not: bounced with whom, cut by whom, dislodged by whom."""
