@@ -94,10 +94,6 @@ def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: se
     return False
 
 
-def _seas(variant: Variant, season: str) -> tuple[str, ...]:
-    return variant.convoy_seas(season)
-
-
 def _is_convoy_sea(variant: Variant, province: str, season: str) -> bool:
     p = variant.provinces.get(province)
     return p is not None and p.is_sea and p.convoy and p.open_in(season)
@@ -598,35 +594,10 @@ class Resolver:
                 and o.target == m.unit.province
                 and o.dest == province_of(m.dest)
                 and not self.illegal[self.at[o.unit.province]]
-                and o.unit.province in self._route_seas(m.unit.province, province_of(m.dest))
+                and o.unit.province in self.v.convoy_route_seas(m.unit.province, province_of(m.dest), self.season)
             ):
                 return True
         return False
-
-    def _route_seas(self, src: str, dst: str) -> set[str]:
-        """Seas on some chordless sea route from ``src`` to ``dst`` (a route with no fleet to spare)."""
-        v, season = self.v, self.season
-        found: set[str] = set()
-
-        def extend(path: list[str]) -> None:
-            last = path[-1]
-            if v.touches(last, dst, "F"):
-                found.update(path)
-                return
-            if len(path) >= 8:
-                return
-            for n in v.neighbours("F", last):
-                if n in path or not _is_convoy_sea(v, n, season):
-                    continue
-                # chordless: the new sea touches neither the start nor any sea but the last one
-                if v.touches(n, src, "F") or any(v.can_move("F", q, n) for q in path[:-1]):
-                    continue
-                extend([*path, n])
-
-        for s in _seas(v, season):
-            if v.touches(s, src, "F"):
-                extend([s])
-        return found
 
     # --- guess and check -------------------------------------------------------------------------
     def settle(self, i: int, value: bool) -> None:

@@ -132,6 +132,8 @@ class Variant:
     _sea_graph: dict[str, tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]] = field(
         default_factory=dict, repr=False
     )
+    #: :meth:`convoy_route_seas`, kept as each pair is first asked for
+    _routes: dict[tuple[str, str, str], frozenset[str]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         touch: dict[str, dict[str, set[str]]] = {"A": {}, "F": {}}
@@ -237,6 +239,38 @@ class Variant:
         """The seas that convoy in the season as a graph: each one's neighbours among them, and for each
         province the seas among them that touch it."""
         return self._sea_graph[season]
+
+    def convoy_route_seas(self, src: str, dst: str, season: str) -> frozenset[str]:
+        """The seas on some chordless sea route from province ``src`` to ``dst`` in the season: a route with
+        no fleet to spare (each sea on it touches neither the start nor any sea before the last one). A fact
+        of the map, worked out once for each pair asked about."""
+        key = (src, dst, season)
+        seas = self._routes.get(key)
+        if seas is None:
+            seas = self._routes[key] = self._chordless_route_seas(src, dst, season)
+        return seas
+
+    def _chordless_route_seas(self, src: str, dst: str, season: str) -> frozenset[str]:
+        graph, shore = self.sea_graph(season)
+        found: set[str] = set()
+
+        def extend(path: list[str]) -> None:
+            last = path[-1]
+            if self.touches(last, dst, "F"):
+                found.update(path)
+                return
+            if len(path) >= 8:
+                return
+            for n in graph[last]:
+                # chordless: the new sea touches neither the start nor any sea but the last one
+                if n in path or self.touches(n, src, "F") or any(self.can_move("F", q, n) for q in path[:-1]):
+                    continue
+                extend([*path, n])
+
+        for s in self.convoy_seas(season):
+            if self.touches(s, src, "F"):
+                extend([s])
+        return frozenset(found)
 
     def closed_in(self, season: str) -> frozenset[str]:
         """The provinces closed in the season (a unit there can only hold)."""
