@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from functools import partial
 from itertools import repeat
 from operator import attrgetter, is_not
 from typing import NamedTuple
@@ -73,6 +72,21 @@ class Position:
     #: the rules report
     cluster: ClusterState | None = None
 
+    def __init__(
+        self,
+        phase: Phase,
+        units: dict[str, Unit],
+        centres: dict[str, str],
+        dislodged: tuple[Dislodgement, ...] = (),
+        contested: frozenset[str] = frozenset(),
+        cluster: ClusterState | None = None,
+    ) -> None:
+        # the fields above, set at once: a frozen dataclass's own __init__ calls object.__setattr__ for each
+        # (nearly twice as slow, and every phase makes a position or more)
+        self.__dict__.update(
+            phase=phase, units=units, centres=centres, dislodged=dislodged, contested=contested, cluster=cluster
+        )
+
 
 class Result(NamedTuple):
     """One line of a phase's results."""
@@ -92,10 +106,6 @@ class Result(NamedTuple):
         if self.dislodged:
             d["dislodged"] = True
         return d
-
-
-#: a Result from its fields in a tuple, made by tuple's own constructor (no Python-level call)
-_new_result = partial(tuple.__new__, Result)
 
 
 @dataclass
@@ -129,10 +139,12 @@ class Game:
     draw: tuple[str, ...] | None = None
     #: positions before each history record, for undo and for stepping through the history
     snapshots: list[Position] = field(default_factory=list, repr=False)
-    #: each movement order checked once, as it is given: by province, (position, order, check)
-    _checks: dict[str, tuple[Position, UnitOrder, Checked]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
+    #: each movement order checked once, as it is given, by province (the order is its ``written``)
+    _checks: dict[str, Checked] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: the position :attr:`_checks` were made in
+    _checks_at: Position | None = field(default=None, init=False, repr=False, compare=False)
+    #: during one adjudication, the centres each power owns, with the ``centres`` dict they were counted in
+    _owned: tuple[dict[str, str], Counter[str]] | None = field(default=None, init=False, repr=False, compare=False)
 
     # --- creation -------------------------------------------------------------------------------
     @classmethod
@@ -346,12 +358,14 @@ class Game:
     def _checked(self, order: UnitOrder) -> Checked:
         """A movement order in this position as the resolver reads it (:func:`~adjutant.resolver.checked_order`),
         worked out when the order is given and kept until the phase is adjudicated."""
+        if self._checks_at is not self.position:
+            self._checks, self._checks_at = {}, self.position
         prov = order.unit.province
-        entry = self._checks.get(prov)
-        if entry is not None and entry[0] is self.position and entry[1] is order:
-            return entry[2]
+        check = self._checks.get(prov)
+        if check is not None and check.written is order:
+            return check
         check = checked_order(self.variant, order, self.phase.season, self.units)
-        self._checks[prov] = (self.position, order, check)
+        self._checks[prov] = check
         return check
 
     # --- adjudication -------------------------------------------------------------------------------
@@ -362,12 +376,22 @@ class Game:
             raise AdjutantError("the game is over")
         if self.position.cluster is not None and self.position.cluster.view != ancients.GM:
             raise AdjutantError("this is a view of the game, for display: only the game master's game is adjudicated")
+        self._owned = None  # (the centres may have been changed in place since the last adjudication)
         added = [self._step()]
         while not self.over and self._nothing_to_decide():
             record = PhaseRecord(self.phase, {}, [], skipped=True)
             added.append(record)
             self._advance(record, self._after_skip())
+        self._owned = None
         return added
+
+    def _centre_counts(self) -> Counter[str]:
+        """The centres each power owns, counted once an adjudication: the victory check and a skipped
+        adjustment phase both ask, and the centres change only in the fall."""
+        centres = self.position.centres
+        if self._owned is None or self._owned[0] is not centres:
+            self._owned = (centres, Counter(centres.values()))
+        return self._owned[1]
 
     def _nothing_to_decide(self) -> bool:
         kind = self.phase.kind
@@ -375,14 +399,15 @@ class Game:
             return not self.position.dislodged
         if kind == "adjustment":
             units, centres = self.position.units, self.position.centres
-            if not self.variant.closed_in("winter").isdisjoint(units):
+            closed = self.variant.closed_in("winter")
+            if closed and not closed.isdisjoint(units):
                 return False
-            owned = Counter(centres.values())
+            owned = self._centre_counts()
             have = Counter(map(_POWER, units.values()))
             if dict.__eq__(owned, have):  # (Counter's own == is a loop in Python)
                 return True
             for p, n in have.items():
-                if n > owned[p]:
+                if n > owned.get(p, 0):
                     return False  # removals are due
             # builds are due if some power with more centres than units has a place to build
             v = self.variant
@@ -412,11 +437,12 @@ class Game:
             self._check_victory()
 
     def _check_victory(self) -> None:
-        counts = Counter(self.position.centres.values())
+        counts = self._centre_counts()
         best = max(counts.values(), default=0)
-        leaders = [p for p, n in counts.items() if n == best]
-        if best >= self.variant.victory_centres and len(leaders) == 1:
-            self.winner = leaders[0]
+        if best >= self.variant.victory_centres:
+            leaders = [p for p, n in counts.items() if n == best]
+            if len(leaders) == 1:
+                self.winner = leaders[0]
 
     def _written(self) -> dict[str, list[str]]:
         """The orders given, by power: unit orders in province order, adjustments in the order given
@@ -498,8 +524,9 @@ class Game:
         return record
 
     def _movement(self, p: Position) -> PhaseRecord:
-        # each order was checked and written out when it was given (as :meth:`_checked`, without a call each)
-        kept = self._checks
+        # each order was checked when it was given (:meth:`_checked`, here without a call each), unless
+        # ``orders`` was changed directly since
+        kept = self._checks if self._checks_at is p else {}
         given: list[UnitOrder] = []
         checks: dict[str, Checked] = {}
         for os in self.orders.values():
@@ -508,28 +535,33 @@ class Game:
                     continue
                 o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
                 prov = o.unit.province
-                e = kept.get(prov)
-                checks[prov] = e[2] if e is not None and e[1] is o and e[0] is p else self._checked(o)
+                c = kept.get(prov)
+                checks[prov] = c if c is not None and c.written is o else self._checked(o)
                 given.append(o)
         resolver = movement_resolver(self.variant, p.units, given, p.phase.season, checks=checks)
         resolver.decide()
         units, dislodged, contested, success, reasons, attackers = resolver.tally()
         powers, texts = resolver.power, resolver.text
+        # (a unit has an attacker just when it is among the dislodged: most phases dislodge none)
+        dislodged_flags = map(is_not, attackers, repeat(None)) if dislodged else repeat(False, len(attackers))
         # each Result made from its columns as the tuple it is, without a Python-level call per result
-        dislodged_flags = map(is_not, attackers, repeat(None))
-        results: list[Result] = list(
-            map(_new_result, zip(powers, texts, resolver.unit_text, success, reasons, dislodged_flags, strict=True))
-        )
-        written: defaultdict[str, list[str]] = defaultdict(list)
-        if len(texts) - texts.count("") == len(given):
+        columns = zip(powers, texts, resolver.unit_text, success, reasons, dislodged_flags, strict=True)
+        results: list[Result] = list(map(tuple.__new__, repeat(Result), columns))
+        unordered = texts.count("")
+        if len(texts) - unordered == len(given):
             # each order was for a unit on the board, one per unit: the resolver's order is the province order
+            written: dict[str, list[str]] = {power: [] for power in sorted(set(powers))}
             for power, text in zip(powers, texts, strict=True):
                 if text:
                     written[power].append(text)
+            if unordered:
+                written = {power: mine for power, mine in written.items() if mine}  # (all its units unordered)
         else:
+            by_power: defaultdict[str, list[str]] = defaultdict(list)
             for o in sorted(given, key=lambda o: o.unit.province):
-                written[o.unit.power].append(format_order(o))
-        record = PhaseRecord(p.phase, dict(sorted(written.items())), results)
+                by_power[o.unit.power].append(format_order(o))
+            written = dict(sorted(by_power.items()))
+        record = PhaseRecord(p.phase, written, results)
         self._advance(record, Position(p.phase.next(), units, p.centres, tuple(dislodged), frozenset(contested)))
         return record
 
@@ -574,7 +606,7 @@ class Game:
             history=list(self.history),
             snapshots=list(self.snapshots),
         )
-        game._checks = dict(self._checks)
+        game._checks, game._checks_at = dict(self._checks), self._checks_at
         return game
 
 
