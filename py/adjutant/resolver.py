@@ -241,9 +241,9 @@ _KIND: dict[type, int] = {
     Hold: HOLD, Move: MOVE, Support: SUPPORT, Convoy: CONVOY, Protect: PROTECT, Research: RESEARCH
 }
 #: each kind's decision before any is guessed, by kind: a hold (or research) stands, the rest are to decide
-#: (lists: a list's item lookup is the quick one to map over)
-_START_STATE = [RESOLVED, UNRESOLVED, UNRESOLVED, UNRESOLVED, UNRESOLVED, RESOLVED]
-_START_RESULT = [True, False, False, False, False, True]
+#: (as tables for ``bytes.translate``: the quickest way to map a list of small numbers)
+_START_STATE = bytes([RESOLVED, UNRESOLVED, UNRESOLVED, UNRESOLVED, UNRESOLVED, RESOLVED]).ljust(256, b"\0")
+_START_RESULT = bytes([True, False, False, False, False, True]).ljust(256, b"\0")
 
 
 class Checked(NamedTuple):
@@ -865,43 +865,30 @@ class Resolver:
         """Resolve every order, from the start again whenever the backup rule changes how a move is made."""
         if self.given.prepare is not None:
             self.given.prepare(self)
+        if self.voided:
+            self._start_states()  # (voided moves, set since the tables were made, are not to be settled early)
         n = len(self.orders)
-        to, moves_to, convoyed, weak, k_ = self.to, self.moves_to, self.convoyed, self.weak, self.k
-        supports_of, voided = self.supports_of, self.voided
         while True:
             try:
-                # (a restart makes these tables anew)
-                state, result, kind, occupant = self.state, self.result, self.kind, self.occupant
-                # the orders still to decide, in order (read as the loop goes: one decision settles others)
-                for i in compress(range(n), state):
-                    if (
-                        kind[i] == MOVE
-                        and occupant[i] < 0
-                        and len(moves_to[to[i]]) == 1  # type: ignore[index]
-                        and not convoyed[i]
-                        and not weak[i]
-                        and k_[i] > 0
-                        and not supports_of.get(i)
-                        and not (voided and i in voided)
-                    ):
-                        # overland, unsupported, into a province no unit stands in and no other unit goes to:
-                        # it succeeds whatever else happens (no decision to guess)
-                        result[i] = True
-                        state[i] = RESOLVED
-                    else:
-                        self.resolve(i)
+                # the orders still to decide, in order (read as the loop goes: one decision settles others;
+                # a restart makes the table anew)
+                for i in compress(range(n), self.state):
+                    self.resolve(i)
             except _Restart:
-                self._start_states()
                 self.deps = []
                 self._index_moves()
+                self._start_states()
                 continue
             return
 
     def _start_states(self) -> None:
         """Every decision as before any is guessed: holds (and research) stand, supports of no order given
-        give nothing, supports and carriers that no unit moves against succeed, the rest are to decide."""
-        self.state = state = list(map(_START_STATE.__getitem__, self.kind))
-        self.result = result = list(map(_START_RESULT.__getitem__, self.kind))
+        give nothing, supports and carriers that no unit moves against succeed, and so does a move that no
+        decision can change; the rest are to decide."""
+        kinds = bytes(self.kind)
+        self.state = state = list(kinds.translate(_START_STATE))
+        # (0 and 1 rather than False and True: results are read as truth values)
+        self.result = result = list(kinds.translate(_START_RESULT))  # type: ignore[assignment]
         for i in self.void:
             state[i] = RESOLVED
         moves_to, provs = self.moves_to, self.prov
@@ -909,6 +896,24 @@ class Resolver:
             if provs[i] not in moves_to:  # (neither cut nor dislodged)
                 state[i] = RESOLVED
                 result[i] = True
+        occupant, convoyed, weak, k, supports_of, voided = (
+            self.occupant, self.convoyed, self.weak, self.k, self.supports_of, self.voided
+        )
+        for movers in moves_to.values():
+            if len(movers) == 1:
+                i = movers[0]
+                if (
+                    occupant[i] < 0
+                    and not convoyed[i]
+                    and not weak[i]
+                    and k[i] > 0
+                    and not supports_of.get(i)
+                    and not (voided and i in voided)
+                ):
+                    # overland, unsupported, into a province no unit stands in and no other unit goes to: it
+                    # succeeds whatever else happens (no decision to guess)
+                    state[i] = RESOLVED
+                    result[i] = True
 
     def go_overland(self, moves: Iterable[int]) -> None:
         """Take back a convoy that was only implied: the armies move over land, and adjudication starts
