@@ -934,7 +934,7 @@ class Resolver:
         success = [True] * n
         reasons = [""] * n
         attackers: list[Unit | None] = [None] * n
-        moves, occupant, opponent, weak, k = self.moves, self.occupant, self.opponent, self.weak, self.k
+        moves, occupant = self.moves, self.occupant
         winners = list(compress(moves, map(result.__getitem__, moves)))
         winner_into: dict[str, int] = dict(zip(map(to.__getitem__, winners), winners, strict=True))  # type: ignore[arg-type]
         contested: set[str] = set()
@@ -942,8 +942,7 @@ class Resolver:
             if prov in winner_into:
                 continue
             for m in movers:
-                # (a move overland that meets no one head to head has a prevent strength: the usual case)
-                if (opponent[m] < 0 and not convoyed[m] and not weak[m] and k[m] > 0) or self._prevent_strength(m) > 0:
+                if self._prevent_strength(m) > 0:
                     contested.add(prov)
                     break
         # the units where they stand, less those that moved, then those that moved where they went (a unit
