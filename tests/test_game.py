@@ -251,3 +251,69 @@ def test_a_hand_built_order_naming_an_unknown_place_is_refused_and_keeps_the_ear
     with pytest.raises(OrderError, match="'xyz' is not a place on this map"):
         g.add_order(Move(Unit("france", "A", "xyz"), "bur"))
     assert [format_order(o) for o in g.orders["france"]] == ["A par - bur"]
+
+
+def _movement_outcome(g: Game) -> tuple[dict[str, list[str]], list[tuple[str, bool, str]]]:
+    g.adjudicate()
+    record = g.history[0]
+    return record.orders, [(r.unit, r.success, r.reason) for r in record.results]
+
+
+def _change_directly(g: Game) -> None:
+    g.orders["france"][0] = g.parse("A Par - Pic", "france")
+
+
+def _set_orders(g: Game) -> None:
+    g.set_orders("france", "A Par - Pic; F Bre - Mao")
+
+
+def _clear_one_power(g: Game) -> None:
+    g.clear_orders("germany")
+
+
+def _clear_all_then_give(g: Game) -> None:
+    g.clear_orders()
+    g.add_orders("France: A Par - Pic; F Bre - Mao")
+
+
+def _copy(g: Game) -> Game:
+    c = g.copy()
+    c.add_orders("France: A Par - Pic")
+    g.add_orders("France: A Par - Gas")  # (the original's orders change; the copy's stay)
+    return c
+
+
+def _order_for_another_powers_unit(g: Game) -> None:
+    # add_order takes what it is given, unchecked: an order for the French army given as England's
+    g.add_order(Move(Unit("england", "A", "par"), "pic"))
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (_change_directly, "France: A Par - Pic; F Bre - Mao\nGermany: A Mun - Bur"),
+        (_set_orders, "France: A Par - Pic; F Bre - Mao\nGermany: A Mun - Bur"),
+        (_clear_one_power, "France: A Par - Bur; F Bre - Mao"),
+        (_clear_all_then_give, "France: A Par - Pic; F Bre - Mao"),
+        (_copy, "France: A Par - Pic; F Bre - Mao\nGermany: A Mun - Bur"),
+    ],
+)
+def test_the_orders_as_they_stand_are_adjudicated_however_they_were_changed(change, expected) -> None:  # type: ignore[no-untyped-def]
+    # the game keeps each order's check from when it was given, and must never adjudicate a stale one
+    g = Game.new("standard")
+    g.add_orders("France: A Par - Bur; F Bre - Mao\nGermany: A Mun - Bur")
+    changed = change(g) or g
+    fresh = Game.new("standard")
+    assert fresh.add_orders(expected) == []
+    assert _movement_outcome(changed) == _movement_outcome(fresh)
+
+
+def test_an_order_given_for_a_unit_another_power_ordered_is_kept_and_written() -> None:
+    g = Game.new("standard")
+    g.add_orders("France: A Par - Bur")
+    _order_for_another_powers_unit(g)
+    g.adjudicate()
+    record = g.history[0]
+    assert record.orders["france"] == ["A par - bur"] and record.orders["england"] == ["A par - pic"]
+    # one order per unit is adjudicated: the one given last
+    assert "pic" in g.units and "par" not in g.units and "bur" not in g.units

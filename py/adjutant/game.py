@@ -143,6 +143,11 @@ class Game:
     _checks: dict[str, Checked] = field(default_factory=dict, init=False, repr=False, compare=False)
     #: the position :attr:`_checks` were made in
     _checks_at: Position | None = field(default=None, init=False, repr=False, compare=False)
+    #: :attr:`orders` as :attr:`_checks` holds them, one row per order (each power's list as it stood when
+    #: the game last changed it), or None when the rows may not match them: an order given for a unit that
+    #: another power had ordered, or one that is not a unit's. While ``orders`` equals it (a comparison by
+    #: identity, order by order), :meth:`adjudicate` takes the rows as they are
+    _seen: dict[str, list[Order]] | None = field(default=None, init=False, repr=False, compare=False)
     #: during one adjudication, the centres each power owns, with the ``centres`` dict they were counted in
     _owned: tuple[dict[str, str], Counter[str]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -268,14 +273,30 @@ class Game:
         if power not in self.variant.powers:
             raise AdjutantError(f"{power!r} is not a power of {self.variant.name}")
         # Cluster nominations are not orders to units: they stay
-        self.orders[power] = [o for o in self.orders.get(power, []) if isinstance(o, Nominate)]
+        mine = self.orders.get(power, [])
+        self._forget(mine)
+        self.orders[power] = [o for o in mine if isinstance(o, Nominate)]
+        if self._seen is not None:
+            self._seen[power] = list(self.orders[power])
         return self.add_orders(text, power)
 
     def clear_orders(self, power: str | None = None) -> None:
         if power is None:
             self.orders.clear()
+            self._checks, self._seen = {}, {}
         else:
-            self.orders.pop(power, None)
+            self._forget(self.orders.pop(power, []))
+            if self._seen is not None:
+                self._seen.pop(power, None)
+
+    def _forget(self, orders: Iterable[Order]) -> None:
+        """Drop the rows of orders taken back."""
+        checks = self._checks
+        for o in orders:
+            if not isinstance(o, POWER_ORDERS):
+                row = checks.get(o.unit.province)
+                if row is not None and row.written is o:
+                    del checks[o.unit.province]
 
     def _check(self, order: Order) -> str:
         """A warning for an order that will be adjudicated as illegal, or '!' + why it cannot be given."""
@@ -336,13 +357,24 @@ class Game:
         """Keep an order as given, replacing the unit's earlier order (a build replaces an earlier build
         in the same province). Unlike :meth:`add_orders` it turns nothing away and reports nothing: for orders
         already read. A movement order's legality is worked out here, once, for :meth:`adjudicate`."""
-        if self.phase.kind == "movement" and not isinstance(order, (*POWER_ORDERS, Retreat, Disband)):
+        unit_order = self.phase.kind == "movement" and not isinstance(order, (*POWER_ORDERS, Retreat, Disband))
+        if unit_order:
+            before = self._checks.get(order.unit.province) if self._checks_at is self.position else None  # type: ignore[union-attr]
             try:
-                self._checked(order)
+                self._checked(order)  # type: ignore[arg-type]  # (a unit's order)
             except KeyError as missing:  # a hand-built order naming a place the map does not have
                 raise OrderError(f"{missing.args[0]!r} is not a place on this map", format_order(order)) from None
         power = order_power(order)
         mine = self.orders.setdefault(power, [])
+        if not unit_order:
+            self._seen = None
+        elif (
+            self._seen is not None
+            and before is not None
+            and before.written is not order
+            and not any(o is before.written for o in mine)
+        ):
+            self._seen = None  # (the row replaced was another power's order for the unit: it stays given)
         if isinstance(order, Nominate):
             mine[:] = [o for o in mine if not (isinstance(o, Nominate) and o.level == order.level)]
         elif not isinstance(order, (Build, Waive)):
@@ -354,12 +386,15 @@ class Game:
                 if not (isinstance(o, Build) and o.location.split("/")[0] == order.location.split("/")[0])
             ]
         mine.append(order)
+        if self._seen is not None:
+            self._seen[power] = list(mine)
 
     def _checked(self, order: UnitOrder) -> Checked:
         """A movement order in this position as the resolver reads it (:func:`~adjutant.resolver.checked_order`),
         worked out when the order is given and kept until the phase is adjudicated."""
         if self._checks_at is not self.position:
             self._checks, self._checks_at = {}, self.position
+            self._seen = {} if not self.orders else None
         prov = order.unit.province
         check = self._checks.get(prov)
         if check is not None and check.written is order:
@@ -431,6 +466,7 @@ class Game:
         self.position = position
         self.orders = {}
         self._checks = {}
+        self._seen = None
         if position.phase.kind == "adjustment" or (
             position.phase.season == "spring" and record.phase.season != "spring"
         ):
@@ -524,21 +560,21 @@ class Game:
         return record
 
     def _movement(self, p: Position) -> PhaseRecord:
-        # each order was checked when it was given (:meth:`_checked`, here without a call each), unless
-        # ``orders`` was changed directly since
-        kept = self._checks if self._checks_at is p else {}
-        given: list[UnitOrder] = []
-        checks: dict[str, Checked] = {}
-        for os in self.orders.values():
-            for order in os:
-                if type(order) in _POWER_ORDER_TYPES:  # (isinstance, faster: order classes have no subclasses)
-                    continue
-                o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
-                prov = o.unit.province
-                c = kept.get(prov)
-                checks[prov] = c if c is not None and c.written is o else self._checked(o)
-                given.append(o)
-        resolver = movement_resolver(self.variant, p.units, given, p.phase.season, checks=checks)
+        # each order was checked when it was given (:meth:`_checked`): the rows stand for the orders as
+        # they are, unless ``orders`` was changed other than through the game's methods
+        seen = self._seen
+        if seen is not None and self._checks_at is p and seen == self.orders:
+            checks = self._checks
+            given = len(checks)
+        else:
+            checks, given = {}, 0
+            for os in self.orders.values():
+                for order in os:
+                    if type(order) not in _POWER_ORDER_TYPES:  # (isinstance, faster: no subclasses)
+                        o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
+                        checks[o.unit.province] = self._checked(o)
+                        given += 1
+        resolver = movement_resolver(self.variant, p.units, (), p.phase.season, checks=checks)
         resolver.decide()
         units, dislodged, contested, success, reasons, attackers = resolver.tally()
         powers, texts = resolver.power, resolver.text
@@ -548,7 +584,7 @@ class Game:
         columns = zip(powers, texts, resolver.unit_text, success, reasons, dislodged_flags, strict=True)
         results: list[Result] = list(map(tuple.__new__, repeat(Result), columns))
         unordered = texts.count("")
-        if len(texts) - unordered == len(given):
+        if len(texts) - unordered == given:
             # each order was for a unit on the board, one per unit: the resolver's order is the province order
             written: dict[str, list[str]] = {power: [] for power in sorted(set(powers))}
             for power, text in zip(powers, texts, strict=True):
@@ -558,7 +594,8 @@ class Game:
                 written = {power: mine for power, mine in written.items() if mine}  # (all its units unordered)
         else:
             by_power: defaultdict[str, list[str]] = defaultdict(list)
-            for o in sorted(given, key=lambda o: o.unit.province):
+            unit_orders = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
+            for o in sorted(unit_orders, key=lambda o: o.unit.province):
                 by_power[o.unit.power].append(format_order(o))
             written = dict(sorted(by_power.items()))
         record = PhaseRecord(p.phase, written, results)
@@ -579,6 +616,7 @@ class Game:
         self.draw = None
         self.orders = {}
         self._checks = {}
+        self._seen = None
         for power, texts in record.orders.items():
             for text in texts:
                 self.add_order(self.parse(text, power))
@@ -607,6 +645,7 @@ class Game:
             snapshots=list(self.snapshots),
         )
         game._checks, game._checks_at = dict(self._checks), self._checks_at
+        game._seen = None if self._seen is None else {p: list(os) for p, os in self._seen.items()}
         return game
 
 

@@ -318,7 +318,6 @@ class Given(NamedTuple):
     """What a :class:`Resolver` was given, as given (for the orders as written, and a trial resolver)."""
 
     units: Mapping[str, Unit]
-    orders: list[UnitOrder]
     strengths: dict[str, int]
     checks: Mapping[str, Checked]
     #: :class:`Checked` for each unit on the board, in province order
@@ -346,15 +345,14 @@ class Resolver:
         checks: Mapping[str, Checked] | None = None,
     ) -> None:
         """``checks``, if given, holds :func:`checked_order`'s answer for each order, by the province of its
-        unit (a :class:`~adjutant.game.Game` checks each order as it is given, so it need not be checked
-        again)."""
+        unit, and ``orders`` is not read (a :class:`~adjutant.game.Game` checks each order as it is given,
+        so it need not be checked again; the rows hold the orders)."""
         self.v = variant
         self.season = season
         self.backup = backup
-        written_orders = orders if isinstance(orders, list) else list(orders)
         strengths_ = dict(strengths) if strengths else {}
         if checks is None:
-            checks = {o.unit.province: checked_order(variant, o, season, units) for o in written_orders}
+            checks = {o.unit.province: checked_order(variant, o, season, units) for o in orders}
         self.prov = provs = sorted(units)
         n = len(provs)
         self.at = at = dict(zip(provs, range(n), strict=True))
@@ -365,7 +363,7 @@ class Resolver:
             if None not in found
             else [row or _holding(units[p]) for p, row in zip(provs, found, strict=True)]
         )
-        self.given = Given(units, written_orders, strengths_, checks, rows, prepare)
+        self.given = Given(units, strengths_, checks, rows, prepare)
         # a column per field: the orders as adjudicated, why each is illegal, its kind, the province a move
         # goes to (None for other orders), whether it goes by convoy, whether it crosses a weak passage (lists:
         # a move may be made a hold), and the order's text ("" for a unit given none), the unit's, its
@@ -1067,7 +1065,7 @@ def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:
         trial = Resolver(
             resolver.v,
             resolver.given.units,
-            resolver.given.orders,
+            (),
             resolver.season,
             resolver.backup,
             strengths=resolver.given.strengths,
