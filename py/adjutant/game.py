@@ -446,7 +446,9 @@ class Game:
                     return False  # removals are due
             # builds are due if some power with more centres than units has a place to build
             v = self.variant
-            return not any(can_build(v, p, units, centres) for p, n in owned.items() if n > have.get(p, 0) and p in v.powers)
+            return not any(
+                can_build(v, p, units, centres) for p, n in owned.items() if n > have.get(p, 0) and p in v.powers
+            )
         return False
 
     def _after_skip(self) -> Position:
