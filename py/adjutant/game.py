@@ -180,16 +180,10 @@ class Game:
         return self.winner is not None or self.draw is not None
 
     def centre_counts(self) -> dict[str, int]:
-        counts = {p: 0 for p in self.variant.powers}
-        for owner in self.position.centres.values():
-            counts[owner] = counts.get(owner, 0) + 1
-        return counts
+        return {**dict.fromkeys(self.variant.powers, 0), **_count(self.position.centres.values())}
 
     def unit_counts(self) -> dict[str, int]:
-        counts = {p: 0 for p in self.variant.powers}
-        for u in self.units.values():
-            counts[u.power] += 1
-        return counts
+        return {**dict.fromkeys(self.variant.powers, 0), **_count(map(_POWER, self.units.values()))}
 
     def dislodged_units(self) -> dict[str, Unit]:
         return {d.unit.province: d.unit for d in self.position.dislodged}
@@ -368,12 +362,7 @@ class Game:
         mine = self.orders.setdefault(power, [])
         if not unit_order:
             self._seen = None
-        elif (
-            self._seen is not None
-            and before is not None
-            and before.written is not order
-            and not any(o is before.written for o in mine)
-        ):
+        elif before is not None and before.power != power:
             self._seen = None  # (the row replaced was another power's order for the unit: it stays given)
         if isinstance(order, Nominate):
             mine[:] = [o for o in mine if not (isinstance(o, Nominate) and o.level == order.level)]
@@ -567,15 +556,15 @@ class Game:
         seen = self._seen
         if seen is not None and self._checks_at is p and seen == self.orders:
             checks = self._checks
-            given = len(checks)
+            n_given = len(checks)
         else:
-            checks, given = {}, 0
+            checks, n_given = {}, 0
             for os in self.orders.values():
                 for order in os:
                     if type(order) not in _POWER_ORDER_TYPES:  # (isinstance, faster: no subclasses)
                         o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
                         checks[o.unit.province] = self._checked(o)
-                        given += 1
+                        n_given += 1
         resolver = movement_resolver(self.variant, p.units, (), p.phase.season, checks=checks)
         resolver.decide()
         units, dislodged, contested, success, reasons, attackers = resolver.tally()
@@ -586,7 +575,7 @@ class Game:
         columns = zip(powers, texts, resolver.unit_text, success, reasons, dislodged_flags, strict=True)
         results: list[Result] = list(map(tuple.__new__, repeat(Result), columns))
         unordered = texts.count("")
-        if len(texts) - unordered == given:
+        if len(texts) - unordered == n_given:
             # each order was for a unit on the board, one per unit: the resolver's order is the province order
             written: dict[str, list[str]] = {power: [] for power in sorted(set(powers))}
             for power, text in zip(powers, texts, strict=True):
