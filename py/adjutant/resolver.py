@@ -28,7 +28,6 @@ from .variant import Variant, province_of
 #: a decision's state (a settled one is falsy: the orders still to decide are found by truth)
 RESOLVED, UNRESOLVED, GUESSING = 0, 1, 2
 _POWER = attrgetter("power")
-_UNIT = attrgetter("unit")
 _VOID_SUPPORT = "void: the supported unit was not ordered that way"
 
 
@@ -945,7 +944,7 @@ class Resolver:
                     break
         # the units where they stand, less those that moved, then those that moved where they went (a unit
         # that moved in takes the place of one that stayed: that one was dislodged)
-        units = dict(zip(provs, map(_UNIT, orders), strict=True))
+        units = dict(self.given.units)
         for i in winners:
             del units[provs[i]]
         for i in winners:
