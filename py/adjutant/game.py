@@ -402,12 +402,30 @@ class Game:
             raise AdjutantError("this is a view of the game, for display: only the game master's game is adjudicated")
         self._owned = None  # (the centres may have been changed in place since the last adjudication)
         added = [self._step()]
-        while not self.over and self._nothing_to_decide():
-            record = PhaseRecord(self.phase, {}, [], skipped=True)
-            added.append(record)
-            self._advance(record, self._after_skip())
+        self._skip(added)
         self._owned = None
         return added
+
+    def _skip(self, added: list[PhaseRecord]) -> None:
+        """Skip the phases with nothing to decide after the one just adjudicated, recording each in
+        ``added``: retreats with no unit dislodged, adjustments with no removal due and no build possible.
+        (One loop that reads the position's fields itself: it runs after every adjudication.)"""
+        while self.winner is None and self.draw is None:
+            p = self.position
+            phase, units, centres, cluster = p.phase, p.units, p.centres, p.cluster
+            if phase.kind == "retreat":
+                if p.dislodged:
+                    return
+                if phase.season == "fall":
+                    centres = update_centres(self.variant, units, centres)
+            elif phase.kind == "adjustment" and self._nothing_to_adjust(units, centres):
+                if cluster is not None:
+                    cluster = replace(cluster, fresh={})  # no builds this winter
+            else:
+                return
+            record = PhaseRecord(phase, {}, [], skipped=True)
+            added.append(record)
+            self._advance(record, Position(phase.next(), units, centres, cluster=cluster))
 
     def _centre_counts(self) -> dict[str, int]:
         """The centres each power owns, counted once an adjudication: the victory check and a skipped
@@ -417,39 +435,23 @@ class Game:
             self._owned = (centres, _count(centres.values()))
         return self._owned[1]
 
-    def _nothing_to_decide(self) -> bool:
-        kind = self.phase.kind
-        if kind == "retreat":
-            return not self.position.dislodged
-        if kind == "adjustment":
-            units, centres = self.position.units, self.position.centres
-            closed = self.variant.closed_in("winter")
-            if closed and not closed.isdisjoint(units):
-                return False
-            owned = self._centre_counts()
-            have = _count(map(_POWER, units.values()))
-            if owned == have:
-                return True
-            for p, n in have.items():
-                if n > owned.get(p, 0):
-                    return False  # removals are due
-            # builds are due if some power with more centres than units has a place to build
-            v = self.variant
-            return not any(
-                can_build(v, p, units, centres) for p, n in owned.items() if n > have.get(p, 0) and p in v.powers
-            )
-        return False
-
-    def _after_skip(self) -> Position:
-        p = self.position
-        nxt = p.phase.next()
-        centres = p.centres
-        if p.phase.kind == "retreat" and p.phase.season == "fall":
-            centres = update_centres(self.variant, p.units, p.centres)
-        cluster = p.cluster
-        if cluster is not None and p.phase.kind == "adjustment":
-            cluster = replace(cluster, fresh={})  # no builds this winter
-        return Position(nxt, p.units, centres, cluster=cluster)
+    def _nothing_to_adjust(self, units: dict[str, Unit], centres: dict[str, str]) -> bool:
+        """Whether an adjustment phase has nothing to decide: no removal due, and no build possible."""
+        closed = self.variant.closed_in("winter")
+        if closed and not closed.isdisjoint(units):
+            return False
+        owned = self._centre_counts()
+        have = _count(map(_POWER, units.values()))
+        if owned == have:
+            return True
+        for p, n in have.items():
+            if n > owned.get(p, 0):
+                return False  # removals are due
+        # builds are due if some power with more centres than units has a place to build
+        v = self.variant
+        return not any(
+            can_build(v, p, units, centres) for p, n in owned.items() if n > have.get(p, 0) and p in v.powers
+        )
 
     def _advance(self, record: PhaseRecord, position: Position) -> None:
         self.snapshots.append(self.position)

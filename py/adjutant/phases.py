@@ -229,23 +229,13 @@ def _build_places(variant: Variant, power: str, units: Mapping[str, Unit], centr
     p = variant.powers[power]
     for prov in p.home_centres:
         if centres.get(prov) == power and prov not in units:
-            yield from _builds_at(variant, prov, ("A", "F"), None)
+            yield from variant.builds_at(prov)
     for site in p.build_sites:
         if site.province in units or not all(centres.get(r) == power for r in site.requires):
             continue
         if variant.provinces[site.province].centre and centres.get(site.province) != power:
             continue
-        yield from _builds_at(variant, site.province, site.units, site.coast)
-
-
-def _builds_at(variant: Variant, prov: str, types: Iterable[str], coast: str | None) -> Iterator[str]:
-    for t in types:
-        locations = [prov] if t == "A" else variant.fleet_locations(prov)
-        for loc in locations:
-            if coast is not None and t == "F" and loc != f"{prov}/{coast}":
-                continue
-            if variant.can_stand(t, loc) and variant.neighbours(t, loc):
-                yield f"{t} {loc}"
+        yield from variant.builds_at(site.province, site.units, site.coast)
 
 
 def adjudicate_adjustments(

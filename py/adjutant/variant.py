@@ -134,6 +134,8 @@ class Variant:
     )
     #: :meth:`convoy_route_seas`, kept as each pair is first asked for
     _routes: dict[tuple[str, str, str], frozenset[str]] = field(default_factory=dict, repr=False)
+    #: :meth:`builds_at`, kept as each is first asked for
+    _builds: dict[tuple[str, tuple[str, ...], str | None], tuple[str, ...]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         touch: dict[str, dict[str, set[str]]] = {"A": {}, "F": {}}
@@ -271,6 +273,25 @@ class Variant:
             if self.touches(s, src, "F"):
                 extend([s])
         return frozenset(found)
+
+    def builds_at(
+        self, province: str, types: tuple[str, ...] = ("A", "F"), coast: str | None = None
+    ) -> tuple[str, ...]:
+        """``("A lon", "F lon")``: the builds of the types the map allows in a province (on the coast, if
+        given), whoever owns it and whatever stands there: a unit may stand there, and leave. A fact of
+        the map, worked out once for each province asked about."""
+        key = (province, types, coast)
+        builds = self._builds.get(key)
+        if builds is None:
+            builds = self._builds[key] = tuple(
+                f"{t} {loc}"
+                for t in types
+                for loc in ([province] if t == "A" else self.fleet_locations(province))
+                if (coast is None or t != "F" or loc == f"{province}/{coast}")
+                and self.can_stand(t, loc)
+                and (self._army if t == "A" else self._fleet).get(loc)
+            )
+        return builds
 
     def closed_in(self, season: str) -> frozenset[str]:
         """The provinces closed in the season (a unit there can only hold)."""
