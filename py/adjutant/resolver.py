@@ -948,7 +948,7 @@ class Resolver:
         for i in winners:
             del units[provs[i]]
         for i in winners:
-            units[to[i]] = rows[i].moved  # type: ignore[index]  # a successful move has its unit
+            units[to[i]] = rows[i].moved  # type: ignore[index, assignment]  # a successful move has its unit
         # supports of an order not given (a dislodged one's verdict, and the rare other, below)
         for i in self.void:
             success[i] = False
