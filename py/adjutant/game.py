@@ -409,7 +409,9 @@ class Game:
     def _skip(self, added: list[PhaseRecord]) -> None:
         """Skip the phases with nothing to decide after the one just adjudicated, recording each in
         ``added``: retreats with no unit dislodged, adjustments with no removal due and no build possible.
-        (One loop that reads the position's fields itself: it runs after every adjudication.)"""
+        (One loop that reads the position's fields itself: it runs after every adjudication. The orders were
+        cleared when the adjudicated phase moved on, and no skipped phase has any; the victory check is made
+        on coming to an adjustment phase: a spring after a skipped winter has the same centres.)"""
         while self.winner is None and self.draw is None:
             p = self.position
             phase, units, centres, cluster = p.phase, p.units, p.centres, p.cluster
@@ -425,7 +427,11 @@ class Game:
                 return
             record = PhaseRecord(phase, {}, [], skipped=True)
             added.append(record)
-            self._advance(record, Position(phase.next(), units, centres, cluster=cluster))
+            self.snapshots.append(p)
+            self.history.append(record)
+            self.position = Position(phase.next(), units, centres, cluster=cluster)
+            if self.position.phase.kind == "adjustment":
+                self._check_victory()
 
     def _centre_counts(self) -> dict[str, int]:
         """The centres each power owns, counted once an adjudication: the victory check and a skipped
@@ -467,7 +473,7 @@ class Game:
 
     def _check_victory(self) -> None:
         counts = self._centre_counts()
-        best = max(counts.values(), default=0)
+        best = max(counts.values()) if counts else 0
         if best >= self.variant.victory_centres:
             leaders = [p for p, n in counts.items() if n == best]
             if len(leaders) == 1:
