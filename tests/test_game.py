@@ -172,6 +172,20 @@ def test_arbitrary_links_raise_only_game_file_errors(text: str) -> None:
         assert str(e)
 
 
+@pytest.mark.parametrize("variant", [v for v, _ in available_variants()])
+def test_a_link_starts_with_its_variant_and_opens_without_it(variant: str) -> None:
+    """The variant's id comes first, readable, for the page to paint the right map before Python starts;
+    a link made before that, without it, still opens; a start naming another variant is refused."""
+    game = Game.new(variant, seed=3)
+    link = encode_link(game)
+    named, rest = link.split(".", 1)
+    assert named == variant and "." not in rest
+    assert dumps(decode_link("#" + link)) == dumps(game) == dumps(decode_link(rest))
+    other = "loeb9" if variant != "loeb9" else "standard"
+    with pytest.raises(GameFileError, match=f"says it holds a game of '{other}'"):
+        decode_link(f"{other}.{rest}")
+
+
 def test_damaged_links_say_what_is_wrong() -> None:
     link = encode_link(play_scripted())
     with pytest.raises(GameFileError, match="does not inflate|cut short"):

@@ -261,10 +261,19 @@ def test_a_sealed_link_round_trips_its_public_part_and_seals() -> None:
     public = {"variant": "cluster", "phase": "S1901M", "list": [1, 2, 3]}
     seals = {"gm": "AQAJJ8A-_x", "england": "AQAJJ8Bzz9"}
     fragment = encode_sealed_link(public, seals)
-    assert fragment.startswith("s=") and is_sealed_link("#" + fragment) and not is_sealed_link("abc")
+    # the variant's id first, readable (the page paints its map before Python starts), then the seal
+    assert fragment.startswith("cluster.s=") and is_sealed_link("#" + fragment) and not is_sealed_link("abc")
     link = decode_sealed_link("#" + fragment)
     assert link.public == public and link.sealed == seals
     assert link.fragment() == fragment
+    # a link made before the variant's id was written first opens as well
+    old = fragment.removeprefix("cluster.")
+    assert is_sealed_link(old) and decode_sealed_link(old) == link
+    # a start that names another variant is refused, not believed
+    with pytest.raises(GameFileError, match="says it holds a game of 'standard'"):
+        decode_sealed_link("standard." + old)
+    # public data with no variant, or with a hostile one, gives no readable start
+    assert encode_sealed_link({**public, "variant": "<b>x"}, seals).startswith("s=")
 
 
 @pytest.mark.parametrize(

@@ -31,10 +31,10 @@
     if (element) element.textContent = text;
   }
 
-  // The variant to paint first: named by the link (#v=<id>:… is not parsed here: the link's variant
-  // comes in a small readable prefix the UI writes) or by the autosaved game, else standard.
+  // The variant to paint first: named by the link (which starts with the variant's id and a dot,
+  // "#loeb9.…", before the part only Python reads) or by the autosaved game, else standard.
   function firstVariant() {
-    const match = /^#([a-z0-9_]+)[.~]/.exec(location.hash);
+    const match = /^#(?:g=)?([a-z0-9_]{1,40})\./.exec(location.hash);
     if (match) return match[1];
     try {
       const saved = localStorage.getItem("adjutant.variant");

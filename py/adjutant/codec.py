@@ -3,13 +3,17 @@
 A link holds only the variant and the orders of every phase; the positions and results are found again
 by replaying them. Each unit's order is written as its index among the orders the position offers it
 (:mod:`adjutant.legal`), all indices packed into one mixed-radix number; an order outside that list is
-kept as text. The whole is deflated and written in base64url.
+kept as text. The whole is deflated and written in base64url, after the variant's id and a dot
+(``standard.``): readable, and read by the page, which paints that variant's map while Python starts
+(base64url has no dot, so the two parts cannot be confused). A link without the id is read as well.
 
 >>> from adjutant.game import Game
 >>> g = Game.new("standard")
 >>> _ = g.add_orders("F Lon - Nth; A Par - Bur")
 >>> _ = g.adjudicate()
 >>> link = encode_link(g)
+>>> link.split(".")[0]
+'standard'
 >>> from adjutant.gamefile import dumps
 >>> dumps(decode_link(link)) == dumps(g)
 True
@@ -20,6 +24,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import zlib
 from typing import Any
 
@@ -35,6 +40,34 @@ MAX_LINK = 400_000
 MAX_INFLATED = 4_000_000
 #: nor hold more adjudicated phases than this (about two hundred game years): replaying them takes time
 MAX_PHASES = 1000
+
+
+#: the readable start of a link: the variant's id and a dot
+_NAMED = re.compile(r"([a-z0-9_]{1,40})\.")
+
+
+def split_link(fragment: str) -> tuple[str | None, str]:
+    """A link's fragment (with or without its ``#``) as the variant its readable start names, if it has
+    one, and the rest: ``"loeb9.Q1ZK…"`` -> ``("loeb9", "Q1ZK…")``."""
+    text = fragment.strip()
+    for prefix in ("#", "g="):
+        if text.startswith(prefix):
+            text = text[len(prefix) :]
+    named = _NAMED.match(text)
+    if named is None:
+        return None, text
+    return named.group(1), text[named.end() :]
+
+
+def link_start(variant: object) -> str:
+    """The readable start of a link to a game of ``variant`` (an id), or "" if it is not an id."""
+    return f"{variant}." if isinstance(variant, str) and _NAMED.fullmatch(f"{variant}.") else ""
+
+
+def check_named_variant(named: str | None, variant: object) -> None:
+    """Refuse a link whose readable start names another variant than the game it holds."""
+    if named is not None and variant != named:
+        raise GameFileError(f"the link is damaged: it says it holds a game of {named!r}, but holds another")
 
 
 def _b64(data: bytes) -> str:
@@ -160,7 +193,7 @@ def encode_link(game: Game) -> str:
         from .gamefile import to_data
 
         text = json.dumps({"a": LINK_VERSION, "v": game.variant.id, "f": to_data(game)}, separators=(",", ":"))
-        return _b64(zlib.compress(text.encode("utf-8"), 9)[2:-4])
+        return link_start(game.variant.id) + _b64(zlib.compress(text.encode("utf-8"), 9)[2:-4])
     g = Game.new(game.variant)
     digits = _Digits()
     extra: list[Any] = []
@@ -184,16 +217,13 @@ def encode_link(game: Game) -> str:
     if game.draw:
         payload["d"] = list(game.draw)
     raw = json.dumps(payload, separators=(",", ":")).encode("utf-8")
-    return _b64(zlib.compress(raw, 9)[2:-4])  # raw deflate: no zlib header or checksum
+    return link_start(game.variant.id) + _b64(zlib.compress(raw, 9)[2:-4])  # raw deflate: no header or checksum
 
 
 def decode_link(text: str) -> Game:
-    """The game in a link's fragment (with or without a leading ``#g=``); raises
-    :class:`GameFileError` naming what is wrong, and never anything else."""
-    text = text.strip()
-    for prefix in ("#", "g="):
-        if text.startswith(prefix):
-            text = text[len(prefix) :]
+    """The game in a link's fragment (with or without a leading ``#``, with or without the variant's id);
+    raises :class:`GameFileError` naming what is wrong, and never anything else."""
+    named, text = split_link(text)
     if not text:
         raise GameFileError("the link holds no game")
     if len(text) > MAX_LINK:
@@ -213,6 +243,7 @@ def decode_link(text: str) -> Game:
         payload = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):  # bad UTF-8, bad JSON, or a number too long to read
         raise GameFileError("the link is damaged: its contents are not a game") from None
+    check_named_variant(named, payload.get("v") if isinstance(payload, dict) else None)
     try:
         return _from_payload(payload)
     except GameFileError:

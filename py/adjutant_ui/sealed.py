@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjutant import AdjutantError, GameFileError, cluster
+from adjutant.codec import check_named_variant, link_start, split_link
 from adjutant.game import Game
 from adjutant.variant import Variant
 
@@ -235,19 +236,21 @@ class SealedLink:
 
 
 def is_sealed_link(fragment: str) -> bool:
-    return fragment.lstrip("#").startswith(SEALED_PREFIX)
+    return split_link(fragment)[1].startswith(SEALED_PREFIX)
 
 
 def encode_sealed_link(public: dict[str, Any], sealed: dict[str, str]) -> str:
-    """The fragment (without '#') for a game's public data and its parts' seals."""
+    """The fragment (without '#') for a game's public data and its parts' seals: the variant's id and a
+    dot, as an ordinary link starts (:mod:`adjutant.codec`), then ``s=`` and the rest."""
     payload = {"version": SEALED_VERSION, "public": public, "sealed": sealed}
-    return SEALED_PREFIX + base64.urlsafe_b64encode(_deflate(payload)).decode("ascii").rstrip("=")
+    seal = base64.urlsafe_b64encode(_deflate(payload)).decode("ascii").rstrip("=")
+    return link_start(public.get("variant")) + SEALED_PREFIX + seal
 
 
 def decode_sealed_link(fragment: str) -> SealedLink:
     """A sealed link's public data and seals; a damaged, truncated or hostile link raises GameFileError
     naming what is wrong (never anything else). The public data is checked by :func:`public_game`."""
-    text = fragment.strip().lstrip("#")
+    named, text = split_link(fragment)
     if not text.startswith(SEALED_PREFIX):
         raise GameFileError("the link is not a sealed game")
     text = text[len(SEALED_PREFIX) :]
@@ -275,6 +278,7 @@ def decode_sealed_link(fragment: str) -> SealedLink:
     public, sealed = payload.get("public"), payload.get("sealed")
     if not isinstance(public, dict):
         raise GameFileError("the link is damaged: it has no public part")
+    check_named_variant(named, public.get("variant"))
     if not isinstance(sealed, dict) or not sealed:
         raise GameFileError("the link is damaged: it has no sealed parts")
     for name, seal in sealed.items():

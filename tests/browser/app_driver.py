@@ -64,8 +64,10 @@ def _ready(context: Any, url: str, page: Any | None) -> Any:
         try:
             page.goto(url)
             page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
-        except PlaywrightError:
-            if not watch.crashed or attempt == 2:
+        except PlaywrightError as error:
+            # (the "crash" event may come after the error it causes: "Page crashed" says it too)
+            crashed = watch.crashed or "Page crashed" in str(error)
+            if not crashed or attempt == 2:
                 raise
             warnings.warn(
                 RendererCrashed(f"Chromium's renderer crashed while opening {url[:80]}; opened again"), stacklevel=3

@@ -54,8 +54,8 @@ def unlock(page: Any, passphrase: str) -> str:
 
 
 def decode_fragment(fragment: str) -> dict[str, Any]:
-    assert fragment.startswith("s=")
-    data = fragment[2:]
+    assert fragment.startswith("cluster.s=")  # the variant, readable, for the page's first paint
+    data = fragment.removeprefix("cluster.s=")
     raw = zlib.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), -15)
     payload: dict[str, Any] = json.loads(raw)
     return payload
@@ -73,7 +73,7 @@ def holds_all(data: Any, provinces: set[str]) -> bool:
 def sealed_link(page: Any, before: str = "") -> str:
     """The sealed link in the address bar, once it is there (and differs from ``before``)."""
     page.wait_for_function(
-        "before => location.hash.startsWith('#s=') && location.hash !== before", arg=before, timeout=20_000
+        "before => location.hash.startsWith('#cluster.s=') && location.hash !== before", arg=before, timeout=20_000
     )
     return str(page.evaluate("location.hash")).lstrip("#")
 
@@ -170,6 +170,8 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
     other, other_recorder = new_context()
     player = open_app(other, site.url + "#" + link)
     assert phase(player) == "F1901M"
+    # the Cluster map painted first, read from the link's start (never the standard map)
+    assert [url.rsplit("/", 1)[1] for url in other_recorder.requests if url.endswith(".svg")] == ["cluster.svg"]
     assert units(player) == position
     assert sites(player) == {} and strengths(player) == {}
     assert "Public view" in player.inner_text("#secrets-role")

@@ -157,4 +157,22 @@ def test_a_cline_v_game_through_a_year(app: tuple[Any, Any]) -> None:
     assert page.locator("#map .adj-order.move.succeeded").count() == 2
     page.click("#hist-last")
     assert phase(page) in ("W1901A", "S1902M")
+    assert str(page.evaluate("location.hash")).startswith("#cline5.")  # the link names its variant first
+    assert recorder.page_errors == []
+
+
+def test_a_link_paints_its_own_variants_map_before_python_starts(new_context: Any, site: Site) -> None:
+    """Opened in a fresh browser (no autosave), a Loeb9 link has the page fetch and paint the Loeb9 map
+    at once, read from the link's readable start, and never the standard map first."""
+    from adjutant import Game, encode_link
+
+    game = Game.new("loeb9")
+    assert game.add_orders("France: A par - bur") == []
+    game.adjudicate()
+    context, recorder = new_context()
+    page = open_app(context, site.url + "#" + encode_link(game))
+    maps = [url.rsplit("/", 1)[1] for url in recorder.requests if url.endswith(".svg")]
+    assert maps == ["loeb9.svg"]
+    assert page.get_attribute("#map", "data-variant") == "loeb9"
+    assert phase(page) == "F1901M"
     assert recorder.page_errors == []
