@@ -71,6 +71,14 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
     assert recorder.page_errors == []
     assert recorder.console_errors == []  # no NaN coordinates from the snapshot's "__proto__" unit
 
+    # A link whose readable start names a variant there is no map of (the page's first paint asks for that
+    # map and gets a 404): refused with the reason, and the autosaved game shown on its own map.
+    page = reopen_app(page, site.url + "#nosuch." + played.split(".", 1)[1])
+    assert "says it holds a game of 'nosuch'" in page.inner_text("#message-text")
+    assert phase(page) == "F1901M" and page.get_attribute("#map", "data-variant") == "standard"
+    assert stored(page, "adjutant.autosave") == played
+    assert recorder.page_errors == []
+
 
 def test_a_hostile_dropped_file_keeps_the_game_and_the_embed_code_keeps_the_folder(
     new_context: Any, site: Site
