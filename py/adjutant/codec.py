@@ -243,7 +243,8 @@ def decode_link(text: str) -> Game:
         payload = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):  # bad UTF-8, bad JSON, or a number too long to read
         raise GameFileError("the link is damaged: its contents are not a game") from None
-    check_named_variant(named, payload.get("v") if isinstance(payload, dict) else None)
+    if isinstance(payload, dict):  # (what is not a game at all is said so below)
+        check_named_variant(named, payload.get("v"))
     try:
         return _from_payload(payload)
     except GameFileError:

@@ -420,16 +420,14 @@ class Game:
                     return
                 if phase.season == "fall":
                     centres = update_centres(self.variant, units, centres)
-            elif phase.kind == "adjustment" and self._nothing_to_adjust(units, centres):
+            elif phase.kind == "adjustment" and self._nothing_to_adjust():
                 if cluster is not None:
                     cluster = replace(cluster, fresh={})  # no builds this winter
             else:
                 return
             record = PhaseRecord(phase, {}, [], skipped=True)
             added.append(record)
-            self.snapshots.append(p)
-            self.history.append(record)
-            self.position = Position(phase.next(), units, centres, cluster=cluster)
+            self._record(record, Position(phase.next(), units, centres, cluster=cluster))
             if self.position.phase.kind == "adjustment":
                 self._check_victory()
 
@@ -441,8 +439,9 @@ class Game:
             self._owned = (centres, _count(centres.values()))
         return self._owned[1]
 
-    def _nothing_to_adjust(self, units: dict[str, Unit], centres: dict[str, str]) -> bool:
-        """Whether an adjustment phase has nothing to decide: no removal due, and no build possible."""
+    def _nothing_to_adjust(self) -> bool:
+        """Whether this adjustment phase has nothing to decide: no removal due, and no build possible."""
+        units, centres = self.position.units, self.position.centres
         closed = self.variant.closed_in("winter")
         if closed and not closed.isdisjoint(units):
             return False
@@ -459,10 +458,15 @@ class Game:
             can_build(v, p, units, centres) for p, n in owned.items() if n > have.get(p, 0) and p in v.powers
         )
 
-    def _advance(self, record: PhaseRecord, position: Position) -> None:
+    def _record(self, record: PhaseRecord, position: Position) -> None:
+        """Add a phase's record to the history (the position it started from kept beside it) and move on."""
         self.snapshots.append(self.position)
         self.history.append(record)
         self.position = position
+
+    def _advance(self, record: PhaseRecord, position: Position) -> None:
+        """After an adjudicated phase: record it, move on, clear the orders, and check for a winner."""
+        self._record(record, position)
         self.orders = {}
         self._checks = {}
         self._seen = None
