@@ -451,6 +451,9 @@ class Resolver:
                 convoy_orders.add((self.power[i], o.target, o.dest))  # type: ignore[arg-type, union-attr]
             if self._carrier_matches(o, j):  # type: ignore[arg-type]
                 self.carriers_of[j].append(i)
+        # moves whose route is to check against the board: armies whose convoy is only implied, and coast runs
+        # (an army ordered by convoy was checked with its order, :func:`checked_order`)
+        unchecked = False
         if convoy_orders:
             for i in self.moves:
                 u = orders_[i].unit
@@ -460,11 +463,14 @@ class Resolver:
                     and (u.power, u.province, to[i]) in convoy_orders
                     and self._convoy_intended(i)
                 ):
-                    convoyed[i] = True
+                    convoyed[i] = unchecked = True
         # the head-to-head opponents found above stand unless a move goes by convoy or across a weak passage
         if True in convoyed:
-            self._check_routes()
-            self._no_head_to_head([i for i in self.moves if convoyed[i]])
+            carried = [i for i in self.moves if convoyed[i]]
+            if unchecked or variant.options.protect_order:  # (coast runs: fleets carried by armies)
+                self._check_routes(carried)
+                carried = [i for i in carried if convoyed[i]]
+            self._no_head_to_head(carried)
         if True in weak:
             self._no_head_to_head([i for i in self.moves if weak[i]])
         self.state: list[int]
@@ -476,11 +482,11 @@ class Resolver:
         """The orders as written, one per unit on the board (a hold for a unit given none)."""
         return [row.written for row in self.given.rows]
 
-    def _check_routes(self) -> None:
-        """Make convoyed moves that no unit on the board could carry illegal (they hold): coast runs with no
-        chain of protecting armies, and armies whose convoy was only implied (an army ordered by convoy was
-        checked with its order, :func:`checked_order`)."""
-        for i in [i for i in self.moves if self.convoyed[i]]:
+    def _check_routes(self, carried: list[int]) -> None:
+        """Make those of these convoyed moves that no unit on the board could carry illegal (they hold): coast
+        runs with no chain of protecting armies, and armies whose convoy was only implied (an army ordered by
+        convoy was checked with its order, :func:`checked_order`)."""
+        for i in carried:
             o = self.orders[i]
             assert isinstance(o, Move)
             if o.unit.type == "F":
@@ -688,6 +694,8 @@ class Resolver:
             return True
         if self.weak[i]:
             return True
+        if not self.carriers_of.get(i):
+            return False  # no unit was ordered to carry it
         o = self.orders[i]
         assert isinstance(o, Move)
         # the 1971 reading of an ambiguous route: every unit ordered to carry must survive
@@ -931,7 +939,7 @@ class Resolver:
         success = [True] * n
         reasons = [""] * n
         attackers: list[Unit | None] = [None] * n
-        moves, occupant = self.moves, self.occupant
+        moves, occupant, opponent, weak, k = self.moves, self.occupant, self.opponent, self.weak, self.k
         winners = list(compress(moves, map(result.__getitem__, moves)))
         winner_into: dict[str, int] = dict(zip(map(to.__getitem__, winners), winners, strict=True))  # type: ignore[arg-type]
         contested: set[str] = set()
@@ -939,7 +947,12 @@ class Resolver:
             if prov in winner_into:
                 continue
             for m in movers:
-                if self._prevent_strength(m) > 0:
+                h = opponent[m]
+                # :meth:`_prevent_strength` is more than nothing, read at once for a move overland that did not
+                # lose a head-to-head battle
+                if ((h < 0 or not result[h]) and not convoyed[m] and not weak[m] and k[m] > 0) or (
+                    self._prevent_strength(m) > 0
+                ):
                     contested.add(prov)
                     break
         # the units where they stand, less those that moved, then those that moved where they went (a unit
