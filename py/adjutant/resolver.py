@@ -239,9 +239,10 @@ HOLD, MOVE, SUPPORT, CONVOY, PROTECT, RESEARCH = range(6)
 _KIND: dict[type, int] = {
     Hold: HOLD, Move: MOVE, Support: SUPPORT, Convoy: CONVOY, Protect: PROTECT, Research: RESEARCH
 }
-#: each kind's decision before any is guessed, by kind: a hold (or research) stands, the rest are to decide
-#: (as tables for ``bytes.translate``: the quickest way to map a list of small numbers)
-_START_STATE = bytes([RESOLVED, UNRESOLVED, UNRESOLVED, UNRESOLVED, UNRESOLVED, RESOLVED]).ljust(256, b"\0")
+#: each kind's decision before any is guessed, by kind: a hold (or research) stands, a move is to decide, and a
+#: support, convoy or protection gives nothing until found to serve a move that may need it (as tables for
+#: ``bytes.translate``: the quickest way to map a list of small numbers)
+_START_STATE = bytes([RESOLVED, UNRESOLVED, RESOLVED, RESOLVED, RESOLVED, RESOLVED]).ljust(256, b"\0")
 _START_RESULT = bytes([True, False, False, False, False, True]).ljust(256, b"\0")
 
 
@@ -894,13 +895,13 @@ class Resolver:
         self.state = state = list(kinds.translate(_START_STATE))
         # (0 and 1 rather than False and True: results are read as truth values)
         self.result = result = list(kinds.translate(_START_RESULT))  # type: ignore[assignment]
-        for i in self.void:
-            state[i] = RESOLVED
+        # (supports of an order not given are left as they start: settled, giving nothing)
         moves_to, provs = self.moves_to, self.prov
         for i in self.live:
-            if provs[i] not in moves_to:  # (neither cut nor dislodged)
-                state[i] = RESOLVED
-                result[i] = True
+            if provs[i] in moves_to:
+                state[i] = UNRESOLVED
+            else:
+                result[i] = True  # (neither cut nor dislodged)
         occupant, convoyed, weak, k, supports_of, voided = (
             self.occupant, self.convoyed, self.weak, self.k, self.supports_of, self.voided
         )
