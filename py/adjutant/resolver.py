@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, islice
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -248,10 +248,9 @@ _START_RESULT = bytes([True, False, False, False, False, True]).ljust(256, b"\0"
 
 class Checked(NamedTuple):
     """A movement order as the resolver reads it, worked out from the order and the position alone (a
-    :class:`~adjutant.game.Game` works it out once, as the order is given)."""
+    :class:`~adjutant.game.Game` works it out once, as the order is given). The resolver reads the fields
+    before ``written`` as columns, one list each (:class:`Resolver`); the last two it reads from the row."""
 
-    #: the order as written (a hold for a unit given none)
-    written: UnitOrder
     #: the order as adjudicated: a move's coast filled in, an illegal order made a hold
     order: UnitOrder
     #: why the order as written is illegal, or ""
@@ -259,8 +258,6 @@ class Checked(NamedTuple):
     kind: int
     #: the province a move goes to (None for other orders)
     to: str | None
-    #: the unit where a successful move puts it
-    moved: Unit | None
     #: the order as written, in its canonical text ("" for a unit given no order)
     text: str
     #: the unit, as results name it ("A par")
@@ -268,11 +265,19 @@ class Checked(NamedTuple):
     #: the unit's power
     power: str
     #: a move ordered by convoy (or, for a fleet, as a coast run)
-    via: bool = False
+    via: bool
     #: a move across a weak passage (only its supports count)
-    weak: bool = False
+    weak: bool
     #: the province of the unit a support, convoy or protection serves (None for other orders)
-    target: str | None = None
+    target: str | None
+    #: the order as written (a hold for a unit given none)
+    written: UnitOrder
+    #: the unit where a successful move puts it
+    moved: Unit | None
+
+
+#: how many of :class:`Checked`'s fields the resolver reads as columns (those before ``written``)
+_COLUMNS = Checked._fields.index("written")
 
 
 def checked_order(variant: Variant, order: UnitOrder, season: str, units: Mapping[str, Unit]) -> Checked:
@@ -284,16 +289,16 @@ def checked_order(variant: Variant, order: UnitOrder, season: str, units: Mappin
     if not why and type(adjudicated) is Move and adjudicated.via_convoy and u.type == "A":
         why = _no_fleets_to_convoy(variant, adjudicated, season, units)
     if why:
-        return Checked(order, Hold(u), why, HOLD, None, None, text, unit, u.power)
+        return Checked(Hold(u), why, HOLD, None, text, unit, u.power, False, False, None, order, None)
     if isinstance(adjudicated, Move):
         dest = adjudicated.dest
         to = province_of(dest)
         weak = bool(variant._pair_kinds) and variant._pair_kinds.get((u.province, to)) == "weak"
         moved = Unit(u.power, u.type, dest)
-        return Checked(order, adjudicated, "", MOVE, to, moved, text, unit, u.power, adjudicated.via_convoy, weak)
+        return Checked(adjudicated, "", MOVE, to, text, unit, u.power, adjudicated.via_convoy, weak, None, order, moved)
     kind = _KIND.get(type(adjudicated), HOLD)
     target = adjudicated.target if isinstance(adjudicated, (Support, Convoy, Protect)) else None
-    return Checked(order, adjudicated, "", kind, None, None, text, unit, u.power, target=target)
+    return Checked(adjudicated, "", kind, None, text, unit, u.power, False, False, target, order, None)
 
 
 def _no_fleets_to_convoy(variant: Variant, move: Move, season: str, units: Mapping[str, Unit]) -> str:
@@ -311,7 +316,7 @@ def _no_fleets_to_convoy(variant: Variant, move: Move, season: str, units: Mappi
 def _holding(unit: Unit) -> Checked:
     """The row of a unit given no order."""
     hold = Hold(unit)
-    return Checked(hold, hold, "", HOLD, None, None, "", f"{unit.type} {unit.location}", unit.power)
+    return Checked(hold, "", HOLD, None, "", f"{unit.type} {unit.location}", unit.power, False, False, None, hold, None)
 
 
 class Given(NamedTuple):
@@ -355,7 +360,13 @@ class Resolver:
             checks = {o.unit.province: checked_order(variant, o, season, units) for o in orders}
         self.prov = provs = sorted(units)
         n = len(provs)
-        self.at = at = dict(zip(provs, range(n), strict=True))
+        # (the board's dict copied, then each value set: no table grows as it is filled)
+        at: dict[str, int] = dict(units)  # type: ignore[arg-type]  # (the values are set next)
+        i = 0
+        for p in provs:
+            at[p] = i
+            i += 1  # noqa: SIM113 - a counter: quicker than the tuples of enumerate here
+        self.at = at
         #: one row per unit on the board, in province order (an order given for no unit there is left out)
         found = list(map(checks.get, provs))
         rows: list[Checked] = (
@@ -372,8 +383,9 @@ class Resolver:
         unit_text: Sequence[str]
         power: Sequence[str]
         targets: Sequence[str | None]
-        _, order_col, illegal_col, kind_col, to_col, _, text, unit_text, power, convoy_col, weak_col, targets = (
-            zip(*rows, strict=True) if rows else [()] * len(Checked._fields)
+        # (only the columns read: the zip makes each column as it is asked for)
+        order_col, illegal_col, kind_col, to_col, text, unit_text, power, convoy_col, weak_col, targets = (
+            islice(zip(*rows, strict=True), _COLUMNS) if rows else [()] * _COLUMNS
         )
         orders_: list[UnitOrder] = list(order_col)
         illegal: list[str] = list(illegal_col)
