@@ -374,7 +374,7 @@ class Resolver:
             if None not in found
             else [row or _holding(units[p]) for p, row in zip(provs, found, strict=True)]
         )
-        self.given = Given(units, strengths_, checks, rows, prepare)
+        self.given = tuple.__new__(Given, (units, strengths_, checks, rows, prepare))  # (made in C)
         # a column per field: the orders as adjudicated, why each is illegal, its kind, the province a move
         # goes to (None for other orders), whether it goes by convoy, whether it crosses a weak passage (lists:
         # a move may be made a hold), and the order's text ("" for a unit given none), the unit's, its
