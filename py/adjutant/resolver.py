@@ -387,12 +387,14 @@ class Resolver:
         order_col, illegal_col, kind_col, to_col, text, unit_text, power, convoy_col, weak_col, targets = (
             islice(zip(*rows, strict=True), _COLUMNS) if rows else [()] * _COLUMNS
         )
-        orders_: list[UnitOrder] = list(order_col)
-        illegal: list[str] = list(illegal_col)
-        kinds_: list[int] = list(kind_col)
-        to: list[str | None] = list(to_col)
+        # (the columns stay the tuples they are made as, but for the convoys found below, until a move is made a
+        # hold: :meth:`_check_routes`)
+        orders_: Sequence[UnitOrder] = order_col
+        illegal: Sequence[str] = illegal_col
+        kinds_: Sequence[int] = kind_col
+        to: Sequence[str | None] = to_col
         convoyed: list[bool] = list(convoy_col)
-        weak: list[bool] = list(weak_col)
+        weak: Sequence[bool] = weak_col
         self.text: Sequence[str] = text
         self.unit_text: Sequence[str] = unit_text
         #: each unit's power
@@ -500,12 +502,15 @@ class Resolver:
         """Make those of these convoyed moves that no unit on the board could carry illegal (they hold): coast
         runs with no chain of protecting armies, and armies whose convoy was only implied (an army ordered by
         convoy was checked with its order, :func:`checked_order`)."""
+        # (the columns that a move made a hold changes, made lists)
+        self.orders, self.kind, self.to, self.weak = list(self.orders), list(self.kind), list(self.to), list(self.weak)
+        self.illegal = illegal = list(self.illegal)
         for i in carried:
             o = self.orders[i]
             assert isinstance(o, Move)
             if o.unit.type == "F":
                 if not self._run_chain(i, lambda c: True):
-                    self.illegal[i] = (
+                    illegal[i] = (
                         f"no unbroken chain of protecting armies runs from {self.v.province_name(o.unit.location)} "
                         f"to {self.v.province_name(o.dest)}"
                     )
@@ -513,7 +518,7 @@ class Resolver:
             elif not o.via_convoy:
                 why = _no_fleets_to_convoy(self.v, o, self.season, self.given.units)
                 if why:
-                    self.illegal[i] = why
+                    illegal[i] = why
                     self._make_hold(i)
 
     def _index_moves(self) -> None:
@@ -541,18 +546,21 @@ class Resolver:
                 opponent[j] = opponent[i] = -1
 
     def _make_hold(self, i: int) -> None:
-        o = self.orders[i]
+        """Make move ``i`` a hold (its columns are lists by now: :meth:`_check_routes`)."""
+        orders, kind, to, weak = self.orders, self.kind, self.to, self.weak
+        assert isinstance(orders, list) and isinstance(kind, list) and isinstance(to, list) and isinstance(weak, list)
+        o = orders[i]
         if isinstance(o, Move):
             self.moves_to[province_of(o.dest)].remove(i)
-        self.orders[i] = Hold(o.unit)
-        self.kind[i] = HOLD
+        orders[i] = Hold(o.unit)
+        kind[i] = HOLD
         j = self.opponent[i]
         if j >= 0:
             self.opponent[j] = -1
         self.occupant[i] = self.opponent[i] = -1
         self.convoyed[i] = False
-        self.to[i] = None
-        self.weak[i] = False
+        to[i] = None
+        weak[i] = False
         self.moves.remove(i)
         # the supports of the unit, matched again to the hold
         for j, s in enumerate(self.orders):
