@@ -589,12 +589,13 @@ class Game:
         unordered = texts.count("")
         if len(texts) - unordered == n_given:
             # each order was for a unit on the board, one per unit: the resolver's order is the province order
-            written: dict[str, list[str]] = {power: [] for power in sorted(set(powers))}
+            # (each unit's power gave its order: the powers that gave orders are those ``orders`` holds)
+            written: dict[str, list[str]] = {power: [] for power in sorted(self.orders)}
             for power, text in zip(powers, texts, strict=True):
                 if text:
                     written[power].append(text)
-            if unordered:
-                written = {power: mine for power, mine in written.items() if mine}  # (all its units unordered)
+            if [] in written.values():
+                written = {power: mine for power, mine in written.items() if mine}  # (a power that gave none)
         else:
             by_power: defaultdict[str, list[str]] = defaultdict(list)
             unit_orders = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
