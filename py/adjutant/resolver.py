@@ -994,7 +994,7 @@ class Resolver:
             reasons[i] = _VOID_SUPPORT
         dislodged: list[Dislodgement] = []
         # orders whose verdict takes more than the usual questions: :meth:`_verdict` gives it
-        odd = list(compress(range(n), illegal))
+        odd = list(compress(range(n), illegal)) if illegal.count("") != n else []  # (most phases: none illegal)
         targets = self.targets
         if odd:
             # a support of an illegal order says so
