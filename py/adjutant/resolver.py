@@ -376,8 +376,8 @@ class Resolver:
         )
         self.given = tuple.__new__(Given, (units, strengths_, checks, rows, prepare))  # (made in C)
         # a column per field: the orders as adjudicated, why each is illegal, its kind, the province a move
-        # goes to (None for other orders), whether it goes by convoy, whether it crosses a weak passage (lists:
-        # a move may be made a hold), and the order's text ("" for a unit given none), the unit's, its
+        # goes to (None for other orders), whether it goes by convoy, whether it crosses a weak passage (made
+        # lists if a move is made a hold), and the order's text ("" for a unit given none), the unit's, its
         # power's, the unit a support or carrier serves
         text: Sequence[str]
         unit_text: Sequence[str]
