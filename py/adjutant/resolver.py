@@ -15,7 +15,6 @@ the backup rule, which is injected (Szykman by default; Coast-Running's rule for
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, islice
@@ -429,8 +428,9 @@ class Resolver:
         self.k = [strengths_.get(p, 1) for p in provs] if strengths_ else [1] * n
         self.deps: list[int] = []
         #: supports and carriers (convoys, protections) by the index of the order they serve
-        self.supports_of: defaultdict[int, list[int]] = defaultdict(list)
-        self.carriers_of: defaultdict[int, list[int]] = defaultdict(list)
+        #: (plain dicts: a ``defaultdict`` is slower to make and to fill, and most phases fill few)
+        self.supports_of: dict[int, list[int]] = {}
+        self.carriers_of: dict[int, list[int]] = {}
         #: moves that the variant's rule made hold without effect (Coast-Running)
         self.voided: set[int] = set()
         supports_of = self.supports_of
@@ -455,7 +455,11 @@ class Resolver:
                 else:
                     fits = to[j] == d.partition("/")[0] and d == orders_[j].dest  # type: ignore[union-attr]
                 if fits:
-                    supports_of[j].append(i)  # type: ignore[index]  # (it fits: j is a unit's)
+                    mine = supports_of.get(j)  # type: ignore[arg-type]  # (it fits: j is a unit's)
+                    if mine is None:
+                        supports_of[j] = [i]  # type: ignore[index]
+                    else:
+                        mine.append(i)
                     live.append(i)
                 else:
                     void.append(i)
@@ -466,7 +470,7 @@ class Resolver:
             if kinds_[i] == CONVOY:
                 convoy_orders.add((self.power[i], o.target, o.dest))  # type: ignore[arg-type, union-attr]
             if self._carrier_matches(o, j):  # type: ignore[arg-type]
-                self.carriers_of[j].append(i)
+                self.carriers_of.setdefault(j, []).append(i)
         # moves whose route is to check against the board: armies whose convoy is only implied, and coast runs
         # (an army ordered by convoy was checked with its order, :func:`checked_order`)
         unchecked = False
@@ -565,11 +569,11 @@ class Resolver:
         # the supports of the unit, matched again to the hold
         for j, s in enumerate(self.orders):
             if isinstance(s, Support) and s.target == o.unit.province:
-                for table in (self.supports_of[i], self.void, self.live):
+                for table in (self.supports_of.get(i, []), self.void, self.live):
                     if j in table:
                         table.remove(j)
                 if self._support_matches(s, self.orders[i]):
-                    self.supports_of[i].append(j)
+                    self.supports_of.setdefault(i, []).append(j)
                     self.live.append(j)
                 else:
                     self.void.append(j)
@@ -599,7 +603,7 @@ class Resolver:
         out = []
         for c in carriers:
             j = self.at.get(self.orders[c].target)  # type: ignore[union-attr]
-            if j is None or not self.convoyed[j] or c not in self.carriers_of[j]:
+            if j is None or not self.convoyed[j] or c not in self.carriers_of.get(j, ()):
                 continue
             m = self.orders[j]
             assert isinstance(m, Move)
@@ -690,7 +694,7 @@ class Resolver:
         o = self.orders[i]
         assert isinstance(o, Move)
         v = self.v
-        guards = {self.orders[c].unit.province: c for c in self.carriers_of[i]}
+        guards = {self.orders[c].unit.province: c for c in self.carriers_of.get(i, ())}
         if province_of(o.dest) in guards:
             return False
         dests = [o.dest] if "/" in o.dest or not v.provinces[province_of(o.dest)].coasts else v.fleet_locations(o.dest)
@@ -1065,7 +1069,7 @@ class Resolver:
             j = self.at.get(o.target)
             if j is not None and self.illegal[j]:
                 return False, f"void: the supported unit's order is illegal ({self.illegal[j]})" + tail
-            if j is None or i not in self.supports_of[j]:
+            if j is None or i not in self.supports_of.get(j, ()):
                 return False, _VOID_SUPPORT + tail
             if self.result[i]:
                 return True, tail.lstrip(", ")
@@ -1078,7 +1082,7 @@ class Resolver:
             what = "the convoyed army" if isinstance(o, Convoy) else "the protected fleet"
             if j is not None and self.illegal[j]:
                 return False, f"void: {what}'s move is illegal ({self.illegal[j]})" + tail
-            if j is None or i not in self.carriers_of[j]:
+            if j is None or i not in self.carriers_of.get(j, ()):
                 return False, f"void: {what} was not ordered that way" + tail
             if self.result[i]:
                 return True, ""
@@ -1093,7 +1097,7 @@ def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:
     carried = [
         i
         for i, o in enumerate(resolver.orders)
-        if isinstance(o, Move) and resolver.convoyed[i] and resolver.carriers_of[i]
+        if isinstance(o, Move) and resolver.convoyed[i] and resolver.carriers_of.get(i)
     ]
     if not carried:
         return
