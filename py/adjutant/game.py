@@ -17,8 +17,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from itertools import repeat
-from operator import is_not
 from typing import NamedTuple
 
 from . import ancients
@@ -582,10 +580,10 @@ class Game:
         units, dislodged, contested, success, reasons, attackers = resolver.tally()
         powers, texts = resolver.power, resolver.text
         # (a unit has an attacker just when it is among the dislodged: most phases dislodge none)
-        dislodged_flags = map(is_not, attackers, repeat(None)) if dislodged else repeat(False, len(attackers))
+        dislodged_flags = [a is not None for a in attackers] if dislodged else [False] * len(attackers)
         # each Result made from its columns as the tuple it is, without a Python-level call per result
         columns = zip(powers, texts, resolver.unit_text, success, reasons, dislodged_flags, strict=True)
-        results: list[Result] = list(map(tuple.__new__, repeat(Result), columns))
+        results: list[Result] = list(map(tuple.__new__, [Result] * len(attackers), columns))
         unordered = texts.count("")
         if len(texts) - unordered == n_given:
             # each order was for a unit on the board, one per unit: the resolver's order is the province order
