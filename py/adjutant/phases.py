@@ -222,12 +222,7 @@ def build_places(variant: Variant, power: str, units: Mapping[str, Unit], centre
 
 def can_build(variant: Variant, power: str, units: Mapping[str, Unit], centres: Mapping[str, str]) -> bool:
     """Whether the power could order some build now (:func:`build_places` is not empty)."""
-    p = variant.powers[power]
-    # (the home centres read here, without the generator: the question is asked after every fall turn)
-    for prov in p.home_centres:
-        if centres.get(prov) == power and prov not in units and variant.builds_at(prov):
-            return True
-    return bool(p.build_sites) and next(_build_places(variant, power, units, centres), None) is not None
+    return next(_build_places(variant, power, units, centres), None) is not None
 
 
 def _build_places(variant: Variant, power: str, units: Mapping[str, Unit], centres: Mapping[str, str]) -> Iterator[str]:
