@@ -586,7 +586,8 @@ class Resolver:
             return False
         if isinstance(c, Convoy):
             return target.unit.type == "A"
-        return target.unit.type == "F"
+        # a fleet's move to a place it borders is an ordinary move, not a coast run: nothing to protect
+        return target.unit.type == "F" and self.convoyed[j]
 
     def implied_convoys(self, carriers: Iterable[int]) -> list[int]:
         """Moves carried by these convoys that were not ordered 'via convoy' and could go overland."""
