@@ -150,6 +150,11 @@ class Variant:
             a, b = sorted(pair)
             self._pair_kinds[(a, b)] = kind
             self._pair_kinds[(b, a)] = kind
+        # provinces whose only waters are canals (Cline V's Moscow): no shore for a convoy, as "armies may not be
+        # convoyed through the canal"
+        canal_only = {
+            p for p, near in self._touch["F"].items() if near and all(self.edge_kind(p, q) == "canal" for q in near)
+        }
         for season in SEASONS:
             self._convoy_seas[season] = tuple(
                 p.id for p in self.provinces.values() if p.is_sea and p.convoy and p.open_in(season)
@@ -159,7 +164,8 @@ class Variant:
             shore: dict[str, set[str]] = {}
             for s in seas:
                 for p in self._touch["F"].get(s, ()):
-                    shore.setdefault(p, set()).add(s)
+                    if p not in canal_only:
+                        shore.setdefault(p, set()).add(s)
             self._sea_graph[season] = (
                 {s: tuple(n for n in self.neighbours("F", s) if n in seas) for s in seas},
                 {p: frozenset(x) for p, x in shore.items()},
