@@ -331,3 +331,44 @@ def test_an_order_given_for_a_unit_another_power_ordered_is_kept_and_written() -
     assert record.orders["france"] == ["A par - bur"] and record.orders["england"] == ["A par - pic"]
     # one order per unit is adjudicated: the one given last
     assert "pic" in g.units and "par" not in g.units and "bur" not in g.units
+
+
+def _surrounded_in_marseilles() -> Game:
+    """Spring 1901: the French army in Marseilles, its three land neighbours held by French armies, is
+    dislodged from Piedmont: it has nowhere to retreat."""
+    from adjutant.game import Position
+
+    g = Game.new("standard")
+    units = {
+        "mar": Unit("france", "A", "mar"), "spa": Unit("france", "A", "spa"), "gas": Unit("france", "A", "gas"),
+        "bur": Unit("france", "A", "bur"), "pie": Unit("italy", "A", "pie"), "lyo": Unit("italy", "F", "lyo"),
+    }
+    g.position = Position(g.phase, units, dict(g.position.centres))
+    assert g.add_orders("Italy: A Pie - Mar; F Lyo S A Pie - Mar") == []
+    return g
+
+
+def test_a_retreat_phase_where_no_unit_can_retreat_disbands_them_and_goes_on() -> None:
+    from adjutant import report
+
+    g = _surrounded_in_marseilles()
+    records = g.adjudicate()
+    assert [str(r.phase) for r in records] == ["S1901M", "S1901R"]
+    assert str(g.phase) == "F1901M" and "mar" not in {d.unit.province for d in g.position.dislodged}
+    assert g.units["mar"] == Unit("italy", "A", "mar") and len(g.units) == 5
+    retreat = records[1]
+    assert retreat.skipped and retreat.orders == {}
+    assert [(r.power, r.unit, r.success, r.reason) for r in retreat.results] == [
+        ("france", "A mar", False, "no place to retreat: disbanded")
+    ]
+    assert "France: Army Marseilles.  (*no place to retreat: disbanded*)" in report.results(g.variant, retreat)
+    assert "no place to retreat: disbanded" in dumps(g)  # the game file shows the disband too
+    g.undo()
+    assert str(g.phase) == "S1901M" and g.units["mar"] == Unit("france", "A", "mar")
+
+
+def test_a_retreat_phase_waits_when_some_unit_can_retreat() -> None:
+    g = _surrounded_in_marseilles()
+    g.position.units.pop("gas")
+    g.adjudicate()
+    assert str(g.phase) == "S1901R" and g.orders_due() == {"france": 1}

@@ -133,7 +133,7 @@ def _run(args: argparse.Namespace) -> int:
         _write_game(args.game, game)
         shown = game if args.secrets else for_players(game)
         for r in shown.history[len(shown.history) - len(records):]:
-            if not r.skipped:
+            if not r.silent:
                 print(report.results(game.variant, r))
         print(report.show(game))
         return 0
@@ -148,7 +148,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "history":
         for r in (game if args.secrets else for_players(game)).history:
-            if not r.skipped:
+            if not r.silent:
                 print(report.results(game.variant, r))
         return 0
     if args.command == "link":

@@ -46,6 +46,7 @@ from .phases import (
     adjudicate_retreats,
     adjustments_due,
     can_build,
+    retreat_options,
     retreat_problem,
     update_centres,
     voluntary_removal,
@@ -54,6 +55,9 @@ from .resolver import Checked, Dislodgement, checked_order, movement_resolver
 from .variant import Variant, load_variant
 
 _POWER_ORDER_TYPES = frozenset(POWER_ORDERS)
+#: a retreat result's reason for a unit given no order, and for one that could be given none
+_NOT_ORDERED = "no retreat ordered: disbanded"
+_NOWHERE = "no place to retreat: disbanded"
 
 
 @dataclass(frozen=True)
@@ -110,7 +114,13 @@ class PhaseRecord:
     phase: Phase
     orders: dict[str, list[str]]
     results: list[Result]
+    #: added by the adjudication of the phase before, with no order given in it
     skipped: bool = False
+
+    @property
+    def silent(self) -> bool:
+        """A skipped phase with nothing to report (a retreat phase whose units could only be disbanded has)."""
+        return self.skipped and not self.results
 
 
 @dataclass(frozen=True)
@@ -414,7 +424,10 @@ class Game:
             phase, units, centres, cluster = p.phase, p.units, p.centres, p.cluster
             if phase.kind == "retreat":
                 if p.dislodged:
-                    return
+                    if not self._nowhere_to_retreat():
+                        return
+                    added.append(self._disband_the_unretreatable())
+                    continue
                 if phase.season == "fall":
                     centres = update_centres(self.variant, units, centres)
             elif phase.kind == "adjustment" and self._nothing_to_adjust():
@@ -427,6 +440,24 @@ class Game:
             self._record(record, Position(phase.next(), units, centres, cluster=cluster))
             if self.position.phase.kind == "adjustment":
                 self._check_victory()
+
+    def _nowhere_to_retreat(self) -> bool:
+        """Whether no unit dislodged in this retreat phase has a place to retreat to."""
+        p = self.position
+        return not any(
+            retreat_options(self.variant, d, p.units, p.contested, p.phase.season) for d in p.dislodged
+        )
+
+    def _disband_the_unretreatable(self) -> PhaseRecord:
+        """Adjudicate a retreat phase in which no dislodged unit can retreat, as the judges do: every one is
+        disbanded, the results say so, and the game goes on. The phase is recorded as skipped (no order could
+        be given in it: undo takes it back with the phase before, and a game file does not replay it)."""
+        record = self._step()
+        record.skipped = True
+        record.results = [
+            r._replace(reason=_NOWHERE) if r.reason == _NOT_ORDERED else r for r in record.results
+        ]
+        return record
 
     def _centre_counts(self) -> dict[str, int]:
         """The centres each power owns, counted once an adjudication: the victory check and a skipped

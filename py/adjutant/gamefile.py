@@ -79,6 +79,8 @@ def record_data(r: PhaseRecord) -> dict[str, Any]:
     d: dict[str, Any] = {"phase": str(r.phase)}
     if r.skipped:
         d["skipped"] = True
+        if r.results:  # units disbanded for want of a place to retreat, reported as the judges do
+            d["results"] = [x.to_data() for x in r.results]
         return d
     d["orders"] = r.orders
     d["results"] = [x.to_data() for x in r.results]

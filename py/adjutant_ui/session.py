@@ -151,7 +151,7 @@ class Session:
     def step(self, delta: int | None = None, to: int | None = None) -> None:
         last = len(self.game.history)
         self.view = max(0, min(last, to if to is not None else self.view + (delta or 0)))
-        while 0 < self.view < last and self.game.history[self.view].skipped:
+        while 0 < self.view < last and self.game.history[self.view].silent:
             self.view += 1 if (delta or 0) > 0 or to == last else -1
         self.clear_selection()
 
@@ -188,7 +188,7 @@ class Session:
             return "No phase adjudicated yet."
         if index is None:
             index = len(history) - 1
-            while index > 0 and history[index].skipped:
+            while index > 0 and history[index].silent:
                 index -= 1
         record = history[index]
         variant = self.game.variant
