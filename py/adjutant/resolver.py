@@ -1090,7 +1090,12 @@ class Resolver:
 def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:
     """Coast-Running: "a convoyed attack may not affect the convoying fleets" (and a coast run may not
     affect its protecting armies). A carried move whose attack would change the outcome of an attack on
-    any unit carrying it does not take place: the unit holds, with no effect anywhere."""
+    any unit carrying it does not take place: the unit holds, with no effect anywhere.
+
+    The rule is decided for all carried moves at once, so that no move's fate hangs on the names of the
+    provinces: in each round every carried move not yet void is tried against the same position (the moves
+    voided in the rounds before), and those that would affect a carrier are voided together; rounds go on
+    until one voids nothing."""
     carried = [
         i
         for i, o in enumerate(resolver.orders)
@@ -1098,34 +1103,39 @@ def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:
     ]
     if not carried:
         return
+    carriers = {i: sorted(resolver.orders[c].unit.province for c in resolver.carriers_of[i]) for i in carried}
+    watched = sorted({p for provinces in carriers.values() for p in provinces})
     voided: set[int] = set()
-
-    def fates(void: set[int], watch: list[str]) -> list[tuple[str, str | None]]:
-        trial = Resolver(
-            resolver.v,
-            resolver.given.units,
-            (),
-            resolver.season,
-            resolver.backup,
-            strengths=resolver.given.strengths,
-            checks=resolver.given.checks,
-        )
-        trial.voided = set(void)
-        out = trial.run()
-        hit = {d.unit.province: d.attacker.province for d in out.dislodged}
-        return [(p, hit.get(p)) for p in watch]
-
-    changed = True
-    while changed:
-        changed = False
-        for i in carried:
-            if i in voided:
-                continue
-            watch = sorted(resolver.orders[c].unit.province for c in resolver.carriers_of[i])
-            if fates(voided, watch) != fates(voided | {i}, watch):
-                voided.add(i)
-                changed = True
+    while True:
+        baseline = _carrier_fates(resolver, voided, watched)
+        newly = {
+            i
+            for i in carried
+            if i not in voided
+            and any(baseline[p] != fate for p, fate in _carrier_fates(resolver, voided | {i}, carriers[i]).items())
+        }
+        if not newly:
+            break
+        voided |= newly
     resolver.voided = voided
+
+
+def _carrier_fates(resolver: Resolver, voided: set[int], watch: list[str]) -> dict[str, str | None]:
+    """For each province in ``watch``: where the attack that dislodges its unit comes from (None: the unit
+    is not dislodged), in a trial of the phase with the ``voided`` carried moves not taking place."""
+    trial = Resolver(
+        resolver.v,
+        resolver.given.units,
+        (),
+        resolver.season,
+        resolver.backup,
+        strengths=resolver.given.strengths,
+        checks=resolver.given.checks,
+    )
+    trial.voided = set(voided)
+    out = trial.run()
+    hit = {d.unit.province: d.attacker.province for d in out.dislodged}
+    return {p: hit.get(p) for p in watch}
 
 
 def adjudicate_movement(
