@@ -79,13 +79,20 @@ def test_distance_counts_moves_across_any_border(site: str, goal: str, moves: in
     assert distance(V, site, goal) == moves
 
 
-def test_mattermission_reach_follows_the_rule_not_the_slip_in_its_example() -> None:
+def test_mattermission_ends_on_land_or_a_coast_as_in_the_texts_example() -> None:
     fleet = mattermission_targets(V, "lon", "F")
-    assert "mar" in fleet  # the text's example
-    assert "lyo" in fleet  # the text says not; 4 moves all the same (maps/cluster.md)
-    assert "nap" not in fleet and "lon" not in fleet
+    assert "mar" in fleet  # the text's example: "could Mattermit to Marseilles,
+    assert "lyo" not in fleet  # but not to Gulf of Lyons" (4 moves away too: a sea; maps/cluster.md)
+    assert not [t for t in fleet if V.provinces[t.split("/")[0]].is_sea]
+    assert "nap" not in fleet and "lon" not in fleet and "bre" in fleet and "spa/nc" in fleet
     army = mattermission_targets(V, "lon", "A")
     assert "mar" in army and "lyo" not in army and "nth" not in army
+
+
+def test_a_mattermission_to_a_sea_is_refused_when_given() -> None:
+    g = _game("england F lon", sites={"lon": 3}, knowledge={"england": ("mattermission",)})
+    (problem,) = g.add_orders("England: F Lon MAT Lyo")
+    assert not problem.kept and "ends on land or a coast" in problem.message
 
 
 def test_the_variant_is_offered() -> None:
@@ -357,14 +364,54 @@ def test_transfer_lifecycle_a_triple_aura_lasts_two_years_in_a_normal_host() -> 
     assert "boh" in g.units and _state(g).transferees[0].value == 1
     _play(g, "")  # F1902M
     _play(g, "")  # W1902A
-    results = _play(g, "")  # S1903: worth 0, below the host's level: host and original die
-    assert "boh" not in g.units and "bur" not in g.units
-    assert _result(results, "A boh").reason.startswith("destroyed")
+    # S1903: worth 0, below the host's level: the aura dies, and the original unit with it; the host lives on,
+    # its own again (France's order for it no longer counts: it carries out Germany's)
+    results = _play(g, "France: A Boh - Mun\nGermany: A Boh - Sil")
+    assert "bur" not in g.units and "boh" not in g.units and g.units["sil"].power == "germany"
+    assert _result(results, "A boh").success
     assert _result(results, "A bur").reason.startswith("destroyed")
-    assert _state(g).transferees == () and "bur" not in _state(g).auras
+    assert _state(g).transferees == () and "bur" not in _state(g).auras and _state(g).strengths() == {}
     public = public_data(g)
     assert "transfer" not in json.dumps(public)
-    assert [r.get("reason") for r in _last_results(public) if "destroyed" in r.get("reason", "")] == ["destroyed"] * 2
+    assert [r.get("reason") for r in _last_results(public) if "destroyed" in r.get("reason", "")] == ["destroyed"]
+
+
+def test_the_host_has_the_transferees_strength_from_the_transfer_but_its_owners_order() -> None:
+    """The transfer is made before movement: in its own phase the host already stands with the aura's worth
+    (here 2: it holds against an attack of 2), and carries out its owner's order (France's order for it, given
+    before the transfer, does not count)."""
+    g = _game(
+        "france A bur, germany A mun, austria A boh, austria A tyr",
+        sites={"bur": 2}, auras={"bur": 3}, knowledge={"france": ("transfer",)}, phase="S1901M",
+    )
+    results = _play(g, "France: A Bur TRA A Mun\nGermany: A Mun H\nAustria: A Boh - Mun; A Tyr S A Boh - Mun")
+    assert _result(results, "A bur").reason == "transfer: took over A mun"
+    assert g.units["mun"].power == "germany" and not g.position.dislodged
+    assert not _result(results, "A boh").success
+
+
+def test_a_transferee_may_move_out_of_its_host_before_its_aura_drops() -> None:
+    """Rule 5.2: the drop comes "after transfers, but before movement (thus giving the transferee a chance to
+    move out)": a host on a site, ordered by its transferee's power, transfers the aura on to another unit,
+    for one more level; the host it leaves is its owner's again."""
+    g = _transferred()
+    g.position = replace(g.position, cluster=replace(_state(g), sites={**_state(g).sites, "mun": 1}))
+    results = _play(g, "France: A Mun TRA A Ruh\nGermany: A Mun H")
+    assert _result(results, "A mun").reason == "transfer: took over A ruh"
+    (t,) = _state(g).transferees
+    assert (t.power, t.host, t.original, t.value, t.host_level, t.since) == ("france", "ruh", "bur", 1, 1, "F1901M")
+    assert _state(g).controller("mun") is None and _state(g).strengths() == {"ruh": 1, "bur": 3}
+    _play(g, "")  # W1901A
+    _play(g, "France: A Ruh - Kie")  # S1902: no drop yet (the aura came into this host in the fall)
+    assert g.units["kie"].power == "germany" and _state(g).transferees[0].value == 1
+
+
+def test_only_the_transferee_moves_a_host_out_and_not_below_strength_two() -> None:
+    g = _transferred()
+    g.position = replace(g.position, cluster=replace(_state(g), sites={**_state(g).sites, "mun": 1}))
+    results = _play(g, "Germany: A Mun TRA A Ruh")  # the host's owner: its own unit is a normal one
+    assert _result(results, "A mun").reason.startswith("transfer fails")
+    assert _state(g).transferees[0].host == "mun"
 
 
 def test_the_original_unit_only_stands() -> None:

@@ -160,13 +160,13 @@ def distance(variant: Variant, start: str, goal: str) -> int | None:
 
 
 def mattermission_targets(variant: Variant, site: str, unit_type: str) -> list[str]:
-    """Where a unit of the type standing on a Mattermission site may be mattermitted: every place it could
-    stand within the variant's range of the site (decision in maps/cluster.md)."""
+    """Where a unit of the type standing on a Mattermission site may be mattermitted: every place on land or
+    a coast where it could stand, within the variant's range of the site (decisions in maps/cluster.md)."""
     rules = _rules(variant)
     out = []
     for p in sorted(variant.provinces):
         d = distance(variant, site, p)
-        if d is None or d == 0 or d > rules.mattermission_range:
+        if d is None or d == 0 or d > rules.mattermission_range or variant.provinces[p].is_sea:
             continue
         locations = [p] if unit_type == "A" else variant.fleet_locations(p)
         out += [loc for loc in locations if variant.can_stand(unit_type, loc)]
@@ -204,7 +204,7 @@ class Transferee:
     original: str | None
     #: what the transferee is worth: the host's strength
     value: int
-    #: the host's own level: when the value drops below it, host and original die
+    #: the host's own level: when the value drops below it, the aura and its original unit die
     host_level: int
     #: the phase of the transfer (the value drops in the same season of each later year)
     since: str
@@ -252,9 +252,14 @@ class ClusterState:
 
     def controller(self, province: str, retreating: bool = False) -> str | None:
         """The power whose transferee commands the unit in ``province``, if any."""
+        t = self.carried(province, retreating)
+        return t.power if t is not None else None
+
+    def carried(self, province: str, retreating: bool = False) -> Transferee | None:
+        """The transferee the unit in ``province`` hosts, if any."""
         for t in self.transferees:
             if t.host == province and t.retreating == retreating:
-                return t.power
+                return t
         return None
 
     def originals(self) -> set[str]:
@@ -300,19 +305,40 @@ def board_for(
 
 
 def effective_orders(
-    state: ClusterState, board: Mapping[str, Unit], given: Iterable[UnitOrder], retreating: bool = False
+    state: ClusterState,
+    board: Mapping[str, Unit],
+    given: Iterable[UnitOrder],
+    retreating: bool = False,
+    phase: Phase | None = None,
 ) -> list[UnitOrder]:
     """One order per unit: a host's commanding power's if it gave one, else the owner's (rule 5.2: a
-    transferee may let the host follow the host player's orders by giving none)."""
+    transferee may let the host follow the host player's orders by giving none). In the movement ``phase``
+    whose drop kills a transferee, its host carries out only a transfer of its (made before the drop: the
+    transferee's "chance to move out"); any other order of its for the host does not count."""
+    dying = {t.host for t in state.transferees if phase is not None and not t.retreating and _dies_in(t, phase)}
     chosen: dict[str, UnitOrder] = {}
     for o in given:
         prov = o.unit.province
         unit = board.get(prov)
         if unit is None:
             continue
-        if o.unit.power == state.controller(prov, retreating) or (o.unit.power == unit.power and prov not in chosen):
+        ruler = state.controller(prov, retreating)
+        if prov in dying and not isinstance(o, Transfer):
+            ruler = None
+        if o.unit.power == ruler or (o.unit.power == unit.power and prov not in chosen):
             chosen[prov] = o
     return [chosen[p] for p in sorted(chosen)]
+
+
+def _drops_in(t: Transferee, phase: Phase) -> bool:
+    """Whether the transferee's worth drops in this phase: the same season of each later year (rule 5.2)."""
+    since = Phase.parse(t.since)
+    return phase.kind == "movement" and phase.season == since.season and phase.year > since.year
+
+
+def _dies_in(t: Transferee, phase: Phase) -> bool:
+    """Whether the transferee dies at this phase's drop: its worth falls below its host's own level."""
+    return _drops_in(t, phase) and t.value - 1 < t.host_level
 
 
 def entry_problem(variant: Variant, state: ClusterState, order: UnitOrder) -> str:
@@ -328,6 +354,8 @@ def entry_problem(variant: Variant, state: ClusterState, order: UnitOrder) -> st
             return f"{there} is more than {rules.mattermission_range} spaces from {here}"
         if province_of(dest) == u.province:
             return f"{here} cannot mattermit to itself"
+        if variant.provinces[province_of(dest)].is_sea:
+            return f"a mattermission ends on land or a coast, not at sea ({there})"
         targets = mattermission_targets(variant, u.province, u.type)
         if dest not in targets:
             if u.type == "F" and any(province_of(t) == province_of(dest) for t in targets):
@@ -445,12 +473,16 @@ def _transfer_problem(
     level = level_of(state, prov)
     if TRANSFER not in state.knowledge.get(power, ()):
         return f"{variant.powers[power].name} has no Knowledge of Transfer"
+    carried = state.carried(prov)
+    if carried is not None:
+        # a host transfers only the aura it carries, on its transferee's order (rule 5.2: "a chance to move out")
+        if carried.power != power:
+            return "it carries another power's aura: only that aura can transfer out of it"
+        level = carried.value
     if level <= 1:
         return "only a multiple unit can transfer"
     if prov not in state.sites:
         return f"{_name(variant, prov)} is not a Site of the Ancients"
-    if state.controller(prov) is not None:
-        return "a host cannot transfer"
     host = units.get(target)
     if host is None or host.type != order.unit.type or target == prov:
         return f"there is no {'army' if order.unit.type == 'A' else 'fleet'} in {_name(variant, target)} to take over"
@@ -562,7 +594,8 @@ def adjudicate_movement_phase(
         if not isinstance(turn.orders[prov], Hold):
             turn.orders[prov] = Hold(turn.units[prov])
             turn.notes[prov] = (False, "illegal: its aura is away in another unit: it can only stand")
-    transferees = _transfers(turn) + _drop(turn, state.transferees)
+    made, left = _transfers(turn)
+    transferees = made + _drop(turn, [t for t in state.transferees if t.host not in left])
     mattermitted = _take_off(turn)
     board = {p: u for p, u in turn.units.items() if p not in mattermitted}
     strengths = {p: a.level for p, a in state.auras.items() if p in board and a.level != 1}
@@ -576,11 +609,15 @@ def adjudicate_movement_phase(
     return _after_movement(turn, transferees, mattermitted, out, used)
 
 
-def _transfers(turn: _Turn) -> list[Transferee]:
-    """Rule 5.2: transfers take place before movement; the original unit stands."""
+def _transfers(turn: _Turn) -> tuple[list[Transferee], set[str]]:
+    """Rule 5.2: transfers take place before movement; the original unit stands. A transferee may move out
+    of its host into another unit, worth one less again (each transfer costs a level), its yearly drop
+    counted from then; the host it leaves is its owner's again. Returns the transfers made, and the hosts
+    left."""
     transfers = {p: o for p, o in turn.orders.items() if isinstance(o, Transfer)}
     targets = [o.target for o in transfers.values()]
     made = []
+    left = set()
     for prov, o in sorted(transfers.items()):
         turn.orders[prov] = Hold(o.unit)
         why = _transfer_problem(turn.variant, turn.state, turn.units, o, turn.giver[prov], set(transfers), targets)
@@ -588,30 +625,26 @@ def _transfers(turn: _Turn) -> list[Transferee]:
             turn.notes[prov] = (False, f"transfer fails: {why}")
             continue
         host = turn.units[o.target]
+        carried = turn.state.carried(prov)
+        worth, original = (level_of(turn.state, prov), prov) if carried is None else (carried.value, carried.original)
         made.append(
-            Transferee(
-                turn.giver[prov],
-                o.target,
-                prov,
-                level_of(turn.state, prov) - 1,
-                level_of(turn.state, o.target),
-                str(turn.phase),
-            )
+            Transferee(turn.giver[prov], o.target, original, worth - 1, level_of(turn.state, o.target), str(turn.phase))
         )
+        if carried is not None:
+            left.add(prov)
         turn.notes[prov] = (True, f"transfer: took over {host}")
-    return made
+    return made, left
 
 
 def _drop(turn: _Turn, transferees: Iterable[Transferee]) -> list[Transferee]:
     """Rule 5.2: each game year after the transfer the transferee is worth one less (after transfers,
-    before movement); below the host's own level it dies, and the host and the original unit with it."""
+    before movement); below the host's own level it dies, and the original unit with it ("it dies, as does
+    the original unit": the aura, not the host, which is its owner's again; maps/cluster.md)."""
     kept = []
     for t in transferees:
-        since = Phase.parse(t.since)
-        if turn.phase.season == since.season and turn.phase.year > since.year:
+        if _drops_in(t, turn.phase):
             t = replace(t, value=t.value - 1)
             if t.value < t.host_level:
-                turn.destroy(t.host, "destroyed: the aura it carried has died")
                 if t.original is not None and t.original in turn.units:
                     turn.destroy(t.original, "destroyed: its transferred aura has died")
                 continue

@@ -566,7 +566,7 @@ class Game:
         """A Cluster Diplomacy movement phase: nominations, transfers and mattermissions around the resolver."""
         given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
         nominations = [o for os in self.orders.values() for o in os if isinstance(o, Nominate)]
-        given = ancients.effective_orders(cluster, p.units, given)
+        given = ancients.effective_orders(cluster, p.units, given, phase=p.phase)
         out, cluster = ancients.adjudicate_movement_phase(self.variant, p.phase, p.units, cluster, given, nominations)
         texts = {o.unit.province: format_order(o) for o in given}
         results = []
