@@ -129,3 +129,13 @@ def test_every_order_of_coast_runnings_examples_parses(text: str) -> None:
         units[loc.partition("/")[0]] = Unit("england", t, loc)
     order = parse_order(written, v, units, power="england")
     assert order.unit == units[next(iter(units))]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("text", "dest"), [("F(BLA)-Sev", "sev"), ("F(Sev)-Mos", "mos"), ("F(Mos)-CAS", "cas")])
+def test_cline_vs_volga_examples_parse_as_printed(text: str, dest: str) -> None:
+    """V r.6c: "(eg. F(BLA)-Sev; F(Sev)-Mos; F(Mos)-CAS;)"."""
+    v = load_variant("cline5")
+    src = v.lookup(text[2:5])
+    assert src is not None
+    order = parse_order(text, v, {src: Unit("russia", "F", src)}, power="russia")
+    assert (order.unit.province, order.dest) == (src, dest)  # type: ignore[union-attr]
