@@ -152,8 +152,13 @@ def test_the_latest_code_wins_and_an_older_one_is_refused() -> None:
     assert encode_link(game) == before
     assert "already in" in intake.accept(game, _sealed(game, "france"), later)
     assert [str(o.dest) for o in game.orders["france"]] == ["pic"]  # type: ignore[attr-defined]
-    rows = dict((p, s) for p, _n, s in group.status(game, intake))
-    assert rows["france"] == "sealed orders in" and rows["england"] == "waiting"
+    intake.refuse("the code is for an earlier phase", "germany")
+    rows = {p: s for p, _n, s in group.status(game, intake)}
+    assert rows["france"] == "sealed orders in (sent 01 Jan 00:00 UTC)" and rows["england"] == "waiting"
+    assert rows["germany"] == "waiting; refused: the code is for an earlier phase"
+    game.add_orders("F Lon - Nth", "england")
+    intake.typed("england")
+    assert {p: s for p, _n, s in group.status(game, intake)}["england"] == "typed by the game master"
 
 
 def test_a_refused_code_changes_nothing() -> None:

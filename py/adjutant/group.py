@@ -32,6 +32,7 @@ import binascii
 import hashlib
 import json
 import re
+import time
 from dataclasses import dataclass, field, replace
 
 from .codec import _phase_slots, check_named_variant, decode_link, encode_link, link_start, split_link
@@ -337,10 +338,9 @@ class Intake:
         """This intake, or a fresh one once the game has moved on."""
         return self if self.phase == len(game.history) else Intake(len(game.history))
 
-    def refuse(self, code: str, reason: str, power: str = "") -> str:
-        """Note a refused code (shown in the table); returns the message."""
+    def refuse(self, reason: str, power: str = "") -> None:
+        """Note a refused code (shown in the table, by the power it names if it names one)."""
         self.refused.append((power, reason))
-        return reason
 
     def accept(self, game: Game, sealed: Sealed, opened: bytes) -> str:
         """Take a code's opened plaintext into the game: the latest code for a power wins. Raises
@@ -388,19 +388,23 @@ class Intake:
 
 
 def status(game: Game, intake: Intake) -> list[tuple[str, str, str]]:
-    """The game master's table: per power (id, name, what is in) for this phase."""
+    """The game master's table: per power (id, name, what is in) for this phase: whether its orders are
+    in and when they were sent, and the last code for it that was refused, with why."""
     due = game.orders_due()
     rows = []
     for power in game.variant.powers.values():
         got = intake.received.get(power.id)
         if got is not None and got.source == "code":
-            state = "sealed orders in"
+            state = f"sealed orders in (sent {time.strftime('%d %b %H:%M UTC', time.gmtime(got.seq / 1000))})"
         elif got is not None or game.orders.get(power.id):
             state = "typed by the game master"
         elif power.id in due:
             state = "waiting"
         else:
             state = "nothing to order"
+        refused = [reason for who, reason in intake.refused if who == power.id]
+        if refused:
+            state += f"; refused: {refused[-1]}"
         rows.append((power.id, power.name, state))
     return rows
 

@@ -533,6 +533,9 @@ class App:
     def on_embed(self, event: Any) -> None:
         self.changed()
         url = self.share_url("embed.html")
+        public = self.group.public_fragment()
+        if public is not None:  # a group game is embedded as its players see it
+            url = url.split("#")[0] + "#" + public
         code = (f'<iframe src="{url}" width="800" height="620" style="border:0;max-width:100%" '
                 f'loading="lazy" title="Diplomacy game"></iframe>')
         _id("embed-code").value = code

@@ -297,8 +297,10 @@ class GroupController:
         state.intake = state.intake.for_phase(game)
         for code in codes:
             short = code[:18] + "…"
+            power = ""
             try:
                 read = group.read_code(code, game, state.public_key)
+                power = read.power
                 opened = await js.window.adjutantGroup.openOrders(
                     state.private_key, to_js(read.data), group.HEADER, to_js(read.aad)
                 )
@@ -309,7 +311,7 @@ class GroupController:
                     )
                 log.append(("kept", f"{short} {state.intake.accept(game, read, _bytes(opened))}"))
             except AdjutantError as error:
-                state.intake.refuse(code, str(error))
+                state.intake.refuse(str(error), power)
                 log.append(("rejected", f"{short} refused: {error}"))
         state.log = log
         _id("codes-text").value = ""
@@ -340,6 +342,8 @@ class GroupController:
         state = self.state
         panel = _id("group")
         panel.hidden = state is None
+        # the game master's own link holds the pending orders and the sealed key: never for the players
+        _id("copy-link").textContent = "Copy my own link" if state is not None and state.is_gm else "Copy link"
         _id("group-insecure").hidden = state is None or self.secure()
         if state is None:
             return
@@ -387,6 +391,11 @@ class GroupController:
         _id("adjudicate").disabled = True
         _id("undo").disabled = True
         _id("declare-draw").disabled = True
+
+    def public_fragment(self) -> str | None:
+        """The players' link of the group game in hand (for the embed code), or None."""
+        state = self.state
+        return group.public_link(state.game, state.public_key) if state is not None else None
 
     def _intake_table(self) -> None:
         state = self.state
