@@ -9,6 +9,7 @@ of index.html, the dialog that starts a group game, and the hooks :class:`adjuta
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,24 @@ INSECURE = (
 
 def _id(name: str) -> Any:
     return document.getElementById(name)
+
+
+def _power_key(public_key: bytes) -> str:
+    """Where this browser remembers which power its player plays in a group game."""
+    return "adjutant.group.power." + group.b64(group.game_id(public_key))
+
+
+def _remembered_power(public_key: bytes) -> str:
+    try:
+        value = js.localStorage.getItem(_power_key(public_key))
+    except Exception:  # noqa: BLE001 - storage disabled: the player chooses again
+        return ""
+    return "" if value is None or value is jsnull else str(value)
+
+
+def _remember_power(public_key: bytes, power: str) -> None:
+    with contextlib.suppress(Exception):  # storage disabled: the player chooses again next time
+        js.localStorage.setItem(_power_key(public_key), power)
 
 
 def _bytes(value: Any) -> bytes:
@@ -79,8 +98,12 @@ class GroupController:
     def read(self, fragment: str) -> Session:
         """The session of a group link (checked); it becomes the group game when the app shows it."""
         link = group.read_group_link(fragment)
-        session = Session(link.game, readonly=link.is_gm is False and not link.power)
-        state = GroupState(session, link.public_key, link.sealed_private, power=link.power)
+        power = link.power
+        if not link.is_gm and not power:  # the players' link: this browser's player played this power
+            remembered = _remembered_power(link.public_key)
+            power = remembered if remembered in link.game.variant.powers else ""
+        session = Session(link.game, readonly=not link.is_gm and not power)
+        state = GroupState(session, link.public_key, link.sealed_private, power=power)
         if link.is_gm:
             state.intake = group.Intake.from_text(link.intake, link.game)
         self.pending = state
@@ -194,6 +217,7 @@ class GroupController:
             return
         power = str(_id("group-power").value)
         state.power = power if power in state.game.variant.powers else ""
+        _remember_power(state.public_key, state.power)
         state.session.readonly = not state.power
         state.game.clear_orders()
         _id("orders-code").value = ""

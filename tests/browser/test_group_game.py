@@ -163,12 +163,16 @@ def play(
         assert new_link is not None and "Results for" in message
         public = new_link.group(0)
         assert ".grp~" in public and group.read_group_link(public.split("#", 1)[1]).game.orders == {}
-        for power, page in pages.items():
-            page.evaluate("h => { location.hash = h; }", public.split("#", 1)[1] + "~" + power)
+        for index, power in enumerate(pages):
+            page = pages[power]
+            # the first player opens the message's link as it is: this browser remembers their power
+            fragment = public.split("#", 1)[1] + ("" if index == 0 else "~" + power)
+            page.evaluate("h => { location.hash = h; }", fragment)
             page.wait_for_function(
                 "p => document.documentElement.dataset.phase === p", arg=str(ref.phase), timeout=20_000
             )
             assert units(page) == engine_units(ref)
+            assert page.input_value("#orders-power") == power
     return gm, pages, ref
 
 
@@ -273,3 +277,33 @@ def test_the_game_master_reopens_the_link_and_unlocks_it(new_context: Any, site:
     ]
     # the players' link made from here holds none of them
     assert group.read_group_link(group.public_link(link.game, link.public_key)).game.orders == {}
+
+
+def test_a_page_served_over_plain_http_says_sealing_needs_https(browser: Any, site: Site) -> None:
+    """Web Crypto exists only in secure contexts: a page from a plain-HTTP address that is not this
+    computer's (here http://adjutant.test, answered by the test's own server) says so where sealing is
+    needed, and makes no group game."""
+    context = browser.new_context()
+    fake = "http://adjutant.test/"
+
+    def answer(route: Any) -> None:
+        route.fulfill(response=route.fetch(url=site.url + route.request.url[len(fake) :]))
+
+    context.route(f"{fake}**", answer)
+    try:
+        key = b"\x04" + bytes(range(64))
+        page = open_app(context, fake + "#" + group.public_link(Game.new("standard"), key, "france"))
+        assert page.evaluate("window.isSecureContext") is False
+        assert page.locator("#group-insecure").is_visible()
+        assert "https://" in page.inner_text("#group-insecure")
+        page.click("#send-orders")
+        page.wait_for_selector("#message:not([hidden])")
+        assert "https://" in page.inner_text("#message-text") and page.input_value("#orders-code") == ""
+        page.evaluate("document.getElementById('message').hidden = true")
+        page.select_option("#game-kind", "group")
+        page.click("#new-game")
+        page.wait_for_selector("#message:not([hidden])")
+        assert "https://" in page.inner_text("#message-text")
+        assert not page.locator("#group-dialog[open]").count()
+    finally:
+        context.close()
