@@ -307,3 +307,39 @@ def test_a_page_served_over_plain_http_says_sealing_needs_https(browser: Any, si
         assert not page.locator("#group-dialog[open]").count()
     finally:
         context.close()
+
+
+def test_codes_opened_as_links_and_damaged_group_links(new_context: Any, site: Site) -> None:
+    """A code opened as a link goes to the game master's game (after the passphrase when the page
+    starts with it); a damaged group link is refused with the reason and the game in hand stays."""
+    context, _ = new_context()
+    gm = open_app(context, site.url)
+    fragment = start_group_game(gm, "standard")
+    link = group.read_group_link(fragment)
+    player_context, _ = new_context()
+    player = open_app(player_context, site.url + "#" + group.public_link(link.game, link.public_key, "austria"))
+    code = send(player, ["A Vie - Gal"])
+    # in the game master's open page: the link's code is taken in at once
+    gm.evaluate("h => { location.hash = h; }", "standard." + code)
+    gm.wait_for_selector("#codes-log li")
+    assert "Austria: 1 order in" in gm.inner_text("#codes-log")
+    gm_fragment(gm)
+    assert gm.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)") == ["AUS: A vie - gal"]
+    # a new page started with a code link: the game master's game comes back from this browser's
+    # storage, and the code is taken in once the passphrase unlocks the key
+    second = send(player, ["A Vie - Tyr"])
+    again = open_app(context, site.url + "#standard." + second)
+    assert again.locator("#gm-unlock-form").is_visible()
+    again.fill("#gm-passphrase", PASSPHRASE)
+    again.click("#gm-unlock")
+    again.wait_for_selector("#codes-log li")
+    assert "Austria: 1 order in" in again.inner_text("#codes-log")
+    assert again.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)") == ["AUS: A vie - tyr"]
+    # a damaged players' link: refused, naming the problem; the game in hand stays
+    held = gm_fragment(again)
+    bad = "standard.grp~" + group.b64(link.public_key)[:40] + "~AAAA"
+    again.evaluate("h => { location.hash = h; }", bad)
+    again.wait_for_selector("#message:not([hidden])")
+    assert "its key is not a P-256 public key" in again.inner_text("#message-text")
+    again.wait_for_function("h => location.hash === '#' + h", arg=held)
+    assert again.locator("#group-gm").is_visible()
