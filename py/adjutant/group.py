@@ -87,11 +87,12 @@ def public_body(game: Game) -> str:
     the variant's id."""
     if game.variant.cluster is not None:
         raise AdjutantError("a Cluster game keeps secrets: it is shared as a sealed link, not a group link")
-    bare = game
-    if game.orders:
-        bare = decode_link(encode_link(game))
-        bare.clear_orders()
-    return split_link(encode_link(bare))[1]
+    pending = game.orders
+    game.orders = {}  # what encode_link writes of the current phase is only this: the link is made without it
+    try:
+        return split_link(encode_link(game))[1]
+    finally:
+        game.orders = pending
 
 
 def phase_digest(game: Game, public_key: bytes) -> bytes:
