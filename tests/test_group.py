@@ -199,6 +199,7 @@ def test_public_links_carry_no_pending_orders_and_the_gm_link_does() -> None:
     [
         ("standard.grp~AAAA~x", "key"),
         ("standard.grp~", "parts"),
+        ("standard.gm~" + group.b64(KEY) + "~s~" + "A" * group.MAX_GROUP_LINK + "~x", "too long"),
         ("standard.grp~" + group.b64(KEY) + "~" + "*", "base64url"),
         ("standard.grp~" + group.b64(KEY) + "~q1ZKVLIy1FEqU7JSKi5JzEtJLEpR0lHKU7IyqAUA~nobody", "nobody"),
         ("loeb9.grp~" + group.b64(KEY) + "~q1ZKVLIy1FEqU7JSKi5JzEtJLEpR0lHKU7IyqAUA", "another"),

@@ -35,7 +35,7 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 
-from .codec import _phase_slots, check_named_variant, decode_link, encode_link, link_start, split_link
+from .codec import MAX_LINK, _phase_slots, check_named_variant, decode_link, encode_link, link_start, split_link
 from .errors import AdjutantError, GameFileError, OrderError
 from .game import Game
 from .legal import adjustment_candidates
@@ -52,6 +52,8 @@ TAG = 16
 SEQ = 6
 #: a pasted text longer than this is refused before it is searched
 MAX_PASTE = 2_000_000
+#: a group link longer than this is refused before it is read (a game's link, a key and the intake)
+MAX_GROUP_LINK = MAX_LINK + 20_000
 #: nor may one code be longer than this (a power's orders fit in a few hundred characters)
 MAX_CODE = 8000
 #: every code in a pasted text: ``orders~`` not inside another word or link text, then base64url
@@ -446,6 +448,8 @@ def is_group_link(fragment: str) -> bool:
 
 def read_group_link(fragment: str) -> GroupLink:
     """A group link's key, game and parts; raises GameFileError naming what is wrong."""
+    if len(fragment) > MAX_GROUP_LINK:
+        raise GameFileError(f"the link is too long ({len(fragment)} characters) to be a game")
     named, rest = split_link(fragment)
     gm = rest.startswith(GM_PREFIX)
     if not (gm or rest.startswith(PUBLIC_PREFIX)):
