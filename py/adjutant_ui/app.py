@@ -13,11 +13,13 @@ from typing import Any
 
 import js
 from adjutant import AdjutantError, available_variants, cluster, load_variant
+from adjutant import group as group_codes
 from adjutant.orders import format_order
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import sealed
 from .board import Board
+from .group import GroupController
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
 from .session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
 
@@ -73,6 +75,8 @@ class App:
         self.keys_task: Any = None
         self.seal_count = 0
         self.passphrase_purpose = ""
+        #: a group game (players send sealed orders codes): py/adjutant_ui/group.py
+        self.group = GroupController(self)
 
     # --- plumbing ------------------------------------------------------------------------------------
     def on(self, element: Any, event: str, handler: Any) -> None:
@@ -112,9 +116,16 @@ class App:
         problems: list[str] = []
         fragment = str(js.location.hash).lstrip("#")
         link: SealedLink | None = None
+        if fragment and group_codes.find_codes(fragment):
+            # an orders code opened as a link: it goes to the game master's game (the autosave)
+            self.group.queued = fragment
+            fragment = ""
         if fragment:
             try:
-                game_session, link = self.read_fragment(fragment)
+                if self.group.claims(fragment):
+                    game_session = self.group.read(fragment)
+                else:
+                    game_session, link = self.read_fragment(fragment)
                 from_link = True
             except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
                 bad_link = True
@@ -124,7 +135,10 @@ class App:
             saved = _storage_get(AUTOSAVE_KEY)
             if saved:
                 try:
-                    game_session, link = self.read_fragment(saved)
+                    if self.group.claims(saved):
+                        game_session = self.group.read(saved)
+                    else:
+                        game_session, link = self.read_fragment(saved)
                     self.last_link = saved
                 except Exception as error:  # noqa: BLE001 - nor may a damaged autosave
                     _storage_set(UNREADABLE_KEY, saved)
@@ -151,7 +165,9 @@ class App:
         self.render()
         _mark("drawn")
         js.window.adjutantShell.pythonReady()
-        if not from_link:
+        if self.group.state is not None:
+            self.changed()
+        elif not from_link:
             if not sealed.has_secrets(game_session.game):
                 # a new game is saved at once; a link replaces the autosave only once played
                 self.last_link = self.last_link or encode_link(game_session.game)
@@ -186,6 +202,7 @@ class App:
         variant = new_session.game.variant
         svg = await js.window.adjutantShell.loadMap(variant.id)
         self.session = new_session
+        self.group.on_show(new_session)
         self.board = Board(svg, variant)
         self.role, self.link = role, link
         self.keys, self.passphrases = dict(keys or {}), dict(passphrases or {})
@@ -281,7 +298,11 @@ class App:
 
     def enter(self, text: str, power: str | None) -> None:
         assert self.session is not None
-        problems = self.session.enter_orders(text, power)
+        player = self.group.player_power()
+        if power is None and player:  # a player's click adds to their own orders, for no other power
+            problems: list[Any] = self.session.game.add_orders(text, player)
+        else:
+            problems = self.session.enter_orders(text, power)
         self.show_problems(problems)
         self.changed()
 
@@ -299,7 +320,7 @@ class App:
         if self.session is None:
             return
         text = str(_id("orders-text").value)
-        power = str(_id("orders-power").value) or None
+        power = str(_id("orders-power").value) or self.group.player_power()
         # orders are for the current phase: show it, not the past one being looked at
         self.session.step(to=len(self.session.game.history))
         try:
@@ -308,6 +329,7 @@ class App:
             self.message(str(error))
             return
         self.show_problems(problems)
+        self.group.typed(power)
         if not any(not getattr(p, "kept", False) for p in problems):
             _id("orders-text").value = ""
         self.changed()
@@ -369,6 +391,9 @@ class App:
         if secret:  # the game master sets the passphrases first; the game starts when they are set
             self.open_passphrases("new", variant_id)
             return
+        if str(_id("game-kind").value) == "group":
+            self.group.start_new(variant_id)
+            return
         asyncio.ensure_future(self._new_game(variant_id))
 
     async def _new_game(self, variant_id: str) -> None:
@@ -385,10 +410,20 @@ class App:
         fragment = str(js.location.hash).lstrip("#")
         if not fragment or fragment == self.last_link:
             return
+        if self.group.state is not None and group_codes.find_codes(fragment):
+            # an orders code opened as a link while the game master's game is open: take it in
+            asyncio.ensure_future(self.group.open_codes(fragment))
+            return
         asyncio.ensure_future(self._open_link(fragment))
 
     async def _open_link(self, fragment: str) -> None:
         try:
+            if self.group.claims(fragment):
+                await self.show(self.group.read(fragment))
+                self.clear_message()
+                self.changed()
+                self.render()
+                return
             new_session, link = self.read_fragment(fragment)
             await self.show(new_session, role="public" if link else "", link=link)
             if link is not None:
@@ -410,6 +445,8 @@ class App:
         session = self.session
         if session is None or self.embed:
             return
+        if self.group.changed(replace_hash):
+            return
         if sealed.has_secrets(session.game):
             # never the game in the clear in the address bar or the autosave: the sealed link, made by
             # the game master (whose keys seal it); any other view keeps the link it came from
@@ -426,6 +463,16 @@ class App:
         self.save_snapshot()
         if replace_hash:
             js.history.replaceState(None, "", "#" + link)
+
+    def remember(self, fragment: str, replace_hash: bool = True) -> None:
+        """Make ``fragment`` the game's link: in the autosave and (unless told not to) the address bar."""
+        assert self.session is not None
+        self.last_link = fragment
+        _storage_set(AUTOSAVE_KEY, fragment)
+        _storage_set(VARIANT_KEY, self.session.game.variant.id)
+        self.save_snapshot()
+        if replace_hash:
+            js.history.replaceState(None, "", "#" + fragment)
 
     def save_snapshot(self) -> None:
         """Write the current position beside the autosave, for the next start's first paint."""
@@ -486,6 +533,9 @@ class App:
     def on_embed(self, event: Any) -> None:
         self.changed()
         url = self.share_url("embed.html")
+        public = self.group.public_fragment()
+        if public is not None:  # a group game is embedded as its players see it
+            url = url.split("#")[0] + "#" + public
         code = (f'<iframe src="{url}" width="800" height="620" style="border:0;max-width:100%" '
                 f'loading="lazy" title="Diplomacy game"></iframe>')
         _id("embed-code").value = code
@@ -750,6 +800,7 @@ class App:
             over.hidden = False
         else:
             over.hidden = True
+        self.group.render()
 
     def _secrets_panel(self, sites: dict[str, int]) -> None:
         """Who is looking at a game with secrets, the passphrase entry, and what the viewer may know."""

@@ -1,0 +1,514 @@
+"""Group games: players send sealed orders codes, the game master adjudicates (no server).
+
+This module is the pure part (standard library only); the encryption is the page's (web/group.js, Web
+Crypto). The design, formats and threat model are in docs/group-play.md. In short:
+
+* A **group link** carries the game master's public key (ECDH P-256, raw, 65 bytes) and the game
+  without its pending orders: ``standard.grp~<key>~<game>`` (``<game>`` is :func:`adjutant.codec.encode_link`'s
+  text without the variant's id), optionally ``~<power>`` naming whose view it opens. The game master's
+  own link, ``standard.gm~<key>~<sealed private key>~<intake>~<game with its pending orders>``, is never
+  shared.
+* A **sealed orders code** is ``orders~`` and base64url of::
+
+      header (10 bytes, in the clear) | ephemeral public key (65) | IV (12) | AES-GCM ciphertext + tag (16)
+
+  The header is format (1) | game id (6: the start of SHA-256 of the game master's key) | phase number
+  (2: how many phases the game has adjudicated) | power (1: its index in the variant). The additional
+  data is the header and the phase digest (SHA-256 of the key and the public game at that phase), so a
+  code opens only for that game, that power and that very phase. The plaintext is a sequence number (6
+  bytes: milliseconds since 1970) and the power's orders (:func:`encode_orders`).
+
+>>> from adjutant.game import Game
+>>> g = Game.new("standard")
+>>> data = encode_orders(g, "france", [g.parse("A Par - Bur", "france"), g.parse("F Bre - Mao", "france")])
+>>> [format_order(o) for o in decode_orders(g, "france", data)]
+['F bre - mao', 'A par - bur']
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import re
+import time
+from dataclasses import dataclass, field, replace
+
+from .codec import MAX_LINK, _phase_slots, check_named_variant, decode_link, encode_link, link_start, split_link
+from .errors import AdjutantError, GameFileError, OrderError
+from .game import Game
+from .legal import adjustment_candidates
+from .orders import Build, Order, Support, Waive, format_order
+
+CODE_PREFIX = "orders~"
+PUBLIC_PREFIX = "grp~"
+GM_PREFIX = "gm~"
+FORMAT = 1
+HEADER = 10
+PUBLIC_KEY = 65
+IV = 12
+TAG = 16
+SEQ = 6
+#: a pasted text longer than this is refused before it is searched
+MAX_PASTE = 2_000_000
+#: a group link longer than this is refused before it is read (a game's link, a key and the intake)
+MAX_GROUP_LINK = MAX_LINK + 20_000
+#: nor may one code be longer than this (a power's orders fit in a few hundred characters)
+MAX_CODE = 8000
+#: every code in a pasted text: ``orders~`` not inside another word or link text, then base64url
+CODE_PATTERN = re.compile(r"(?<![A-Za-z0-9_~-])" + re.escape(CODE_PREFIX) + r"([A-Za-z0-9_-]*)")
+_B64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
+class CodeError(AdjutantError):
+    """A sealed orders code that is refused; the message names why."""
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def unb64(text: str, what: str) -> bytes:
+    if not _B64URL.fullmatch(text):
+        raise GameFileError(f"{what} is damaged: it has characters that base64url does not use")
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise GameFileError(f"{what} is damaged: it is not base64url") from None
+
+
+# --- the game's identity ---------------------------------------------------------------------------
+def game_id(public_key: bytes) -> bytes:
+    """The six bytes a code names its game by: the start of SHA-256 of the game master's public key."""
+    return hashlib.sha256(b"adjutant group game\0" + public_key).digest()[:6]
+
+
+def public_body(game: Game) -> str:
+    """The game as everyone may see it, without any pending orders: :func:`encode_link`'s text without
+    the variant's id."""
+    if game.variant.cluster is not None:
+        raise AdjutantError("a Cluster game keeps secrets: it is shared as a sealed link, not a group link")
+    pending = game.orders
+    game.orders = {}  # what encode_link writes of the current phase is only this: the link is made without it
+    try:
+        return split_link(encode_link(game))[1]
+    finally:
+        game.orders = pending
+
+
+def phase_digest(game: Game, public_key: bytes) -> bytes:
+    """SHA-256 of the key and the public game at its current phase: what the additional data binds."""
+    return hashlib.sha256(b"adjutant group phase\0" + public_key + public_body(game).encode("ascii")).digest()
+
+
+# --- one power's orders, compactly -----------------------------------------------------------------
+class _Digits:
+    def __init__(self) -> None:
+        self.pairs: list[tuple[int, int]] = []
+
+    def put(self, value: int, radix: int) -> None:
+        self.pairs.append((value, radix))
+
+    def pack(self) -> int:
+        n = 0
+        for value, radix in reversed(self.pairs):
+            n = n * radix + value
+        return n
+
+
+def _owner(order: Order) -> str:
+    if isinstance(order, (Build, Waive)):
+        return order.power
+    unit = getattr(order, "unit", None)
+    return unit.power if unit is not None else str(getattr(order, "power", ""))
+
+
+def _unit_slots(game: Game, power: str) -> list[tuple[str, list[Order]]]:
+    owners = {prov: u.power for prov, u in game.units.items()}
+    owners.update({d.unit.province: d.unit.power for d in game.position.dislodged})
+    return [(prov, cands) for prov, cands in _phase_slots(game) if owners.get(prov) == power]
+
+
+def _index(cands: list[Order], order: Order) -> int | None:
+    """Where ``order`` is among the candidates; a support names its target's type, the candidates do not."""
+    if order in cands:
+        return cands.index(order)
+    if isinstance(order, Support) and order.target_type is not None:
+        bare = replace(order, target_type=None)
+        if bare in cands:
+            return cands.index(bare)
+    return None
+
+
+def encode_orders(game: Game, power: str, orders: list[Order]) -> bytes:
+    """One power's orders for the current phase as bytes: a mixed-radix number of each order's index
+    among the orders the position offers (as :mod:`adjutant.codec` packs a link), its length first
+    (one byte), then any order outside those lists written out, one a line."""
+    if power not in game.variant.powers:
+        raise AdjutantError(f"{power!r} is not a power of {game.variant.name}")
+    for order in orders:
+        if _owner(order) != power:
+            raise AdjutantError(f"{format_order(order)} is not an order of {game.variant.powers[power].name}")
+    digits = _Digits()
+    written: list[str] = []
+    if game.phase.kind != "adjustment":
+        by_prov = {o.unit.province: o for o in orders if hasattr(o, "unit")}
+        for prov, cands in _unit_slots(game, power):
+            given = by_prov.get(prov)
+            index = _index(cands, given) if given is not None else None
+            if given is None:
+                digits.put(0, len(cands) + 2)
+            elif index is not None:
+                digits.put(index + 1, len(cands) + 2)
+            else:
+                digits.put(len(cands) + 1, len(cands) + 2)
+                written.append(format_order(given))
+    else:
+        cands = adjustment_candidates(game, power)
+        if len(orders) > len(cands) or any(o not in cands for o in orders):
+            digits.put(len(cands) + 1, len(cands) + 2)
+            written.extend(format_order(o) for o in orders)
+        else:
+            digits.put(len(orders), len(cands) + 2)
+            for order in orders:
+                digits.put(cands.index(order), len(cands))
+    number = digits.pack()
+    packed = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    if len(packed) > 255:
+        raise AdjutantError("too many orders for one code")
+    return bytes([len(packed)]) + packed + "\n".join(written).encode("utf-8")
+
+
+def decode_orders(game: Game, power: str, data: bytes) -> list[Order]:
+    """The orders :func:`encode_orders` wrote, read against the same position; raises CodeError naming
+    what is wrong (orders for another power's units, a damaged payload)."""
+    if not data or len(data) < 1 + data[0]:
+        raise CodeError("the code is damaged: its orders are cut short")
+    number = int.from_bytes(data[1 : 1 + data[0]], "big")
+    try:
+        text = data[1 + data[0] :].decode("utf-8")
+    except UnicodeDecodeError:
+        raise CodeError("the code is damaged: its written-out orders are not text") from None
+    written = text.split("\n") if text else []
+    name = game.variant.powers[power].name
+
+    def get(radix: int) -> int:
+        nonlocal number
+        value = number % radix
+        number //= radix
+        return value
+
+    def parse(line: str) -> Order:
+        try:
+            order = game.parse(line, power)
+        except OrderError as error:
+            raise CodeError(f"the code's orders are not {name}'s: {line!r}: {error.reason}") from None
+        if _owner(order) != power:
+            raise CodeError(f"the code's orders are not {name}'s: {line!r}")
+        return order
+
+    out: list[Order] = []
+    if game.phase.kind != "adjustment":
+        for _prov, cands in _unit_slots(game, power):
+            k = get(len(cands) + 2)
+            if k == 0:
+                continue
+            if k <= len(cands):
+                out.append(cands[k - 1])
+                continue
+            if not written:
+                raise CodeError("the code is damaged: an order written out is missing")
+            out.append(parse(written.pop(0)))
+    else:
+        cands = adjustment_candidates(game, power)
+        k = get(len(cands) + 2)
+        if k == len(cands) + 1:
+            out.extend(parse(line) for line in written)
+            written = []
+        else:
+            out.extend(cands[get(len(cands))] for _ in range(k))
+    if number or written:
+        raise CodeError("the code is damaged: it holds more than one power's orders")
+    return out
+
+
+# --- the code ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Header:
+    """The code's clear header: which game, phase and power it is for."""
+
+    game: bytes
+    phase: int
+    power: int
+
+    def pack(self) -> bytes:
+        return bytes([FORMAT]) + self.game + self.phase.to_bytes(2, "big") + bytes([self.power])
+
+    @classmethod
+    def unpack(cls, data: bytes) -> Header:
+        if len(data) < HEADER:
+            raise CodeError("the code is cut short")
+        if data[0] != FORMAT:
+            raise CodeError(f"the code has a format this Adjutant does not read ({data[0]})")
+        return cls(data[1:7], int.from_bytes(data[7:9], "big"), data[9])
+
+
+def header_for(game: Game, public_key: bytes, power: str) -> Header:
+    return Header(game_id(public_key), len(game.history), list(game.variant.powers).index(power))
+
+
+def additional_data(header: Header, game: Game, public_key: bytes) -> bytes:
+    """What AES-GCM authenticates besides the ciphertext: the header and the phase's digest."""
+    return header.pack() + phase_digest(game, public_key)
+
+
+def plaintext(seq: int, payload: bytes) -> bytes:
+    return seq.to_bytes(SEQ, "big") + payload
+
+
+def find_codes(text: str) -> list[str]:
+    """Every sealed orders code in a pasted text (an email thread, a chat log, links), in order, each
+    once, as ``orders~…``."""
+    if len(text) > MAX_PASTE:
+        raise CodeError(f"the pasted text is too long ({len(text)} characters)")
+    seen: dict[str, None] = {}
+    for match in CODE_PATTERN.finditer(text):
+        seen.setdefault(CODE_PREFIX + match.group(1), None)
+    return list(seen)
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """A code read up to its encryption: whose orders it says it holds, and the bytes to open."""
+
+    code: str
+    header: Header
+    power: str
+    data: bytes
+    aad: bytes
+
+
+def read_code(code: str, game: Game, public_key: bytes) -> Sealed:
+    """Check a code's clear part against the game in hand: the game, the phase, the power. Raises
+    CodeError naming what is wrong; the code is then opened (web/group.js) with :attr:`Sealed.aad`."""
+    text = code.strip()
+    if not text.startswith(CODE_PREFIX):
+        raise CodeError("this is not a sealed orders code (it does not start with orders~)")
+    text = text[len(CODE_PREFIX) :]
+    if len(text) > MAX_CODE:
+        raise CodeError(f"the code is too long ({len(text)} characters) to be one power's orders")
+    if not _B64URL.fullmatch(text):
+        raise CodeError("the code is damaged: it has characters that base64url does not use")
+    if len(text) % 4 == 1:  # no base64url text has this length: a character was lost
+        raise CodeError("the code is cut short or damaged")
+    data = unb64(text, "the code")
+    header = Header.unpack(data)
+    if len(data) < HEADER + PUBLIC_KEY + IV + TAG + SEQ + 1:
+        raise CodeError("the code is cut short")
+    if header.game != game_id(public_key):
+        raise CodeError("the code is for another game")
+    powers = list(game.variant.powers)
+    if header.power >= len(powers):
+        raise CodeError("the code is damaged: it names no power of this game")
+    power = powers[header.power]
+    here = len(game.history)
+    if header.phase != here:
+        when = "an earlier" if header.phase < here else "a later"
+        raise CodeError(f"the code is for {when} phase (phase {header.phase + 1}; the game is at phase {here + 1})")
+    return Sealed(CODE_PREFIX + text, header, power, data, additional_data(header, game, public_key))
+
+
+# --- the game master's intake ----------------------------------------------------------------------
+@dataclass
+class Received:
+    """A power's orders as the game master has them this phase."""
+
+    seq: int  # the code's sequence number (0: typed by the game master)
+    source: str  # "code" or "typed"
+
+
+@dataclass
+class Intake:
+    """What the game master has received this phase: per power, the latest code's sequence number;
+    and every code that was refused, with why. Kept in the game master's link."""
+
+    phase: int = 0
+    received: dict[str, Received] = field(default_factory=dict)
+    refused: list[tuple[str, str]] = field(default_factory=list)
+
+    def for_phase(self, game: Game) -> Intake:
+        """This intake, or a fresh one once the game has moved on."""
+        return self if self.phase == len(game.history) else Intake(len(game.history))
+
+    def refuse(self, reason: str, power: str = "") -> None:
+        """Note a refused code (shown in the table, by the power it names if it names one)."""
+        self.refused.append((power, reason))
+
+    def accept(self, game: Game, sealed: Sealed, opened: bytes) -> str:
+        """Take a code's opened plaintext into the game: the latest code for a power wins. Raises
+        CodeError (and changes nothing) for an older or damaged one; returns what was done."""
+        if len(opened) < SEQ + 1:
+            raise CodeError("the code is damaged: it holds no orders")
+        seq = int.from_bytes(opened[:SEQ], "big")
+        orders = decode_orders(game, sealed.power, opened[SEQ:])
+        name = game.variant.powers[sealed.power].name
+        had = self.received.get(sealed.power)
+        if had is not None and had.source == "code":
+            if seq == had.seq:
+                return f"{name}: this code is already in"
+            if seq < had.seq:
+                raise CodeError(f"{name}: an older code than the one already in (sent again, or replayed)")
+        game.clear_orders(sealed.power)
+        for order in orders:
+            game.add_order(order)
+        self.received[sealed.power] = Received(seq, "code")
+        return f"{name}: {len(orders)} order{'s' if len(orders) != 1 else ''} in"
+
+    def typed(self, power: str) -> None:
+        """The game master typed this power's orders: they replace any code's (a later code wins again)."""
+        had = self.received.get(power)
+        self.received[power] = Received(had.seq if had else 0, "typed")
+
+    def to_text(self) -> str:
+        data = {"p": self.phase, "r": {p: [r.seq, r.source[0]] for p, r in self.received.items()}}
+        return b64(json.dumps(data, separators=(",", ":")).encode("utf-8"))
+
+    @classmethod
+    def from_text(cls, text: str, game: Game) -> Intake:
+        if not text:
+            return cls(len(game.history))
+        try:
+            data = json.loads(unb64(text, "the game master's link").decode("utf-8"))
+            received = {
+                str(p): Received(int(v[0]), "code" if v[1] == "c" else "typed")
+                for p, v in data["r"].items()
+                if p in game.variant.powers
+            }
+            return cls(int(data["p"]), received).for_phase(game)
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
+            raise GameFileError("the game master's link is damaged: its list of received orders is malformed") from None
+
+
+def status(game: Game, intake: Intake) -> list[tuple[str, str, str]]:
+    """The game master's table: per power (id, name, what is in) for this phase: whether its orders are
+    in and when they were sent, and the last code for it that was refused, with why."""
+    due = game.orders_due()
+    rows = []
+    for power in game.variant.powers.values():
+        got = intake.received.get(power.id)
+        if got is not None and got.source == "code":
+            state = f"sealed orders in (sent {time.strftime('%d %b %H:%M UTC', time.gmtime(got.seq / 1000))})"
+        elif got is not None or game.orders.get(power.id):
+            state = "typed by the game master"
+        elif power.id in due:
+            state = "waiting"
+        else:
+            state = "nothing to order"
+        refused = [reason for who, reason in intake.refused if who == power.id]
+        if refused:
+            state += f"; refused: {refused[-1]}"
+        rows.append((power.id, power.name, state))
+    return rows
+
+
+# --- links -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GroupLink:
+    """A group link, read: the game master's key, the game, and (the game master's) the sealed private
+    key and intake, or (a player's) the power it names."""
+
+    public_key: bytes
+    game: Game
+    sealed_private: str = ""
+    intake: str = ""
+    power: str = ""
+
+    @property
+    def is_gm(self) -> bool:
+        return bool(self.sealed_private)
+
+
+def public_link(game: Game, public_key: bytes, power: str = "") -> str:
+    """The link every player gets: the game master's key and the game without any pending orders."""
+    tail = f"~{power}" if power else ""
+    return f"{link_start(game.variant.id)}{PUBLIC_PREFIX}{b64(public_key)}~{public_body(game)}{tail}"
+
+
+def gm_link(game: Game, public_key: bytes, sealed_private: str, intake: Intake) -> str:
+    """The game master's own link: also the sealed private key, the intake and the pending orders."""
+    body = split_link(encode_link(game))[1]
+    return f"{link_start(game.variant.id)}{GM_PREFIX}{b64(public_key)}~{sealed_private}~{intake.to_text()}~{body}"
+
+
+def is_group_link(fragment: str) -> bool:
+    rest = split_link(fragment)[1]
+    return rest.startswith((PUBLIC_PREFIX, GM_PREFIX))
+
+
+def read_group_link(fragment: str) -> GroupLink:
+    """A group link's key, game and parts; raises GameFileError naming what is wrong."""
+    if len(fragment) > MAX_GROUP_LINK:
+        raise GameFileError(f"the link is too long ({len(fragment)} characters) to be a game")
+    named, rest = split_link(fragment)
+    gm = rest.startswith(GM_PREFIX)
+    if not (gm or rest.startswith(PUBLIC_PREFIX)):
+        raise GameFileError("the link is not a group game")
+    parts = rest[len(GM_PREFIX if gm else PUBLIC_PREFIX) :].split("~")
+    want = 4 if gm else 2
+    if len(parts) not in (want, want + (0 if gm else 1)):
+        raise GameFileError("the group link is damaged: it has the wrong number of parts")
+    key = unb64(parts[0], "the group link")
+    if len(key) != PUBLIC_KEY or key[0] != 4:
+        raise GameFileError("the group link is damaged: its key is not a P-256 public key")
+    body = parts[3] if gm else parts[1]
+    game = decode_link(link_start(named) + body if named else body)
+    check_named_variant(named, game.variant.id)
+    if game.variant.cluster is not None:
+        raise GameFileError("the group link is damaged: a Cluster game is shared as a sealed link")
+    if not gm:
+        if game.orders:
+            raise GameFileError("the group link is damaged: a public link holds no pending orders")
+        power = parts[2] if len(parts) == 3 else ""
+        if power and power not in game.variant.powers:
+            raise GameFileError(f"the group link names {power!r}, not a power of {game.variant.name}")
+        return GroupLink(key, game, power=power)
+    if not parts[1] or not _B64URL.fullmatch(parts[1]):
+        raise GameFileError("the group link is damaged: its sealed key is not base64url")
+    Intake.from_text(parts[2], game)  # checked now: a damaged one is refused before the game is shown
+    return GroupLink(key, game, sealed_private=parts[1], intake=parts[2])
+
+
+def results_message(game: Game, link: str, results: str) -> str:
+    """The game master's message to the players after an adjudication: the results and the new link."""
+    return f"{results.rstrip()}\n\nThe game now ({game.phase}): {link}\nSend your orders for it with Adjutant.\n"
+
+
+def power_order_texts(game: Game, power: str) -> list[str]:
+    return [format_order(o) for o in game.orders.get(power, [])]
+
+
+__all__ = [
+    "CODE_PREFIX",
+    "CodeError",
+    "GroupLink",
+    "Header",
+    "Intake",
+    "Sealed",
+    "additional_data",
+    "decode_orders",
+    "encode_orders",
+    "find_codes",
+    "game_id",
+    "gm_link",
+    "header_for",
+    "is_group_link",
+    "phase_digest",
+    "plaintext",
+    "public_link",
+    "read_code",
+    "read_group_link",
+    "results_message",
+    "status",
+]
+

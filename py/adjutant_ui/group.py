@@ -1,0 +1,437 @@
+"""The page's group games: the game master's and a player's views (see docs/group-play.md).
+
+The engine's part (order payloads, codes' headers, links, the intake) is :mod:`adjutant.group`; the
+encryption is web/group.js (Web Crypto). This module wires them to the page: the "Group game" panel
+of index.html, the dialog that starts a group game, and the hooks :class:`adjutant_ui.app.App` calls
+(``on_show``, ``changed``, ``render``, ``player_power``, ``typed``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import js
+from adjutant import AdjutantError, group, load_variant
+from adjutant.game import Game
+from pyodide.ffi import jsnull, to_js
+
+from . import sealed
+from .session import Session
+
+if TYPE_CHECKING:
+    from .app import App
+
+document = js.document
+INSECURE = (
+    "Sealed orders need a secure page: this page was not opened over https:// (or on this computer), so "
+    "the browser gives it no cryptography. Open Adjutant from its https:// address to play a group game."
+)
+
+
+def _id(name: str) -> Any:
+    return document.getElementById(name)
+
+
+def _power_key(public_key: bytes) -> str:
+    """Where this browser remembers which power its player plays in a group game."""
+    return "adjutant.group.power." + group.b64(group.game_id(public_key))
+
+
+def _remembered_power(public_key: bytes) -> str:
+    try:
+        value = js.localStorage.getItem(_power_key(public_key))
+    except Exception:  # noqa: BLE001 - storage disabled: the player chooses again
+        return ""
+    return "" if value is None or value is jsnull else str(value)
+
+
+def _remember_power(public_key: bytes, power: str) -> None:
+    with contextlib.suppress(Exception):  # storage disabled: the player chooses again next time
+        js.localStorage.setItem(_power_key(public_key), power)
+
+
+def _bytes(value: Any) -> bytes:
+    return bytes(value.to_py())
+
+
+@dataclass
+class GroupState:
+    """A group game as this page holds it: the game master's (with the sealed private key, the key
+    itself once unlocked, and the intake) or a player's (with the power played, if chosen)."""
+
+    session: Session
+    public_key: bytes
+    sealed_private: str = ""
+    private_key: Any = None
+    intake: group.Intake = field(default_factory=group.Intake)
+    power: str = ""
+    log: list[tuple[str, str]] = field(default_factory=list)  # (kind, message) of the last codes opened
+    message: str = ""  # the last "message to players"
+
+    @property
+    def is_gm(self) -> bool:
+        return bool(self.sealed_private)
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+
+class GroupController:
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.state: GroupState | None = None
+        self.pending: GroupState | None = None
+        self.wired = False
+        #: an orders code the page was opened with, taken in once the game master unlocks
+        self.queued = ""
+
+    # --- hooks the app calls ----------------------------------------------------------------------
+    @staticmethod
+    def claims(fragment: str) -> bool:
+        return group.is_group_link(fragment)
+
+    def read(self, fragment: str) -> Session:
+        """The session of a group link (checked); it becomes the group game when the app shows it."""
+        link = group.read_group_link(fragment)
+        power = link.power
+        if not link.is_gm and not power:  # the players' link: this browser's player played this power
+            remembered = _remembered_power(link.public_key)
+            power = remembered if remembered in link.game.variant.powers else ""
+        session = Session(link.game, readonly=not link.is_gm and not power)
+        state = GroupState(session, link.public_key, link.sealed_private, power=power)
+        if link.is_gm:
+            state.intake = group.Intake.from_text(link.intake, link.game)
+        self.pending = state
+        return session
+
+    def on_show(self, session: Session) -> None:
+        self.state = self.pending if self.pending is not None and self.pending.session is session else None
+        self.pending = None
+
+    def player_power(self) -> str | None:
+        state = self.state
+        return state.power or None if state is not None and not state.is_gm else None
+
+    def typed(self, power: str | None) -> None:
+        state = self.state
+        if state is not None and state.is_gm and power:
+            state.intake = state.intake.for_phase(state.game)
+            state.intake.typed(power)
+
+    def changed(self, replace_hash: bool) -> bool:
+        """Put the group game's own link in the address bar and the autosave; False if not a group game."""
+        state = self.state
+        if state is None:
+            return False
+        game = state.game
+        if state.is_gm:
+            state.intake = state.intake.for_phase(game)
+            fragment = group.gm_link(game, state.public_key, state.sealed_private, state.intake)
+        else:  # a player's drafts stay in this page: the link is the game's public one
+            fragment = group.public_link(game, state.public_key, state.power)
+        self.app.remember(fragment, replace_hash)
+        return True
+
+    # --- starting a group game --------------------------------------------------------------------
+    def wire(self) -> None:
+        if self.wired:
+            return
+        self.wired = True
+        app = self.app
+        app.on(_id("group-form"), "submit", self.on_start)
+        app.on(_id("group-cancel"), "click", lambda e: _id("group-dialog").close())
+        app.on(_id("group-generate"), "click", lambda e: self._generate())
+        app.on(_id("group-power"), "change", self.on_power)
+        app.on(_id("send-orders"), "click", self.on_send)
+        app.on(_id("copy-code"), "click", lambda e: self._copy_code(link=False))
+        app.on(_id("copy-code-link"), "click", lambda e: self._copy_code(link=True))
+        app.on(_id("gm-unlock-form"), "submit", self.on_unlock)
+        app.on(_id("open-codes"), "click", self.on_open_codes)
+        app.on(_id("copy-public-link"), "click", self.on_copy_public)
+        app.on(_id("message-players"), "click", self.on_message)
+
+    def secure(self) -> bool:
+        return bool(js.window.adjutantGroup.available())
+
+    def start_new(self, variant_id: str) -> None:
+        """The dialog for a new group game: the game master's passphrase."""
+        if not self.secure():
+            self.app.message(INSECURE)
+            return
+        _id("group-dialog").dataset.variant = variant_id
+        _id("group-errors").replaceChildren()
+        self._generate()
+        _id("group-dialog").showModal()
+
+    def _generate(self) -> None:
+        _id("group-passphrase").value = sealed.generate_passphrase()
+
+    def on_start(self, event: Any) -> None:
+        event.preventDefault()
+        phrase = str(_id("group-passphrase").value).strip()
+        problems = sealed.passphrase_problems({"gm": phrase}, {"gm": "The game master's passphrase"})
+        errors = _id("group-errors")
+        errors.replaceChildren()
+        for problem in problems:
+            item = document.createElement("li")
+            item.className = "rejected"
+            item.textContent = problem
+            errors.appendChild(item)
+        if problems:
+            return
+        _id("group-dialog").close()
+        asyncio.ensure_future(self._start(str(_id("group-dialog").dataset.variant), phrase))
+
+    async def _start(self, variant_id: str, phrase: str) -> None:
+        app = self.app
+        app.message("Making the game master's keys…", "info")
+        try:
+            game = Game.new(load_variant(variant_id))
+            group.public_body(game)  # a Cluster game is refused here, before any key is made
+            made = await js.window.adjutantGroup.newGame(phrase)
+            session = Session(game)
+            self.pending = GroupState(session, _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
+            self.pending.intake = group.Intake(0)
+            await app.show(session)
+        except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
+            app.message(f"The group game could not be started: {error}")
+            return
+        app.message(
+            "Group game started. Copy the players' link and send it to every player; they send you "
+            "sealed orders codes, which you paste below. Keep your own link (the address bar) and your "
+            "passphrase: they are the only way back to this game.",
+            "info",
+        )
+        app.changed()
+        app.render()
+
+    # --- a player's view ----------------------------------------------------------------------------
+    def on_power(self, event: Any) -> None:
+        state = self.state
+        if state is None or state.is_gm:
+            return
+        power = str(_id("group-power").value)
+        state.power = power if power in state.game.variant.powers else ""
+        _remember_power(state.public_key, state.power)
+        state.session.readonly = not state.power
+        state.game.clear_orders()
+        _id("orders-code").value = ""
+        self.app.changed()
+        self.app.render()
+
+    def on_send(self, event: Any) -> None:
+        asyncio.ensure_future(self._send())
+
+    async def _send(self) -> None:
+        state, app = self.state, self.app
+        if state is None or not state.power:
+            app.message("Say which power you play first.")
+            return
+        if not self.secure():
+            app.message(INSECURE)
+            return
+        game = state.game
+        try:
+            payload = group.encode_orders(game, state.power, list(game.orders.get(state.power, [])))
+            header = group.header_for(game, state.public_key, state.power)
+            aad = group.additional_data(header, game, state.public_key)
+            plain = group.plaintext(int(time.time() * 1000), payload)
+            seal = js.window.adjutantGroup.sealOrders
+            body = await seal(to_js(state.public_key), to_js(header.pack()), to_js(aad), to_js(plain))
+        except Exception as error:  # noqa: BLE001 - say why; the orders stay
+            app.message(f"The orders could not be sealed: {error}")
+            return
+        code = group.CODE_PREFIX + str(body)
+        _id("orders-code").value = code
+        _id("orders-code-box").hidden = False
+        count = len(game.orders.get(state.power, []))
+        app.message(
+            f"Sealed {count} order{'s' if count != 1 else ''} for {game.variant.powers[state.power].name}. Copy "
+            "the code (or the link) and send it to the game master. To change your orders, send again: "
+            "the latest code counts.",
+            "info",
+        )
+
+    def _copy_code(self, link: bool) -> None:
+        code = str(_id("orders-code").value)
+        state = self.state
+        if not code or state is None:
+            return
+        if link:
+            base = str(js.location.href).split("#")[0]
+            self.app.copy(f"{base}#{state.game.variant.id}.{code}", "Orders link")
+        else:
+            self.app.copy(code, "Orders code")
+
+    # --- the game master's view ------------------------------------------------------------------
+    def on_unlock(self, event: Any) -> None:
+        event.preventDefault()
+        phrase = str(_id("gm-passphrase").value)
+        if phrase:
+            asyncio.ensure_future(self._unlock(phrase))
+
+    async def _unlock(self, phrase: str) -> None:
+        state, app = self.state, self.app
+        if state is None or not state.is_gm:
+            return
+        if not self.secure():
+            app.message(INSECURE)
+            return
+        try:
+            key = await js.window.adjutantGroup.unlock(to_js(state.public_key), state.sealed_private, phrase)
+        except Exception as error:  # noqa: BLE001 - a damaged sealed key: say so, keep the game
+            app.message(f"The game master's key could not be opened: {error}")
+            return
+        if key is None or key is jsnull:
+            app.message("That passphrase does not open this game's key. Nothing has changed.")
+            return
+        state.private_key = key
+        _id("gm-passphrase").value = ""
+        app.message("Unlocked: paste the players' sealed orders codes.", "info")
+        app.render()
+        if self.queued:
+            queued, self.queued = self.queued, ""
+            await self.open_codes(queued)
+
+    def on_open_codes(self, event: Any) -> None:
+        asyncio.ensure_future(self.open_codes(str(_id("codes-text").value)))
+
+    async def open_codes(self, text: str) -> None:
+        """Take every code in ``text`` into the game: each is opened, checked and either taken (the
+        latest for a power wins) or refused with why; a refused code changes nothing."""
+        state, app = self.state, self.app
+        if state is None or not state.is_gm:
+            return
+        if state.private_key is None:
+            app.message("Unlock with the game master's passphrase first.")
+            return
+        log: list[tuple[str, str]] = []
+        try:
+            codes = group.find_codes(text)
+        except AdjutantError as error:
+            codes, log = [], [("rejected", str(error))]
+        if not codes and not log:
+            log.append(("rejected", "no sealed orders code (orders~…) in the pasted text"))
+        game = state.game
+        state.intake = state.intake.for_phase(game)
+        for code in codes:
+            short = code[:18] + "…"
+            power = ""
+            try:
+                read = group.read_code(code, game, state.public_key)
+                power = read.power
+                opened = await js.window.adjutantGroup.openOrders(
+                    state.private_key, to_js(read.data), group.HEADER, to_js(read.aad)
+                )
+                if opened is None or opened is jsnull:
+                    raise group.CodeError(
+                        "the code does not open: it was altered or damaged on the way, or sealed for "
+                        "another version of this phase"
+                    )
+                log.append(("kept", f"{short} {state.intake.accept(game, read, _bytes(opened))}"))
+            except AdjutantError as error:
+                state.intake.refuse(str(error), power)
+                log.append(("rejected", f"{short} refused: {error}"))
+        state.log = log
+        _id("codes-text").value = ""
+        app.changed()
+        app.render()
+
+    def on_copy_public(self, event: Any) -> None:
+        state = self.state
+        if state is None:
+            return
+        base = str(js.location.href).split("#")[0]
+        self.app.copy(f"{base}#{group.public_link(state.game, state.public_key)}", "Players' link")
+
+    def on_message(self, event: Any) -> None:
+        state = self.state
+        if state is None or not state.game.history:
+            return
+        base = str(js.location.href).split("#")[0]
+        link = f"{base}#{group.public_link(state.game, state.public_key)}"
+        state.message = group.results_message(state.game, link, state.session.players_results_text())
+        _id("players-message").value = state.message
+        _id("players-message").hidden = False
+        self.app.copy(state.message, "Message to players")
+
+    # --- drawing ----------------------------------------------------------------------------------
+    def render(self) -> None:
+        self.wire()
+        state = self.state
+        panel = _id("group")
+        panel.hidden = state is None
+        # the game master's own link holds the pending orders and the sealed key: never for the players
+        _id("copy-link").textContent = "Copy my own link" if state is not None and state.is_gm else "Copy link"
+        _id("group-insecure").hidden = state is None or self.secure()
+        if state is None:
+            return
+        game = state.game
+        variant = game.variant
+        _id("group-gm").hidden = not state.is_gm
+        _id("group-player").hidden = state.is_gm
+        if state.is_gm:
+            locked = state.private_key is None
+            _id("group-role").textContent = (
+                "Game master: players send you sealed orders codes; paste them here, then adjudicate."
+                + (" Unlock with your passphrase to open codes." if locked else "")
+            )
+            _id("gm-unlock-form").hidden = not locked
+            _id("open-codes").disabled = locked
+            self._intake_table()
+            log = _id("codes-log")
+            log.replaceChildren()
+            for kind, text in state.log:
+                item = document.createElement("li")
+                item.className = kind
+                item.textContent = text
+                log.appendChild(item)
+            _id("message-players").disabled = not game.history
+            # the game master adjudicates and types orders for any power; the players' link is public
+            return
+        select = _id("group-power")
+        if select.options.length != len(variant.powers) + 1:
+            select.replaceChildren()
+            for value, text in [("", "choose your power…")] + [(p.id, p.name) for p in variant.powers.values()]:
+                option = document.createElement("option")
+                option.value = value
+                option.textContent = text
+                select.appendChild(option)
+        select.value = state.power
+        name = variant.powers[state.power].name if state.power else ""
+        _id("group-role").textContent = (
+            f"You play {name}: draft your orders (click the map or type them), then send them sealed to the "
+            "game master." if state.power else "Say which power you play to draft and send your orders."
+        )
+        _id("send-orders").disabled = not state.power or game.over
+        # a player orders only their own power, and never adjudicates
+        _id("orders-power").value = state.power
+        _id("orders-power").disabled = True
+        _id("adjudicate").disabled = True
+        _id("undo").disabled = True
+        _id("declare-draw").disabled = True
+
+    def public_fragment(self) -> str | None:
+        """The players' link of the group game in hand (for the embed code), or None."""
+        state = self.state
+        return group.public_link(state.game, state.public_key) if state is not None else None
+
+    def _intake_table(self) -> None:
+        state = self.state
+        assert state is not None
+        state.intake = state.intake.for_phase(state.game)
+        body = _id("intake").querySelector("tbody")
+        body.replaceChildren()
+        for power, name, status in group.status(state.game, state.intake):
+            row = document.createElement("tr")
+            row.dataset.power = power
+            for text in (name, status):
+                cell = document.createElement("td")
+                cell.textContent = text
+                row.appendChild(cell)
+            body.appendChild(row)

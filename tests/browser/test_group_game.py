@@ -1,0 +1,345 @@
+"""A group game played in browsers that exchange nothing but links and sealed orders codes.
+
+One game master and three players, each in a browser context of their own (their own storage, their
+own keys). Each phase every player drafts orders in their own view and sends a sealed orders code; the
+game master pastes all of them at once (as an email thread would hold them), types one more power's
+orders, adjudicates, and sends the players the message with the new link. The positions are checked
+against the same orders adjudicated by the engine directly. Then hostile codes: each is refused with
+the reason, and the game does not change.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from adjutant import group
+from adjutant.game import Game
+from adjutant.legal import Candidates, adjustment_candidates, retreat_candidates
+from adjutant.orders import format_order
+from app_driver import Site, open_app
+
+PASSPHRASE = "the game master's passphrase"
+
+
+def units(page: Any) -> list[str]:
+    script = "els => els.map(e => e.dataset.power + ' ' + e.dataset.location)"
+    return sorted(page.eval_on_selector_all("#map .adj-unit", script))
+
+
+def engine_units(game: Game) -> list[str]:
+    """The units the map draws: on the board, and the dislodged ones of a retreat phase."""
+    dislodged = [d.unit for d in game.position.dislodged]
+    return sorted(f"{u.power} {u.location}" for u in [*game.units.values(), *dislodged])
+
+
+def random_orders(game: Game, power: str, rng: random.Random) -> list[str]:
+    """Legal-looking orders for ``power`` this phase, as a player would type them."""
+    kind = game.phase.kind
+    if kind == "movement":
+        c = Candidates(game.variant, game.units, game.phase.season)
+        return [format_order(rng.choice(c.of(p)[:12])) for p, u in sorted(game.units.items()) if u.power == power]
+    if kind == "retreat":
+        mine = [d.unit for d in game.position.dislodged if d.unit.power == power]
+        return [format_order(rng.choice(retreat_candidates(game.variant, unit))) for unit in mine]
+    delta = game.adjustments().get(power, 0)
+    if delta > 0:
+        builds = [o for o in adjustment_candidates(game, power) if type(o).__name__ == "Build"]
+        free = {o.location.split("/")[0]: o for o in builds if o.location.split("/")[0] not in game.units}  # type: ignore[attr-defined]
+        return [format_order(o) for o in list(free.values())[:delta]]
+    if delta < 0:
+        removals = [o for o in adjustment_candidates(game, power) if type(o).__name__ == "Disband"]
+        return [format_order(o) for o in removals[:-delta]]
+    return []
+
+
+def gm_fragment(page: Any, before: str = "") -> str:
+    page.wait_for_function(
+        "before => location.hash.includes('.gm~') && location.hash !== before", arg=before, timeout=20_000
+    )
+    return str(page.evaluate("location.hash")).lstrip("#")
+
+
+def start_group_game(page: Any, variant: str) -> str:
+    page.select_option("#variant-select", variant)
+    page.select_option("#game-kind", "group")
+    page.click("#new-game")
+    page.wait_for_selector("#group-dialog[open]", timeout=5_000)
+    assert len(page.input_value("#group-passphrase")) == 19  # one is offered
+    page.fill("#group-passphrase", "short")
+    page.click("#group-ok")
+    assert "at least 8 characters" in page.inner_text("#group-errors")
+    page.fill("#group-passphrase", PASSPHRASE)
+    page.click("#group-ok")
+    page.wait_for_selector(f"#map[data-variant='{variant}']", state="attached", timeout=20_000)
+    fragment = gm_fragment(page)
+    assert page.locator("#group-gm").is_visible() and not page.locator("#gm-unlock-form").is_visible()
+    return fragment
+
+
+def send(page: Any, orders: list[str]) -> str:
+    """A player enters orders as text and sends them: the sealed code."""
+    before = page.input_value("#orders-code")
+    if orders:
+        page.fill("#orders-text", "\n".join(orders))
+        page.click("#orders-apply")
+        assert page.inner_text("#orders-errors").strip() == ""
+    page.click("#send-orders")
+    page.wait_for_function(
+        "before => { const v = document.getElementById('orders-code').value;"
+        " return v.startsWith('orders~') && v !== before; }",
+        arg=before,
+        timeout=10_000,
+    )
+    return page.input_value("#orders-code")
+
+
+def open_codes(page: Any, text: str) -> list[str]:
+    """The game master pastes ``text`` and opens the codes in it: the log's lines."""
+    page.evaluate("document.getElementById('codes-log').replaceChildren()")
+    page.fill("#codes-text", text)
+    page.click("#open-codes")
+    page.wait_for_selector("#codes-log li", timeout=10_000)
+    script = "els => els.map(e => e.className + ': ' + e.textContent)"
+    return [str(t) for t in page.eval_on_selector_all("#codes-log li", script)]
+
+
+def play(
+    new_context: Any, site: Site, variant: str, players: list[str], typed: str, years: int, seed: int
+) -> tuple[Any, dict[str, Any], Game]:
+    """``years`` game years of ``variant``: the game master, one page per player, the same game in the engine."""
+    rng = random.Random(seed)
+    gm_context, _ = new_context()
+    gm = open_app(gm_context, site.url)
+    fragment = start_group_game(gm, variant)
+    link = group.read_group_link(fragment)
+    ref = Game.new(variant)
+    players_link = site.url + "#" + group.public_link(ref, link.public_key)
+    pages: dict[str, Any] = {}
+    for index, power in enumerate(players):
+        context, _ = new_context()
+        if index == 0:  # the first player says which power they play
+            page = open_app(context, players_link)
+            assert not page.locator("#send-orders").is_enabled()
+            page.select_option("#group-power", power)
+        else:  # the others open a link that names it
+            page = open_app(context, players_link + "~" + power)
+        page.wait_for_function("p => document.getElementById('orders-power').value === p", arg=power)
+        pages[power] = page
+    start_year = ref.phase.year
+    while ref.phase.year < start_year + years and not ref.over:
+        codes, sent = [], []
+        for power, page in pages.items():
+            if power not in ref.orders_due() and ref.phase.kind != "movement":
+                continue
+            orders = random_orders(ref, power, rng)
+            assert not [p for p in ref.set_orders(power, "\n".join(orders)) if not p.kept]
+            sent.append(power)
+            codes.append(f"From: {power}@example.org\nMy orders:\n{send(page, orders)}\n-- \n")
+        typed_orders = random_orders(ref, typed, rng)
+        if typed_orders:
+            ref.set_orders(typed, "\n".join(typed_orders))
+            gm.select_option("#orders-power", typed)
+            gm.fill("#orders-text", "\n".join(typed_orders))
+            gm.click("#orders-apply")
+        if codes:
+            log = open_codes(gm, "\n> quoted reply\n".join(codes))
+            assert all(line.startswith("kept: ") for line in log), log
+            assert len(log) == len(codes)
+        rows = "rows => rows.map(r => [r.dataset.power, r.cells[1].textContent])"
+        status = dict(gm.eval_on_selector_all("#intake tbody tr", rows))
+        for power in sent:
+            assert status[power].startswith("sealed orders in"), status
+        before = gm_fragment(gm)
+        gm.click("#adjudicate")
+        ref.adjudicate()
+        after = gm_fragment(gm, before)
+        assert units(gm) == engine_units(ref), f"{variant} {ref.phase}"
+        assert group.read_group_link(after).game.history[-1].orders == ref.history[-1].orders or ref.history[-1].skipped
+        gm.click("#message-players")
+        message = gm.input_value("#players-message")
+        new_link = re.search(r"https?://\S+#\S+", message)
+        assert new_link is not None and "Results for" in message
+        public = new_link.group(0)
+        assert ".grp~" in public and group.read_group_link(public.split("#", 1)[1]).game.orders == {}
+        for index, power in enumerate(pages):
+            page = pages[power]
+            # the first player opens the message's link as it is: this browser remembers their power
+            fragment = public.split("#", 1)[1] + ("" if index == 0 else "~" + power)
+            page.evaluate("h => { location.hash = h; }", fragment)
+            page.wait_for_function(
+                "p => document.documentElement.dataset.phase === p", arg=str(ref.phase), timeout=20_000
+            )
+            assert units(page) == engine_units(ref)
+            assert page.input_value("#orders-power") == power
+    return gm, pages, ref
+
+
+def test_a_group_plays_two_years_of_standard_by_sealed_codes(new_context: Any, site: Site) -> None:
+    gm, pages, ref = play(new_context, site, "standard", ["france", "germany", "russia"], "england", 2, 195)
+    assert ref.phase.year == 1903
+    # (this seed has a player's retreat in F1901R and players' builds in both winters)
+    played = [str(r.phase) for r in ref.history if not r.skipped]
+    assert "F1901R" in played and "W1901A" in played and "W1902A" in played
+
+    # --- hostile codes: each refused with the reason, the game unchanged ---
+    france, germany = pages["france"], pages["germany"]
+    old = send(france, random_orders(ref, "france", random.Random(1)))
+    new_orders = random_orders(ref, "france", random.Random(2))
+    new = send(france, new_orders)
+    assert "kept: " in open_codes(gm, new)[0]
+    held = gm_fragment(gm)
+    flip = "A" if old[60] != "A" else "B"
+    cases = {
+        old: "older code",
+        old[:120]: "cut short",
+        old[:60] + flip + old[61:]: "does not open",
+        new: "already in",
+    }
+    link = group.read_group_link(held)
+    # the same code with another power in its clear header: the additional data no longer matches
+    raw = group.unb64(new[len("orders~"):], "code")
+    other_power = group.CODE_PREFIX + group.b64(raw[:9] + bytes([list(ref.variant.powers).index("italy")]) + raw[10:])
+    cases[other_power] = "does not open"
+    # another game's code: a second game master's players
+    stranger = group.Header(group.game_id(b"\x04" + bytes(64)), len(ref.history), 2)
+    cases[group.CODE_PREFIX + group.b64(stranger.pack() + raw[10:])] = "another game"
+    for code, reason in cases.items():
+        log = open_codes(gm, f"here: {code}\n")
+        assert reason in log[0], (reason, log)
+        assert gm.evaluate("location.hash").lstrip("#") == held
+    # a code for an earlier phase: one sent before the last adjudication
+    germany_code = send(germany, random_orders(ref, "germany", random.Random(3)))
+    gm.click("#adjudicate")
+    ref.set_orders("france", "\n".join(new_orders))  # the code the game master took in
+    ref.adjudicate()
+    assert "an earlier phase" in open_codes(gm, germany_code)[0]
+    assert units(gm) == engine_units(ref)
+
+    # a code whose power is not the one its orders are for: sealed by hand with France's header and
+    # Germany's order written out (the page never makes one)
+    header = group.header_for(ref, link.public_key, "france")
+    slots = group._unit_slots(ref, "france")
+    assert ref.phase.kind == "movement"
+    german = next(u for u in ref.units.values() if u.power == "germany")
+    # France's first unit's order "written out", as a German unit's hold
+    forged_orders = bytes([1, len(slots[0][1]) + 1]) + f"{german.type} {german.location} H".encode()
+    plain = group.plaintext(10**12, forged_orders)
+    body = france.evaluate(
+        """async ([key, header, aad, plain]) => adjutantGroup.sealOrders(
+             Uint8Array.from(key), Uint8Array.from(header), Uint8Array.from(aad), Uint8Array.from(plain))""",
+        [
+            list(link.public_key),
+            list(header.pack()),
+            list(group.additional_data(header, ref, link.public_key)),
+            list(plain),
+        ],
+    )
+    before = gm.evaluate("location.hash")
+    log = open_codes(gm, group.CODE_PREFIX + body)
+    assert "not France's" in log[0], log
+    assert gm.evaluate("location.hash") == before
+
+    # the public link never carries pending orders; the game master's does
+    assert group.read_group_link(gm.evaluate("location.hash").lstrip("#")).is_gm
+
+
+def test_a_group_plays_a_year_of_cline_v(new_context: Any, site: Site) -> None:
+    _gm, _pages, ref = play(new_context, site, "cline5", ["russia", "persia", "barbary"], "turkey", 1, 5)
+    assert ref.history
+
+
+def test_the_game_master_reopens_the_link_and_unlocks_it(new_context: Any, site: Site) -> None:
+    context, _ = new_context()
+    gm = open_app(context, site.url)
+    fragment = start_group_game(gm, "standard")
+    link = group.read_group_link(fragment)
+    player_context, _ = new_context()
+    player = open_app(player_context, site.url + "#" + group.public_link(link.game, link.public_key, "italy"))
+    code = send(player, ["A Rom - Apu", "F Nap - Ion"])
+    # a fresh browser with the game master's link: locked until the passphrase is given
+    other, _ = new_context()
+    again = open_app(other, site.url + "#" + fragment)
+    assert again.locator("#gm-unlock-form").is_visible() and not again.locator("#open-codes").is_enabled()
+    again.fill("#gm-passphrase", "not the passphrase")
+    again.click("#gm-unlock")
+    again.wait_for_selector("#message:not([hidden])")
+    assert "does not open" in again.inner_text("#message-text")
+    again.fill("#gm-passphrase", PASSPHRASE)
+    again.click("#gm-unlock")
+    again.wait_for_selector("#open-codes:not([disabled])")
+    log = open_codes(again, code)
+    assert log[0].startswith("kept: ") and "Italy: 2 orders in" in log[0]
+    assert sorted(again.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)")) == [
+        "ITA: A rom - apu",
+        "ITA: F nap - ion",
+    ]
+    # the players' link made from here holds none of them
+    assert group.read_group_link(group.public_link(link.game, link.public_key)).game.orders == {}
+
+
+def test_a_page_served_over_plain_http_says_sealing_needs_https(browser: Any, site: Site) -> None:
+    """Web Crypto exists only in secure contexts: a page from a plain-HTTP address that is not this
+    computer's (here http://adjutant.test, answered by the test's own server) says so where sealing is
+    needed, and makes no group game."""
+    context = browser.new_context()
+    fake = "http://adjutant.test/"
+
+    def answer(route: Any) -> None:
+        route.fulfill(response=route.fetch(url=site.url + route.request.url[len(fake) :]))
+
+    context.route(f"{fake}**", answer)
+    try:
+        key = b"\x04" + bytes(range(64))
+        page = open_app(context, fake + "#" + group.public_link(Game.new("standard"), key, "france"))
+        assert page.evaluate("window.isSecureContext") is False
+        assert page.locator("#group-insecure").is_visible()
+        assert "https://" in page.inner_text("#group-insecure")
+        page.click("#send-orders")
+        page.wait_for_selector("#message:not([hidden])")
+        assert "https://" in page.inner_text("#message-text") and page.input_value("#orders-code") == ""
+        page.evaluate("document.getElementById('message').hidden = true")
+        page.select_option("#game-kind", "group")
+        page.click("#new-game")
+        page.wait_for_selector("#message:not([hidden])")
+        assert "https://" in page.inner_text("#message-text")
+        assert not page.locator("#group-dialog[open]").count()
+    finally:
+        context.close()
+
+
+def test_codes_opened_as_links_and_damaged_group_links(new_context: Any, site: Site) -> None:
+    """A code opened as a link goes to the game master's game (after the passphrase when the page
+    starts with it); a damaged group link is refused with the reason and the game in hand stays."""
+    context, _ = new_context()
+    gm = open_app(context, site.url)
+    fragment = start_group_game(gm, "standard")
+    link = group.read_group_link(fragment)
+    player_context, _ = new_context()
+    player = open_app(player_context, site.url + "#" + group.public_link(link.game, link.public_key, "austria"))
+    code = send(player, ["A Vie - Gal"])
+    # in the game master's open page: the link's code is taken in at once
+    gm.evaluate("h => { location.hash = h; }", "standard." + code)
+    gm.wait_for_selector("#codes-log li")
+    assert "Austria: 1 order in" in gm.inner_text("#codes-log")
+    gm_fragment(gm)
+    assert gm.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)") == ["AUS: A vie - gal"]
+    # a new page started with a code link: the game master's game comes back from this browser's
+    # storage, and the code is taken in once the passphrase unlocks the key
+    second = send(player, ["A Vie - Tyr"])
+    again = open_app(context, site.url + "#standard." + second)
+    assert again.locator("#gm-unlock-form").is_visible()
+    again.fill("#gm-passphrase", PASSPHRASE)
+    again.click("#gm-unlock")
+    again.wait_for_selector("#codes-log li")
+    assert "Austria: 1 order in" in again.inner_text("#codes-log")
+    assert again.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)") == ["AUS: A vie - tyr"]
+    # a damaged players' link: refused, naming the problem; the game in hand stays
+    held = gm_fragment(again)
+    bad = "standard.grp~" + group.b64(link.public_key)[:40] + "~AAAA"
+    again.evaluate("h => { location.hash = h; }", bad)
+    again.wait_for_selector("#message:not([hidden])")
+    assert "its key is not a P-256 public key" in again.inner_text("#message-text")
+    again.wait_for_function("h => location.hash === '#' + h", arg=held)
+    assert again.locator("#group-gm").is_visible()

@@ -1,0 +1,218 @@
+"""Group games' pure part (adjutant.group): order payloads, codes' clear headers, links, the intake.
+
+The encryption is web/group.js's; these tests stand in for it by handing the intake the plaintext a
+code would open to (tests/browser/test_group_game.py seals and opens real codes)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from adjutant import AdjutantError, GameFileError, group
+from adjutant.codec import encode_link
+from adjutant.game import Game
+from adjutant.legal import Candidates, adjustment_candidates, retreat_candidates
+
+KEY = b"\x04" + bytes(range(64))
+
+
+def _random_orders(game: Game, power: str, rng: random.Random) -> list:
+    kind = game.phase.kind
+    if kind == "movement":
+        c = Candidates(game.variant, game.units, game.phase.season)
+        return [rng.choice(c.of(p)) for p, u in sorted(game.units.items()) if u.power == power]
+    if kind == "retreat":
+        mine = [d.unit for d in game.position.dislodged if d.unit.power == power]
+        return [rng.choice(retreat_candidates(game.variant, unit)) for unit in mine]
+    delta = game.adjustments().get(power, 0)
+    cands = adjustment_candidates(game, power)
+    return rng.sample(cands, min(abs(delta), len(cands))) if delta else []
+
+
+@pytest.mark.parametrize("variant", ["standard", "cline5", "loeb9", "coast_running"])
+def test_orders_round_trip_through_a_game(variant: str) -> None:
+    """Every power's orders, in every kind of phase, come back as they went in."""
+    rng = random.Random(variant)
+    game = Game.new(variant)
+    for _ in range(8):
+        for power in game.variant.powers:
+            orders = _random_orders(game, power, rng)
+            data = group.encode_orders(game, power, orders)
+            assert sorted(map(str, group.decode_orders(game, power, data))) == sorted(map(str, orders))
+            for order in orders:
+                game.add_order(order)
+        game.adjudicate()
+
+
+def test_nine_units_fit_a_short_payload() -> None:
+    game = Game.new("standard")
+    game.add_orders("A Par - Bur; F Bre - Mao; A Mar S A Par - Bur", "france")
+    assert len(group.encode_orders(game, "france", game.orders["france"])) <= 4
+
+
+def test_an_order_for_another_power_is_not_encoded_nor_decoded() -> None:
+    game = Game.new("standard")
+    with pytest.raises(AdjutantError, match="not an order of France"):
+        group.encode_orders(game, "france", [game.parse("A Mun - Bur", "germany")])
+    data = group.encode_orders(game, "france", [game.parse("A Mar - Spa", "france")])
+    assert [str(o) for o in group.decode_orders(game, "france", data)] == [str(game.parse("A Mar - Spa", "france"))]
+
+
+def _forge_written(game: Game, power: str, line: str, slot: int) -> bytes:
+    """A payload for ``power`` whose unit in ``slot`` has an order written out as ``line``."""
+    slots = group._unit_slots(game, power)
+    n = 0
+    for i, (_prov, cands) in reversed(list(enumerate(slots))):
+        n = n * (len(cands) + 2) + (len(cands) + 1 if i == slot else 0)
+    packed = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([len(packed)]) + packed + line.encode()
+
+
+def test_a_code_whose_orders_are_another_powers_is_refused() -> None:
+    game = Game.new("standard")
+    with pytest.raises(group.CodeError, match="not France's"):
+        group.decode_orders(game, "france", _forge_written(game, "france", "A Mun - Bur", 0))
+    assert group.decode_orders(game, "france", _forge_written(game, "france", "F Bre - Eng", 0))
+
+
+def test_a_damaged_payload_is_refused() -> None:
+    game = Game.new("standard")
+    for data in (b"", b"\x05\x01", b"\x08" + b"\xff" * 8, b"\x01\x00\xff\xfe"):
+        with pytest.raises(group.CodeError):
+            group.decode_orders(game, "france", data)
+
+
+def test_codes_are_found_in_a_pasted_thread() -> None:
+    text = (
+        "From: anna\n> earlier: orders~AAAA\nHere are mine: orders~AbC-_9 and again https://x.org/#standard.orders~AbC-_9\n"
+        "not this: xorders~QQQ nor grp~ABorders~ZZZ\n"
+    )
+    assert group.find_codes(text) == ["orders~AAAA", "orders~AbC-_9"]
+    with pytest.raises(group.CodeError, match="too long"):
+        group.find_codes("x" * (group.MAX_PASTE + 1))
+
+
+def _code(game: Game, power: str, key: bytes = KEY, phase: int | None = None) -> str:
+    header = group.header_for(game, key, power)
+    if phase is not None:
+        header = group.Header(header.game, phase, header.power)
+    body = os.urandom(group.PUBLIC_KEY + group.IV + group.TAG + group.SEQ + 3)
+    return group.CODE_PREFIX + group.b64(header.pack() + body)
+
+
+def test_a_code_is_refused_for_another_game_phase_or_when_damaged() -> None:
+    game = Game.new("standard")
+    sealed = group.read_code(_code(game, "france"), game, KEY)
+    assert sealed.power == "france"
+    assert sealed.aad == sealed.header.pack() + group.phase_digest(game, KEY)
+    other_key = b"\x04" + bytes(64)
+    cases = {
+        _code(game, "france", key=other_key): "another game",
+        _code(game, "france", phase=1): "a later phase",
+        _code(game, "france")[:40]: "cut short",
+        _code(game, "france")[:-3] + "*!a": "base64url",
+        "orders~" + group.b64(bytes([9]) + bytes(120)): "format",
+        "orders~" + group.b64(group.header_for(game, KEY, "france").pack()[:9] + bytes([40]) + bytes(120)): "no power",
+        "orders~" + "A" * (group.MAX_CODE + 1): "too long",
+        "grp~AAAA": "not a sealed orders code",
+    }
+    for code, reason in cases.items():
+        with pytest.raises(group.CodeError, match=reason):
+            group.read_code(code, game, KEY)
+    game.adjudicate()
+    with pytest.raises(group.CodeError, match="an earlier phase"):
+        group.read_code(_code(Game.new("standard"), "france"), game, KEY)
+
+
+def test_the_phase_digest_changes_with_the_position_not_the_pending_orders() -> None:
+    game = Game.new("standard")
+    before = group.phase_digest(game, KEY)
+    game.add_orders("A Par - Bur", "france")
+    assert group.phase_digest(game, KEY) == before
+    assert group.phase_digest(game, b"\x04" + bytes(64)) != before
+    game.adjudicate()
+    assert group.phase_digest(game, KEY) != before
+
+
+def _sealed(game: Game, power: str) -> group.Sealed:
+    return group.read_code(_code(game, power), game, KEY)
+
+
+def test_the_latest_code_wins_and_an_older_one_is_refused() -> None:
+    game = Game.new("standard")
+    intake = group.Intake(0)
+    first = group.plaintext(1000, group.encode_orders(game, "france", [game.parse("A Par - Bur", "france")]))
+    later = group.plaintext(2000, group.encode_orders(game, "france", [game.parse("A Par - Pic", "france")]))
+    assert "1 order in" in intake.accept(game, _sealed(game, "france"), first)
+    assert "1 order in" in intake.accept(game, _sealed(game, "france"), later)
+    before = encode_link(game)
+    with pytest.raises(group.CodeError, match="older code"):
+        intake.accept(game, _sealed(game, "france"), first)
+    assert encode_link(game) == before
+    assert "already in" in intake.accept(game, _sealed(game, "france"), later)
+    assert [str(o.dest) for o in game.orders["france"]] == ["pic"]  # type: ignore[attr-defined]
+    intake.refuse("the code is for an earlier phase", "germany")
+    rows = {p: s for p, _n, s in group.status(game, intake)}
+    assert rows["france"] == "sealed orders in (sent 01 Jan 00:00 UTC)" and rows["england"] == "waiting"
+    assert rows["germany"] == "waiting; refused: the code is for an earlier phase"
+    game.add_orders("F Lon - Nth", "england")
+    intake.typed("england")
+    assert {p: s for p, _n, s in group.status(game, intake)}["england"] == "typed by the game master"
+
+
+def test_a_refused_code_changes_nothing() -> None:
+    game = Game.new("standard")
+    game.add_orders("A Par - Bur", "france")
+    intake = group.Intake(0)
+    before = encode_link(game)
+    with pytest.raises(group.CodeError):
+        forged = _forge_written(game, "france", "A Mun - Bur", 0)
+        intake.accept(game, _sealed(game, "france"), group.plaintext(5, forged))
+    with pytest.raises(group.CodeError):
+        intake.accept(game, _sealed(game, "france"), b"\x00")
+    assert encode_link(game) == before and not intake.received
+
+
+def test_public_links_carry_no_pending_orders_and_the_gm_link_does() -> None:
+    game = Game.new("standard")
+    game.add_orders("A Par - Bur; F Lon - Nth")
+    public = group.public_link(game, KEY)
+    read = group.read_group_link(public)
+    assert read.public_key == KEY and not read.game.orders and not read.is_gm
+    assert group.read_group_link(group.public_link(game, KEY, "france")).power == "france"
+    intake = group.Intake(0)
+    intake.typed("france")
+    gm = group.gm_link(game, KEY, "c2VhbGVk", intake)
+    back = group.read_group_link(gm)
+    assert back.is_gm and back.sealed_private == "c2VhbGVk"
+    assert sorted(back.game.orders) == ["england", "france"]
+    assert group.Intake.from_text(back.intake, back.game).received["france"].source == "typed"
+    # a "public" link made to hold orders is refused
+    forged = "standard.grp~" + group.b64(KEY) + "~" + encode_link(game).split(".", 1)[1]
+    with pytest.raises(GameFileError, match="no pending orders"):
+        group.read_group_link(forged)
+
+
+@pytest.mark.parametrize(
+    ("fragment", "reason"),
+    [
+        ("standard.grp~AAAA~x", "key"),
+        ("standard.grp~", "parts"),
+        ("standard.gm~" + group.b64(KEY) + "~s~" + "A" * group.MAX_GROUP_LINK + "~x", "too long"),
+        ("standard.grp~" + group.b64(KEY) + "~" + "*", "base64url"),
+        ("standard.grp~" + group.b64(KEY) + "~q1ZKVLIy1FEqU7JSKi5JzEtJLEpR0lHKU7IyqAUA~nobody", "nobody"),
+        ("loeb9.grp~" + group.b64(KEY) + "~q1ZKVLIy1FEqU7JSKi5JzEtJLEpR0lHKU7IyqAUA", "another"),
+        ("standard.gm~" + group.b64(KEY) + "~s~!!~q1ZKVLIy1FEqU7JSKi5JzEtJLEpR0lHKU7IyqAUA", "received orders"),
+    ],
+)
+def test_damaged_group_links_are_refused(fragment: str, reason: str) -> None:
+    with pytest.raises(GameFileError, match=reason):
+        group.read_group_link(fragment)
+
+
+def test_cluster_games_are_not_group_links() -> None:
+    from adjutant import cluster
+
+    with pytest.raises(AdjutantError, match="Cluster"):
+        group.public_link(cluster.new_game(1, "cluster"), KEY)
