@@ -8,10 +8,10 @@ import struct
 import xml.etree.ElementTree as ET
 import zlib
 
+import adjutant_maps
 import pytest
 import shapely
 from adjutant.variant import load_variant, maps_dir
-import adjutant_maps
 from adjutant_maps import DRAWN, SHARED, MapCheckError, build_maps, layout, palette, render_variant
 
 VARIANTS = [v for v in DRAWN if (maps_dir() / f"{v}.json").exists()]
