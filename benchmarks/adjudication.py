@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/adjudication.py [--games N] [--years N] [--seed N] [--variant ID]
 
 Plays seeded random games (a random legal order for every unit, every adjustment due, from
-``adjutant.legal.random_orders``) and, before each phase, sets a `diplomacy` game to exactly the same
+``adjutant.randomgame.random_orders``) and, before each phase, sets a `diplomacy` game to exactly the same
 position (units, dislodged units with their retreat options, centres, phase) and gives it the same
 orders. Only the adjudication call is timed on each side; setting up the position and reading the
 orders (parsing, validation) are done before the clock starts:
@@ -45,7 +45,7 @@ if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
 
 from adjutant import Game, Position, Unit, load_variant  # noqa: E402 - py/ is on the path only now
-from adjutant.legal import possible_orders, random_orders  # noqa: E402
+from adjutant.legal import possible_orders  # noqa: E402
 from adjutant.orders import (  # noqa: E402
     POWER_ORDERS,
     Build,
@@ -60,6 +60,7 @@ from adjutant.orders import (  # noqa: E402
     Waive,
     order_power,
 )
+from adjutant.randomgame import random_orders  # noqa: E402
 from adjutant.resolver import adjudicate_movement  # noqa: E402
 from adjutant.variant import Variant  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Differential test: Adjutant against the `diplomacy` package (PyPI, 1.1.2) on seeded random games.
 
 Before every movement phase the package's game is set to Adjutant's position (units, centres, phase)
-and given the same orders (random legal orders from ``adjutant.legal.random_orders``); after it, both
+and given the same orders (random legal orders from ``adjutant.randomgame.random_orders``); after it, both
 must agree on every unit's place and on the dislodged units. The bridge between the two notations is
 ``benchmarks/adjudication.py``, which times the same comparison over thousands of phases.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from adjutant import load_variant
 from adjutant.orders import Build, Convoy, Hold, Move, Unit, UnitOrder, Waive
-from adjutant.resolver import MovementOutcome, _is_convoy_sea, adjudicate_movement
+from adjutant.resolver import MovementOutcome, adjudicate_movement, is_convoy_sea
 from adjutant.variant import Variant, province_of
 
 _BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "adjudication.py"
@@ -45,7 +45,7 @@ def _convoy_chain(v: Variant, orders: list[UnitOrder], move: Move) -> bool:
     fleets = {
         o.unit.province
         for o in orders
-        if isinstance(o, Convoy) and o.target == src and o.dest == dst and _is_convoy_sea(v, o.unit.province, "")
+        if isinstance(o, Convoy) and o.target == src and o.dest == dst and is_convoy_sea(v, o.unit.province, "")
     }
     todo = [s for s in fleets if v.touches(s, src, "F")]
     seen = set(todo)
