@@ -360,41 +360,30 @@ class Resolver:
         #: one row per unit on the board (an order given for no unit there is left out)
         rows = [checks.get(p) or _holding(units[p]) for p in provs]
         self.given = Given(units, dict(strengths or {}), checks, rows, prepare)
-        # the columns, filled from the rows in one loop
-        self.orders = orders_ = list[UnitOrder]()
-        self.illegal = illegal = list[str]()
-        self.kind = kind = list[int]()
-        self.to = to = list[str | None]()
+        # the rows' fields as columns, one list each (``zip`` transposes them in C: a third of the setup's time)
+        columns = map(list, zip(*rows, strict=True)) if rows else ([] for _ in Checked._fields)
+        orders_, illegal, kind, to, text, unit_text, power, via, weak, targets, _, _ = columns
+        self.orders: list[UnitOrder] = orders_
+        self.illegal: list[str] = illegal
+        self.kind: list[int] = kind
+        self.to: list[str | None] = to
         #: each order's canonical text ("" for a unit given none), its unit's ("A par"), its unit's power
-        self.text = text = list[str]()
-        self.unit_text = unit_text = list[str]()
-        self.power = power = list[str]()
+        self.text: list[str] = text
+        self.unit_text: list[str] = unit_text
+        self.power: list[str] = power
         #: the province of the unit a support, convoy or protection serves
-        self.targets = targets = list[str | None]()
+        self.targets: list[str | None] = targets
         #: moves that go by convoy (or coast run): ordered so, or found to below
-        self.convoyed = convoyed = list[bool]()
-        self.weak = weak = list[bool]()
+        self.convoyed: list[bool] = via
+        self.weak: list[bool] = weak
         #: each unit's own strength: 1, or more for Cluster Diplomacy's multiple units (rule 1)
-        self.k = k = list[int]()
-        #: the moves, and the moves by destination province
-        self.moves = moves = list[int]()
-        self.moves_to = moves_to = dict[str, list[int]]()
         strength = self.given.strengths
-        for i, row in enumerate(rows):
-            orders_.append(row.order)
-            illegal.append(row.illegal)
-            kind.append(row.kind)
-            to.append(row.to)
-            text.append(row.text)
-            unit_text.append(row.unit)
-            power.append(row.power)
-            targets.append(row.target)
-            convoyed.append(row.via)
-            weak.append(row.weak)
-            k.append(strength.get(provs[i], 1) if strength else 1)
-            if row.to is not None:
-                moves.append(i)
-                moves_to.setdefault(row.to, []).append(i)
+        self.k = [strength.get(p, 1) for p in provs] if strength else [1] * len(provs)
+        #: the moves, and the moves by destination province
+        self.moves = [i for i, dest in enumerate(to) if dest is not None]
+        self.moves_to: dict[str, list[int]] = {}
+        for i in self.moves:
+            self.moves_to.setdefault(to[i], []).append(i)
         #: supports and carriers (convoys, protections) by the index of the order they serve; supports of
         #: an order not given (``void``: they give nothing) and the other supports and carriers (``live``)
         self.supports_of: dict[int, list[int]] = {}
@@ -840,20 +829,17 @@ class Resolver:
             del units[self.prov[i]]
         for i in winner_into.values():
             units[self.to[i]] = self.given.rows[i].moved  # type: ignore[index, assignment]  # (a move's)
-        success: list[bool] = []
-        reasons: list[str] = []
-        attackers: list[Unit | None] = []
+        attackers: list[Unit | None] = [None] * len(self.orders)
         dislodged: list[Dislodgement] = []
-        for i, o in enumerate(self.orders):
-            w = winner_into.get(self.prov[i], -1)
-            by = None
-            if w >= 0 and not (self.kind[i] == MOVE and self.result[i]):
-                by = self.orders[w].unit
-                dislodged.append(Dislodgement(o.unit, None if self.convoyed[w] else by.province, by))
-            ok, why = self._verdict(i, by)
-            success.append(ok)
-            reasons.append(why)
-            attackers.append(by)
+        for w in winner_into.values():
+            j = self.occupant[w]
+            if j >= 0 and not (self.kind[j] == MOVE and self.result[j]):
+                by = attackers[j] = self.orders[w].unit
+                dislodged.append(Dislodgement(self.orders[j].unit, None if self.convoyed[w] else by.province, by))
+        dislodged.sort(key=lambda d: d.unit.province)
+        verdicts = [self._verdict(i, by) for i, by in enumerate(attackers)]
+        success = [ok for ok, _ in verdicts]
+        reasons = [why for _, why in verdicts]
         return units, dislodged, contested, success, reasons, attackers
 
     def _bounced(self, i: int) -> str:
@@ -871,43 +857,41 @@ class Resolver:
 
     def _verdict(self, i: int, by: Unit | None) -> tuple[bool, str]:
         """Whether the order succeeded, and why not: bounced with whom, cut by whom, dislodged by whom."""
-        o, kind = self.orders[i], self.kind[i]
-        tail = f", dislodged by {by}" if by is not None else ""
+        kind, result = self.kind[i], self.result[i]
+        hit = f"dislodged by {by}" if by is not None else ""
+        tail = ", " + hit if hit else ""
         if self.illegal[i]:
             return False, f"illegal: {self.illegal[i]}" + tail
-        if kind in (HOLD, RESEARCH):
-            return by is None, tail.lstrip(", ")
-        if isinstance(o, Move):
-            if self.result[i]:
+        if kind == MOVE:
+            if result:
                 return True, ""
             if i in self.voided:
                 return False, "the attack may not affect its own convoy or protection: it does not take place" + tail
             if self.convoyed[i] and not self._path(i):
-                return False, ("no convoy path" if o.unit.type == "A" else "no protected coast path") + tail
+                how = "convoy" if self.orders[i].unit.type == "A" else "protected coast"
+                return False, f"no {how} path" + tail
             return False, self._bounced(i) + tail
-        if isinstance(o, Support):
-            j = self.at.get(o.target)
+        if kind == SUPPORT:
+            j = self.at.get(self.targets[i])  # type: ignore[arg-type]  # (a support's)
             if j is not None and self.illegal[j]:
                 return False, f"void: the supported unit's order is illegal ({self.illegal[j]})" + tail
             if j is None or i not in self.supports_of.get(j, ()):
                 return False, _VOID_SUPPORT + tail
-            if self.result[i]:
-                return True, tail.lstrip(", ")
-            cut = [self.unit_text[j] for j in self._cutters(i) if self._cuts(j)]
-            if cut:
-                return False, f"cut by {', '.join(cut)}" + tail
-            return False, tail.lstrip(", ")
-        if isinstance(o, (Convoy, Protect)):
-            j = self.at.get(o.target)
-            what = "the convoyed army" if isinstance(o, Convoy) else "the protected fleet"
+            if result:
+                return True, hit
+            cut = [self.unit_text[c] for c in self._cutters(i) if self._cuts(c)]
+            return False, (f"cut by {', '.join(cut)}" + tail) if cut else hit
+        if kind in (CONVOY, PROTECT):
+            j = self.at.get(self.targets[i])  # type: ignore[arg-type]  # (a carrier's)
+            what = "the convoyed army" if kind == CONVOY else "the protected fleet"
             if j is not None and self.illegal[j]:
                 return False, f"void: {what}'s move is illegal ({self.illegal[j]})" + tail
             if j is None or i not in self.carriers_of.get(j, ()):
                 return False, f"void: {what} was not ordered that way" + tail
-            if self.result[i]:
+            if result:
                 return True, ""
-            return False, tail.lstrip(", ") if by is not None else "the convoy fails (paradox)"
-        return by is None, tail.lstrip(", ")
+            return False, hit or "the convoy fails (paradox)"
+        return by is None, hit
 
 
 def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:
