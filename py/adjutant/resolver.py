@@ -247,8 +247,8 @@ class Checked(NamedTuple):
     #: why the order as written is illegal, or ""
     illegal: str
     kind: int
-    #: the province a move goes to (None for other orders)
-    to: str | None
+    #: the province a move goes to ("" for other orders)
+    to: str
     #: the order as written, in its canonical text ("" for a unit given no order)
     text: str
     #: the unit, as results name it ("A par")
@@ -259,8 +259,8 @@ class Checked(NamedTuple):
     via: bool
     #: a move across a weak passage (only its supports count)
     weak: bool
-    #: the province of the unit a support, convoy or protection serves (None for other orders)
-    target: str | None
+    #: the province of the unit a support, convoy or protection serves ("" for other orders)
+    target: str
     #: the order as written (a hold for a unit given none)
     written: UnitOrder
     #: the unit where a successful move puts it
@@ -270,8 +270,7 @@ class Checked(NamedTuple):
 def _row(order: UnitOrder, written: UnitOrder, text: str, illegal: str = "", weak: bool = False) -> Checked:
     """The :class:`Checked` row of an order as adjudicated."""
     u = order.unit
-    to = moved = target = None
-    via = False
+    to, via, moved, target = "", False, None, ""
     if isinstance(order, Move):
         to, via, moved = province_of(order.dest), order.via_convoy, Unit(u.power, u.type, order.dest)
     elif isinstance(order, (Support, Convoy, Protect)):
@@ -366,13 +365,13 @@ class Resolver:
         self.orders: list[UnitOrder] = orders_
         self.illegal: list[str] = illegal
         self.kind: list[int] = kind
-        self.to: list[str | None] = to
+        self.to: list[str] = to
         #: each order's canonical text ("" for a unit given none), its unit's ("A par"), its unit's power
         self.text: list[str] = text
         self.unit_text: list[str] = unit_text
         self.power: list[str] = power
         #: the province of the unit a support, convoy or protection serves
-        self.targets: list[str | None] = targets
+        self.targets: list[str] = targets
         #: moves that go by convoy (or coast run): ordered so, or found to below
         self.convoyed: list[bool] = via
         self.weak: list[bool] = weak
@@ -380,7 +379,7 @@ class Resolver:
         strength = self.given.strengths
         self.k = [strength.get(p, 1) for p in provs] if strength else [1] * len(provs)
         #: the moves, and the moves by destination province
-        self.moves = [i for i, dest in enumerate(to) if dest is not None]
+        self.moves = [i for i, dest in enumerate(to) if dest]
         self.moves_to: dict[str, list[int]] = {}
         for i in self.moves:
             self.moves_to.setdefault(to[i], []).append(i)
@@ -391,7 +390,7 @@ class Resolver:
         self.void: list[int] = []
         self.live: list[int] = []
         for i, target in enumerate(self.targets):
-            if target is None:
+            if not target:
                 continue
             j = self.at.get(target)
             if self.kind[i] == SUPPORT:
@@ -448,7 +447,7 @@ class Resolver:
         self.occupant = [-1] * n
         self.opponent = [-1] * n
         for i in self.moves:
-            j = self.at.get(self.to[i], -1)  # type: ignore[arg-type]  # (a move's)
+            j = self.at.get(self.to[i], -1)
             self.occupant[i] = j
             if j >= 0 and self.to[j] == self.prov[i] and not (self._other_way(i) or self._other_way(j)):
                 self.opponent[i] = j
@@ -461,11 +460,11 @@ class Resolver:
         """Make move ``i`` an illegal order, adjudicated as a hold, and match its supports again."""
         o = self.orders[i]
         self.illegal[i] = why
-        self.moves_to[self.to[i]].remove(i)  # type: ignore[index]  # (a move's)
+        self.moves_to[self.to[i]].remove(i)
         self.moves.remove(i)
         self.orders[i] = Hold(o.unit)
         self.kind[i] = HOLD
-        self.to[i] = None
+        self.to[i] = ""
         self.convoyed[i] = self.weak[i] = False
         for s in self.supports_of.pop(i, []):
             self.live.remove(s)
@@ -504,7 +503,7 @@ class Resolver:
         """Moves carried by these convoys that were not ordered 'via convoy' and could go overland."""
         out = []
         for c in carriers:
-            j = self.at.get(self.targets[c])  # type: ignore[arg-type]  # (a carrier's)
+            j = self.at.get(self.targets[c])
             if j is None or not self.convoyed[j] or c not in self.carriers_of.get(j, ()):
                 continue
             m = self.orders[j]
@@ -633,7 +632,7 @@ class Resolver:
         # a chain of the carrying fleets that hold, from a sea by the army to a sea by its destination
         graph, shore = self.v.sea_graph(self.season)
         fleets = {self.prov[c]: c for c in carriers}
-        near_src, goal = shore.get(self.prov[i], ()), shore.get(self.to[i], ())  # type: ignore[arg-type]
+        near_src, goal = shore.get(self.prov[i], ()), shore.get(self.to[i], ())
         todo = [s for s in fleets if s in near_src]
         seen: set[str] = set()
         while todo:
@@ -678,7 +677,7 @@ class Resolver:
         j = self.at.get(prov)
         if j is None:
             return 0
-        if self.to[j] is not None:
+        if self.to[j]:
             return 0 if self.resolve(j) else self.k[j]
         # a researching unit stands one weaker (Cluster rule 5.1)
         own = self.k[j] - 1 if self.kind[j] == RESEARCH else self.k[j]
@@ -688,7 +687,7 @@ class Resolver:
         if not self._path(i):
             return 0
         j = self.occupant[i]
-        if j < 0 or (self.to[j] is not None and self.opponent[i] < 0 and self.resolve(j)):
+        if j < 0 or (self.to[j] and self.opponent[i] < 0 and self.resolve(j)):
             return self._defend_strength(i)
         defender = self.power[j]
         if defender == self.power[i]:
@@ -716,9 +715,9 @@ class Resolver:
         if h2h >= 0:
             if attack <= self._defend_strength(h2h):
                 return False
-        elif attack <= self._hold_strength(self.to[i]):  # type: ignore[arg-type]  # (a move's)
+        elif attack <= self._hold_strength(self.to[i]):
             return False
-        return all(attack > self._prevent_strength(j) for j in self.moves_to[self.to[i]] if j != i)  # type: ignore[index]
+        return all(attack > self._prevent_strength(j) for j in self.moves_to[self.to[i]] if j != i)
 
     def _cutters(self, i: int) -> list[int]:
         """Moves that would cut support ``i`` if they are valid attacks."""
@@ -742,7 +741,7 @@ class Resolver:
 
     def _dislodged(self, prov: str) -> bool:
         j = self.at.get(prov)
-        if j is not None and self.to[j] is not None and self.resolve(j):
+        if j is not None and self.to[j] and self.resolve(j):
             return False
         return any(self.resolve(m) for m in self.moves_to.get(prov, ()))
 
@@ -752,7 +751,7 @@ class Resolver:
         a province no unit stands in and no other unit goes to."""
         return (
             self.occupant[i] < 0
-            and len(self.moves_to[self.to[i]]) == 1  # type: ignore[index]  # (a move's)
+            and len(self.moves_to[self.to[i]]) == 1
             and not self.convoyed[i]
             and not self.weak[i]
             and self.k[i] > 0
@@ -828,7 +827,9 @@ class Resolver:
         for i in winner_into.values():
             del units[self.prov[i]]
         for i in winner_into.values():
-            units[self.to[i]] = self.given.rows[i].moved  # type: ignore[index, assignment]  # (a move's)
+            moved = self.given.rows[i].moved
+            assert moved is not None  # (a move's)
+            units[self.to[i]] = moved
         attackers: list[Unit | None] = [None] * len(self.orders)
         dislodged: list[Dislodgement] = []
         for w in winner_into.values():
@@ -848,7 +849,7 @@ class Resolver:
         power, text = self.power, self.unit_text
         if j >= 0 and power[j] == power[i] and self._attack_strength(i) == 0:
             return f"may not dislodge own unit {text[j]}"
-        movers = self.moves_to[self.to[i]]  # type: ignore[index]
+        movers = self.moves_to[self.to[i]]
         # the unit that stayed where it went, then the other units that went there
         rivals = [text[m] for m in movers if m != i]
         if j >= 0 and not (self.kind[j] == MOVE and self.result[j]):
@@ -872,7 +873,7 @@ class Resolver:
                 return False, f"no {how} path" + tail
             return False, self._bounced(i) + tail
         if kind == SUPPORT:
-            j = self.at.get(self.targets[i])  # type: ignore[arg-type]  # (a support's)
+            j = self.at.get(self.targets[i])
             if j is not None and self.illegal[j]:
                 return False, f"void: the supported unit's order is illegal ({self.illegal[j]})" + tail
             if j is None or i not in self.supports_of.get(j, ()):
@@ -882,7 +883,7 @@ class Resolver:
             cut = [self.unit_text[c] for c in self._cutters(i) if self._cuts(c)]
             return False, (f"cut by {', '.join(cut)}" + tail) if cut else hit
         if kind in (CONVOY, PROTECT):
-            j = self.at.get(self.targets[i])  # type: ignore[arg-type]  # (a carrier's)
+            j = self.at.get(self.targets[i])
             what = "the convoyed army" if kind == CONVOY else "the protected fleet"
             if j is not None and self.illegal[j]:
                 return False, f"void: {what}'s move is illegal ({self.illegal[j]})" + tail
