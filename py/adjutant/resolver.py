@@ -485,11 +485,12 @@ class Resolver:
         assert isinstance(support, Support)
         if support.target_type is not None and support.target_type != target.unit.type:
             return False
-        if support.dest is None:
-            return not isinstance(target, Move)
-        if not isinstance(target, Move) or province_of(target.dest) != province_of(support.dest):
-            return False
-        return "/" not in support.dest or support.dest == target.dest
+        dest = support.dest
+        if dest is None:
+            return self.kind[j] != MOVE
+        if "/" not in dest:
+            return self.to[j] == dest
+        return self.to[j] == province_of(dest) and isinstance(target, Move) and target.dest == dest
 
     def _carrier_matches(self, c: int, j: int) -> bool:
         """Whether convoy or protection ``c`` is for the move unit ``j`` was given."""
