@@ -498,7 +498,10 @@ class Resolver:
         assert isinstance(carrier, (Convoy, Protect))
         if not isinstance(target, Move) or province_of(target.dest) != province_of(carrier.dest):
             return False
-        return target.unit.type == ("A" if isinstance(carrier, Convoy) else "F")
+        if isinstance(carrier, Convoy):
+            return target.unit.type == "A"
+        # a fleet's move to a place it borders is an ordinary move, not a coast run: nothing to protect
+        return target.unit.type == "F" and self.convoyed[j]
 
     def implied_convoys(self, carriers: Iterable[int]) -> list[int]:
         """Moves carried by these convoys that were not ordered 'via convoy' and could go overland."""
