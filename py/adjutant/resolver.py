@@ -461,6 +461,8 @@ class Resolver:
         o = self.orders[i]
         self.illegal[i] = why
         self.moves_to[self.to[i]].remove(i)
+        if not self.moves_to[self.to[i]]:
+            del self.moves_to[self.to[i]]
         self.moves.remove(i)
         self.orders[i] = Hold(o.unit)
         self.kind[i] = HOLD
