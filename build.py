@@ -28,7 +28,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -196,6 +198,13 @@ def build(dist: Path = DIST) -> Path:
     return dist
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    """A plain file server for a built site on 127.0.0.1 (``--serve``, the browser tests, the start-up
+    benchmark): the media types the page's files need, requests logged only when ``verbose``."""
+
+    verbose = False
+
+
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -207,13 +216,31 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     }
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        if "--verbose" in sys.argv:
+        if isinstance(self.server, SiteServer) and self.server.verbose:
             super().log_message(format, *args)
 
 
-def serve(dist: Path, port: int) -> None:
-    handler = functools.partial(QuietHandler, directory=str(dist))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+def site_server(root: Path, port: int = 0, verbose: bool = False) -> SiteServer:
+    """A server of the folder ``root`` on 127.0.0.1 (``port`` 0: any free port), not yet serving."""
+    server = SiteServer(("127.0.0.1", port), functools.partial(QuietHandler, directory=str(root)))
+    server.verbose = verbose
+    return server
+
+
+@contextlib.contextmanager
+def serving(root: Path) -> Iterator[str]:
+    """Serve the folder ``root`` from a background thread while the block runs; gives its base URL."""
+    server = site_server(root)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def serve(dist: Path, port: int, verbose: bool = False) -> None:
+    with site_server(dist, port, verbose) as server:
         print(f"Serving Adjutant at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             server.serve_forever()
@@ -229,7 +256,7 @@ def main(argv: list[str] | None = None) -> None:
     dist = build(args.out)
     print(f"Built {dist}")
     if args.serve:
-        serve(dist, args.port)
+        serve(dist, args.port, args.verbose)
 
 
 if __name__ == "__main__":

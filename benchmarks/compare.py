@@ -27,13 +27,13 @@ from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-for folder in (ROOT / "py", ROOT / "benchmarks"):
+for folder in (ROOT / "py", ROOT / "tests"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from adjudication import Mirror, random_game  # noqa: E402 - the folders are on the path only now
-from adjutant import Position  # noqa: E402
+from adjutant import Position  # noqa: E402 - the folders are on the path only now
 from adjutant.orders import Order, format_order  # noqa: E402
+from diplomacy_bridge import Mirror, random_game  # noqa: E402
 
 
 def load_copy(name: str, folder: Path) -> ModuleType:

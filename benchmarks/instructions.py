@@ -33,8 +33,8 @@ from adjutant import Game, Position, Unit, load_variant  # noqa: E402 - py/ is o
 from adjutant.orders import format_order  # noqa: E402
 from adjutant.phases import Phase  # noqa: E402
 
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from adjudication import random_game  # noqa: E402
+sys.path.insert(0, str(ROOT / "tests"))
+from diplomacy_bridge import random_game  # noqa: E402
 
 
 def record(games: int, years: int, seed: int) -> list[dict[str, object]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
 from adjutant import Game, decode_link, dumps, encode_link  # noqa: E402
-from adjutant.legal import random_game  # noqa: E402
+from adjutant.randomgame import random_game  # noqa: E402
 
 
 def play(variant: str, seed: int, years: int) -> Game:

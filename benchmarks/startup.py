@@ -17,12 +17,9 @@ Targets (issue 6): ready within 1.15x of bare Pyodide; map visible within 1 s.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import statistics
 import sys
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -45,19 +42,6 @@ window.bareReady = performance.now();
 document.documentElement.dataset.pythonReady = "true";
 </script></body></html>
 """
-
-
-class Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".wasm": "application/wasm",
-        ".svg": "image/svg+xml",
-    }
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 def measure(page: Any, url: str, app: bool, reload: bool) -> tuple[float | None, float | None, float]:
@@ -84,29 +68,21 @@ def run(runs: int, fragment: str) -> dict[str, dict[str, list[float]]]:
     with tempfile.TemporaryDirectory() as folder:
         dist = build.build(Path(folder) / "dist")
         (dist / "bare-pyodide.html").write_text(BARE_PAGE, encoding="utf-8")
-        handler = functools.partial(Handler, directory=str(dist))
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_address[1]}/"
-        pages = {"bare Pyodide": (base + "bare-pyodide.html", False), "Adjutant": (base + fragment, True)}
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-                for _ in range(runs):
-                    # Alternate the order so that neither page always runs on a warmer machine.
-                    for name, (url, app) in pages.items() if _ % 2 == 0 else reversed(pages.items()):
-                        context = browser.new_context(viewport={"width": 1280, "height": 800})
-                        page = context.new_page()
-                        for kind, reload in (("cold", False), ("warm", True)):
-                            mapped, placed, ready = measure(page, url, app, reload)
-                            record(f"{name} {kind}", "map visible", mapped)
-                            record(f"{name} {kind}", "position visible", placed)
-                            record(f"{name} {kind}", "Python ready", ready)
-                        context.close()
-                browser.close()
-        finally:
-            server.shutdown()
-            server.server_close()
+        with build.serving(dist) as base, sync_playwright() as playwright:
+            pages = {"bare Pyodide": (base + "bare-pyodide.html", False), "Adjutant": (base + fragment, True)}
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            for _ in range(runs):
+                # Alternate the order so that neither page always runs on a warmer machine.
+                for name, (url, app) in pages.items() if _ % 2 == 0 else reversed(pages.items()):
+                    context = browser.new_context(viewport={"width": 1280, "height": 800})
+                    page = context.new_page()
+                    for kind, reload in (("cold", False), ("warm", True)):
+                        mapped, placed, ready = measure(page, url, app, reload)
+                        record(f"{name} {kind}", "map visible", mapped)
+                        record(f"{name} {kind}", "position visible", placed)
+                        record(f"{name} {kind}", "Python ready", ready)
+                    context.close()
+            browser.close()
     return results
 
 

@@ -13,9 +13,9 @@ from adjutant.phases import adjudicate_adjustments, adjudicate_retreats
 from adjutant.resolver import adjudicate_movement
 from adjutant.variant import Variant, province_of
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-DATC_FILE = SHARED / "reference" / "datc" / "datc.json"
-CASES = Path(__file__).resolve().parent / "cases"
+TESTS = Path(__file__).resolve().parent
+DATC_FILE = TESTS / "reference" / "datc" / "datc.json"
+CASES = TESTS / "cases"
 
 #: Where one case appears once per rule edition, the edition the project follows (DATC 3.0's preferred
 #: answers: the 2023 rules, else the 1982 ones).

@@ -23,9 +23,9 @@ from adjutant.cluster import (
 )
 from adjutant.codec import decode_link, encode_link
 from adjutant.gamefile import dumps, loads
-from adjutant.legal import random_game
 from adjutant.orders import format_order
 from adjutant.phases import Phase
+from adjutant.randomgame import random_game
 from adjutant.variant import available_variants
 from hypothesis import example, given, settings
 from hypothesis import strategies as st

@@ -1,4 +1,4 @@
-"""DATC 3.0, section 6: every case, read in place from ../shared/reference/datc/datc.json."""
+"""DATC 3.0, section 6: every case, read from tests/reference/datc/datc.json."""
 
 from __future__ import annotations
 

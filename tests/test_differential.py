@@ -1,9 +1,10 @@
 """Differential test: Adjutant against the `diplomacy` package (PyPI, 1.1.2) on seeded random games.
 
 Before every movement phase the package's game is set to Adjutant's position (units, centres, phase)
-and given the same orders (random legal orders from ``adjutant.legal.random_orders``); after it, both
+and given the same orders (random legal orders from ``adjutant.randomgame.random_orders``); after it, both
 must agree on every unit's place and on the dislodged units. The bridge between the two notations is
-``benchmarks/adjudication.py``, which times the same comparison over thousands of phases.
+``diplomacy_bridge.py`` beside this file; ``benchmarks/adjudication.py`` times the same comparison over
+thousands of phases with it.
 
 Where DATC 3.0 (which Adjutant follows) and the package read orders differently, the difference is listed
 in ``DIFFERENCES`` with the reason. Such a phase is not skipped: a precise predicate finds the orders that
@@ -14,24 +15,15 @@ on a small position, by ``test_documented_difference``.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
+import diplomacy_bridge as bridge
 import pytest
 from adjutant import load_variant
 from adjutant.orders import Build, Convoy, Hold, Move, Unit, UnitOrder, Waive
-from adjutant.resolver import MovementOutcome, _is_convoy_sea, adjudicate_movement
+from adjutant.resolver import MovementOutcome, adjudicate_movement, is_convoy_sea
 from adjutant.variant import Variant, province_of
-
-_BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "adjudication.py"
-_spec = importlib.util.spec_from_file_location("adjutant_bench_adjudication", _BENCH)
-assert _spec is not None and _spec.loader is not None
-bench = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = bench
-_spec.loader.exec_module(bench)
 
 #: seeded games x years: 20 x 10 gives 400 movement phases (about 7 s)
 GAMES, YEARS, FIRST_SEED = 20, 10, 2024
@@ -45,7 +37,7 @@ def _convoy_chain(v: Variant, orders: list[UnitOrder], move: Move) -> bool:
     fleets = {
         o.unit.province
         for o in orders
-        if isinstance(o, Convoy) and o.target == src and o.dest == dst and _is_convoy_sea(v, o.unit.province, "")
+        if isinstance(o, Convoy) and o.target == src and o.dest == dst and is_convoy_sea(v, o.unit.province, "")
     }
     todo = [s for s in fleets if v.touches(s, src, "F")]
     seen = set(todo)
@@ -172,12 +164,12 @@ class Tally:
 
 
 def _run_games() -> tuple[Tally, list[str]]:
-    mirror = bench.Mirror()
+    mirror = bridge.Mirror()
     tally = Tally(rewritten={d.id: 0 for d in DIFFERENCES})
     problems: list[str] = []
     for n in range(GAMES):
         seed = FIRST_SEED + n
-        for phase in bench.random_game(seed, YEARS):
+        for phase in bridge.random_game(seed, YEARS):
             game = phase.game
             if game.phase.kind != "movement":
                 phase.give()
@@ -187,7 +179,7 @@ def _run_games() -> tuple[Tally, list[str]]:
             original: list[UnitOrder] = [o for o in phase.orders if not isinstance(o, (Build, Waive))]
             given = list(original)
             label = f"seed {seed} {game.phase}"
-            diff, _, _ = bench.compare_movement(seed, phase, mirror)
+            diff, _, _ = bridge.compare_movement(seed, phase, mirror)
             tally.phases += 1
             ours = adjudicate_movement(v, units, given, season)
             tally.moved += sum(1 for r in ours.results if isinstance(r.order, Move) and r.success)
@@ -248,10 +240,10 @@ def test_documented_difference(d: Difference) -> None:
     v = load_variant("standard")
     units = _position(d.units)
     orders = [_order(t, units) for t in d.orders]
-    assert [bench.dip_order(o, units) for o in orders] == list(d.orders)
+    assert [bridge.dip_order(o, units) for o in orders] == list(d.orders)
     ours = adjudicate_movement(v, units, orders, "spring")
     assert {f"{u.power}: {u}" for u in ours.units.values()} == d.adjutant_after
-    mirror = bench.Mirror()
+    mirror = bridge.Mirror()
     mirror.load_position("S1901M", units, orders)
     mirror.process()
     assert {f"{p}: {t} {loc}" for p, t, loc in mirror.units()} == d.package_after

@@ -6,8 +6,8 @@ import json
 
 import pytest
 from adjutant import AdjutantError, Game, GameFileError, OrderError, decode_link, dumps, encode_link, loads
-from adjutant.legal import random_game
 from adjutant.orders import Move, Unit, format_order
+from adjutant.randomgame import random_game
 from adjutant.variant import available_variants
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -8,6 +8,7 @@ import struct
 import xml.etree.ElementTree as ET
 import zlib
 
+import adjutant_maps
 import pytest
 import shapely
 from adjutant.variant import load_variant, maps_dir
@@ -15,6 +16,8 @@ from adjutant_maps import DRAWN, SHARED, MapCheckError, build_maps, layout, pale
 
 VARIANTS = [v for v in DRAWN if (maps_dir() / f"{v}.json").exists()]
 SVG_NS = "{http://www.w3.org/2000/svg}"
+# Laying out a map takes seconds: each variant is drawn once per test module and its SVG and geometry
+# shared by the tests, which read them and never change them.
 _cache: dict[str, tuple[str, layout.MapGeometry]] = {}
 
 
@@ -24,23 +27,28 @@ def rendered(variant_id: str) -> tuple[str, layout.MapGeometry]:
     return _cache[variant_id]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once_per_module():
+    yield
+    _cache.clear()
+
+
 def test_standard_loeb9_and_the_cline_maps_are_drawn():
     assert {"standard", "loeb9", "cline5", "cline6"} <= set(VARIANTS)
 
 
 @pytest.mark.parametrize("variant_id", VARIANTS)
 def test_drawn_borders_match_the_adjacencies(variant_id):
-    mg = layout.compute(variant_id)
+    _, mg = rendered(variant_id)
     assert layout.check(mg) == []
 
 
 def test_check_names_a_missing_and_an_extra_border():
-    mg = layout.compute("standard")
-    v = mg.variant
+    _, drawn = rendered("standard")
+    v = drawn.variant
     kept = tuple(e for e in v.edges if {e.a, e.b} != {"lon", "wal"})
     extra = dataclasses.replace(v.edges[0], a="lon", b="par", who="army")
-    mg.variant = dataclasses.replace(v, edges=(*kept, extra))
-    problems = layout.check(mg)
+    problems = layout.check(dataclasses.replace(drawn, variant=dataclasses.replace(v, edges=(*kept, extra))))
     assert any("(lon)" in p and "(wal)" in p and "not adjacent" in p for p in problems)
     assert any("(lon)" in p and "(par)" in p and "do not share a border" in p for p in problems)
 
@@ -56,6 +64,8 @@ def test_only_declared_corners_may_touch_without_a_border():
 
 
 def test_render_refuses_a_map_that_does_not_match(monkeypatch):
+    _, drawn = rendered("standard")
+    monkeypatch.setattr(layout, "compute", lambda variant_id: dataclasses.replace(drawn))
     real = layout.check
     monkeypatch.setattr(layout, "check", lambda mg: [*real(mg), "Picardy (pic) and Wales (wal) disagree"])
     with pytest.raises(MapCheckError, match=r"\(pic\) and Wales \(wal\)"):
@@ -64,7 +74,7 @@ def test_render_refuses_a_map_that_does_not_match(monkeypatch):
 
 def test_output_is_deterministic():
     first, _ = rendered("standard")
-    second, _ = render_variant("standard")
+    second, _ = render_variant("standard")  # drawn again from scratch
     assert first == second
 
 
@@ -87,7 +97,8 @@ def test_svg_is_small_and_names_every_place(variant_id):
     assert colours and all(f'"{pw}"' in colours for pw in v.powers)
 
 
-def test_build_maps_writes_the_shared_boards(tmp_path, capsys):
+def test_build_maps_writes_the_shared_boards(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(adjutant_maps, "render_variant", lambda vid, shown=None: rendered(vid))
     shared = [v for v in SHARED if (maps_dir() / f"{v}.json").exists()]
     paths = build_maps(tmp_path, ["standard", *shared])
     assert [p.name for p in paths] == [f"{v}.svg" for v in ("standard", *shared)]

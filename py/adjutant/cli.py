@@ -1,11 +1,11 @@
-"""``python -m adjutant``: a game master's command line.
+"""``adjutant`` (or ``python -m adjutant``): a game master's command line.
 
-python -m adjutant variants
-python -m adjutant new standard game.json
-python -m adjutant orders game.json orders.txt      (any power; "-" reads standard input)
-python -m adjutant show game.json
-python -m adjutant adjudicate game.json
-python -m adjutant link game.json                   (the shareable fragment)
+adjutant variants
+adjutant new standard game.json
+adjutant orders game.json orders.txt      (any power; "-" reads standard input)
+adjutant show game.json
+adjutant adjudicate game.json
+adjutant link game.json                   (the shareable fragment)
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def _write_game(path: str, game: Game) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m adjutant", description="Adjudicate Diplomacy games.")
+    parser = argparse.ArgumentParser(prog="adjutant", description="Adjudicate Diplomacy games.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("variants", help="list the variants")
     p = sub.add_parser("new", help="start a game and write its file")

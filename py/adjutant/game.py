@@ -82,8 +82,7 @@ class Position:
         contested: frozenset[str] = frozenset(),
         cluster: ClusterState | None = None,
     ) -> None:
-        # the fields above, set at once: a frozen dataclass's own __init__ calls object.__setattr__ for each
-        # (nearly twice as slow, and every phase makes a position or more)
+        # the fields above, set at once (for speed: the frozen dataclass's __init__ sets them one by one)
         self.__dict__.update(
             phase=phase, units=units, centres=centres, dislodged=dislodged, contested=contested, cluster=cluster
         )
@@ -150,10 +149,9 @@ class Game:
     _checks: dict[str, Checked] = field(default_factory=dict, init=False, repr=False, compare=False)
     #: the position :attr:`_checks` were made in
     _checks_at: Position | None = field(default=None, init=False, repr=False, compare=False)
-    #: :attr:`orders` as :attr:`_checks` holds them, one row per order (each power's list as it stood when
-    #: the game last changed it), or None when the rows may not match them: an order given for a unit that
-    #: another power had ordered, or one that is not a unit's. While ``orders`` equals it (a comparison by
-    #: identity, order by order), :meth:`adjudicate` takes the rows as they are
+    #: each power's orders as the game's methods last left them, while :attr:`_checks` holds exactly one row
+    #: per order given (None once it may not: an order given for a unit another power had ordered, or one
+    #: that is not a unit's). While ``orders`` equals it, :meth:`adjudicate` hands the resolver those rows
     _seen: dict[str, list[Order]] | None = field(default=None, init=False, repr=False, compare=False)
     #: during one adjudication, the centres each power owns, with the ``centres`` dict they were counted in
     _owned: tuple[dict[str, str], dict[str, int]] | None = field(default=None, init=False, repr=False, compare=False)
@@ -602,7 +600,7 @@ class Game:
             checks, n_given = {}, 0
             for os in self.orders.values():
                 for order in os:
-                    if type(order) not in _POWER_ORDER_TYPES:  # (isinstance, faster: no subclasses)
+                    if type(order) not in _POWER_ORDER_TYPES:  # (the order types have no subclasses)
                         o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
                         checks[o.unit.province] = self._checked(o)
                         n_given += 1
@@ -610,9 +608,9 @@ class Game:
         resolver.decide()
         units, dislodged, contested, success, reasons, attackers = resolver.tally()
         powers, texts = resolver.power, resolver.text
-        # (a unit has an attacker just when it is among the dislodged: most phases dislodge none)
+        # (a unit has an attacker just when it is among the dislodged)
         dislodged_flags = [a is not None for a in attackers] if dislodged else [False] * len(attackers)
-        # each Result made from its columns as the tuple it is, without a Python-level call per result
+        # each Result made from its columns (for speed: ``tuple.__new__`` skips the NamedTuple's constructor)
         columns = zip(powers, texts, resolver.unit_text, success, reasons, dislodged_flags, strict=True)
         results: list[Result] = list(map(tuple.__new__, [Result] * len(attackers), columns))
         unordered = texts.count("")
@@ -683,8 +681,7 @@ class Game:
 
 
 def _count(values: Iterable[str]) -> dict[str, int]:
-    """How many times each value comes (a plain loop: quicker here than a ``Counter``, whose making goes
-    through more code than the counting)."""
+    """How many times each value comes (a plain loop: for speed, a ``Counter`` costs more to make)."""
     counts: dict[str, int] = {}
     for v in values:
         counts[v] = counts.get(v, 0) + 1
@@ -692,8 +689,7 @@ def _count(values: Iterable[str]) -> dict[str, int]:
 
 
 def _count_powers(units: Mapping[str, Unit]) -> dict[str, int]:
-    """How many units each power has (:func:`_count`, with each unit's power read in the loop: quicker than
-    through ``map`` and an ``attrgetter``)."""
+    """How many units each power has."""
     counts: dict[str, int] = {}
     for u in units.values():
         p = u.power

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import compress
 from typing import NamedTuple
 
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder, format_order
 from .variant import Variant, province_of
 
-#: a decision's state (a settled one is falsy: the orders still to decide are found by truth)
-RESOLVED, UNRESOLVED, GUESSING = 0, 1, 2
+#: a decision's state (DATC 5.E)
+UNRESOLVED, GUESSING, RESOLVED = range(3)
 _VOID_SUPPORT = "void: the supported unit was not ordered that way"
 
 
@@ -90,7 +89,8 @@ def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: se
     return False
 
 
-def _is_convoy_sea(variant: Variant, province: str, season: str) -> bool:
+def is_convoy_sea(variant: Variant, province: str, season: str) -> bool:
+    """Whether a fleet in ``province`` may convoy in the season."""
     p = variant.provinces.get(province)
     return p is not None and p.is_sea and p.convoy and p.open_in(season)
 
@@ -240,16 +240,15 @@ _KIND: dict[type, int] = {
 
 class Checked(NamedTuple):
     """A movement order as the resolver reads it, worked out from the order and the position alone (a
-    :class:`~adjutant.game.Game` works it out once, as the order is given). The resolver reads the fields
-    before ``written`` as columns (:class:`Resolver`); the last two it reads from the row."""
+    :class:`~adjutant.game.Game` works it out once, as the order is given)."""
 
     #: the order as adjudicated: a move's coast filled in, an illegal order made a hold
     order: UnitOrder
     #: why the order as written is illegal, or ""
     illegal: str
     kind: int
-    #: the province a move goes to (None for other orders)
-    to: str | None
+    #: the province a move goes to ("" for other orders)
+    to: str
     #: the order as written, in its canonical text ("" for a unit given no order)
     text: str
     #: the unit, as results name it ("A par")
@@ -260,12 +259,26 @@ class Checked(NamedTuple):
     via: bool
     #: a move across a weak passage (only its supports count)
     weak: bool
-    #: the province of the unit a support, convoy or protection serves (None for other orders)
-    target: str | None
+    #: the province of the unit a support, convoy or protection serves ("" for other orders)
+    target: str
     #: the order as written (a hold for a unit given none)
     written: UnitOrder
     #: the unit where a successful move puts it
     moved: Unit | None
+
+
+def _row(order: UnitOrder, written: UnitOrder, text: str, illegal: str = "", weak: bool = False) -> Checked:
+    """The :class:`Checked` row of an order as adjudicated."""
+    u = order.unit
+    to, via, moved, target = "", False, None, ""
+    if isinstance(order, Move):
+        to, via, moved = province_of(order.dest), order.via_convoy, Unit(u.power, u.type, order.dest)
+    elif isinstance(order, (Support, Convoy, Protect)):
+        target = order.target
+    return Checked(
+        order=order, illegal=illegal, kind=_KIND.get(type(order), HOLD), to=to, text=text,
+        unit=f"{u.type} {u.location}", power=u.power, via=via, weak=weak, target=target, written=written, moved=moved,
+    )
 
 
 def checked_order(variant: Variant, order: UnitOrder, season: str, units: Mapping[str, Unit]) -> Checked:
@@ -273,20 +286,12 @@ def checked_order(variant: Variant, order: UnitOrder, season: str, units: Mappin
     checked against the position: with no fleets where a convoy could be, it is illegal (DATC 6.D.32)."""
     adjudicated, why = check_order(variant, order, season)
     u = order.unit
-    text, unit = format_order(order), f"{u.type} {u.location}"
     if not why and type(adjudicated) is Move and adjudicated.via_convoy and u.type == "A":
         why = _no_fleets_to_convoy(variant, adjudicated, season, units)
     if why:
-        return Checked(Hold(u), why, HOLD, None, text, unit, u.power, False, False, None, order, None)
-    if isinstance(adjudicated, Move):
-        dest = adjudicated.dest
-        to = province_of(dest)
-        weak = bool(variant._pair_kinds) and variant._pair_kinds.get((u.province, to)) == "weak"
-        moved = Unit(u.power, u.type, dest)
-        return Checked(adjudicated, "", MOVE, to, text, unit, u.power, adjudicated.via_convoy, weak, None, order, moved)
-    kind = _KIND.get(type(adjudicated), HOLD)
-    target = adjudicated.target if isinstance(adjudicated, (Support, Convoy, Protect)) else None
-    return Checked(adjudicated, "", kind, None, text, unit, u.power, False, False, target, order, None)
+        return _row(Hold(u), order, format_order(order), illegal=why)
+    weak = isinstance(adjudicated, Move) and variant.edge_kind(u.province, adjudicated.dest) == "weak"
+    return _row(adjudicated, order, format_order(order), weak=weak)
 
 
 def _no_fleets_to_convoy(variant: Variant, move: Move, season: str, units: Mapping[str, Unit]) -> str:
@@ -303,8 +308,7 @@ def _no_fleets_to_convoy(variant: Variant, move: Move, season: str, units: Mappi
 
 def _holding(unit: Unit) -> Checked:
     """The row of a unit given no order."""
-    hold = Hold(unit)
-    return Checked(hold, "", HOLD, None, "", f"{unit.type} {unit.location}", unit.power, False, False, None, hold, None)
+    return _row(Hold(unit), Hold(unit), "")
 
 
 class Given(NamedTuple):
@@ -320,11 +324,16 @@ class Given(NamedTuple):
 
 
 class Resolver:
-    """One movement phase. Build it, then call :meth:`run`.
+    """One movement phase, adjudicated as DATC 3.0 section 5 describes. Build it, then call :meth:`run`.
 
-    Orders are indexed by the sorted provinces of their units, and what guessing and checking asks of an
-    order (its kind, destination, opponent, supports) is worked out once into tables by that index.
-    (It keeps under 30 attributes: past that, CPython gives each instance a plain dict, slower to read.)"""
+    Every unit's order has an index (the units' provinces in sorted order); what guessing and checking asks
+    of an order (its kind, destination, the unit standing there, its supports) is in lists by that index."""
+
+    __slots__ = (
+        "v", "season", "backup", "given", "prov", "at", "orders", "illegal", "kind", "to", "text", "unit_text",
+        "power", "targets", "convoyed", "weak", "k", "moves", "moves_to", "occupant", "opponent", "supports_of",
+        "carriers_of", "void", "live", "voided", "deps", "state", "result",
+    )
 
     def __init__(
         self,
@@ -339,152 +348,75 @@ class Resolver:
     ) -> None:
         """``checks``, if given, holds :func:`checked_order`'s answer for each order, by the province of its
         unit, and ``orders`` is not read (a :class:`~adjutant.game.Game` checks each order as it is given,
-        so it need not be checked again; the rows hold the orders)."""
+        so it need not be checked again)."""
         self.v = variant
         self.season = season
         self.backup = backup
-        strengths_ = dict(strengths) if strengths else {}
         if checks is None:
             checks = {o.unit.province: checked_order(variant, o, season, units) for o in orders}
         self.prov = provs = sorted(units)
-        n = len(provs)
-        # (the board's dict copied, then each value set: no table grows as it is filled)
-        at: dict[str, int] = dict(units)  # type: ignore[arg-type]  # (the values are set next)
-        i = 0
-        for p in provs:
-            at[p] = i
-            i += 1  # noqa: SIM113 - a counter: quicker than the tuples of enumerate here
-        self.at = at
-        #: one row per unit on the board, in province order (an order given for no unit there is left out)
-        found = list(map(checks.get, provs))
-        rows: list[Checked] = (
-            found  # type: ignore[assignment]  # (no None in it)
-            if None not in found
-            else [row or _holding(units[p]) for p, row in zip(provs, found, strict=True)]
-        )
-        self.given = tuple.__new__(Given, (units, strengths_, checks, rows, prepare))  # (made in C)
-        # a column per field: the orders as adjudicated, why each is illegal, its kind, the province a move
-        # goes to (None for other orders), whether it goes by convoy, whether it crosses a weak passage (made
-        # lists if a move is made a hold), and the order's text ("" for a unit given none), the unit's, its
-        # power's, the unit a support or carrier serves
-        text: Sequence[str]
-        unit_text: Sequence[str]
-        power: Sequence[str]
-        targets: Sequence[str | None]
-        # (the last two columns are made too, and not read: stopping the zip before them, by ``islice``, took
-        # fewer instructions but more time, one more type's code to bring into the CPU's caches each phase)
-        order_col, illegal_col, kind_col, to_col, text, unit_text, power, convoy_col, weak_col, targets, _, _ = (
-            zip(*rows, strict=True) if rows else [()] * len(Checked._fields)
-        )
-        # (the columns stay the tuples they are made as, but for the convoys found below, until a move is made a
-        # hold: :meth:`_check_routes`)
-        orders_: Sequence[UnitOrder] = order_col
-        illegal: Sequence[str] = illegal_col
-        kinds_: Sequence[int] = kind_col
-        to: Sequence[str | None] = to_col
-        convoyed: list[bool] = list(convoy_col)
-        weak: Sequence[bool] = weak_col
-        self.text: Sequence[str] = text
-        self.unit_text: Sequence[str] = unit_text
-        #: each unit's power
-        self.power: Sequence[str] = power
-        self.orders, self.illegal, self.kind, self.to, self.targets = orders_, illegal, kinds_, to, targets
+        self.at = {p: i for i, p in enumerate(provs)}
+        #: one row per unit on the board (an order given for no unit there is left out)
+        rows = [checks.get(p) or _holding(units[p]) for p in provs]
+        self.given = Given(units, dict(strengths or {}), checks, rows, prepare)
+        # the rows' fields as columns, one list each (``zip`` transposes them in C: a third of the setup's time)
+        columns = map(list, zip(*rows, strict=True)) if rows else ([] for _ in Checked._fields)
+        orders_, illegal, kind, to, text, unit_text, power, via, weak, targets, _, _ = columns
+        self.orders: list[UnitOrder] = orders_
+        self.illegal: list[str] = illegal
+        self.kind: list[int] = kind
+        self.to: list[str] = to
+        #: each order's canonical text ("" for a unit given none), its unit's ("A par"), its unit's power
+        self.text: list[str] = text
+        self.unit_text: list[str] = unit_text
+        self.power: list[str] = power
+        #: the province of the unit a support, convoy or protection serves
+        self.targets: list[str] = targets
         #: moves that go by convoy (or coast run): ordered so, or found to below
-        self.convoyed = convoyed
-        self.weak = weak
-        #: the moves (a move made a hold later leaves it), and the supports, convoys and protections
-        self.moves: list[int] = list(compress(range(n), to))
-        served = list(compress(range(n), targets))
-        #: for each move, the order of the unit standing where it goes (-1: none), and its head-to-head
-        #: opponent (-1: none; until convoys and weak passages are known, :meth:`_no_head_to_head`)
-        self.occupant = occupant = [-1] * n
-        self.opponent = opponent = [-1] * n
-        #: moves by destination province
-        moves_to: dict[str, list[int]] = {}
-        self.moves_to = moves_to
-        for i in self.moves:
-            dest: str = to[i]  # type: ignore[assignment]  # (a move's)
-            movers = moves_to.get(dest)
-            if movers is None:
-                moves_to[dest] = [i]
-            else:
-                movers.append(i)
-            there = at.get(dest, -1)
-            if there >= 0:
-                occupant[i] = there
-                if to[there] == provs[i]:
-                    opponent[i] = there
+        self.convoyed: list[bool] = via
+        self.weak: list[bool] = weak
         #: each unit's own strength: 1, or more for Cluster Diplomacy's multiple units (rule 1)
-        self.k = [strengths_.get(p, 1) for p in provs] if strengths_ else [1] * n
-        self.deps: list[int] = []
-        #: supports and carriers (convoys, protections) by the index of the order they serve
-        #: (plain dicts: a ``defaultdict`` is slower to make and to fill, and most phases fill few)
+        strength = self.given.strengths
+        self.k = [strength.get(p, 1) for p in provs] if strength else [1] * len(provs)
+        #: the moves, and the moves by destination province
+        self.moves = [i for i, dest in enumerate(to) if dest]
+        self.moves_to: dict[str, list[int]] = {}
+        for i in self.moves:
+            self.moves_to.setdefault(to[i], []).append(i)
+        #: supports and carriers (convoys, protections) by the index of the order they serve; supports of
+        #: an order not given (``void``: they give nothing) and the other supports and carriers (``live``)
         self.supports_of: dict[int, list[int]] = {}
         self.carriers_of: dict[int, list[int]] = {}
-        #: moves that the variant's rule made hold without effect (Coast-Running)
-        self.voided: set[int] = set()
-        supports_of = self.supports_of
-        #: supports of an order not given (they give nothing: no decision of theirs is asked for), and the
-        #: other supports, convoys and protections
         self.void: list[int] = []
         self.live: list[int] = []
-        void, live = self.void, self.live
-        convoy_orders: set[tuple[str, str, str]] = set()
-        for i in served:
-            j = at.get(targets[i])  # (a served order's)
-            o = orders_[i]
-            if kinds_[i] == SUPPORT:
-                # :meth:`_support_matches`, read from the tables (most orders of a phase are supports)
-                named, d = o.target_type, o.dest  # type: ignore[union-attr]
-                if j is None or (named is not None and named != orders_[j].unit.type):
-                    fits = False
-                elif d is None:
-                    fits = kinds_[j] != MOVE
-                elif "/" not in d:
-                    fits = to[j] == d
-                else:
-                    fits = to[j] == d.partition("/")[0] and d == orders_[j].dest  # type: ignore[union-attr]
-                if fits:
-                    mine = supports_of.get(j)  # type: ignore[arg-type]  # (it fits: j is a unit's)
-                    if mine is None:
-                        supports_of[j] = [i]  # type: ignore[index]
-                    else:
-                        mine.append(i)
-                    live.append(i)
-                else:
-                    void.append(i)
+        for i, target in enumerate(self.targets):
+            if not target:
                 continue
-            live.append(i)
-            if j is None:
+            j = self.at.get(target)
+            if self.kind[i] == SUPPORT:
+                if j is not None and self._support_matches(i, j):
+                    self.supports_of.setdefault(j, []).append(i)
+                    self.live.append(i)
+                else:
+                    self.void.append(i)
                 continue
-            if kinds_[i] == CONVOY:
-                convoy_orders.add((self.power[i], o.target, o.dest))  # type: ignore[arg-type, union-attr]
-            if self._carrier_matches(o, j):  # type: ignore[arg-type]
+            self.live.append(i)
+            if j is not None and self._carrier_matches(i, j):
                 self.carriers_of.setdefault(j, []).append(i)
-        # moves whose route is to check against the board: armies whose convoy is only implied, and coast runs
-        # (an army ordered by convoy was checked with its order, :func:`checked_order`)
-        unchecked = False
-        if convoy_orders:
+        #: moves that the variant's rule made hold without effect (Coast-Running)
+        self.voided: set[int] = set()
+        if self.carriers_of:
             for i in self.moves:
-                u = orders_[i].unit
-                if (
-                    not convoyed[i]
-                    and u.type == "A"
-                    and (u.power, u.province, to[i]) in convoy_orders
-                    and self._convoy_intended(i)
-                ):
-                    convoyed[i] = unchecked = True
-        # the head-to-head opponents found above stand unless a move goes by convoy or across a weak passage
-        if True in convoyed:
-            carried = [i for i in self.moves if convoyed[i]]
-            if unchecked or variant.options.protect_order:  # (coast runs: fleets carried by armies)
-                self._check_routes(carried)
-                carried = [i for i in carried if convoyed[i]]
-            self._no_head_to_head(carried)
-        if True in weak:
-            self._no_head_to_head([i for i in self.moves if weak[i]])
-        self.state: list[int]
-        self.result: list[bool]
+                if not self.convoyed[i] and self._convoy_intended(i):
+                    self.convoyed[i] = True
+        self._check_routes()
+        #: for each move, the order of the unit standing where it goes and its head-to-head opponent (-1: none)
+        self.occupant: list[int] = []
+        self.opponent: list[int] = []
+        self._index_moves()
+        self.deps: list[int] = []
+        self.state: list[int] = []
+        self.result: list[bool] = []
         self._start_states()
 
     @property
@@ -492,99 +424,83 @@ class Resolver:
         """The orders as written, one per unit on the board (a hold for a unit given none)."""
         return [row.written for row in self.given.rows]
 
-    def _check_routes(self, carried: list[int]) -> None:
-        """Make those of these convoyed moves that no unit on the board could carry illegal (they hold): coast
-        runs with no chain of protecting armies, and armies whose convoy was only implied (an army ordered by
-        convoy was checked with its order, :func:`checked_order`)."""
-        # (the columns that a move made a hold changes, made lists)
-        self.orders, self.kind, self.to, self.weak = list(self.orders), list(self.kind), list(self.to), list(self.weak)
-        self.illegal = illegal = list(self.illegal)
-        for i in carried:
+    def _check_routes(self) -> None:
+        """Make illegal (a hold) each convoyed move that no unit on the board could carry: a coast run with no
+        chain of protecting armies, an army whose convoy was only implied with no fleets where a convoy
+        could be (an army ordered by convoy was checked with its order, :func:`checked_order`)."""
+        for i in [i for i in self.moves if self.convoyed[i]]:
             o = self.orders[i]
             assert isinstance(o, Move)
             if o.unit.type == "F":
                 if not self._run_chain(i, lambda c: True):
-                    illegal[i] = (
-                        f"no unbroken chain of protecting armies runs from {self.v.province_name(o.unit.location)} "
-                        f"to {self.v.province_name(o.dest)}"
-                    )
-                    self._make_hold(i)
+                    where, to = self.v.province_name(o.unit.location), self.v.province_name(o.dest)
+                    self._make_hold(i, f"no unbroken chain of protecting armies runs from {where} to {to}")
             elif not o.via_convoy:
                 why = _no_fleets_to_convoy(self.v, o, self.season, self.given.units)
                 if why:
-                    illegal[i] = why
-                    self._make_hold(i)
+                    self._make_hold(i, why)
 
     def _index_moves(self) -> None:
         """For each move, the order of the unit standing where it goes (-1: none) and its head-to-head
-        opponent (-1: none); again whenever a move changes how it is made."""
+        opponent (-1: none; a move by convoy or across a weak passage meets no one head to head)."""
         n = len(self.orders)
-        to, at, convoyed, weak = self.to, self.at, self.convoyed, self.weak
-        self.occupant = occupant = [-1] * n
-        self.opponent = opponent = [-1] * n
-        for i in range(n):
-            dest = to[i]
-            if dest is None:
-                continue
-            j = at.get(dest, -1)
-            occupant[i] = j
-            if j >= 0 and to[j] == self.prov[i] and not (convoyed[i] or weak[i] or convoyed[j] or weak[j]):
-                opponent[i] = j
+        self.occupant = [-1] * n
+        self.opponent = [-1] * n
+        for i in self.moves:
+            j = self.at.get(self.to[i], -1)
+            self.occupant[i] = j
+            if j >= 0 and self.to[j] == self.prov[i] and not (self._other_way(i) or self._other_way(j)):
+                self.opponent[i] = j
 
-    def _no_head_to_head(self, moves: Iterable[int]) -> None:
-        """Moves by convoy or across a weak passage meet no one head to head (as :meth:`_index_moves` finds)."""
-        opponent = self.opponent
-        for i in moves:
-            j = opponent[i]
-            if j >= 0:
-                opponent[j] = opponent[i] = -1
+    def _other_way(self, i: int) -> bool:
+        """Whether move ``i`` goes by convoy or across a weak passage."""
+        return self.convoyed[i] or self.weak[i]
 
-    def _make_hold(self, i: int) -> None:
-        """Make move ``i`` a hold (its columns are lists by now: :meth:`_check_routes`)."""
-        orders, kind, to, weak = self.orders, self.kind, self.to, self.weak
-        assert isinstance(orders, list) and isinstance(kind, list) and isinstance(to, list) and isinstance(weak, list)
-        o = orders[i]
-        if isinstance(o, Move):
-            self.moves_to[province_of(o.dest)].remove(i)
-        orders[i] = Hold(o.unit)
-        kind[i] = HOLD
-        j = self.opponent[i]
-        if j >= 0:
-            self.opponent[j] = -1
-        self.occupant[i] = self.opponent[i] = -1
-        self.convoyed[i] = False
-        to[i] = None
-        weak[i] = False
+    def _make_hold(self, i: int, why: str) -> None:
+        """Make move ``i`` an illegal order, adjudicated as a hold, and match its supports again."""
+        o = self.orders[i]
+        self.illegal[i] = why
+        self.moves_to[self.to[i]].remove(i)
+        if not self.moves_to[self.to[i]]:
+            del self.moves_to[self.to[i]]
         self.moves.remove(i)
-        # the supports of the unit, matched again to the hold
-        for j, s in enumerate(self.orders):
-            if isinstance(s, Support) and s.target == o.unit.province:
-                for table in (self.supports_of.get(i, []), self.void, self.live):
-                    if j in table:
-                        table.remove(j)
-                if self._support_matches(s, self.orders[i]):
-                    self.supports_of.setdefault(i, []).append(j)
-                    self.live.append(j)
-                else:
-                    self.void.append(j)
+        self.orders[i] = Hold(o.unit)
+        self.kind[i] = HOLD
+        self.to[i] = ""
+        self.convoyed[i] = self.weak[i] = False
+        for s in self.supports_of.pop(i, []):
+            self.live.remove(s)
+            self.void.append(s)
+        for s, target in enumerate(self.targets):
+            if target == o.unit.province and self.kind[s] == SUPPORT and self._support_matches(s, i):
+                self.void.remove(s)
+                self.supports_of.setdefault(i, []).append(s)
+                self.live.append(s)
         self.void.sort()
         self.live.sort()
 
-    # --- matching ----------------------------------------------------------------------------
-    def _support_matches(self, s: Support, target: UnitOrder) -> bool:
-        if s.target_type is not None and s.target_type != target.unit.type:
+    # --- matching (DATC 5.B: which orders a support, convoy or protection serves) -------------------
+    def _support_matches(self, s: int, j: int) -> bool:
+        """Whether support ``s`` is for the order unit ``j`` was given (a support naming a coast supports
+        only a move to that coast)."""
+        support, target = self.orders[s], self.orders[j]
+        assert isinstance(support, Support)
+        if support.target_type is not None and support.target_type != target.unit.type:
             return False
-        if s.dest is None:
-            return not isinstance(target, Move)
-        if not isinstance(target, Move) or province_of(target.dest) != province_of(s.dest):
-            return False
-        return "/" not in s.dest or s.dest == target.dest
+        dest = support.dest
+        if dest is None:
+            return self.kind[j] != MOVE
+        if "/" not in dest:
+            return self.to[j] == dest
+        return self.to[j] == province_of(dest) and isinstance(target, Move) and target.dest == dest
 
-    def _carrier_matches(self, c: Convoy | Protect, j: int) -> bool:
-        target = self.orders[j]
-        if not isinstance(target, Move) or province_of(target.dest) != province_of(c.dest):
+    def _carrier_matches(self, c: int, j: int) -> bool:
+        """Whether convoy or protection ``c`` is for the move unit ``j`` was given."""
+        carrier, target = self.orders[c], self.orders[j]
+        assert isinstance(carrier, (Convoy, Protect))
+        if not isinstance(target, Move) or province_of(target.dest) != province_of(carrier.dest):
             return False
-        if isinstance(c, Convoy):
+        if isinstance(carrier, Convoy):
             return target.unit.type == "A"
         # a fleet's move to a place it borders is an ordinary move, not a coast run: nothing to protect
         return target.unit.type == "F" and self.convoyed[j]
@@ -593,7 +509,7 @@ class Resolver:
         """Moves carried by these convoys that were not ordered 'via convoy' and could go overland."""
         out = []
         for c in carriers:
-            j = self.at.get(self.orders[c].target)  # type: ignore[union-attr]
+            j = self.at.get(self.targets[c])
             if j is None or not self.convoyed[j] or c not in self.carriers_of.get(j, ()):
                 continue
             m = self.orders[j]
@@ -607,19 +523,17 @@ class Resolver:
         own power convoys it from a place on some convoy route (DATC 4.A.3, the 2023 rules)."""
         m = self.orders[i]
         assert isinstance(m, Move)
-        for o in self.orders:
-            if (
-                isinstance(o, Convoy)
-                and o.unit.power == m.unit.power
-                and o.target == m.unit.province
-                and o.dest == province_of(m.dest)
-                and not self.illegal[self.at[o.unit.province]]
-                and o.unit.province in self.v.convoy_route_seas(m.unit.province, province_of(m.dest), self.season)
-            ):
-                return True
+        if m.unit.type != "A":
+            return False
+        route = None
+        for c in self.carriers_of.get(i, ()):
+            if self.kind[c] == CONVOY and self.power[c] == m.unit.power:
+                route = route or self.v.convoy_route_seas(m.unit.province, province_of(m.dest), self.season)
+                if self.prov[c] in route:
+                    return True
         return False
 
-    # --- guess and check -------------------------------------------------------------------------
+    # --- guess and check (DATC 5.E, 5.F) -------------------------------------------------------------
     def settle(self, i: int, value: bool) -> None:
         self.result[i] = value
         self.state[i] = RESOLVED
@@ -636,7 +550,7 @@ class Resolver:
         mark = len(deps)
         result[i] = False
         state[i] = GUESSING
-        first = self._move_succeeds(i) if self.kind[i] == MOVE else self.adjudicate(i)
+        first = self.adjudicate(i)
         if len(deps) == mark:
             if state[i] != RESOLVED:
                 result[i] = first
@@ -669,6 +583,7 @@ class Resolver:
         return self.resolve(i)
 
     def adjudicate(self, i: int) -> bool:
+        """The decision of order ``i`` from the others' (DATC 5.B)."""
         kind = self.kind[i]
         if kind == MOVE:
             return self._move_succeeds(i)
@@ -685,7 +600,7 @@ class Resolver:
         o = self.orders[i]
         assert isinstance(o, Move)
         v = self.v
-        guards = {self.orders[c].unit.province: c for c in self.carriers_of.get(i, ())}
+        guards = {self.prov[c]: c for c in self.carriers_of.get(i, ())}
         if province_of(o.dest) in guards:
             return False
         dests = [o.dest] if "/" in o.dest or not v.provinces[province_of(o.dest)].coasts else v.fleet_locations(o.dest)
@@ -703,28 +618,27 @@ class Resolver:
             todo += [n for p in guards for n in v.fleet_locations(p) if n not in seen and v.can_move("F", loc, n)]
         return False
 
-    # --- strengths ---------------------------------------------------------------------------
+    # --- the rules of DATC 5.B ----------------------------------------------------------------------
     def _path(self, i: int) -> bool:
+        """Whether move ``i`` has its path: over land, or a chain of carriers that are not dislodged."""
         if i in self.voided:
             return False
-        if not self.convoyed[i]:
+        if not self.convoyed[i] or self.weak[i]:
             return True
-        if self.weak[i]:
-            return True
-        if not self.carriers_of.get(i):
+        carriers = self.carriers_of.get(i)
+        if not carriers:
             return False  # no unit was ordered to carry it
         o = self.orders[i]
         assert isinstance(o, Move)
         # the 1971 reading of an ambiguous route: every unit ordered to carry must survive
-        if self.v.options.any_carrier_disrupts and not all([self.resolve(c) for c in self.carriers_of[i]]):
+        if self.v.options.any_carrier_disrupts and not all([self.resolve(c) for c in carriers]):
             return False
         if o.unit.type == "F":
             return self._run_chain(i, self.resolve)
         # a chain of the carrying fleets that hold, from a sea by the army to a sea by its destination
         graph, shore = self.v.sea_graph(self.season)
-        provs = self.prov
-        fleets = {provs[c]: c for c in self.carriers_of[i]}
-        near_src, goal = shore.get(provs[i], ()), shore.get(self.to[i], ())  # type: ignore[arg-type]
+        fleets = {self.prov[c]: c for c in carriers}
+        near_src, goal = shore.get(self.prov[i], ()), shore.get(self.to[i], ())
         todo = [s for s in fleets if s in near_src]
         seen: set[str] = set()
         while todo:
@@ -741,17 +655,14 @@ class Resolver:
         return False
 
     def _support_count(self, i: int, exclude_power: str | None = None) -> int:
-        supports = self.supports_of.get(i)
-        if not supports:
-            return 0
+        """The strength the supports of order ``i`` give it (those of ``exclude_power`` left out)."""
         n = 0
-        k, power, state, result = self.k, self.power, self.state, self.result
-        for s in supports:
-            if exclude_power is not None and power[s] == exclude_power:
+        for s in self.supports_of.get(i, ()):
+            if exclude_power is not None and self.power[s] == exclude_power:
                 continue
-            if k[s] != 1:
+            if self.k[s] != 1:
                 n += self._support_value(s)
-            elif result[s] if state[s] == RESOLVED else self.resolve(s):
+            elif self.resolve(s):
                 n += 1
         return n
 
@@ -763,33 +674,26 @@ class Resolver:
         attacks = [self._attack_strength(j) for j in self._cutters(s) if self._cuts(j)]
         return max(0, self.k[s] - max(attacks, default=0))
 
-    def _weak(self, i: int) -> bool:
-        return self.weak[i]
-
     def _base(self, i: int) -> int:
         """A unit's own strength (one, or a Cluster multiple), or none across a weak passage (only its
         supports count)."""
         return 0 if self.weak[i] else self.k[i]
 
-    def _head_to_head(self, i: int) -> int | None:
-        j = self.opponent[i]
-        return None if j < 0 else j
-
     def _hold_strength(self, prov: str) -> int:
         j = self.at.get(prov)
         if j is None:
             return 0
-        if self.to[j] is not None:
+        if self.to[j]:
             return 0 if self.resolve(j) else self.k[j]
         # a researching unit stands one weaker (Cluster rule 5.1)
         own = self.k[j] - 1 if self.kind[j] == RESEARCH else self.k[j]
         return own + self._support_count(j)
 
     def _attack_strength(self, i: int) -> int:
-        if self.convoyed[i] and not self._path(i):
+        if not self._path(i):
             return 0
         j = self.occupant[i]
-        if j < 0 or (self.to[j] is not None and self.opponent[i] < 0 and self.resolve(j)):
+        if j < 0 or (self.to[j] and self.opponent[i] < 0 and self.resolve(j)):
             return self._defend_strength(i)
         defender = self.power[j]
         if defender == self.power[i]:
@@ -797,13 +701,12 @@ class Resolver:
         return self._base(i) + self._support_count(i, exclude_power=defender)
 
     def _defend_strength(self, i: int) -> int:
-        """The unit's own strength (:meth:`_base`, written out: the hot path) and all its supports'; also the
-        attack strength of a move with no one to dislodge, and the prevent strength of a move that gets there
-        and meets no one head to head."""
-        return (0 if self.weak[i] else self.k[i]) + self._support_count(i)
+        """The unit's own strength and all its supports'; also the attack strength of a move with no one to
+        dislodge, and the prevent strength of a move that has its path and meets no one head to head."""
+        return self._base(i) + self._support_count(i)
 
     def _prevent_strength(self, i: int) -> int:
-        if self.convoyed[i] and not self._path(i):
+        if not self._path(i):
             return 0
         h2h = self.opponent[i]
         if h2h >= 0 and self.resolve(h2h):
@@ -811,71 +714,63 @@ class Resolver:
         return self._defend_strength(i)
 
     def _move_succeeds(self, i: int) -> bool:
-        if self.voided and i in self.voided:
+        attack = self._attack_strength(i)
+        if attack == 0:
             return False
-        if self.occupant[i] < 0 and not self.convoyed[i]:
-            # overland into a province no unit stands in: no hold strength to beat, no one to spare
-            attack = self._defend_strength(i)
-            if attack == 0:
+        h2h = self.opponent[i]
+        if h2h >= 0:
+            if attack <= self._defend_strength(h2h):
                 return False
-        else:
-            attack = self._attack_strength(i)
-            if attack == 0:
-                return False
-            h2h = self.opponent[i]
-            if h2h >= 0:
-                if attack <= self._defend_strength(h2h):
-                    return False
-            elif attack <= self._hold_strength(self.to[i]):  # type: ignore[arg-type]
-                return False
-        for j in self.moves_to[self.to[i]]:  # type: ignore[index]  # noqa: SIM110 - no generator in the hot path
-            if j != i and attack <= self._prevent_strength(j):
-                return False
-        return True
+        elif attack <= self._hold_strength(self.to[i]):
+            return False
+        return all(attack > self._prevent_strength(j) for j in self.moves_to[self.to[i]] if j != i)
 
     def _cutters(self, i: int) -> list[int]:
         """Moves that would cut support ``i`` if they are valid attacks."""
-        movers = self.moves_to.get(self.prov[i])
-        if not movers:
-            return []
         s = self.orders[i]
         assert isinstance(s, Support)
         against = province_of(s.dest) if s.dest is not None else None
         power = self.power[i]
-        return [j for j in movers if self.power[j] != power and self.prov[j] != against]
+        return [j for j in self.moves_to.get(self.prov[i], ()) if self.power[j] != power and self.prov[j] != against]
 
     def _cuts(self, j: int) -> bool:
-        """Whether an attack is real enough to cut a support: it gets there (by its path), and a move
-        across a weak passage only with support behind it."""
-        if self.convoyed[j] and not self._path(j):
-            return False
-        return not self.weak[j] or self._support_count(j) > 0
+        """Whether an attack is real enough to cut a support: it has its path, and a move across a weak
+        passage only with support behind it."""
+        return self._path(j) and (not self.weak[j] or self._support_count(j) > 0)
 
     def _support_given(self, i: int) -> bool:
         if self.k[i] != 1:
             return self._support_value(i) > 0
-        prov = self.prov[i]
-        movers = self.moves_to.get(prov)
-        if not movers:
-            return True  # nothing comes in: neither cut nor dislodged
-        for j in self._cutters(i):
-            if self._cuts(j):
-                return False
-        return not self._dislodged(prov)
+        if any(self._cuts(j) for j in self._cutters(i)):
+            return False
+        return not self._dislodged(self.prov[i])
 
     def _dislodged(self, prov: str) -> bool:
         j = self.at.get(prov)
-        if j is not None and self.to[j] is not None and self.resolve(j):
+        if j is not None and self.to[j] and self.resolve(j):
             return False
-        movers = self.moves_to.get(prov)
-        if not movers:
-            return False
-        for m in movers:  # noqa: SIM110 - no generator in the hot path
-            if self.resolve(m):
-                return True
-        return False
+        return any(self.resolve(m) for m in self.moves_to.get(prov, ()))
 
-    # --- results -----------------------------------------------------------------------------
+    # --- decisions that need no guess --------------------------------------------------------------
+    def _unopposed(self, i: int) -> bool:
+        """Move ``i`` succeeds whatever else is decided: over land, unsupported, with its own strength, into
+        a province no unit stands in and no other unit goes to."""
+        return (
+            self.occupant[i] < 0
+            and len(self.moves_to[self.to[i]]) == 1
+            and not self.convoyed[i]
+            and not self.weak[i]
+            and self.k[i] > 0
+            and i not in self.supports_of
+            and i not in self.voided
+        )
+
+    def _unattacked(self, i: int) -> bool:
+        """Support, convoy or protection ``i`` is given (holds) whatever else is decided: no unit moves into
+        its province, so it is neither cut nor dislodged."""
+        return self.prov[i] not in self.moves_to
+
+    # --- running -----------------------------------------------------------------------------------
     def run(self) -> MovementOutcome:
         self.decide()
         units, dislodged, contested, success, reasons, attackers = self.tally()
@@ -887,15 +782,12 @@ class Resolver:
         """Resolve every order, from the start again whenever the backup rule changes how a move is made."""
         if self.given.prepare is not None:
             self.given.prepare(self)
-        if self.voided:
-            self._start_states()  # (voided moves, set since the tables were made, are not to be settled early)
-        n = len(self.orders)
+            self._start_states()  # (the preparation may void moves)
         while True:
             try:
-                # the orders still to decide, in order (read as the loop goes: one decision settles others;
-                # a restart makes the table anew)
-                for i in compress(range(n), self.state):
-                    self.resolve(i)
+                for i in range(len(self.orders)):
+                    if self.state[i] != RESOLVED:
+                        self.resolve(i)
             except _Restart:
                 self.deps = []
                 self._index_moves()
@@ -904,44 +796,21 @@ class Resolver:
             return
 
     def _start_states(self) -> None:
-        """Every decision as before any is guessed: holds (and research) stand, supports of no order given
-        give nothing, supports and carriers that no unit moves against succeed, and so does a move that no
-        decision can change; the rest are to decide."""
-        n = len(self.kind)
-        # settled to start with: a hold (or research) stands, a support of an order not given gives nothing, and a
-        # support, convoy or protection is settled below or set to decide; the moves are to decide (two loops
-        # over a few orders: in time, cheaper than ``bytes.translate`` by kind, whose code is rarely in the CPU's
-        # caches when a phase starts)
-        self.state = state = [RESOLVED] * n
-        self.result = result = [True] * n
-        for i in self.moves:
-            state[i] = UNRESOLVED
+        """Every decision as before any is guessed: the moves and the supports and carriers are to decide,
+        but for those settled without a guess (:meth:`_unopposed`, :meth:`_unattacked`); an order that is no
+        decision (a hold, research, a support of an order not given) stands settled by :meth:`adjudicate`'s
+        rule for it."""
+        n = len(self.orders)
+        self.state = [RESOLVED] * n
+        self.result = [True] * n
         for i in self.void:
-            result[i] = False
-        moves_to, provs = self.moves_to, self.prov
+            self.result[i] = False
+        for i in self.moves:
+            if not self._unopposed(i):
+                self.state[i] = UNRESOLVED
         for i in self.live:
-            if provs[i] in moves_to:
-                state[i] = UNRESOLVED
-            else:
-                result[i] = True  # (neither cut nor dislodged)
-        occupant, convoyed, weak, k, supports_of, voided = (
-            self.occupant, self.convoyed, self.weak, self.k, self.supports_of, self.voided
-        )
-        for movers in moves_to.values():
-            if len(movers) == 1:
-                i = movers[0]
-                if (
-                    occupant[i] < 0
-                    and not convoyed[i]
-                    and not weak[i]
-                    and k[i] > 0
-                    and not supports_of.get(i)
-                    and not (voided and i in voided)
-                ):
-                    # overland, unsupported, into a province no unit stands in and no other unit goes to: it
-                    # succeeds whatever else happens (no decision to guess)
-                    state[i] = RESOLVED
-                    result[i] = True
+            if not self._unattacked(i):
+                self.state[i] = UNRESOLVED
 
     def go_overland(self, moves: Iterable[int]) -> None:
         """Take back a convoy that was only implied: the armies move over land, and adjudication starts
@@ -954,83 +823,30 @@ class Resolver:
         self,
     ) -> tuple[dict[str, Unit], list[Dislodgement], set[str], list[bool], list[str], list[Unit | None]]:
         """After :meth:`decide`: the units on the board, the dislodged units, the provinces left empty by a
-        stand-off, and for each order whether it succeeded, why not, and the unit that dislodged its own.
-        Lists rather than one record per order: the game builds its own records from them."""
-        orders, result, kind, to, illegal, at = self.orders, self.result, self.kind, self.to, self.illegal, self.at
-        provs, convoyed, rows = self.prov, self.convoyed, self.given.rows
-        n = len(orders)
-        success = [True] * n
-        reasons = [""] * n
-        attackers: list[Unit | None] = [None] * n
-        moves, occupant, opponent, weak, k = self.moves, self.occupant, self.opponent, self.weak, self.k
-        # (a loop: quicker here than ``compress`` and ``map`` over the lists' ``__getitem__``)
-        winner_into: dict[str, int] = {}
-        for i in moves:
-            if result[i]:
-                winner_into[to[i]] = i  # type: ignore[index]  # (a move's)
-        winners = list(winner_into.values())
-        contested: set[str] = set()
+        stand-off, and for each order whether it succeeded, why not, and the unit that dislodged its own."""
+        winner_into = {self.to[i]: i for i in self.moves if self.result[i]}
+        contested = set()
         for prov, movers in self.moves_to.items():
-            if prov in winner_into:
-                continue
-            for m in movers:
-                h = opponent[m]
-                # :meth:`_prevent_strength` is more than nothing, read at once for a move overland that did not
-                # lose a head-to-head battle
-                if ((h < 0 or not result[h]) and not convoyed[m] and not weak[m] and k[m] > 0) or (
-                    self._prevent_strength(m) > 0
-                ):
-                    contested.add(prov)
-                    break
-        # the units where they stand, less those that moved, then those that moved where they went (a unit
-        # that moved in takes the place of one that stayed: that one was dislodged)
+            if prov not in winner_into and any(self._prevent_strength(m) > 0 for m in movers):
+                contested.add(prov)
         units = dict(self.given.units)
-        for i in winners:
-            del units[provs[i]]
-        for i in winners:
-            units[to[i]] = rows[i].moved  # type: ignore[index, assignment]  # a successful move has its unit
-        # supports of an order not given (a dislodged one's verdict, and the rare other, below)
-        for i in self.void:
-            success[i] = False
-            reasons[i] = _VOID_SUPPORT
+        for i in winner_into.values():
+            del units[self.prov[i]]
+        for i in winner_into.values():
+            moved = self.given.rows[i].moved
+            assert moved is not None  # (a move's)
+            units[self.to[i]] = moved
+        attackers: list[Unit | None] = [None] * len(self.orders)
         dislodged: list[Dislodgement] = []
-        # orders whose verdict takes more than the usual questions: :meth:`_verdict` gives it
-        odd = list(compress(range(n), illegal)) if illegal.count("") != n else []  # (most phases: none illegal)
-        targets = self.targets
-        if odd:
-            # a support of an illegal order says so
-            odd += [i for i in self.void if (j := at.get(targets[i])) is not None and illegal[j]]
-        for w in winners:
-            j = occupant[w]
-            if j >= 0 and not (kind[j] == MOVE and result[j]):
-                odd.append(j)
-        if odd:
-            odd = sorted(set(odd))
-            for i in odd:
-                w = winner_into.get(provs[i], -1)
-                if w >= 0 and not (kind[i] == MOVE and result[i]):
-                    a = orders[w].unit
-                    attackers[i] = a
-                    dislodged.append(Dislodgement(orders[i].unit, None if convoyed[w] else a.province, a))
-                success[i], reasons[i] = self._verdict(i, attackers[i])
-        skip = set(odd)
-        for i in self.live:
-            if i in skip:
-                continue
-            # a support given to a legal order: :meth:`_verdict`'s answer, without the call
-            if kind[i] == SUPPORT and result[i] and not illegal[at[targets[i]]]:
-                continue
-            success[i], reasons[i] = self._verdict(i, None)
-        voided = self.voided
-        for i in moves:
-            if result[i] or i in skip:
-                continue
-            success[i] = False
-            if not convoyed[i] and not (voided and i in voided):
-                # a move that failed overland: :meth:`_verdict`'s answer, without its other questions
-                reasons[i] = self._bounced(i)
-            else:
-                success[i], reasons[i] = self._verdict(i, None)
+        for w in winner_into.values():
+            j = self.occupant[w]
+            if j >= 0 and not (self.kind[j] == MOVE and self.result[j]):
+                by = attackers[j] = self.orders[w].unit
+                dislodged.append(Dislodgement(self.orders[j].unit, None if self.convoyed[w] else by.province, by))
+        dislodged.sort(key=lambda d: d.unit.province)
+        verdicts = [self._verdict(i, by) for i, by in enumerate(attackers)]
+        success = [ok for ok, _ in verdicts]
+        reasons = [why for _, why in verdicts]
         return units, dislodged, contested, success, reasons, attackers
 
     def _bounced(self, i: int) -> str:
@@ -1039,52 +855,50 @@ class Resolver:
         power, text = self.power, self.unit_text
         if j >= 0 and power[j] == power[i] and self._attack_strength(i) == 0:
             return f"may not dislodge own unit {text[j]}"
-        movers = self.moves_to[self.to[i]]  # type: ignore[index]
+        movers = self.moves_to[self.to[i]]
         # the unit that stayed where it went, then the other units that went there
-        rivals = [text[m] for m in movers if m != i] if len(movers) > 1 else []
+        rivals = [text[m] for m in movers if m != i]
         if j >= 0 and not (self.kind[j] == MOVE and self.result[j]):
             rivals.insert(0, text[j])
         return "bounced with " + ", ".join(rivals) if rivals else "bounced"
 
     def _verdict(self, i: int, by: Unit | None) -> tuple[bool, str]:
         """Whether the order succeeded, and why not: bounced with whom, cut by whom, dislodged by whom."""
-        o = self.orders[i]
-        if by is None and not self.illegal[i] and (type(o) in (Hold, Research) or (type(o) is Move and self.result[i])):
-            return True, ""
-        tail = f", dislodged by {by}" if by is not None else ""
+        kind, result = self.kind[i], self.result[i]
+        hit = f"dislodged by {by}" if by is not None else ""
+        tail = ", " + hit if hit else ""
         if self.illegal[i]:
             return False, f"illegal: {self.illegal[i]}" + tail
-        if isinstance(o, Move):
-            if self.result[i]:
+        if kind == MOVE:
+            if result:
                 return True, ""
             if i in self.voided:
                 return False, "the attack may not affect its own convoy or protection: it does not take place" + tail
             if self.convoyed[i] and not self._path(i):
-                return False, ("no convoy path" if o.unit.type == "A" else "no protected coast path") + tail
+                how = "convoy" if self.orders[i].unit.type == "A" else "protected coast"
+                return False, f"no {how} path" + tail
             return False, self._bounced(i) + tail
-        if isinstance(o, Support):
-            j = self.at.get(o.target)
+        if kind == SUPPORT:
+            j = self.at.get(self.targets[i])
             if j is not None and self.illegal[j]:
                 return False, f"void: the supported unit's order is illegal ({self.illegal[j]})" + tail
             if j is None or i not in self.supports_of.get(j, ()):
                 return False, _VOID_SUPPORT + tail
-            if self.result[i]:
-                return True, tail.lstrip(", ")
-            cut = [self.unit_text[j] for j in self._cutters(i) if self._cuts(j)]
-            if cut:
-                return False, f"cut by {', '.join(cut)}" + tail
-            return False, tail.lstrip(", ")
-        if isinstance(o, (Convoy, Protect)):
-            j = self.at.get(o.target)
-            what = "the convoyed army" if isinstance(o, Convoy) else "the protected fleet"
+            if result:
+                return True, hit
+            cut = [self.unit_text[c] for c in self._cutters(i) if self._cuts(c)]
+            return False, (f"cut by {', '.join(cut)}" + tail) if cut else hit
+        if kind in (CONVOY, PROTECT):
+            j = self.at.get(self.targets[i])
+            what = "the convoyed army" if kind == CONVOY else "the protected fleet"
             if j is not None and self.illegal[j]:
                 return False, f"void: {what}'s move is illegal ({self.illegal[j]})" + tail
             if j is None or i not in self.carriers_of.get(j, ()):
                 return False, f"void: {what} was not ordered that way" + tail
-            if self.result[i]:
+            if result:
                 return True, ""
-            return False, tail.lstrip(", ") if by is not None else "the convoy fails (paradox)"
-        return by is None, tail.lstrip(", ")
+            return False, hit or "the convoy fails (paradox)"
+        return by is None, hit
 
 
 def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:

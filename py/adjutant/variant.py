@@ -30,9 +30,14 @@ SEASONS = ("spring", "fall", "winter")
 
 
 def maps_dir() -> Path:
-    """Where the variant files live: ``$ADJUTANT_MAPS``, else ``maps/`` beside ``py/``."""
+    """Where the variant files live: ``$ADJUTANT_MAPS``, else ``maps/`` inside the installed package,
+    else ``maps/`` at the top of the checkout this module is in."""
     env = os.environ.get("ADJUTANT_MAPS")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "maps"
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent
+    installed = here / "maps"
+    return installed if installed.is_dir() else here.parents[1] / "maps"
 
 
 def normalize_name(name: str) -> str:

@@ -37,7 +37,7 @@ def _read_geo(name: str, seen: tuple[str, ...]) -> dict[str, Any]:
         raise GeoError(f"{path}: not valid JSON ({exc})") from exc
     base_name = data.get("extends")
     if not base_name:
-        return data
+        return dict(data)
     base = _read_geo(base_name, (*seen, name))
     merged = dict(base)
     replace = set(data.get("replace", []))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy import ndimage
@@ -76,7 +77,7 @@ class Projection:
         return lon, lat
 
 
-def make_projection(spec: dict) -> tuple[Projection, int, int]:
+def make_projection(spec: dict[str, Any]) -> tuple[Projection, int, int]:
     """The projection and grid size (width, height in units) from a geo file's ``projection``.
 
     ``extent`` is ``[west_km, south_km, east_km, north_km]`` in projected kilometres around
@@ -160,7 +161,7 @@ def label_pixels(land: np.ndarray, seeds: list[Seed], min_island: int, min_lake:
         medium = land if medium_is_land else ~land
         comps, ncomp = ndimage.label(medium)
         mine = [s for s in seeds if s.land == medium_is_land]
-        seed_comp = {}
+        seed_comp: dict[int, list[Seed]] = {}
         for s in mine:
             r, c = min(max(int(s.v), 0), h - 1), min(max(int(s.u), 0), w - 1)
             seed_comp.setdefault(int(comps[r, c]), []).append(s)
@@ -190,7 +191,7 @@ def _reattach_strays(labels: np.ndarray, seeds: list[Seed]) -> None:
     for s in seeds:
         if s.province >= 0:
             is_land[s.province] = s.land
-    seed_px = {}
+    seed_px: dict[int, list[tuple[int, int]]] = {}
     for s in seeds:
         seed_px.setdefault(s.province, []).append((min(max(int(s.v), 0), h - 1), min(max(int(s.u), 0), w - 1)))
     for _ in range(8):

@@ -87,7 +87,7 @@ def lab(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
 
 def delta_e(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
     la, lb = lab(a), lab(b)
-    return sum((p - q) ** 2 for p, q in zip(la, lb, strict=True)) ** 0.5
+    return float(sum((p - q) ** 2 for p, q in zip(la, lb, strict=True)) ** 0.5)
 
 
 def cvd_distances(colours: list[str]) -> dict[str, float]:

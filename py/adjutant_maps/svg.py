@@ -7,9 +7,11 @@ province whose ``id`` is the province id and whose ``data-*`` attributes hold it
 
 from __future__ import annotations
 
+import functools
 import json
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import shapely
 import svgwrite
@@ -245,7 +247,11 @@ def render(mg: MapGeometry, shown: Variant | None = None) -> str:
     dwg.add(labels)
 
     _legend(dwg, mg, colours, homes, shown.name)
-    return dwg.tostring()
+    return str(dwg.tostring())
+
+
+def _link_symbol(g: Any, dwg: svgwrite.Drawing, kind: str, x: float, y: float) -> None:
+    g.add(dwg.line((x - 12, y), (x + 12, y), class_=f"link {kind}"))
 
 
 def _legend(
@@ -267,7 +273,7 @@ def _legend(
         g.add(dwg.text(f"{pw.name} ({pw.abbrev})", insert=(x0 + 46, y), class_="legend-text"))
     y += 30
 
-    def row(draw, text: str) -> None:
+    def row(draw: Callable[[float, float], object], text: str) -> None:
         nonlocal y
         draw(x0 + 27, y - 4)
         g.add(dwg.text(text, insert=(x0 + 46, y), class_="legend-text"))
@@ -292,7 +298,7 @@ def _legend(
     }
     for kind in data.SPECIAL_KINDS:
         if kind in kinds:
-            row(lambda x, yy, k=kind: g.add(dwg.line((x - 12, yy), (x + 12, yy), class_=f"link {k}")), texts[kind])
+            row(functools.partial(_link_symbol, g, dwg, kind), texts[kind])
     for p in v.provinces.values():
         if p.seasons:
             def ice(x: float, yy: float) -> None:

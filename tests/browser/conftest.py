@@ -7,11 +7,8 @@ wrote to its log meanwhile (a renderer's crash report, for one).
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import re
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,19 +53,6 @@ def chromium_log_since(offset: int) -> list[str]:
     return [line for line in text.splitlines() if line.strip() and not LOG_NOISE.search(line)]
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".wasm": "application/wasm",
-        ".svg": "image/svg+xml",
-    }
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """The site as `python build.py` writes it, served by a plain file server on 127.0.0.1
@@ -77,15 +61,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
     prebuilt = os.environ.get("ADJUTANT_SITE")
     root = Path(prebuilt).resolve() if prebuilt else build.build(tmp_path_factory.mktemp("site") / "dist")
-    handler = functools.partial(QuietHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Site(root, f"http://127.0.0.1:{server.server_address[1]}/")
-    finally:
-        server.shutdown()
-        server.server_close()
+    with build.serving(root) as url:
+        yield Site(root, url)
 
 
 @dataclass
