@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT / "py"))
 
 from adjutant import group  # noqa: E402
 from adjutant.game import Game  # noqa: E402
-from adjutant.legal import Candidates, random_game  # noqa: E402
+from adjutant.legal import Candidates  # noqa: E402
+from adjutant.randomgame import random_game  # noqa: E402
 
 NODE_SCRIPT = r"""
 import { readFileSync } from "node:fs";

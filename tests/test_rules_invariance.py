@@ -10,8 +10,8 @@ from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 import pytest
-from adjutant.legal import random_game
 from adjutant.orders import Unit, UnitOrder, parse_order
+from adjutant.randomgame import random_game
 from adjutant.resolver import adjudicate_movement
 from adjutant.variant import Variant, _read_merged, build_variant, load_variant, maps_dir, province_of
 from case_runner import CASES, _board, _parse_all, _unit_of, load_cases
