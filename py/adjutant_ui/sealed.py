@@ -25,6 +25,7 @@ from typing import Any
 from adjutant import AdjutantError, GameFileError, cluster
 from adjutant.codec import check_named_variant, link_start, split_link
 from adjutant.game import Game
+from adjutant.limits import inflate, read_json
 from adjutant.variant import Variant
 
 SEALED_PREFIX = "s="
@@ -174,19 +175,7 @@ def _deflate(data: Any) -> bytes:
 
 
 def _inflate(data: bytes, what: str) -> Any:
-    inflater = zlib.decompressobj(-15)
-    try:
-        raw = inflater.decompress(data, MAX_INFLATED)
-    except zlib.error:
-        raise GameFileError(f"{what} is damaged: it does not inflate") from None
-    if inflater.unconsumed_tail:
-        raise GameFileError(f"{what} inflates to too much to be a game")
-    if not inflater.eof:
-        raise GameFileError(f"{what} is cut short")
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError):
-        raise GameFileError(f"{what} is damaged: its contents are not JSON") from None
+    return read_json(inflate(data, what, MAX_INFLATED), what, MAX_INFLATED)
 
 
 def plaintexts(game: Game, passphrases: dict[str, str]) -> dict[str, bytes]:
