@@ -19,6 +19,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import sealed
 from .board import Board
+from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
 from .session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
 
@@ -29,6 +30,8 @@ VARIANT_KEY = "adjutant.variant"
 #: an autosave this Adjutant could not read (damaged, or written by a newer one) is kept here rather
 #: than lost when the new game it starts instead is autosaved
 UNREADABLE_KEY = "adjutant.autosave.unreadable"
+#: sessionStorage (one per tab): the id of the game this tab holds, so that a reload reopens it
+TAB_KEY = "adjutant.tab-game"
 document = js.document
 
 
@@ -50,9 +53,42 @@ def _storage_get(key: str) -> str | None:
     return None if value is None or value is jsnull else str(value)
 
 
-def _storage_set(key: str, value: str) -> None:
-    with contextlib.suppress(Exception):  # storage disabled: the URL still holds the game
+def _storage_set(key: str, value: str) -> bool:
+    """Write to localStorage; whether it was written (not when storage is full or disabled)."""
+    try:
         js.localStorage.setItem(key, value)
+    except Exception:  # noqa: BLE001 - full (QuotaExceededError) or disabled: the caller says so
+        return False
+    return True
+
+
+def _tab_get() -> str:
+    try:
+        value = js.sessionStorage.getItem(TAB_KEY)
+    except Exception:  # noqa: BLE001 - storage disabled
+        return ""
+    return "" if value is None or value is jsnull else str(value)
+
+
+def _tab_set(value: str) -> None:
+    with contextlib.suppress(Exception):
+        js.sessionStorage.setItem(TAB_KEY, value)
+
+
+def _now() -> str:
+    """The local date and time, as the list of recent games shows it."""
+    d = js.Date.new()
+    return f"{d.getFullYear()}-{d.getMonth() + 1:02d}-{d.getDate():02d} {d.getHours():02d}:{d.getMinutes():02d}"
+
+
+class _LocalStorage:
+    """localStorage as adjutant_ui.saves reads and writes it."""
+
+    def get(self, key: str) -> str | None:
+        return _storage_get(key)
+
+    def set(self, key: str, value: str) -> bool:
+        return _storage_set(key, value)
 
 
 class App:
@@ -74,6 +110,14 @@ class App:
         self.keys_task: Any = None
         self.seal_count = 0
         self.passphrase_purpose = ""
+        # Saving (adjutant_ui.saves): the id of the game in hand and whether its slot holds it now; the
+        # next address to be pushed as a new history entry (not replace the current one); and whether
+        # the autosave must be left alone (it holds an unreadable save there was no room to copy).
+        self.saves = Saves(_LocalStorage())
+        self.game_id = ""
+        self.saved = False
+        self.push_next = False
+        self.keep_autosave = False
 
     # --- plumbing ------------------------------------------------------------------------------------
     def on(self, element: Any, event: str, handler: Any) -> None:
@@ -95,6 +139,8 @@ class App:
 
     def message(self, text: str, kind: str = "error") -> None:
         box = _id("message")
+        for action in box.querySelectorAll(".message-action"):
+            action.remove()
         _id("message-text").textContent = text
         box.className = f"message {kind}"
         box.hidden = False
@@ -117,22 +163,26 @@ class App:
             try:
                 game_session, link = self.read_fragment(fragment)
                 from_link = True
+                self.game_id = self.saves.find(fragment) or new_id()
             except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
                 bad_link = True
                 instead = "a new game" if self.embed else "your last game"
                 problems.append(f"The link could not be opened: {error}. Showing {instead} instead.")
+        unreadable = ""
         if game_session is None and not self.embed:
-            saved = _storage_get(AUTOSAVE_KEY)
+            # this tab's own game if it is reloaded, else the game saved last in any tab
+            mine = self.saves.load(_tab_get()) if _tab_get() else None
+            saved = mine.link if mine is not None else _storage_get(AUTOSAVE_KEY)
             if saved:
                 try:
                     game_session, link = self.read_fragment(saved)
                     self.last_link = saved
+                    self.game_id = mine.id if mine is not None else self.saves.find(saved) or new_id()
                 except Exception as error:  # noqa: BLE001 - nor may a damaged autosave
-                    _storage_set(UNREADABLE_KEY, saved)
-                    problems.append(
-                        f"The autosaved game could not be read ({error}); starting a new game. "
-                        f"The unreadable save is kept in this browser's storage as {UNREADABLE_KEY}."
-                    )
+                    unreadable = saved
+                    problems.append(self._keep_unreadable(saved, str(error)))
+        if not self.game_id:
+            self.game_id = new_id()
         if game_session is None:
             try:
                 game_session = Session.new(_storage_get(VARIANT_KEY) or "standard")
@@ -140,6 +190,8 @@ class App:
                 game_session = Session.new("standard")
         if problems:
             self.message(" ".join(problems))
+        if unreadable:
+            self.offer_download(unreadable, "adjutant-unreadable-autosave.txt", "Download the unreadable save")
         _mark("sessionReady")
         await self.show(game_session, role="public" if link else "", link=link)
         if link is not None:
@@ -152,15 +204,159 @@ class App:
         self.render()
         _mark("drawn")
         js.window.adjutantShell.pythonReady()
+        if self.embed:
+            return
         if not from_link:
             if not sealed.has_secrets(game_session.game):
                 # a new game is saved at once; a link replaces the autosave only once played
                 self.last_link = self.last_link or encode_link(game_session.game)
-                _storage_set(AUTOSAVE_KEY, self.last_link)
-                _storage_set(VARIANT_KEY, game_session.game.variant.id)
+                self._store(self.last_link)
                 self.save_snapshot()
-            if bad_link and not self.embed:  # the address bar holds the game shown, not the bad link
+            elif self.last_link:
+                self._store(self.last_link)
+            if bad_link:  # the address bar holds the game shown, not the bad link
                 js.history.replaceState(None, "", "#" + self.last_link)
+        else:  # listed under Recent games at once, though not yet the autosave
+            self._store(fragment if link is not None else encode_link(game_session.game), autosave=False)
+        self._fill_recent()
+
+    # --- saving: one slot per game, recent games, history entries, other tabs ---------------------
+    def _keep_unreadable(self, saved: str, error: str) -> str:
+        """Keep an autosave that cannot be read under another key; what to tell the user (the truth:
+        a save too large for the storage left cannot be copied, so it stays where it is)."""
+        if _storage_set(UNREADABLE_KEY, saved):
+            return (
+                f"The autosaved game could not be read ({error}); starting a new game. "
+                f"The unreadable save is kept in this browser's storage as {UNREADABLE_KEY}, "
+                "and can be downloaded."
+            )
+        self.keep_autosave = True  # the only copy: the new game must not overwrite it
+        return (
+            f"The autosaved game could not be read ({error}); starting a new game. This browser's storage "
+            f"has no room for a copy of it ({len(saved):,} characters), so it is left where it was, and the "
+            "new game is saved beside it. Download it to keep it."
+        )
+
+    def offer_download(self, text: str, filename: str, label: str) -> None:
+        """A button in the message box that downloads ``text`` as ``filename``."""
+        button = document.createElement("button")
+        button.type = "button"
+        button.className = "message-action"
+        button.textContent = label
+        self.on(button, "click", lambda event: self._download(text, filename, "text/plain"))
+        _id("message").insertBefore(button, _id("message-close"))
+
+    def _download(self, text: str, filename: str, kind: str) -> None:
+        blob = js.Blob.new([text], js.Object.fromEntries(js.Array.of(js.Array.of("type", kind))))
+        url = js.URL.createObjectURL(blob)
+        link = document.createElement("a")
+        link.href = url
+        link.download = filename
+        document.body.appendChild(link)
+        link.click()
+        link.remove()
+        js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+
+    def _store(self, link: str, autosave: bool = True) -> None:
+        """Save the game in hand: its own slot (listed under Recent games) and, unless told not to, the
+        autosave a fresh tab opens."""
+        session = self.session
+        if session is None or self.embed:
+            return
+        game = session.game
+        self.saved = self.saves.save(self.game_id, link, game.variant.id, str(game.phase), _now())
+        if autosave and not self.keep_autosave:
+            _storage_set(AUTOSAVE_KEY, link)
+            _storage_set(VARIANT_KEY, game.variant.id)
+        _tab_set(self.game_id)
+
+    def _set_hash(self, fragment: str) -> None:
+        """Put ``fragment`` in the address bar: a new history entry when a game has just replaced
+        another (so Back returns to it), else in place of the current entry."""
+        here = str(js.location.pathname) + str(js.location.search) + ("#" + fragment if fragment else "")
+        if self.push_next:
+            self.push_next = False
+            js.history.pushState(None, "", here)
+        else:
+            js.history.replaceState(None, "", here)
+
+    def may_replace(self) -> bool:
+        """Whether the game in hand may be replaced: at once when it is saved (it stays under Recent
+        games), else only if the user says so."""
+        if self.embed or self.session is None or self.saved:
+            return True
+        return bool(
+            js.window.confirm(
+                "The game in hand is not saved in this browser (its storage is full or disabled, or the game "
+                "has no link yet): replacing it loses it unless you have downloaded it or copied its link. "
+                "Replace it?"
+            )
+        )
+
+    def _replacing(self, game_id: str = "") -> None:
+        """The next game shown replaces the one in hand: give it its slot and a new history entry."""
+        self.game_id = game_id or new_id()
+        self.saved = False
+        self.push_next = True
+        self.keep_autosave = False
+
+    def _fill_recent(self) -> None:
+        select = _id("recent-select")
+        if select is None or self.embed:
+            return
+        select.replaceChildren()
+        first = document.createElement("option")
+        first.value = ""
+        games = self.saves.recent(but=self.game_id)
+        first.textContent = "choose a game…" if games else "none yet"
+        select.appendChild(first)
+        for saved in games:
+            option = document.createElement("option")
+            option.value = saved.id
+            try:
+                name = load_variant(saved.variant).name
+            except AdjutantError:
+                name = saved.variant
+            option.textContent = saved.label(name)
+            select.appendChild(option)
+
+    def on_open_recent(self, event: Any) -> None:
+        game_id = str(_id("recent-select").value)
+        saved = self.saves.load(game_id) if game_id else None
+        if saved is None:
+            self.message("Choose a game from the list of recent games first.")
+            return
+        if not self.may_replace():
+            return
+        asyncio.ensure_future(self._open_link(saved.link, game_id=game_id, push=True))
+
+    def on_storage(self, event: Any) -> None:
+        """Another tab wrote to storage: the list of recent games, or the game in hand itself."""
+        key = "" if event.key is None or event.key is jsnull else str(event.key)
+        if key == RECENT_KEY:
+            self._fill_recent()
+            return
+        if key != slot_key(self.game_id) or event.newValue is None or event.newValue is jsnull:
+            return
+        saved = read_slot(self.game_id, str(event.newValue))
+        if saved is None or saved.link == self.last_link:
+            return
+        if self.link is not None or (self.session is not None and sealed.has_secrets(self.session.game)):
+            self.message("This game was changed in another tab. Reload this page to see it here.", "info")
+            return
+        asyncio.ensure_future(self._refresh(saved.link))
+
+    async def _refresh(self, link: str) -> None:
+        try:
+            new_session = Session(decode_link(link))
+        except Exception as error:  # noqa: BLE001 - the other tab's save is unreadable: keep ours
+            self.message(f"This game was changed in another tab, but that save could not be read: {error}")
+            return
+        await self.show(new_session)
+        self.last_link = link
+        self._set_hash(link)
+        self.message("This game was changed in another tab: showing its latest state.", "info")
+        self.render()
 
     def _fill_variants(self) -> None:
         select = _id("variant-select")
@@ -222,10 +418,12 @@ class App:
         self.on(_id("hist-last"), "click", lambda e: self.step(to=10**9))
         self.on(_id("message-close"), "click", lambda e: self.clear_message())
         self.on(js.window, "hashchange", self.on_hash_change)
+        self.on(js.window, "storage", self.on_storage)
         self.on(document, "keydown", self.on_key)
         if self.embed:
             return
         self.on(_id("new-game"), "click", self.on_new_game)
+        self.on(_id("recent-open"), "click", self.on_open_recent)
         self.on(_id("orders-form"), "submit", self.on_orders)
         self.on(_id("orders-clear"), "click", self.on_clear_orders)
         self.on(_id("adjudicate"), "click", self.on_adjudicate)
@@ -367,6 +565,8 @@ class App:
         except AdjutantError as error:
             self.message(str(error))
             return
+        if not self.may_replace():
+            return
         if secret:  # the game master sets the passphrases first; the game starts when they are set
             self.open_passphrases("new", variant_id)
             return
@@ -378,6 +578,7 @@ class App:
         except AdjutantError as error:
             self.message(str(error))
             return
+        self._replacing()
         await self.show(new_session)
         self.changed()
         self.render()
@@ -386,18 +587,30 @@ class App:
         fragment = str(js.location.hash).lstrip("#")
         if not fragment or fragment == self.last_link:
             return
+        # (Back and Forward come here too: the browser has already moved to that entry)
+        if not self.may_replace():
+            self._set_hash(self.last_link)
+            return
         asyncio.ensure_future(self._open_link(fragment))
 
-    async def _open_link(self, fragment: str) -> None:
+    async def _open_link(self, fragment: str, game_id: str = "", push: bool = False) -> None:
+        before = (self.game_id, self.saved, self.keep_autosave)
         try:
             new_session, link = self.read_fragment(fragment)
+            self._replacing(game_id or self.saves.find(fragment) or "")
+            self.push_next = push
             await self.show(new_session, role="public" if link else "", link=link)
             if link is not None:
                 self.last_link = fragment
+                self._store(fragment, autosave=False)
+                self._set_hash(fragment)
+                self._fill_recent()
                 self.clear_message()
                 self.render()
                 return
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
+            self.game_id, self.saved, self.keep_autosave = before
+            self.push_next = False
             self.message(f"The link could not be opened: {error}. Your game is unchanged.")
             self.changed(replace_hash=True)
             return
@@ -417,16 +630,15 @@ class App:
             if self.role == GM and self.keys:
                 asyncio.ensure_future(self._reseal_or_say(replace_hash))
             elif replace_hash:
-                here = str(js.location.pathname) + str(js.location.search)
-                js.history.replaceState(None, "", here + ("#" + self.last_link if self.last_link else ""))
+                self._set_hash(self.last_link)
             return
         link = encode_link(session.game)
         self.last_link = link
-        _storage_set(AUTOSAVE_KEY, link)
-        _storage_set(VARIANT_KEY, session.game.variant.id)
+        self._store(link)
         self.save_snapshot()
         if replace_hash:
-            js.history.replaceState(None, "", "#" + link)
+            self._set_hash(link)
+        self._fill_recent()
 
     def save_snapshot(self) -> None:
         """Write the current position beside the autosave, for the next start's first paint."""
@@ -496,15 +708,7 @@ class App:
         session = self.session
         assert session is not None
         text = game_to_text(session.game)
-        blob = js.Blob.new([text], js.Object.fromEntries(js.Array.of(js.Array.of("type", "application/json"))))
-        url = js.URL.createObjectURL(blob)
-        link = document.createElement("a")
-        link.href = url
-        link.download = f"adjutant-{session.game.variant.id}-{session.game.phase}.json"
-        document.body.appendChild(link)
-        link.click()
-        link.remove()
-        js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+        self._download(text, f"adjutant-{session.game.variant.id}-{session.game.phase}.json", "application/json")
 
     def on_upload(self, event: Any) -> None:
         files = event.target.files
@@ -532,10 +736,13 @@ class App:
             text = str(await file.text())
             game = game_from_text(text)
             secret = sealed.has_secrets(game)
-            await self.show(Session(game), role=GM if secret else "")
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
             self.message(f"{name} could not be opened: {error}. Your game is unchanged.")
             return
+        if not self.may_replace():
+            return
+        self._replacing()
+        await self.show(Session(game), role=GM if secret else "")
         self.clear_message()
         if secret:  # the game master's own file: no link until passphrases seal it
             self.last_link = ""
@@ -635,6 +842,7 @@ class App:
             keys = await self._derive_keys(phrases)
             if purpose == "new":
                 game = cluster.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
+                self._replacing()
                 await self.show(Session(game), role=GM, keys=keys, passphrases=phrases)
             elif self.session is not None and sealed.has_secrets(self.session.game) and self.role == GM:
                 self.keys, self.passphrases = keys, dict(phrases)
@@ -656,28 +864,37 @@ class App:
         (never the game in the clear). Returns the link's fragment."""
         session = self.session
         assert session is not None and self.role == GM
-        if self.keys_task is not None:
-            await self.keys_task
         self.seal_count += 1
         count, game = self.seal_count, session.game
-        seal = js.window.adjutantSeal.seal
         parts = sealed.plaintexts(game, self.passphrases)
+        if self.keys_task is not None and not self.keys_task.done():
+            # Just unlocked: the players' keys are still being derived (most of a second). The game
+            # master's seal is saved first, so that a tab closed meanwhile loses nothing; the link with
+            # every part follows.
+            if GM in self.keys:
+                await self._seal_and_save(count, session, {GM: parts[GM]}, False)
+            await self.keys_task
         missing = sorted(set(parts) - set(self.keys))
         if missing:
             raise AdjutantError(f"no passphrase for {', '.join(missing)}: set the passphrases again")
+        return await self._seal_and_save(count, session, parts, replace_hash)
+
+    async def _seal_and_save(self, count: int, session: Session, parts: dict[str, bytes], replace_hash: bool) -> str:
+        seal = js.window.adjutantSeal.seal
+        game = session.game
         blobs = await asyncio.gather(*(seal(self.keys[name], name, to_js(data)) for name, data in parts.items()))
         public = cluster.public_data(game)
         link = SealedLink(public, {name: str(blob) for name, blob in zip(parts, blobs, strict=True)})
         fragment = link.fragment()
         if count == self.seal_count and self.session is session:  # not overtaken by a later change
             self.link, self.last_link = link, fragment
-            _storage_set(AUTOSAVE_KEY, fragment)
-            _storage_set(VARIANT_KEY, game.variant.id)
+            self._store(fragment)
             colours = self.board.colours if self.board is not None else {}
             snapshot = position_snapshot(public_game(link), colours)
             _storage_set(SNAPSHOT_KEY, json.dumps(snapshot, separators=(",", ":")))
             if replace_hash:
-                js.history.replaceState(None, "", "#" + fragment)
+                self._set_hash(fragment)
+            self._fill_recent()
         return fragment
 
     def on_unlock(self, event: Any) -> None:

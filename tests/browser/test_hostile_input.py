@@ -52,7 +52,9 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
         "localStorage.setItem('adjutant.snapshot', snap); }",
         [HOSTILE_LINK, json.dumps(snapshot)],
     )
-    page = reopen_app(page, site.url)
+    # (a fresh tab opens the autosave; a reloaded tab reopens its own game, saved under its own key)
+    page.close()
+    page = open_app(context, site.url)
     assert "autosaved game could not be read" in page.inner_text("#message-text")
     assert phase(page) == "S1901M"
     # The unreadable save is kept, not lost under the new game's autosave.
@@ -60,7 +62,8 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
 
     # A hostile link: a message, and the autosaved game is shown (and put in the address bar).
     page.evaluate("save => localStorage.setItem('adjutant.autosave', save)", played)
-    page = reopen_app(page, site.url + "#" + HOSTILE_LINK)
+    page.close()
+    page = open_app(context, site.url + "#" + HOSTILE_LINK)
     assert "link could not be opened" in page.inner_text("#message-text")
     assert phase(page) == "F1901M"
     assert page.evaluate("location.hash") == "#" + played
