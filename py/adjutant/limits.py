@@ -26,8 +26,8 @@ from .errors import GameFileError
 #: the largest game file read, in bytes (the page's "Open file" uses the same figure): a legal game of
 #: a thousand phases writes about 5.5 MB
 MAX_FILE_BYTES = 8 * 1024 * 1024
-#: the deepest nesting of arrays and objects a game file, link, sealed link or part needs (a sealed link
-#: holds a view, whose snapshots hold a Cluster state, whose "found" holds objects: 7 levels) with room
+#: the deepest nesting of arrays and objects allowed: the deepest real data, the game master's opened sealed
+#: part (its game file's history holds results, objects in a list in an object), needs 7; this leaves room
 MAX_DEPTH = 16
 
 #: a JSON string, escapes included (unrolled, so long strings cost no backtracking)

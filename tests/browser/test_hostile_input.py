@@ -8,7 +8,7 @@ import json
 import zlib
 from typing import Any
 
-from app_driver import Site, open_app, reopen_app
+from app_driver import Site, open_app, open_new_cluster_dialog, reopen_app
 
 # A number past Python's int-string limit: json.loads raises ValueError, not a JSON error.
 HUGE_NUMBER = "1" + "0" * 5000
@@ -95,16 +95,7 @@ def test_a_hostile_dropped_file_keeps_the_game_and_the_embed_code_keeps_the_fold
     saved = stored(page, "adjutant.autosave")
 
     # Dropped on the root element (below a short page, outside <body>): opened by the app, refused.
-    page.evaluate(
-        """([text, name]) => {
-          const data = new DataTransfer();
-          data.items.add(new File([text], name, {type: "application/json"}));
-          const drop = new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true});
-          document.documentElement.dispatchEvent(drop);
-        }""",
-        [HOSTILE_FILE, MARKUP + ".json"],
-    )
-    page.wait_for_selector("#message:not([hidden])", timeout=10_000)
+    drop_file(page, HOSTILE_FILE, MARKUP + ".json")
     text = page.inner_text("#message-text")
     assert "could not be opened" in text and "not valid JSON" in text and MARKUP in text
     assert page.locator("#message img").count() == 0
@@ -140,14 +131,16 @@ def test_deep_nesting_in_a_link_a_sealed_link_or_the_autosave_never_stops_the_pa
         assert "link could not be opened" in text and "nested more than 16 levels" in text, fragment[:20]
         assert phase(page) == "F1901M"
     page.evaluate("save => localStorage.setItem('adjutant.autosave', save)", deflated_link(DEEP))
-    page = reopen_app(page, site.url)
+    page.close()
+    page = open_app(context, site.url)  # a fresh tab opens the autosave
     assert "autosaved game could not be read" in page.inner_text("#message-text")
     assert "nested more than 16 levels" in page.inner_text("#message-text")
     assert played is not None
     assert recorder.page_errors == []
 
 
-def drop_file(page: Any, text: str, name: str) -> None:
+def drop_file(page: Any, text: str, name: str, wait: str = "#message:not([hidden])") -> None:
+    """Drop a file of ``text`` on the root element (below a short page, outside <body>); wait for ``wait``."""
     page.evaluate("document.getElementById('message').hidden = true")
     page.evaluate(
         """([text, name]) => {
@@ -158,7 +151,7 @@ def drop_file(page: Any, text: str, name: str) -> None:
         }""",
         [text, name],
     )
-    page.wait_for_selector("#message:not([hidden]), html[data-phase='F1901M']", state="attached", timeout=30_000)
+    page.wait_for_selector(wait, state="attached", timeout=30_000)
 
 
 def test_open_file_reads_what_the_engine_reads_and_states_the_one_limit(new_context: Any, site: Site) -> None:
@@ -173,8 +166,7 @@ def test_open_file_reads_what_the_engine_reads_and_states_the_one_limit(new_cont
     text = dumps(game)
     # a legal game of about a thousand phases writes over 5 MB: padding gives one of that size cheaply
     big = text[:-2] + " " * (5_300_000 - len(text)) + text[-2:]
-    drop_file(page, big, "long-game.json")
-    page.wait_for_selector("html[data-phase='F1901M']", state="attached", timeout=30_000)
+    drop_file(page, big, "long-game.json", wait="html[data-phase='F1901M']")
     too_big = text[:-2] + " " * (MAX_FILE_BYTES + 10 - len(text)) + text[-2:]
     page.click("#new-game")
     page.wait_for_selector("html[data-phase='S1901M']", state="attached", timeout=30_000)
@@ -222,13 +214,7 @@ def test_a_sealed_part_asking_for_a_hostile_iteration_count_is_refused(app: Any)
 
 def test_passphrase_strength_is_shown_and_the_game_master_needs_a_strong_one(app: Any) -> None:
     page, recorder = app
-    page.evaluate(
-        """() => { const select = document.getElementById('variant-select');
-          if (![...select.options].some(o => o.value === 'cluster')) select.add(new Option('Cluster', 'cluster')); }"""
-    )
-    page.select_option("#variant-select", "cluster")
-    page.click("#new-game")
-    page.wait_for_selector("#passphrase-dialog[open]", timeout=5_000)
+    open_new_cluster_dialog(page)
     page.click("#passphrase-generate")
     assert page.inner_text("#passphrase-gm-strength").startswith("Strength: strong")
     page.fill("#passphrase-gm", "passwordpassword")

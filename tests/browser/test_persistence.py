@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_driver import Site, open_app, reopen_app
+from app_driver import Site, open_app, open_new_cluster_dialog, reopen_app
 
 
 def phase(page: Any) -> str:
@@ -122,4 +122,48 @@ def test_an_unreadable_autosave_too_large_to_copy_is_kept_and_offered_as_a_downl
     play(page, "France: A par - bur")
     assert page.evaluate("save => localStorage.getItem('adjutant.autosave') === save", huge)
     assert any("F1901M" in label for label in recent(page)) or phase(page) == "F1901M"
+    assert recorder.page_errors == []
+
+
+PASSPHRASES = {
+    "gm": "game-master-passphrase",
+    **{p: f"{p}-passphrase-17" for p in ["austria", "england", "france", "germany", "italy", "russia", "turkey"]},
+}
+
+
+def sealed_payload(fragment: str) -> dict[str, Any]:
+    import base64
+    import json
+    import zlib
+
+    data = fragment.removeprefix("cluster.s=")
+    payload: dict[str, Any] = json.loads(zlib.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), -15))
+    return payload
+
+
+def test_the_game_masters_adjudication_is_saved_before_the_players_keys_are_ready(
+    new_context: Any, site: Site
+) -> None:
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    open_new_cluster_dialog(page)
+    for part, phrase in PASSPHRASES.items():
+        page.fill(f"#passphrase-{part}", phrase)
+    page.click("#passphrase-ok")
+    page.wait_for_function("location.hash.startsWith('#cluster.s=')", timeout=30_000)
+    link = str(page.evaluate("location.hash")).lstrip("#")
+
+    page = reopen_app(page, site.url + "#" + link)
+    # The players' keys are derived after the game master's part opens (most of a second): here never.
+    page.evaluate("() => { window.adjutantSeal.newKey = () => new Promise(() => {}); }")
+    page.fill("#unlock-passphrase", PASSPHRASES["gm"])
+    page.click("#unlock")
+    page.wait_for_selector("#adjudicate:enabled", timeout=30_000)
+    page.click("#adjudicate")
+    assert phase(page) == "F1901M"
+    page.wait_for_function(
+        "before => (localStorage.getItem('adjutant.autosave') || before) !== before", arg=link, timeout=10_000
+    )
+    saved = sealed_payload(str(page.evaluate("localStorage.getItem('adjutant.autosave')")))
+    assert saved["public"]["phase"] == "F1901M" and list(saved["sealed"]) == ["gm"]
     assert recorder.page_errors == []
