@@ -228,3 +228,24 @@ def test_passphrase_strength_is_shown_and_the_game_master_needs_a_strong_one(app
     assert "Game master: too easy to guess" in errors and "England" not in errors
     assert page.locator("#passphrase-dialog[open]").count() == 1
     assert recorder.page_errors == []
+
+
+def test_an_order_with_odd_digits_among_good_ones_is_reported_and_the_good_ones_saved(
+    new_context: Any, site: Site
+) -> None:
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    open_new_cluster_dialog(page)
+    page.click("#passphrase-generate")
+    page.click("#passphrase-ok")
+    page.wait_for_function("location.hash.startsWith('#cluster.s=')", timeout=30_000)
+    before = stored(page, "adjutant.autosave")
+    page.fill("#orders-text", "France: Nominate ² later\nFrance: Nominate 3 A Par\nFrance: Nominate " + "9" * 5000)
+    page.click("#orders-apply")
+    errors = page.eval_on_selector_all("#orders-errors li.rejected", "els => els.map(e => e.textContent)")
+    assert len(errors) == 2 and all("which multiple" in e for e in errors)
+    page.wait_for_function("before => localStorage.getItem('adjutant.autosave') !== before", arg=before, timeout=20_000)
+    # the good line was taken: France's 3x is nominated, its 2x still due
+    assert page.locator("select[name='nominate-france-3']").count() == 0
+    assert page.locator("select[name='nominate-france-2']").count() == 1
+    assert recorder.page_errors == []
