@@ -741,8 +741,15 @@ class App:
             return
         if not self.may_replace():
             return
+        before = (self.game_id, self.saved, self.keep_autosave)
         self._replacing()
-        await self.show(Session(game), role=GM if secret else "")
+        try:
+            await self.show(Session(game), role=GM if secret else "")
+        except Exception as error:  # noqa: BLE001 - its map did not load: the game in hand stays
+            self.game_id, self.saved, self.keep_autosave = before
+            self.push_next = False
+            self.message(f"{name} could not be opened: {error}. Your game is unchanged.")
+            return
         self.clear_message()
         if secret:  # the game master's own file: no link until passphrases seal it
             self.last_link = ""
