@@ -4,7 +4,9 @@
 //   link) as soon as the SVG arrives, so the board shows while Pyodide starts;
 // - it paints the autosaved game's units and centres from the plain snapshot the Python UI writes
 //   beside the autosave (localStorage "adjutant.snapshot": units, centres, colours, phase title),
-//   drawing exactly that data, never deciding anything;
+//   drawing exactly that data, never deciding anything; a reloaded tab reopens its own game (its id in
+//   sessionStorage "adjutant.tab-game", its save in "adjutant.game.<id>": py/adjutant_ui/saves.py), and
+//   the snapshot is painted only when that game is the autosaved one;
 // - it shows PyScript's progress until the Python UI (py/adjutant_ui) takes over.
 // Game logic lives in Python; this file never reads a game link or file.
 "use strict";
@@ -32,10 +34,13 @@
   }
 
   // The variant to paint first: named by the link (which starts with the variant's id and a dot,
-  // "#loeb9.…", before the part only Python reads) or by the autosaved game, else standard.
+  // "#loeb9.…", before the part only Python reads), by this tab's own game or by the autosaved game,
+  // else standard.
   function firstVariant() {
     const match = /^#(?:g=)?([a-z0-9_]{1,40})\./.exec(location.hash);
     if (match) return match[1];
+    const mine = /^([a-z0-9_]{1,40})\./.exec(tabGame() || "");
+    if (mine) return mine[1];
     try {
       const saved = localStorage.getItem("adjutant.variant");
       if (saved && /^[a-z0-9_]+$/.test(saved)) return saved;
@@ -57,10 +62,30 @@
     }
   }
 
+  // The link of the game this tab held before it was reloaded, if it was saved ("" if none).
+  function tabGame() {
+    let id = null;
+    try {
+      id = sessionStorage.getItem("adjutant.tab-game");
+    } catch (_) {
+      return "";
+    }
+    if (!id || !/^[a-z0-9]{1,40}$/.test(id)) return "";
+    const slot = stored("adjutant.game." + id);
+    if (!slot || slot.length > 8000000) return "";
+    try {
+      const data = JSON.parse(slot);
+      return data && typeof data.link === "string" ? data.link : "";
+    } catch (_) {
+      return "";
+    }
+  }
+
   // The snapshot to paint, if the game about to open is the autosaved one (no link, or the link is
-  // the autosave itself): Python writes it with the autosave, so the two always match.
+  // the autosave itself, and not another game this tab held): Python writes it with the autosave, so
+  // the two always match.
   function snapshotToPaint(variant) {
-    const fragment = location.hash.replace(/^#/, "");
+    const fragment = location.hash.replace(/^#/, "") || tabGame();
     if (fragment && fragment !== stored("adjutant.autosave")) return null;
     let data;
     try {

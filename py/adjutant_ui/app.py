@@ -14,12 +14,14 @@ from typing import Any
 import js
 from adjutant import AdjutantError, available_variants, cluster, load_variant
 from adjutant import group as group_codes
+from adjutant.limits import MAX_FILE_BYTES
 from adjutant.orders import format_order
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import sealed
 from .board import Board
 from .group import GroupController
+from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
 from .session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
 
@@ -30,6 +32,8 @@ VARIANT_KEY = "adjutant.variant"
 #: an autosave this Adjutant could not read (damaged, or written by a newer one) is kept here rather
 #: than lost when the new game it starts instead is autosaved
 UNREADABLE_KEY = "adjutant.autosave.unreadable"
+#: sessionStorage (one per tab): the id of the game this tab holds, so that a reload reopens it
+TAB_KEY = "adjutant.tab-game"
 document = js.document
 
 
@@ -51,9 +55,42 @@ def _storage_get(key: str) -> str | None:
     return None if value is None or value is jsnull else str(value)
 
 
-def _storage_set(key: str, value: str) -> None:
-    with contextlib.suppress(Exception):  # storage disabled: the URL still holds the game
+def _storage_set(key: str, value: str) -> bool:
+    """Write to localStorage; whether it was written (not when storage is full or disabled)."""
+    try:
         js.localStorage.setItem(key, value)
+    except Exception:  # noqa: BLE001 - full (QuotaExceededError) or disabled: the caller says so
+        return False
+    return True
+
+
+def _tab_get() -> str:
+    try:
+        value = js.sessionStorage.getItem(TAB_KEY)
+    except Exception:  # noqa: BLE001 - storage disabled
+        return ""
+    return "" if value is None or value is jsnull else str(value)
+
+
+def _tab_set(value: str) -> None:
+    with contextlib.suppress(Exception):
+        js.sessionStorage.setItem(TAB_KEY, value)
+
+
+def _now() -> str:
+    """The local date and time, as the list of recent games shows it."""
+    d = js.Date.new()
+    return f"{d.getFullYear()}-{d.getMonth() + 1:02d}-{d.getDate():02d} {d.getHours():02d}:{d.getMinutes():02d}"
+
+
+class _LocalStorage:
+    """localStorage as adjutant_ui.saves reads and writes it."""
+
+    def get(self, key: str) -> str | None:
+        return _storage_get(key)
+
+    def set(self, key: str, value: str) -> bool:
+        return _storage_set(key, value)
 
 
 class App:
@@ -78,6 +115,15 @@ class App:
         #: a group game (players send sealed orders codes): py/adjutant_ui/group.py
         self.group = GroupController(self)
 
+        # Saving (adjutant_ui.saves): the id of the game in hand and whether its slot holds it now; the
+        # next address to be pushed as a new history entry (not replace the current one); and whether
+        # the autosave must be left alone (it holds an unreadable save there was no room to copy).
+        self.saves = Saves(_LocalStorage())
+        self.game_id = ""
+        self.saved = False
+        self.push_next = False
+        self.keep_autosave = False
+
     # --- plumbing ------------------------------------------------------------------------------------
     def on(self, element: Any, event: str, handler: Any) -> None:
         if element is None:
@@ -98,6 +144,8 @@ class App:
 
     def message(self, text: str, kind: str = "error") -> None:
         box = _id("message")
+        for action in box.querySelectorAll(".message-action"):
+            action.remove()
         _id("message-text").textContent = text
         box.className = f"message {kind}"
         box.hidden = False
@@ -127,12 +175,16 @@ class App:
                 else:
                     game_session, link = self.read_fragment(fragment)
                 from_link = True
+                self.game_id = self.saves.find(fragment) or new_id()
             except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
                 bad_link = True
                 instead = "a new game" if self.embed else "your last game"
                 problems.append(f"The link could not be opened: {error}. Showing {instead} instead.")
+        unreadable = ""
         if game_session is None and not self.embed:
-            saved = _storage_get(AUTOSAVE_KEY)
+            # this tab's own game if it is reloaded, else the game saved last in any tab
+            mine = self.saves.load(_tab_get()) if _tab_get() else None
+            saved = mine.link if mine is not None else _storage_get(AUTOSAVE_KEY)
             if saved:
                 try:
                     if self.group.claims(saved):
@@ -140,12 +192,12 @@ class App:
                     else:
                         game_session, link = self.read_fragment(saved)
                     self.last_link = saved
+                    self.game_id = mine.id if mine is not None else self.saves.find(saved) or new_id()
                 except Exception as error:  # noqa: BLE001 - nor may a damaged autosave
-                    _storage_set(UNREADABLE_KEY, saved)
-                    problems.append(
-                        f"The autosaved game could not be read ({error}); starting a new game. "
-                        f"The unreadable save is kept in this browser's storage as {UNREADABLE_KEY}."
-                    )
+                    unreadable = saved
+                    problems.append(self._keep_unreadable(saved, str(error)))
+        if not self.game_id:
+            self.game_id = new_id()
         if game_session is None:
             try:
                 game_session = Session.new(_storage_get(VARIANT_KEY) or "standard")
@@ -153,6 +205,8 @@ class App:
                 game_session = Session.new("standard")
         if problems:
             self.message(" ".join(problems))
+        if unreadable:
+            self.offer_download(unreadable, "adjutant-unreadable-autosave.txt", "Download the unreadable save")
         _mark("sessionReady")
         await self.show(game_session, role="public" if link else "", link=link)
         if link is not None:
@@ -165,17 +219,161 @@ class App:
         self.render()
         _mark("drawn")
         js.window.adjutantShell.pythonReady()
+        if self.embed:
+            return
         if self.group.state is not None:
             self.changed()
         elif not from_link:
             if not sealed.has_secrets(game_session.game):
                 # a new game is saved at once; a link replaces the autosave only once played
                 self.last_link = self.last_link or encode_link(game_session.game)
-                _storage_set(AUTOSAVE_KEY, self.last_link)
-                _storage_set(VARIANT_KEY, game_session.game.variant.id)
+                self._store(self.last_link)
                 self.save_snapshot()
-            if bad_link and not self.embed:  # the address bar holds the game shown, not the bad link
+            elif self.last_link:
+                self._store(self.last_link)
+            if bad_link:  # the address bar holds the game shown, not the bad link
                 js.history.replaceState(None, "", "#" + self.last_link)
+        else:  # listed under Recent games at once, though not yet the autosave
+            self._store(fragment if link is not None else encode_link(game_session.game), autosave=False)
+        self._fill_recent()
+
+    # --- saving: one slot per game, recent games, history entries, other tabs ---------------------
+    def _keep_unreadable(self, saved: str, error: str) -> str:
+        """Keep an autosave that cannot be read under another key; what to tell the user (the truth:
+        a save too large for the storage left cannot be copied, so it stays where it is)."""
+        if _storage_set(UNREADABLE_KEY, saved):
+            return (
+                f"The autosaved game could not be read ({error}); starting a new game. "
+                f"The unreadable save is kept in this browser's storage as {UNREADABLE_KEY}, "
+                "and can be downloaded."
+            )
+        self.keep_autosave = True  # the only copy: the new game must not overwrite it
+        return (
+            f"The autosaved game could not be read ({error}); starting a new game. This browser's storage "
+            f"has no room for a copy of it ({len(saved):,} characters), so it is left where it was, and the "
+            "new game is saved beside it. Download it to keep it."
+        )
+
+    def offer_download(self, text: str, filename: str, label: str) -> None:
+        """A button in the message box that downloads ``text`` as ``filename``."""
+        button = document.createElement("button")
+        button.type = "button"
+        button.className = "message-action"
+        button.textContent = label
+        self.on(button, "click", lambda event: self._download(text, filename, "text/plain"))
+        _id("message").insertBefore(button, _id("message-close"))
+
+    def _download(self, text: str, filename: str, kind: str) -> None:
+        blob = js.Blob.new([text], js.Object.fromEntries(js.Array.of(js.Array.of("type", kind))))
+        url = js.URL.createObjectURL(blob)
+        link = document.createElement("a")
+        link.href = url
+        link.download = filename
+        document.body.appendChild(link)
+        link.click()
+        link.remove()
+        js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+
+    def _store(self, link: str, autosave: bool = True) -> None:
+        """Save the game in hand: its own slot (listed under Recent games) and, unless told not to, the
+        autosave a fresh tab opens."""
+        session = self.session
+        if session is None or self.embed:
+            return
+        game = session.game
+        self.saved = self.saves.save(self.game_id, link, game.variant.id, str(game.phase), _now())
+        if autosave and not self.keep_autosave:
+            _storage_set(AUTOSAVE_KEY, link)
+            _storage_set(VARIANT_KEY, game.variant.id)
+        _tab_set(self.game_id)
+
+    def _set_hash(self, fragment: str) -> None:
+        """Put ``fragment`` in the address bar: a new history entry when a game has just replaced
+        another (so Back returns to it), else in place of the current entry."""
+        here = str(js.location.pathname) + str(js.location.search) + ("#" + fragment if fragment else "")
+        if self.push_next:
+            self.push_next = False
+            js.history.pushState(None, "", here)
+        else:
+            js.history.replaceState(None, "", here)
+
+    def may_replace(self) -> bool:
+        """Whether the game in hand may be replaced: at once when it is saved (it stays under Recent
+        games), else only if the user says so."""
+        if self.embed or self.session is None or self.saved:
+            return True
+        return bool(
+            js.window.confirm(
+                "The game in hand is not saved in this browser (its storage is full or disabled, or the game "
+                "has no link yet): replacing it loses it unless you have downloaded it or copied its link. "
+                "Replace it?"
+            )
+        )
+
+    def replacing(self, game_id: str = "") -> None:
+        """The next game shown replaces the one in hand: give it its slot and a new history entry."""
+        self.game_id = game_id or new_id()
+        self.saved = False
+        self.push_next = True
+        self.keep_autosave = False
+
+    def _fill_recent(self) -> None:
+        select = _id("recent-select")
+        if select is None or self.embed:
+            return
+        select.replaceChildren()
+        first = document.createElement("option")
+        first.value = ""
+        games = self.saves.recent(but=self.game_id)
+        first.textContent = "choose a game…" if games else "none yet"
+        select.appendChild(first)
+        for saved in games:
+            option = document.createElement("option")
+            option.value = saved.id
+            try:
+                name = load_variant(saved.variant).name
+            except AdjutantError:
+                name = saved.variant
+            option.textContent = saved.label(name)
+            select.appendChild(option)
+
+    def on_open_recent(self, event: Any) -> None:
+        game_id = str(_id("recent-select").value)
+        saved = self.saves.load(game_id) if game_id else None
+        if saved is None:
+            self.message("Choose a game from the list of recent games first.")
+            return
+        if not self.may_replace():
+            return
+        asyncio.ensure_future(self._open_link(saved.link, game_id=game_id, push=True))
+
+    def on_storage(self, event: Any) -> None:
+        """Another tab wrote to storage: the list of recent games, or the game in hand itself."""
+        key = "" if event.key is None or event.key is jsnull else str(event.key)
+        if key == RECENT_KEY:
+            self._fill_recent()
+            return
+        if key != slot_key(self.game_id) or event.newValue is None or event.newValue is jsnull:
+            return
+        saved = read_slot(self.game_id, str(event.newValue))
+        if saved is None or saved.link == self.last_link:
+            return
+        if self.link is not None or (self.session is not None and sealed.has_secrets(self.session.game)):
+            self.message("This game was changed in another tab. Reload this page to see it here.", "info")
+            return
+        asyncio.ensure_future(self._refresh(saved.link))
+
+    async def _refresh(self, link: str) -> None:
+        try:
+            new_session = Session(decode_link(link))
+        except Exception as error:  # noqa: BLE001 - the other tab's save is unreadable: keep ours
+            self.message(f"This game was changed in another tab, but that save could not be read: {error}")
+            return
+        await self.show(new_session)
+        self.last_link = link
+        self._set_hash(link)
+        self.message("This game was changed in another tab: showing its latest state.", "info")
+        self.render()
 
     def _fill_variants(self) -> None:
         select = _id("variant-select")
@@ -238,10 +436,12 @@ class App:
         self.on(_id("hist-last"), "click", lambda e: self.step(to=10**9))
         self.on(_id("message-close"), "click", lambda e: self.clear_message())
         self.on(js.window, "hashchange", self.on_hash_change)
+        self.on(js.window, "storage", self.on_storage)
         self.on(document, "keydown", self.on_key)
         if self.embed:
             return
         self.on(_id("new-game"), "click", self.on_new_game)
+        self.on(_id("recent-open"), "click", self.on_open_recent)
         self.on(_id("orders-form"), "submit", self.on_orders)
         self.on(_id("orders-clear"), "click", self.on_clear_orders)
         self.on(_id("adjudicate"), "click", self.on_adjudicate)
@@ -388,6 +588,8 @@ class App:
         except AdjutantError as error:
             self.message(str(error))
             return
+        if not self.may_replace():
+            return
         if secret:  # the game master sets the passphrases first; the game starts when they are set
             self.open_passphrases("new", variant_id)
             return
@@ -402,6 +604,7 @@ class App:
         except AdjutantError as error:
             self.message(str(error))
             return
+        self.replacing()
         await self.show(new_session)
         self.changed()
         self.render()
@@ -414,24 +617,39 @@ class App:
             # an orders code opened as a link while the game master's game is open: take it in
             asyncio.ensure_future(self.group.open_codes(fragment))
             return
+        # (Back and Forward come here too: the browser has already moved to that entry)
+        if not self.may_replace():
+            self._set_hash(self.last_link)
+            return
         asyncio.ensure_future(self._open_link(fragment))
 
-    async def _open_link(self, fragment: str) -> None:
+    async def _open_link(self, fragment: str, game_id: str = "", push: bool = False) -> None:
+        before = (self.game_id, self.saved, self.keep_autosave)
         try:
             if self.group.claims(fragment):
-                await self.show(self.group.read(fragment))
+                group_session = self.group.read(fragment)
+                self.replacing(game_id or self.saves.find(fragment) or "")
+                self.push_next = push
+                await self.show(group_session)
                 self.clear_message()
                 self.changed()
                 self.render()
                 return
             new_session, link = self.read_fragment(fragment)
+            self.replacing(game_id or self.saves.find(fragment) or "")
+            self.push_next = push
             await self.show(new_session, role="public" if link else "", link=link)
             if link is not None:
                 self.last_link = fragment
+                self._store(fragment, autosave=False)
+                self._set_hash(fragment)
+                self._fill_recent()
                 self.clear_message()
                 self.render()
                 return
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
+            self.game_id, self.saved, self.keep_autosave = before
+            self.push_next = False
             self.message(f"The link could not be opened: {error}. Your game is unchanged.")
             self.changed(replace_hash=True)
             return
@@ -453,26 +671,25 @@ class App:
             if self.role == GM and self.keys:
                 asyncio.ensure_future(self._reseal_or_say(replace_hash))
             elif replace_hash:
-                here = str(js.location.pathname) + str(js.location.search)
-                js.history.replaceState(None, "", here + ("#" + self.last_link if self.last_link else ""))
+                self._set_hash(self.last_link)
             return
         link = encode_link(session.game)
         self.last_link = link
-        _storage_set(AUTOSAVE_KEY, link)
-        _storage_set(VARIANT_KEY, session.game.variant.id)
+        self._store(link)
         self.save_snapshot()
         if replace_hash:
-            js.history.replaceState(None, "", "#" + link)
+            self._set_hash(link)
+        self._fill_recent()
 
     def remember(self, fragment: str, replace_hash: bool = True) -> None:
         """Make ``fragment`` the game's link: in the autosave and (unless told not to) the address bar."""
         assert self.session is not None
         self.last_link = fragment
-        _storage_set(AUTOSAVE_KEY, fragment)
-        _storage_set(VARIANT_KEY, self.session.game.variant.id)
+        self._store(fragment)
         self.save_snapshot()
         if replace_hash:
-            js.history.replaceState(None, "", "#" + fragment)
+            self._set_hash(fragment)
+        self._fill_recent()
 
     def save_snapshot(self) -> None:
         """Write the current position beside the autosave, for the next start's first paint."""
@@ -545,15 +762,7 @@ class App:
         session = self.session
         assert session is not None
         text = game_to_text(session.game)
-        blob = js.Blob.new([text], js.Object.fromEntries(js.Array.of(js.Array.of("type", "application/json"))))
-        url = js.URL.createObjectURL(blob)
-        link = document.createElement("a")
-        link.href = url
-        link.download = f"adjutant-{session.game.variant.id}-{session.game.phase}.json"
-        document.body.appendChild(link)
-        link.click()
-        link.remove()
-        js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+        self._download(text, f"adjutant-{session.game.variant.id}-{session.game.phase}.json", "application/json")
 
     def on_upload(self, event: Any) -> None:
         files = event.target.files
@@ -571,15 +780,28 @@ class App:
 
     async def _open_file(self, file: Any) -> None:
         name = str(file.name)
-        if file.size > 5_000_000:
-            self.message(f"{name} is too large to be a game file. Your game is unchanged.")
+        if file.size > MAX_FILE_BYTES:
+            self.message(
+                f"{name} is too large to be a game file ({int(file.size):,} bytes; Adjutant reads up to "
+                f"{MAX_FILE_BYTES:,}). Your game is unchanged."
+            )
             return
         try:
             text = str(await file.text())
             game = game_from_text(text)
             secret = sealed.has_secrets(game)
-            await self.show(Session(game), role=GM if secret else "")
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
+            self.message(f"{name} could not be opened: {error}. Your game is unchanged.")
+            return
+        if not self.may_replace():
+            return
+        before = (self.game_id, self.saved, self.keep_autosave)
+        self.replacing()
+        try:
+            await self.show(Session(game), role=GM if secret else "")
+        except Exception as error:  # noqa: BLE001 - its map did not load: the game in hand stays
+            self.game_id, self.saved, self.keep_autosave = before
+            self.push_next = False
             self.message(f"{name} could not be opened: {error}. Your game is unchanged.")
             return
         self.clear_message()
@@ -611,10 +833,38 @@ class App:
             entry.spellcheck = False
             entry.dataset.part = part
             entry.value = self.passphrases.get(part, "") if purpose != "new" else ""
-            fields.append(label, entry)
+            fields.append(label, self._rated(entry))
         _id("passphrase-errors").replaceChildren()
         _id("passphrase-ok").textContent = "Start the game" if purpose == "new" else "Use these passphrases"
         _id("passphrase-dialog").showModal()
+
+    def _rated(self, entry: Any) -> Any:
+        """The passphrase entry with its strength shown below it, updated as it is typed."""
+        holder = document.createElement("div")
+        strength = document.createElement("small")
+        strength.id = f"{entry.id}-strength"
+        strength.className = "hint passphrase-strength"
+        strength.setAttribute("aria-live", "polite")
+        entry.setAttribute("aria-describedby", strength.id)
+        holder.append(entry, strength)
+        self.on(entry, "input", lambda event: self._rate(entry))
+        self._rate(entry)
+        return holder
+
+    @staticmethod
+    def _rate(entry: Any) -> None:
+        strength = entry.nextElementSibling  # (see _rated)
+        phrase = str(entry.value).strip()
+        if strength is None or strength is jsnull:
+            return
+        if not phrase:
+            strength.textContent = ""
+            return
+        bits, label = sealed.passphrase_strength(phrase)
+        gm_short = entry.dataset.part == GM and label != "strong"
+        need = f"; the game master's needs {sealed.MIN_GM_BITS}" if gm_short else ""
+        strength.textContent = f"Strength: {label} (about {bits} bits{need})"
+        strength.dataset.strength = label
 
     def _passphrase_entries(self) -> dict[str, str]:
         return {str(e.dataset.part): str(e.value).strip() for e in _id("passphrase-fields").querySelectorAll("input")}
@@ -622,6 +872,7 @@ class App:
     def on_generate_passphrases(self, event: Any) -> None:
         for entry in _id("passphrase-fields").querySelectorAll("input"):
             entry.value = sealed.generate_passphrase()
+            self._rate(entry)
 
     def on_copy_passphrases(self, event: Any) -> None:
         purpose, _, variant_id = self.passphrase_purpose.partition(":")
@@ -652,6 +903,7 @@ class App:
             keys = await self._derive_keys(phrases)
             if purpose == "new":
                 game = cluster.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
+                self.replacing()
                 await self.show(Session(game), role=GM, keys=keys, passphrases=phrases)
             elif self.session is not None and sealed.has_secrets(self.session.game) and self.role == GM:
                 self.keys, self.passphrases = keys, dict(phrases)
@@ -673,28 +925,37 @@ class App:
         (never the game in the clear). Returns the link's fragment."""
         session = self.session
         assert session is not None and self.role == GM
-        if self.keys_task is not None:
-            await self.keys_task
         self.seal_count += 1
         count, game = self.seal_count, session.game
-        seal = js.window.adjutantSeal.seal
         parts = sealed.plaintexts(game, self.passphrases)
+        if self.keys_task is not None and not self.keys_task.done():
+            # Just unlocked: the players' keys are still being derived (most of a second). The game
+            # master's seal is saved first, so that a tab closed meanwhile loses nothing; the link with
+            # every part follows.
+            if GM in self.keys:
+                await self._seal_and_save(count, session, {GM: parts[GM]}, False)
+            await self.keys_task
         missing = sorted(set(parts) - set(self.keys))
         if missing:
             raise AdjutantError(f"no passphrase for {', '.join(missing)}: set the passphrases again")
+        return await self._seal_and_save(count, session, parts, replace_hash)
+
+    async def _seal_and_save(self, count: int, session: Session, parts: dict[str, bytes], replace_hash: bool) -> str:
+        seal = js.window.adjutantSeal.seal
+        game = session.game
         blobs = await asyncio.gather(*(seal(self.keys[name], name, to_js(data)) for name, data in parts.items()))
         public = cluster.public_data(game)
         link = SealedLink(public, {name: str(blob) for name, blob in zip(parts, blobs, strict=True)})
         fragment = link.fragment()
         if count == self.seal_count and self.session is session:  # not overtaken by a later change
             self.link, self.last_link = link, fragment
-            _storage_set(AUTOSAVE_KEY, fragment)
-            _storage_set(VARIANT_KEY, game.variant.id)
+            self._store(fragment)
             colours = self.board.colours if self.board is not None else {}
             snapshot = position_snapshot(public_game(link), colours)
             _storage_set(SNAPSHOT_KEY, json.dumps(snapshot, separators=(",", ":")))
             if replace_hash:
-                js.history.replaceState(None, "", "#" + fragment)
+                self._set_hash(fragment)
+            self._fill_recent()
         return fragment
 
     def on_unlock(self, event: Any) -> None:
@@ -735,7 +996,7 @@ class App:
         finally:
             button.disabled = False
         _id("unlock-passphrase").value = ""
-        self.message(f"Unlocked {shown}.", "info")
+        self.message(f"Unlocked {shown}." + (f" {part.warning}" if part.warning else ""), "info")
         self.render()
 
     async def _add_keys(self, phrases: dict[str, str]) -> None:

@@ -197,6 +197,7 @@ class GroupController:
             session = Session(game)
             self.pending = GroupState(session, _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
             self.pending.intake = group.Intake(0)
+            app.replacing()
             await app.show(session)
         except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
             app.message(f"The group game could not be started: {error}")

@@ -78,3 +78,15 @@ def _ready(context: Any, url: str, page: Any | None) -> Any:
         page.remove_listener("crash", watch)
         return page
     raise AssertionError("unreachable")
+
+
+def open_new_cluster_dialog(page: Any) -> None:
+    """New game -> Cluster, up to its passphrase dialog (a draft variant is not offered in the list: this
+    offers it)."""
+    page.evaluate(
+        """() => { const select = document.getElementById('variant-select');
+          if (![...select.options].some(o => o.value === 'cluster')) select.add(new Option('Cluster', 'cluster')); }"""
+    )
+    page.select_option("#variant-select", "cluster")
+    page.click("#new-game")
+    page.wait_for_selector("#passphrase-dialog[open]", timeout=5_000)

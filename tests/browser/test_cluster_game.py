@@ -15,7 +15,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from app_driver import Site, open_app
+from app_driver import Site, open_app, open_new_cluster_dialog
 
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
 PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p in POWERS}}
@@ -82,14 +82,8 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
     context, recorder = new_context()
     page = open_app(context, site.url)
 
-    # New game -> Cluster (a draft variant is not offered in the list: the test offers it).
-    page.evaluate(
-        """() => { const select = document.getElementById('variant-select');
-          if (![...select.options].some(o => o.value === 'cluster')) select.add(new Option('Cluster', 'cluster')); }"""
-    )
-    page.select_option("#variant-select", "cluster")
-    page.click("#new-game")
-    page.wait_for_selector("#passphrase-dialog[open]", timeout=5_000)
+    # New game -> Cluster.
+    open_new_cluster_dialog(page)
     page.click("#passphrase-generate")
     generated = page.eval_on_selector_all("#passphrase-fields input", "els => els.map(e => e.value)")
     assert len(generated) == 8 and len(set(generated)) == 8 and all(len(g) == 19 for g in generated)

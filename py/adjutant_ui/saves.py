@@ -1,0 +1,139 @@
+"""Where the page keeps games: one storage slot per game, and the list of recent games.
+
+Plain Python over a small storage interface (the page passes ``localStorage``; the tests a dict), so
+CPython tests drive it. Each game the page holds has an id (random, made when the game comes into the
+page: a new game, an opened link, file or recent game) and its own slot ``adjutant.game.<id>`` holding
+its link and what the list shows (variant, phase, date). Two tabs with different games write different
+slots; a tab that sees its own game's slot change (the ``storage`` event) knows another tab played it.
+Slots are never removed by the page: a game is lost only if the user clears the browser's storage. When
+a write fails (storage full or disabled), :meth:`Saves.save` says so, and the page then asks before
+replacing the game in hand.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+SLOT_PREFIX = "adjutant.game."
+#: the ids of the games saved, most recent first
+RECENT_KEY = "adjutant.recent"
+#: how many the "Recent games" list shows (every slot is kept all the same)
+SHOWN = 20
+#: a slot or the list larger than this is not read (nothing the page writes comes near it)
+MAX_READ = 8 * 1024 * 1024
+
+
+class Storage(Protocol):
+    def get(self, key: str) -> str | None: ...
+
+    def set(self, key: str, value: str) -> bool: ...
+
+
+class DictStorage:
+    """A storage in memory (for tests), optionally with a quota in characters, as a browser has."""
+
+    def __init__(self, quota: int | None = None) -> None:
+        self.data: dict[str, str] = {}
+        self.quota = quota
+
+    def get(self, key: str) -> str | None:
+        return self.data.get(key)
+
+    def set(self, key: str, value: str) -> bool:
+        used = sum(len(k) + len(v) for k, v in self.data.items() if k != key)
+        if self.quota is not None and used + len(key) + len(value) > self.quota:
+            return False
+        self.data[key] = value
+        return True
+
+
+@dataclass(frozen=True)
+class Saved:
+    """One saved game as the list shows it."""
+
+    id: str
+    link: str
+    variant: str
+    phase: str
+    date: str
+
+    def label(self, variant_name: str) -> str:
+        return f"{variant_name}, {self.phase} ({self.date})"
+
+
+def slot_key(game_id: str) -> str:
+    return SLOT_PREFIX + game_id
+
+
+def new_id() -> str:
+    return secrets.token_hex(6)
+
+
+def _read(text: str | None) -> Any:
+    if not text or len(text) > MAX_READ:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def read_slot(game_id: str, text: str | None) -> Saved | None:
+    """A slot's contents, or None if it is missing or damaged."""
+    data = _read(text)
+    if not isinstance(data, dict):
+        return None
+    fields = [data.get(k) for k in ("link", "variant", "phase", "date")]
+    if not all(isinstance(f, str) for f in fields):
+        return None
+    link, variant, phase, date = fields
+    return Saved(game_id, link, variant, phase, date)
+
+
+class Saves:
+    """The saved games in ``storage``."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    def ids(self) -> list[str]:
+        data = _read(self.storage.get(RECENT_KEY))
+        if not isinstance(data, list):
+            return []
+        return [x for x in data if isinstance(x, str) and 0 < len(x) <= 40 and x.isalnum()]
+
+    def load(self, game_id: str) -> Saved | None:
+        return read_slot(game_id, self.storage.get(slot_key(game_id)))
+
+    def recent(self, but: str = "") -> list[Saved]:
+        """The saved games, most recent first (not ``but``, the game in hand), at most :data:`SHOWN`."""
+        out = []
+        for game_id in self.ids():
+            saved = self.load(game_id) if game_id != but else None
+            if saved is not None:
+                out.append(saved)
+            if len(out) == SHOWN:
+                break
+        return out
+
+    def find(self, link: str) -> str | None:
+        """The id of the saved game whose slot holds ``link``, if one does."""
+        for game_id in self.ids():
+            saved = self.load(game_id)
+            if saved is not None and saved.link == link:
+                return game_id
+        return None
+
+    def save(self, game_id: str, link: str, variant: str, phase: str, date: str) -> bool:
+        """Write the game's slot and put it first in the list; whether both were written."""
+        slot = json.dumps({"link": link, "variant": variant, "phase": phase, "date": date}, separators=(",", ":"))
+        if not self.storage.set(slot_key(game_id), slot):
+            return False
+        ids = [game_id, *(x for x in self.ids() if x != game_id)]
+        return self.storage.set(RECENT_KEY, json.dumps(ids))
+
+
+__all__ = ["RECENT_KEY", "SLOT_PREFIX", "DictStorage", "Saved", "Saves", "new_id", "read_slot", "slot_key"]

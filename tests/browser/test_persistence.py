@@ -1,0 +1,169 @@
+"""Nothing is lost: each game keeps its own save, listed under Recent games; a game that replaces another
+pushes a history entry (Back returns to the one before); tabs keep their own games and notice each other's
+writes; a save too large to copy is offered as a download; the game master's adjudication is saved at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app_driver import Site, open_app, open_new_cluster_dialog, reopen_app
+
+
+def phase(page: Any) -> str:
+    return str(page.evaluate("document.documentElement.dataset.phase"))
+
+
+def play(page: Any, orders: str) -> None:
+    page.fill("#orders-text", orders)
+    page.click("#orders-apply")
+    page.click("#adjudicate")
+
+
+def recent(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all("#recent-select option", "els => els.map(e => e.textContent)"))
+
+
+def wait_phase(page: Any, wanted: str) -> None:
+    page.wait_for_selector(f"html[data-phase='{wanted}']", state="attached", timeout=30_000)
+
+
+def test_a_new_game_keeps_the_old_one_under_recent_games_and_back_returns_to_it(new_context: Any, site: Site) -> None:
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    play(page, "France: A par - bur")
+    assert phase(page) == "F1901M"
+    first = page.evaluate("location.hash")
+
+    page.click("#new-game")  # the played game stays reachable: no question
+    wait_phase(page, "S1901M")
+    assert dialogs == []
+    assert any("Standard" in label and "F1901M" in label for label in recent(page))
+
+    page.go_back()
+    wait_phase(page, "F1901M")
+    assert page.evaluate("location.hash") == first
+    page.go_forward()
+    wait_phase(page, "S1901M")
+
+    # Recent games, by keyboard: choose, then Open.
+    page.focus("#recent-select")
+    page.select_option("#recent-select", index=1)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    wait_phase(page, "F1901M")
+    page.go_back()
+    wait_phase(page, "S1901M")
+    assert dialogs == [] and recorder.page_errors == []
+
+
+def test_replacing_a_game_that_could_not_be_saved_asks_first(new_context: Any, site: Site) -> None:
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    page.evaluate(
+        "() => { Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); }; }"
+    )
+    play(page, "France: A par - bur")
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#new-game")
+    page.wait_for_timeout(300)  # (the question is synchronous: by now it has been asked, or never will be)
+    assert len(asked) == 1 and "not saved" in asked[0]
+    assert phase(page) == "F1901M"
+    assert recorder.page_errors == []
+
+
+def test_two_tabs_keep_their_own_games_and_see_each_others_writes(new_context: Any, site: Site) -> None:
+    context, recorder = new_context()
+    first = open_app(context, site.url)
+    play(first, "France: A par - bur")
+    second = open_app(context, site.url)
+    assert phase(second) == "F1901M"  # a fresh tab opens the game saved last
+    second.click("#new-game")
+    wait_phase(second, "S1901M")
+    play(second, "England: F lon - nth")
+    play(second, "England: F nth - nwy")
+    assert phase(second) == "W1901A"
+
+    # The first tab, reloaded, still holds its own game (the second one wrote its own slot).
+    first = reopen_app(first, site.url)
+    assert phase(first) == "F1901M"
+
+    # Both tabs on the same game: a move in one shows in the other, which says so.
+    second.select_option("#recent-select", index=1)
+    second.click("#recent-open")
+    wait_phase(second, "F1901M")
+    play(first, "France: A bur - bel")
+    assert phase(first) == "W1901A"
+    wait_phase(second, "W1901A")
+    assert "changed in another tab" in second.inner_text("#message-text")
+    assert second.evaluate("location.hash") == first.evaluate("location.hash")
+    assert recorder.page_errors == []
+
+
+def test_an_unreadable_autosave_too_large_to_copy_is_kept_and_offered_as_a_download(
+    new_context: Any, site: Site
+) -> None:
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    huge = "standard." + "A" * 4_900_000  # not a game, and too large to copy within the storage quota
+    page.evaluate("save => localStorage.setItem('adjutant.autosave', save)", huge)
+    page.close()
+    page = open_app(context, site.url)  # a fresh tab opens the autosave (a reloaded one, its own game)
+    text = page.inner_text("#message-text")
+    assert "no room for a copy" in text and "left where it was" in text
+    assert page.evaluate("localStorage.getItem('adjutant.autosave.unreadable')") is None
+    with page.expect_download() as download:
+        page.click("#message .message-action")
+    assert Path(download.value.path()).read_text(encoding="utf-8") == huge
+    # the new game is saved beside it: the only copy of the old save stays
+    play(page, "France: A par - bur")
+    assert page.evaluate("save => localStorage.getItem('adjutant.autosave') === save", huge)
+    assert any("F1901M" in label for label in recent(page)) or phase(page) == "F1901M"
+    assert recorder.page_errors == []
+
+
+PASSPHRASES = {
+    "gm": "game-master-passphrase",
+    **{p: f"{p}-passphrase-17" for p in ["austria", "england", "france", "germany", "italy", "russia", "turkey"]},
+}
+
+
+def sealed_payload(fragment: str) -> dict[str, Any]:
+    import base64
+    import json
+    import zlib
+
+    data = fragment.removeprefix("cluster.s=")
+    payload: dict[str, Any] = json.loads(zlib.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), -15))
+    return payload
+
+
+def test_the_game_masters_adjudication_is_saved_before_the_players_keys_are_ready(
+    new_context: Any, site: Site
+) -> None:
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    open_new_cluster_dialog(page)
+    for part, phrase in PASSPHRASES.items():
+        page.fill(f"#passphrase-{part}", phrase)
+    page.click("#passphrase-ok")
+    page.wait_for_function("location.hash.startsWith('#cluster.s=')", timeout=30_000)
+    link = str(page.evaluate("location.hash")).lstrip("#")
+
+    page = reopen_app(page, site.url + "#" + link)
+    # The players' keys are derived after the game master's part opens (most of a second): here never.
+    page.evaluate("() => { window.adjutantSeal.newKey = () => new Promise(() => {}); }")
+    page.fill("#unlock-passphrase", PASSPHRASES["gm"])
+    page.click("#unlock")
+    page.wait_for_selector("#adjudicate:enabled", timeout=30_000)
+    page.click("#adjudicate")
+    assert phase(page) == "F1901M"
+    page.wait_for_function(
+        "before => (localStorage.getItem('adjutant.autosave') || before) !== before", arg=link, timeout=10_000
+    )
+    saved = sealed_payload(str(page.evaluate("localStorage.getItem('adjutant.autosave')")))
+    assert saved["public"]["phase"] == "F1901M" and list(saved["sealed"]) == ["gm"]
+    assert recorder.page_errors == []

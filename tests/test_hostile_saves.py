@@ -1,0 +1,47 @@
+"""The page's saved games (adjutant_ui.saves): one slot per game, the recent list, full or damaged storage."""
+
+from __future__ import annotations
+
+from adjutant_ui.saves import RECENT_KEY, SHOWN, DictStorage, Saves, new_id, slot_key
+
+
+def test_each_game_keeps_its_own_slot_and_the_list_puts_the_latest_first() -> None:
+    saves = Saves(DictStorage())
+    a, b = new_id(), new_id()
+    assert a != b
+    assert saves.save(a, "standard.AAA", "standard", "S1901M", "2026-11-24 17:00")
+    assert saves.save(b, "loeb9.BBB", "loeb9", "S1901M", "2026-11-24 17:01")
+    # a tab playing game a does not touch game b's slot
+    assert saves.save(a, "standard.CCC", "standard", "F1901M", "2026-11-24 17:02")
+    assert [s.id for s in saves.recent()] == [a, b]
+    assert saves.load(a).link == "standard.CCC" and saves.load(b).link == "loeb9.BBB"  # type: ignore[union-attr]
+    assert [s.id for s in saves.recent(but=a)] == [b]
+    assert saves.find("loeb9.BBB") == b and saves.find("nothing") is None
+    assert saves.load(b).label("Loeb9") == "Loeb9, S1901M (2026-11-24 17:01)"  # type: ignore[union-attr]
+
+
+def test_a_full_storage_is_reported_not_ignored() -> None:
+    storage = DictStorage(quota=200)
+    saves = Saves(storage)
+    assert saves.save("a1", "x" * 50, "standard", "S1901M", "d")
+    assert not saves.save("b2", "y" * 300, "standard", "S1901M", "d")
+    assert saves.load("b2") is None and saves.load("a1") is not None
+
+
+def test_damaged_slots_and_lists_are_skipped() -> None:
+    storage = DictStorage()
+    saves = Saves(storage)
+    saves.save("a1", "standard.A", "standard", "S1901M", "d")
+    storage.data[slot_key("zz")] = "[" * 10_000
+    storage.data[RECENT_KEY] = '["zz", "a1", 5, "../x", "' + "q" * 100 + '"]'
+    assert [s.id for s in saves.recent()] == ["a1"]
+    storage.data[RECENT_KEY] = "{not json"
+    assert saves.recent() == [] and saves.find("standard.A") is None
+
+
+def test_the_list_shows_a_bounded_number_but_every_slot_is_kept() -> None:
+    saves = Saves(DictStorage())
+    for n in range(SHOWN + 5):
+        saves.save(f"g{n}", f"standard.{n}", "standard", "S1901M", "d")
+    assert len(saves.recent()) == SHOWN and saves.recent()[0].id == f"g{SHOWN + 4}"
+    assert saves.load("g0") is not None and len(saves.ids()) == SHOWN + 5
