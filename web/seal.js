@@ -11,7 +11,10 @@
   const HEADER = 1 + 4 + 16 + 12;
   //: measured in headless Chromium on the project's machine: see README ("Cluster games")
   const ITERATIONS = 600000;
-  const MAX_ITERATIONS = 5000000; // a hostile link may not keep the page busy for long
+  // The iteration counts a part may ask for: this Adjutant seals with ITERATIONS; a hostile link may not
+  // make each unlock attempt cost seconds (5,000,000 took about 7 s), nor a weak count pass as a seal.
+  const MIN_ITERATIONS = 100000;
+  const MAX_ITERATIONS = 2 * ITERATIONS;
   const encoder = new TextEncoder();
 
   function toB64url(bytes) {
@@ -76,7 +79,10 @@
     if (bytes.length < HEADER + 16) throw new Error("a sealed part is cut short");
     if (bytes[0] !== FORMAT) throw new Error("a sealed part has a format this Adjutant does not read (" + bytes[0] + ")");
     const iterations = new DataView(bytes.buffer).getUint32(1);
-    if (iterations < 1 || iterations > MAX_ITERATIONS) throw new Error("a sealed part asks for " + iterations + " key iterations");
+    if (iterations < MIN_ITERATIONS || iterations > MAX_ITERATIONS) {
+      throw new Error("a sealed part asks for " + iterations + " key iterations; Adjutant accepts " +
+        MIN_ITERATIONS + " to " + MAX_ITERATIONS);
+    }
     const salt = bytes.slice(5, 21);
     const handle = { salt: salt, iterations: iterations, key: await deriveKey(String(passphrase), salt, iterations) };
     try {
@@ -113,6 +119,8 @@
 
   window.adjutantSeal = {
     ITERATIONS: ITERATIONS,
+    MIN_ITERATIONS: MIN_ITERATIONS,
+    MAX_ITERATIONS: MAX_ITERATIONS,
     newKey: newKey,
     seal: seal,
     unseal: unseal,

@@ -287,6 +287,11 @@ def _check(cond: bool, message: str) -> None:
         raise GameFileError(message)
 
 
+def _member(x: Any, names: Any) -> bool:
+    """Whether ``x`` is one of ``names`` (a JSON value that is not text, say a list, is not)."""
+    return isinstance(x, str) and x in names
+
+
 def state_to_data(state: ClusterState) -> dict[str, Any]:
     """A view's Cluster state as JSON (never the sites or seed: only the game master's game has them,
     and its file keeps the seed)."""
@@ -435,12 +440,13 @@ def view_from_data(data: Any) -> Game:
     if any(_state_of(p).game != state.game for p in game.snapshots):
         raise GameFileError("the snapshots are from another game")
     winner = data.get("winner")
-    _check(winner is None or winner in variant.powers, "the winner is not a power")
+    _check(winner is None or _member(winner, variant.powers), "the winner is not a power")
     game.winner = winner
     if data.get("draw") is not None:
         draw = data["draw"]
         _check(
-            isinstance(draw, list) and bool(draw) and all(p in variant.powers for p in draw), "the draw is malformed"
+            isinstance(draw, list) and bool(draw) and all(_member(p, variant.powers) for p in draw),
+            "the draw is malformed",
         )
         game.draw = tuple(draw)
     return game
@@ -454,8 +460,11 @@ def _record(variant: Variant, rec: Any) -> PhaseRecord:
         _check(isinstance(orders, dict), "a history entry's orders must be an object")
         clean = {}
         for power, texts in orders.items():
-            _check(power in variant.powers and isinstance(texts, list), "a history entry's orders are malformed")
-            clean[power] = [str(t)[:200] for t in texts]
+            _check(
+                power in variant.powers and isinstance(texts, list) and all(isinstance(t, str) for t in texts),
+                "a history entry's orders are malformed",
+            )
+            clean[power] = [t[:200] for t in texts]
         results = rec.get("results", [])
         _check(isinstance(results, list), "a history entry's results must be a list")
         rs = [gamefile.result_from_data(r) for r in results]
@@ -472,7 +481,7 @@ def _record(variant: Variant, rec: Any) -> PhaseRecord:
 
 def _unit(variant: Variant, power: str, text: Any) -> Unit:
     m = _UNIT.match(text) if isinstance(text, str) else None
-    _check(m is not None and power in variant.powers, f"{text!r} is not a unit")
+    _check(m is not None and _member(power, variant.powers), f"{str(text)[:60]!r} is not a unit")
     assert m is not None
     _check(province_of(m.group(2)) in variant.provinces, f"{text!r} is not on the map")
     return Unit(power, m.group(1), m.group(2))
@@ -496,17 +505,19 @@ def _position(variant: Variant, data: Any) -> Position:
     for power, provs in data["centres"].items():
         _check(power in variant.powers and isinstance(provs, list), "centres are malformed")
         for p in provs:
-            _check(p in variant.centres, f"{p!r} is not a supply centre")
+            _check(_member(p, variant.centres), f"{str(p)[:60]!r} is not a supply centre")
             centres[p] = power
     dislodged = []
     for d in data.get("dislodged", []):
         _check(isinstance(d, dict), "a dislodged unit is malformed")
         u = _unit(variant, d.get("power"), d.get("unit"))
         came = d.get("attacker_from")
-        _check(came is None or came in variant.provinces, "a dislodged unit's attacker is malformed")
+        _check(came is None or _member(came, variant.provinces), "a dislodged unit's attacker is malformed")
         dislodged.append(Dislodgement(u, came, units.get(u.province, u)))
     contested = data.get("contested", [])
-    _check(isinstance(contested, list) and all(c in variant.provinces for c in contested), "contested is malformed")
+    _check(
+        isinstance(contested, list) and all(_member(c, variant.provinces) for c in contested), "contested is malformed"
+    )
     return Position(phase, units, centres, tuple(dislodged), frozenset(contested), state_from_data(data.get("cluster")))
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from .errors import AdjutantError, GameFileError
 from .game import Game
 from .legal import Candidates, adjustment_candidates, retreat_candidates
+from .limits import inflate, read_json
 from .orders import Build, Disband, Order, Waive, format_order
 
 LINK_VERSION = 1
@@ -96,6 +97,15 @@ class _Digits:
         self.number //= radix
         return value
 
+    def take(self, radices: list[int]) -> _Digits:
+        """The next digits for ``radices``, split off in one division (so a phase costs one pass over a
+        long number, not one per unit)."""
+        product = 1
+        for radix in radices:
+            product *= radix
+        self.number, chunk = divmod(self.number, product)
+        return _Digits(chunk)
+
     def pack(self) -> int:
         n = 0
         for value, radix in reversed(self.pairs):
@@ -151,15 +161,17 @@ def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list
     if game.phase.kind != "adjustment":
         owners = {prov: u.power for prov, u in game.units.items()}
         owners.update({d.unit.province: d.unit.power for d in game.position.dislodged})
-        for prov, cands in _phase_slots(game):
-            k = digits.get(len(cands) + 2)
+        slots = _phase_slots(game)
+        mine = digits.take([len(cands) + 2 for _, cands in slots])
+        for prov, cands in slots:
+            k = mine.get(len(cands) + 2)
             if k == 0:
                 continue
             if k <= len(cands):
                 game.add_order(cands[k - 1])
                 continue
             texts = extra.get((n, owners[prov]), [])
-            if not texts:
+            if not texts or not isinstance(texts[0], str):
                 raise GameFileError("the link is damaged: an order written out is missing")
             game.add_order(game.parse(texts.pop(0), owners[prov]))
         return
@@ -168,13 +180,14 @@ def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list
         k = digits.get(len(cands) + 2)
         if k == len(cands) + 1:
             texts = extra.get((n, power), [])
-            if not texts or not isinstance(texts[0], list):
+            if not texts or not isinstance(texts[0], list) or not all(isinstance(t, str) for t in texts[0]):
                 raise GameFileError("the link is damaged: adjustments written out are missing")
             for t in texts.pop(0):
-                _add_checked(game, game.parse(str(t), power), power)
+                _add_checked(game, game.parse(t, power), power)
             continue
+        mine = digits.take([len(cands)] * k)
         for _ in range(k):
-            game.add_order(cands[digits.get(len(cands))])
+            game.add_order(cands[mine.get(len(cands))])
 
 
 def _add_checked(game: Game, order: Order, power: str) -> None:
@@ -183,6 +196,23 @@ def _add_checked(game: Game, order: Order, power: str) -> None:
     if isinstance(order, Disband) and order.unit.power != power:
         raise GameFileError("the link is damaged: an order belongs to another power")
     game.add_order(order)
+
+
+def _places(game: Game) -> int:
+    """How many places (provinces, and each coast of one) the game's map has."""
+    v = game.variant
+    return sum(len(v.locations(p)) + 1 for p in v.provinces)
+
+
+def _bits_per_phase(game: Game) -> int:
+    """The most bits one phase's orders can take in the packed number, from the size of the map alone
+    (a bound on what a link may hold, checked before any arithmetic): a unit's candidates are fewer than
+    ``3 L**2 + 16`` for ``L`` places (hold, moves, supports and convoys between places); an adjustment
+    writes, per power, a count and at most one index among ``3 L`` builds and removals per place."""
+    places = _places(game)
+    movement = places * (3 * places * places + 18).bit_length()
+    adjustment = (len(game.variant.powers) + 4 * places) * (3 * places + 2).bit_length()
+    return max(movement, adjustment)
 
 
 def encode_link(game: Game) -> str:
@@ -228,21 +258,9 @@ def decode_link(text: str) -> Game:
         raise GameFileError("the link holds no game")
     if len(text) > MAX_LINK:
         raise GameFileError(f"the link is too long ({len(text)} characters) to be a game")
-    if not all(c.isalnum() or c in "-_" for c in text):
+    if not (text.isascii() and all(c.isalnum() or c in "-_" for c in text)):
         raise GameFileError("the link is damaged: it has characters that base64url does not use")
-    inflater = zlib.decompressobj(-15)
-    try:
-        raw = inflater.decompress(_unb64(text), MAX_INFLATED)
-    except zlib.error:
-        raise GameFileError("the link is damaged or cut short: it does not inflate") from None
-    if inflater.unconsumed_tail:
-        raise GameFileError("the link inflates to too much to be a game")
-    if not inflater.eof:
-        raise GameFileError("the link is cut short")
-    try:
-        payload = json.loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError):  # bad UTF-8, bad JSON, or a number too long to read
-        raise GameFileError("the link is damaged: its contents are not a game") from None
+    payload = read_json(inflate(_unb64(text), "the link", MAX_INFLATED), "the link")
     if isinstance(payload, dict):  # (what is not a game at all is said so below)
         check_named_variant(named, payload.get("v"))
     try:
@@ -277,16 +295,25 @@ def _from_payload(payload: Any) -> Game:
         raise GameFileError("the link is damaged: bad phase count")
     if records > MAX_PHASES:
         raise GameFileError(f"the link holds {records} phases; Adjutant reads games of up to {MAX_PHASES}")
-    number = int.from_bytes(_unb64(payload["c"]), "big") if "c" in payload else 0
+    packed = payload.get("c", "")
+    per_phase = _bits_per_phase(game)
+    if not isinstance(packed, str) or len(packed) * 6 > (records + 1) * per_phase + 8:
+        raise GameFileError(f"the link is damaged: its orders are longer than {records} phases can need")
+    number = int.from_bytes(_unb64(packed), "big")
     digits = _Digits(number)
     extra: dict[tuple[int, str], list[Any]] = {}
-    for item in payload.get("x", []):
+    written = payload.get("x", [])
+    if not isinstance(written, list) or len(written) > (records + 1) * _places(game):
+        raise GameFileError(f"the link is damaged: it writes out more orders than {records} phases can hold")
+    for item in written:
         if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int) and isinstance(item[1], str)):
             raise GameFileError("the link is damaged: a written-out order is malformed")
         extra.setdefault((item[0], item[1]), []).append(item[2])
     for n in range(records):
         if game.over:
             raise GameFileError("the link is damaged: it goes on after the end of the game")
+        if digits.number.bit_length() > (records + 1 - n) * per_phase:
+            raise GameFileError(f"the link is damaged: its orders are longer than {records} phases can need")
         _decode_phase(game, digits, extra, n)
         game.adjudicate()
     if not game.over:

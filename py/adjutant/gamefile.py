@@ -21,6 +21,7 @@ from typing import Any
 from . import ancients
 from .errors import AdjutantError, GameFileError
 from .game import Game, PhaseRecord, Position, Result
+from .limits import MAX_FILE_BYTES, read_json
 from .orders import POWER_ORDERS
 from .phases import Phase
 
@@ -28,8 +29,8 @@ FORMAT = "adjutant-game"
 #: version 2 adds the "cluster" section (and the views of :mod:`adjutant.cluster`); a game without it is
 #: still written as version 1, which every earlier reader reads
 VERSION = 2
-#: refuse anything larger before parsing it (a long game is a few hundred kilobytes)
-MAX_BYTES = 8 * 1024 * 1024
+#: refuse anything larger before parsing it (the page's "Open file" refuses the same)
+MAX_BYTES = MAX_FILE_BYTES
 #: and games longer than this (about two hundred game years): reading replays every phase
 MAX_PHASES = 1000
 
@@ -94,19 +95,7 @@ def dumps(game: Game, indent: int | None = 1) -> str:
 
 def loads(text: str | bytes) -> Game:
     """Read a game file; raises :class:`GameFileError` saying what is wrong."""
-    if isinstance(text, bytes):
-        if len(text) > MAX_BYTES:
-            raise GameFileError(f"the file is too large ({len(text)} bytes) to be a game")
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise GameFileError("the file is not text (UTF-8)") from None
-    if len(text) > MAX_BYTES:
-        raise GameFileError(f"the file is too large ({len(text)} characters) to be a game")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as e:  # bad JSON, or a number too long to read
-        raise GameFileError(f"the file is not valid JSON ({str(e)[:200]})") from None
+    data = read_json(text, "the file", MAX_BYTES)
     return from_data(data)
 
 

@@ -553,7 +553,8 @@ def _nominate(r: _Reader, power: str | None, phase: str, units: Mapping[str, Uni
     """``Nominate 3 A par`` / ``Nominate 2 later`` (Cluster rule 2)."""
     r.i += 1
     level_text = r.peek()
-    if level_text is None or not level_text.rstrip("x").isdigit():
+    # ASCII digits only, and few (int() reads "²" and other Unicode digits, and refuses 5,000 of them)
+    if level_text is None or re.fullmatch(r"[0-9]{1,3}", level_text.rstrip("x")) is None:
         raise r.error("say which multiple is nominated (e.g. 'Nominate 3 A Par' or 'Nominate 2 later')")
     level = int(level_text.rstrip("x"))
     r.i += 1

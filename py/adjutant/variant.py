@@ -352,7 +352,7 @@ def available_variants(directory: str | Path | None = None, drafts: bool = False
 
 
 def _read_file(variant_id: str, directory: Path) -> tuple[dict[str, Any], str]:
-    if not variant_id or not all(c.isalnum() or c in "_-" for c in variant_id):
+    if not (0 < len(variant_id) <= 64 and variant_id.isascii() and all(c.isalnum() or c in "_-" for c in variant_id)):
         raise VariantError(f"unknown variant {variant_id!r}")
     path = directory / f"{variant_id}.json"
     try:

@@ -14,6 +14,7 @@ from typing import Any
 import js
 from adjutant import AdjutantError, available_variants, cluster, load_variant
 from adjutant import group as group_codes
+from adjutant.limits import MAX_FILE_BYTES
 from adjutant.orders import format_order
 from pyodide.ffi import create_proxy, jsnull, to_js
 
@@ -571,8 +572,11 @@ class App:
 
     async def _open_file(self, file: Any) -> None:
         name = str(file.name)
-        if file.size > 5_000_000:
-            self.message(f"{name} is too large to be a game file. Your game is unchanged.")
+        if file.size > MAX_FILE_BYTES:
+            self.message(
+                f"{name} is too large to be a game file ({int(file.size):,} bytes; Adjutant reads up to "
+                f"{MAX_FILE_BYTES:,}). Your game is unchanged."
+            )
             return
         try:
             text = str(await file.text())
@@ -611,10 +615,38 @@ class App:
             entry.spellcheck = False
             entry.dataset.part = part
             entry.value = self.passphrases.get(part, "") if purpose != "new" else ""
-            fields.append(label, entry)
+            fields.append(label, self._rated(entry))
         _id("passphrase-errors").replaceChildren()
         _id("passphrase-ok").textContent = "Start the game" if purpose == "new" else "Use these passphrases"
         _id("passphrase-dialog").showModal()
+
+    def _rated(self, entry: Any) -> Any:
+        """The passphrase entry with its strength shown below it, updated as it is typed."""
+        holder = document.createElement("div")
+        strength = document.createElement("small")
+        strength.id = f"{entry.id}-strength"
+        strength.className = "hint passphrase-strength"
+        strength.setAttribute("aria-live", "polite")
+        entry.setAttribute("aria-describedby", strength.id)
+        holder.append(entry, strength)
+        self.on(entry, "input", lambda event: self._rate(entry))
+        self._rate(entry)
+        return holder
+
+    @staticmethod
+    def _rate(entry: Any) -> None:
+        strength = entry.nextElementSibling  # (see _rated)
+        phrase = str(entry.value).strip()
+        if strength is None or strength is jsnull:
+            return
+        if not phrase:
+            strength.textContent = ""
+            return
+        bits, label = sealed.passphrase_strength(phrase)
+        gm_short = entry.dataset.part == GM and label != "strong"
+        need = f"; the game master's needs {sealed.MIN_GM_BITS}" if gm_short else ""
+        strength.textContent = f"Strength: {label} (about {bits} bits{need})"
+        strength.dataset.strength = label
 
     def _passphrase_entries(self) -> dict[str, str]:
         return {str(e.dataset.part): str(e.value).strip() for e in _id("passphrase-fields").querySelectorAll("input")}
@@ -622,6 +654,7 @@ class App:
     def on_generate_passphrases(self, event: Any) -> None:
         for entry in _id("passphrase-fields").querySelectorAll("input"):
             entry.value = sealed.generate_passphrase()
+            self._rate(entry)
 
     def on_copy_passphrases(self, event: Any) -> None:
         purpose, _, variant_id = self.passphrase_purpose.partition(":")
@@ -735,7 +768,7 @@ class App:
         finally:
             button.disabled = False
         _id("unlock-passphrase").value = ""
-        self.message(f"Unlocked {shown}.", "info")
+        self.message(f"Unlocked {shown}." + (f" {part.warning}" if part.warning else ""), "info")
         self.render()
 
     async def _add_keys(self, phrases: dict[str, str]) -> None:

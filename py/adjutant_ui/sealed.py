@@ -7,16 +7,20 @@ A sealed link's fragment is ``s=`` and then base64url(raw deflate(JSON)) of::
 
     {"version": 1, "public": <the engine's public_data>, "sealed": {"gm": <seal>, "<power>": <seal>}}
 
-Each seal (web/seal.js) holds raw deflate(JSON) of ``{"part": <the engine's secret part>}``; the game
-master's also holds the players' passphrases, so the game master can seal the players' parts again
-after reopening the link, and tell a player who lost theirs.
+Each seal (web/seal.js) holds raw deflate(JSON) of ``{"part": <the engine's secret part>,
+"public_sha256": <hex SHA-256 of the public part>}`` (:func:`public_digest`): the public part travels in
+the clear, so the seal binds it, and a part opens only beside the public part it was sealed with. The game
+master's also holds the players' passphrases, so the game master can seal the players' parts again after
+reopening the link, and tell a player who lost theirs. Design and threats: docs/security.md.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
+import math
 import secrets
 import zlib
 from dataclasses import dataclass
@@ -25,6 +29,7 @@ from typing import Any
 from adjutant import AdjutantError, GameFileError, cluster
 from adjutant.codec import check_named_variant, link_start, split_link
 from adjutant.game import Game
+from adjutant.limits import inflate, read_json
 from adjutant.variant import Variant
 
 SEALED_PREFIX = "s="
@@ -157,6 +162,8 @@ def passphrase_problems(passphrases: dict[str, str], names: dict[str, str]) -> l
             problems.append(f"{name}: a passphrase needs at least {MIN_PASSPHRASE} characters")
         elif phrase in seen:
             problems.append(f"{name}: the same passphrase as {seen[phrase]}")
+        elif part == GM and gm_passphrase_problem(phrase):
+            problems.append(f"{name}: {gm_passphrase_problem(phrase)}")
         else:
             seen[phrase] = name
     return problems
@@ -174,30 +181,20 @@ def _deflate(data: Any) -> bytes:
 
 
 def _inflate(data: bytes, what: str) -> Any:
-    inflater = zlib.decompressobj(-15)
-    try:
-        raw = inflater.decompress(data, MAX_INFLATED)
-    except zlib.error:
-        raise GameFileError(f"{what} is damaged: it does not inflate") from None
-    if inflater.unconsumed_tail:
-        raise GameFileError(f"{what} inflates to too much to be a game")
-    if not inflater.eof:
-        raise GameFileError(f"{what} is cut short")
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError):
-        raise GameFileError(f"{what} is damaged: its contents are not JSON") from None
+    return read_json(inflate(data, what, MAX_INFLATED), what, MAX_INFLATED)
 
 
 def plaintexts(game: Game, passphrases: dict[str, str]) -> dict[str, bytes]:
     """The bytes to seal for each part (web/seal.js encrypts them): every power's own secrets, and the
     game master's full game with the players' passphrases."""
     parts = cluster.secret_parts(game)
+    digest = public_digest(cluster.public_data(game))
     out = {}
     for name, part in parts.items():
         content: dict[str, Any] = {"part": part}
         if name == GM:
             content["passphrases"] = {p: v for p, v in passphrases.items() if p != GM}
+        content["public_sha256"] = digest
         out[name] = _deflate(content)
     return out
 
@@ -209,6 +206,8 @@ class Opened:
     name: str
     game: Game
     passphrases: dict[str, str]
+    #: what the page must say beside "Unlocked…" ("" for a part of today's links: see check_binding)
+    warning: str = ""
 
 
 def open_part(public: dict[str, Any], name: str, plaintext: bytes) -> Opened:
@@ -220,7 +219,76 @@ def open_part(public: dict[str, Any], name: str, plaintext: bytes) -> Opened:
     phrases = content.get("passphrases", {}) if name == GM else {}
     if not isinstance(phrases, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in phrases.items()):
         raise GameFileError(f"{what} is damaged: its passphrases are malformed")
-    return Opened(name, join_parts(public, {name: content["part"]}), dict(phrases))
+    game = join_parts(public, {name: content["part"]})
+    warning = check_binding(public, content, what)
+    return Opened(name, game, dict(phrases), warning)
+
+
+# --- the public part's binding ----------------------------------------------------------------------
+PUBLIC_CHANGED = (
+    "the link's public part was changed after it was sealed: the positions and results it shows are not "
+    "the game master's. Ask the game master for the link again"
+)
+UNBOUND_WARNING = (
+    "This link was sealed before Adjutant bound the public part to the sealed ones: the positions and "
+    "results shown could have been edited by whoever passed the link on. The game master's next link is "
+    "bound."
+)
+
+
+def public_digest(public: Any) -> str:
+    """The hex SHA-256 of a sealed link's public part, in one canonical JSON form (sorted keys, no
+    spaces, ASCII), so the same data always gives the same digest however the link wrote it."""
+    text = json.dumps(public, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def check_binding(public: Any, content: dict[str, Any], what: str) -> str:
+    """Refuse an opened part sealed with another public part than ``public`` (GameFileError). A part with
+    no digest was sealed before the binding existed (sealed link version 1): it opens, and the warning
+    returned says the public part is not vouched for (a forger cannot strip the digest from a newer part:
+    it is inside the authenticated ciphertext). "" when the part is bound and matches."""
+    digest = content.get("public_sha256")
+    if digest is None:
+        return UNBOUND_WARNING
+    if not isinstance(digest, str) or digest != public_digest(public):
+        raise GameFileError(f"{PUBLIC_CHANGED} ({what} does not match it)")
+    return ""
+
+
+# --- passphrase strength -----------------------------------------------------------------------------
+#: the game master's passphrase opens every secret: its estimated strength must reach this many bits
+MIN_GM_BITS = 60
+#: below this an estimate is called weak (and between the two, fair)
+FAIR_BITS = 45
+
+
+def passphrase_strength(phrase: str) -> tuple[int, str]:
+    """A rough estimate of how hard ``phrase`` is to guess: ``(bits, "weak" | "fair" | "strong")``. The
+    characters' classes give the alphabet a guesser must try; the length counts at most one and a half
+    times the distinct characters, so repeats ("passwordpassword", "aaaa…") add little. A generated
+    passphrase rates strong."""
+    pool = 0
+    pool += 26 if any(c.islower() and c.isascii() for c in phrase) else 0
+    pool += 26 if any(c.isupper() and c.isascii() for c in phrase) else 0
+    pool += 10 if any(c.isdigit() and c.isascii() for c in phrase) else 0
+    pool += 33 if any(c.isascii() and not c.isalnum() for c in phrase) else 0
+    pool += 100 if any(not c.isascii() for c in phrase) else 0
+    length = min(len(phrase), 1.5 * len(set(phrase)))
+    bits = int(length * math.log2(pool)) if pool else 0
+    label = "strong" if bits >= MIN_GM_BITS else "fair" if bits >= FAIR_BITS else "weak"
+    return bits, label
+
+
+def gm_passphrase_problem(phrase: str) -> str:
+    """Why ``phrase`` will not do for the game master's part ("" if it will)."""
+    bits = passphrase_strength(phrase)[0]
+    if bits >= MIN_GM_BITS:
+        return ""
+    return (
+        f"too easy to guess (about {bits} bits); the game master's passphrase opens every secret: "
+        f"use at least {MIN_GM_BITS} bits (Generate makes one)"
+    )
 
 
 # --- the link ----------------------------------------------------------------------------------------
@@ -311,6 +379,8 @@ __all__ = [
     "open_part",
     "part_names",
     "passphrase_problems",
+    "passphrase_strength",
+    "public_digest",
     "plaintexts",
     "public_game",
 ]

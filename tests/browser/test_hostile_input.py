@@ -112,3 +112,130 @@ def test_a_hostile_dropped_file_keeps_the_game_and_the_embed_code_keeps_the_fold
     src = page.input_value("#embed-code").split('src="')[1].split('"')[0]
     assert src == site.url + "embed.html#" + saved
     assert recorder.page_errors == []
+
+
+def deflated_link(text: str) -> str:
+    return base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)[2:-4]).decode().rstrip("=")
+
+
+# 6,000 nested arrays: json.loads overflows Pyodide's JavaScript stack (a fatal error, not an exception)
+DEEP = "[" * 6000 + "]" * 6000
+
+
+def test_deep_nesting_in_a_link_a_sealed_link_or_the_autosave_never_stops_the_page(
+    new_context: Any, site: Site
+) -> None:
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    page.fill("#orders-text", "France: A par - bur")
+    page.click("#orders-apply")
+    page.click("#adjudicate")
+    played = stored(page, "adjutant.autosave")
+    for fragment in (deflated_link(DEEP), "standard." + deflated_link(DEEP), "cluster.s=" + deflated_link(DEEP)):
+        page = reopen_app(page, site.url + "#" + fragment)
+        text = page.inner_text("#message-text")
+        assert "link could not be opened" in text and "nested more than 16 levels" in text, fragment[:20]
+        assert phase(page) == "F1901M"
+    page.evaluate("save => localStorage.setItem('adjutant.autosave', save)", deflated_link(DEEP))
+    page = reopen_app(page, site.url)
+    assert "autosaved game could not be read" in page.inner_text("#message-text")
+    assert "nested more than 16 levels" in page.inner_text("#message-text")
+    assert played is not None
+    assert recorder.page_errors == []
+
+
+def drop_file(page: Any, text: str, name: str) -> None:
+    page.evaluate("document.getElementById('message').hidden = true")
+    page.evaluate(
+        """([text, name]) => {
+          const data = new DataTransfer();
+          data.items.add(new File([text], name, {type: "application/json"}));
+          const drop = new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true});
+          document.documentElement.dispatchEvent(drop);
+        }""",
+        [text, name],
+    )
+    page.wait_for_selector("#message:not([hidden]), html[data-phase='F1901M']", state="attached", timeout=30_000)
+
+
+def test_open_file_reads_what_the_engine_reads_and_states_the_one_limit(new_context: Any, site: Site) -> None:
+    from adjutant import Game, dumps
+    from adjutant.limits import MAX_FILE_BYTES
+
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    game = Game.new("standard")
+    game.add_orders("France: A par - bur")
+    game.adjudicate()
+    text = dumps(game)
+    # a legal game of about a thousand phases writes over 5 MB: padding gives one of that size cheaply
+    big = text[:-2] + " " * (5_300_000 - len(text)) + text[-2:]
+    drop_file(page, big, "long-game.json")
+    page.wait_for_selector("html[data-phase='F1901M']", state="attached", timeout=30_000)
+    too_big = text[:-2] + " " * (MAX_FILE_BYTES + 10 - len(text)) + text[-2:]
+    page.click("#new-game")
+    page.wait_for_selector("html[data-phase='S1901M']", state="attached", timeout=30_000)
+    drop_file(page, too_big, "huge.json")
+    message = page.inner_text("#message-text")
+    assert "huge.json is too large" in message and f"up to {MAX_FILE_BYTES:,}" in message
+    assert phase(page) == "S1901M"
+    assert recorder.page_errors == []
+
+
+def test_a_sealed_part_asking_for_a_hostile_iteration_count_is_refused(app: Any) -> None:
+    page, recorder = app
+    outcome = page.evaluate(
+        """async () => {
+          const seal = window.adjutantSeal;
+          const forge = (iterations) => {
+            const bytes = new Uint8Array(1 + 4 + 16 + 12 + 32);
+            bytes[0] = 1;
+            new DataView(bytes.buffer).setUint32(1, iterations);
+            let text = "";
+            for (const b of bytes) text += String.fromCharCode(b);
+            return btoa(text).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
+          };
+          const results = [];
+          for (const count of [5000000, 1000]) {
+            try {
+              await seal.unseal("a passphrase", "gm", forge(count));
+              results.push("opened");
+            } catch (error) {
+              results.push(error.message);
+            }
+          }
+          const key = await seal.newKey("a passphrase");
+          const part = await seal.seal(key, "gm", new Uint8Array([1, 2, 3]));
+          const opened = await seal.unseal("a passphrase", "gm", part);
+          results.push(Array.from(opened.plaintext).join(","));
+          return results;
+        }"""
+    )
+    assert outcome[0] == "a sealed part asks for 5000000 key iterations; Adjutant accepts 100000 to 1200000"
+    assert outcome[1].startswith("a sealed part asks for 1000 key iterations")
+    assert outcome[2] == "1,2,3"
+    assert recorder.page_errors == []
+
+
+def test_passphrase_strength_is_shown_and_the_game_master_needs_a_strong_one(app: Any) -> None:
+    page, recorder = app
+    page.evaluate(
+        """() => { const select = document.getElementById('variant-select');
+          if (![...select.options].some(o => o.value === 'cluster')) select.add(new Option('Cluster', 'cluster')); }"""
+    )
+    page.select_option("#variant-select", "cluster")
+    page.click("#new-game")
+    page.wait_for_selector("#passphrase-dialog[open]", timeout=5_000)
+    page.click("#passphrase-generate")
+    assert page.inner_text("#passphrase-gm-strength").startswith("Strength: strong")
+    page.fill("#passphrase-gm", "passwordpassword")
+    strength = page.inner_text("#passphrase-gm-strength")
+    assert "fair" in strength and "the game master's needs 60" in strength
+    assert page.get_attribute("#passphrase-gm", "aria-describedby") == "passphrase-gm-strength"
+    page.fill("#passphrase-england", "password")
+    assert "weak" in page.inner_text("#passphrase-england-strength")
+    page.click("#passphrase-ok")
+    errors = page.inner_text("#passphrase-errors")
+    assert "Game master: too easy to guess" in errors and "England" not in errors
+    assert page.locator("#passphrase-dialog[open]").count() == 1
+    assert recorder.page_errors == []
