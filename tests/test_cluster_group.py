@@ -153,3 +153,40 @@ def test_a_public_part_that_is_not_a_public_view_is_refused() -> None:
 def test_players_link_needs_every_powers_part() -> None:
     with pytest.raises(AdjutantError, match="no sealed part for turkey"):
         cg.players_link("cluster", KEY, "x", {p: s for p, s in SEALS.items() if p != "turkey"})
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_game_masters_part_restores_a_long_game_exactly(seed: int) -> None:
+    """Four years of random legal orders (nominations, research, transfers, mattermissions among them)
+    and pending orders: the compact game master's part replays to the very same game."""
+    from adjutant.legal import random_game
+
+    rng = random.Random(seed)
+    for game in random_game("cluster", seed, 4):  # noqa: B007 - the last state is the game played
+        pass
+    for order in random_orders(game, rng):
+        game.add_order(order)
+    public = cluster.public_data(game)
+    plain = cg.gm_plaintext(game, {p: f"{p}-phrase-1234" for p in POWERS})
+    back, phrases = cg.read_gm_plaintext(plain, public)
+    assert dumps(back) == dumps(game) and set(phrases) == set(POWERS)
+    assert len(plain) < len(dumps(game, indent=None)) // 10
+
+
+def test_a_damaged_game_masters_part_is_refused_by_name() -> None:
+    game = cluster.new_game(seed=6)
+    game.add_orders("A par - bur", "france")
+    game.adjudicate()
+    public = cluster.public_data(game)
+    content = json.loads(cg.inflate(cg.gm_plaintext(game, {}), "x", 10**6))
+    for key, value, message in [
+        ("orders", group.b64(b"\x00\x05ab"), "cut short"),
+        ("orders", content["orders"] + "AAAA", "more than the game"),
+        ("phases", 10**9, "does not say which game"),
+        ("seed", "1", "does not say which game"),
+        ("variant", "standard", "does not say which game"),
+        ("game", "0123456789ab", "not the game of the link's public part"),
+    ]:
+        bad = {**content, key: value}
+        with pytest.raises(GameFileError, match=message):
+            cg.read_gm_plaintext(cg._deflate(cg._canonical(bad)), public)

@@ -36,15 +36,16 @@ from __future__ import annotations
 import hashlib
 import json
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from . import cluster
-from .codec import check_named_variant, link_start, split_link
+from . import cluster, group
+from .codec import MAX_PHASES, check_named_variant, link_start, split_link
 from .errors import AdjutantError, GameFileError
 from .game import Game
 from .group import GM_PREFIX, PUBLIC_KEY, PUBLIC_PREFIX, Intake, b64, game_id, unb64
 from .limits import inflate, read_json
+from .orders import Order
 from .variant import load_variant
 
 #: a Cluster group link longer than this is refused before it is read
@@ -116,19 +117,114 @@ def gm_additional_data(public_key: bytes, public: Any) -> bytes:
     return gm_header(public_key) + hashlib.sha256(b"adjutant cluster gm part\0" + _canonical(public)).digest()
 
 
-def gm_plaintext(game: Game, passphrases: dict[str, str]) -> bytes:
-    """The bytes sealed as the game master's part: the whole game and the players' passphrases."""
-    from .gamefile import to_data
+def encode_orders_by_phase(game: Game) -> bytes:
+    """Every phase's orders (the adjudicated ones, then the pending ones) compactly, for the game master's
+    part: per phase played (skipped ones aside) and per power in the variant's order, two bytes of length
+    then :func:`adjutant.group.encode_orders`' payload (each unit's order as its index among the orders
+    the position offers; nominations, research, transfer, mattermission and orders for commanded hosts
+    written out). Made from the game's own positions (:attr:`Game.snapshots`), with no replay."""
+    out = bytearray()
+    played = [(rec, pos) for rec, pos in zip(game.history, game.snapshots, strict=True) if not rec.skipped]
+    for record, position in played:
+        out += _phase_bytes(game, record.phase, position, record.orders)
+    if not game.over:
+        for power in game.variant.powers:
+            _put(out, group.encode_orders(game, power, list(game.orders.get(power, []))))
+    return bytes(out)
 
+
+#: a phase's bytes, by the game, phase and orders (an adjudicated phase is the same at every reseal)
+_PHASES: dict[tuple[str, str, str], bytes] = {}
+
+
+def _phase_bytes(game: Game, phase: object, position: Any, orders: dict[str, list[str]]) -> bytes:
+    state = position.cluster
+    key = (state.game if state is not None else "", str(phase), json.dumps(orders, sort_keys=True))
+    cached = _PHASES.get(key)
+    if cached is None:
+        out = bytearray()
+        at = Game(game.variant, position)
+        for power in game.variant.powers:
+            _put(out, group.encode_orders(at, power, [at.parse(text, power) for text in orders.get(power, [])]))
+        if len(_PHASES) > 4000:
+            _PHASES.clear()
+        cached = _PHASES[key] = bytes(out)
+    return cached
+
+
+def _put(out: bytearray, payload: bytes) -> None:
+    if len(payload) > 0xFFFF:
+        raise AdjutantError("too many orders for one power in one phase")
+    out += len(payload).to_bytes(2, "big") + payload
+
+
+def decode_orders_by_phase(variant: str, game_id: str, seed: int, phases: int, data: bytes,
+                           draw: Any = None) -> Game:
+    """The game :func:`encode_orders_by_phase` wrote, replayed from its seed: ``phases`` phases played,
+    then the pending orders. GameFileError naming what is wrong."""
+    game = cluster.new_game(seed, variant)
+    state = game.position.cluster
+    assert state is not None
+    game.position = replace(game.position, cluster=replace(state, game=game_id))
+    powers = list(game.variant.powers)
+    at = 0
+
+    def take(power: str) -> list[Order]:
+        nonlocal at
+        if at + 2 > len(data):
+            raise GameFileError("the game master's part is damaged: its orders are cut short")
+        size = int.from_bytes(data[at : at + 2], "big")
+        payload = data[at + 2 : at + 2 + size]
+        at += 2 + size
+        if len(payload) != size:
+            raise GameFileError("the game master's part is damaged: its orders are cut short")
+        return group.decode_orders(game, power, payload)
+
+    try:
+        for _ in range(phases):
+            if game.over:
+                raise GameFileError("the game master's part is damaged: it goes on after the end of the game")
+            for power in powers:
+                for order in take(power):
+                    game.add_order(order)
+            game.adjudicate()
+        if not game.over:
+            for power in powers:
+                for order in take(power):
+                    game.add_order(order)
+        if draw is not None:
+            game.declare_draw(list(draw))
+    except GameFileError:
+        raise
+    except (AdjutantError, ValueError, TypeError, KeyError, IndexError) as error:
+        raise GameFileError(f"the game master's part is damaged: {error}") from None
+    if at != len(data):
+        raise GameFileError("the game master's part is damaged: it holds more than the game")
+    return game
+
+
+def gm_plaintext(game: Game, passphrases: dict[str, str]) -> bytes:
+    """The bytes sealed as the game master's part: the game (its seed and every phase's orders, compactly:
+    :func:`encode_orders_by_phase`) and the players' passphrases."""
+    state = game.position.cluster
+    assert state is not None and state.seed is not None
     phrases = {p: v for p, v in passphrases.items() if p in game.variant.powers}
-    return _deflate(_canonical({"game": to_data(game), "passphrases": phrases}))
+    content = {
+        "variant": game.variant.id,
+        "game": state.game,
+        "seed": state.seed,
+        "phases": sum(1 for r in game.history if not r.skipped),
+        "orders": b64(encode_orders_by_phase(game)),
+        "passphrases": phrases,
+    }
+    if game.draw:
+        content["draw"] = list(game.draw)
+    return _deflate(_canonical(content))
 
 
 def read_gm_plaintext(data: bytes, public: Any) -> tuple[Game, dict[str, str]]:
     """The game and passphrases of an opened game master's part; GameFileError if it is damaged or is
     not the game of this public part."""
-    from .gamefile import from_data
-
     what = "the game master's part"
     content = read_json(inflate(bytes(data), what, MAX_INFLATED), what, MAX_INFLATED)
     if not isinstance(content, dict):
@@ -136,12 +232,14 @@ def read_gm_plaintext(data: bytes, public: Any) -> tuple[Game, dict[str, str]]:
     phrases = content.get("passphrases", {})
     if not isinstance(phrases, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in phrases.items()):
         raise GameFileError(f"{what} is damaged: its passphrases are malformed")
-    try:
-        game = from_data(content.get("game"))
-    except GameFileError:
-        raise
-    except AdjutantError as error:
-        raise GameFileError(f"{what} is damaged: {error}") from None
+    seed, phases, variant = content.get("seed"), content.get("phases"), content.get("variant")
+    if not (type(seed) is int and type(phases) is int and 0 <= phases <= MAX_PHASES and is_cluster_variant(variant)
+            and isinstance(content.get("game"), str) and isinstance(content.get("orders"), str)):
+        raise GameFileError(f"{what} is damaged: it does not say which game it holds")
+    draw = content.get("draw")
+    if draw is not None and not (isinstance(draw, list) and all(isinstance(p, str) for p in draw)):
+        raise GameFileError(f"{what} is damaged: its draw is malformed")
+    game = decode_orders_by_phase(str(variant), content["game"], seed, phases, unb64(content["orders"], what), draw)
     state = game.position.cluster
     if state is None or state.view != cluster.GM_PART:
         raise GameFileError(f"{what} does not hold a Cluster game master's game")
