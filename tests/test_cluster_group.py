@@ -190,3 +190,30 @@ def test_a_damaged_game_masters_part_is_refused_by_name() -> None:
         bad = {**content, key: value}
         with pytest.raises(GameFileError, match=message):
             cg.read_gm_plaintext(cg._deflate(cg._canonical(bad)), public)
+
+
+def test_the_public_part_packs_its_history_and_reads_back_the_same() -> None:
+    from adjutant.legal import random_game
+
+    for game in random_game("cluster", 2, 3):  # noqa: B007 - the last state is the game played
+        pass
+    public = cluster.public_data(game)
+    packed = cg.pack_public(public)
+    assert "packed_history" in packed and "history" not in packed
+    assert cg.read_public(cg.public_text(game)) == public
+    assert len(cg.public_text(game)) < len(group.b64(cg._deflate(cg._canonical(public)))) * 3 // 4
+
+
+@pytest.mark.parametrize(
+    ("history", "message"),
+    [
+        ("x", "history is malformed"),
+        ([["S1901M", 0]], "a phase"),
+        ([["S1901M", 0, [["A par H", "1", "", "x"]]]], "a result"),
+    ],
+)
+def test_a_malformed_packed_history_is_refused(history, message) -> None:
+    data = {**cluster.public_data(cluster.new_game(seed=1)), "packed_history": history}
+    data.pop("history")
+    with pytest.raises(GameFileError, match=message):
+        cg.read_public(group.b64(cg._deflate(cg._canonical(data))))

@@ -82,8 +82,79 @@ def _deflate(data: bytes) -> bytes:
 
 
 def public_text(game: Game) -> str:
-    """The public part of the game master's game: base64url of raw deflate of its public data."""
-    return b64(_deflate(_canonical(cluster.public_data(game))))
+    """The public part of the game master's game: base64url of raw deflate of its public data, its
+    history packed (:func:`pack_public`)."""
+    return b64(_deflate(_canonical(pack_public(cluster.public_data(game)))))
+
+
+def _unit_of(order: Any) -> str:
+    """The unit a public result names, from its order ("A par - bur", "Build A stp": "A par", "A stp")."""
+    words = order.split() if isinstance(order, str) else []
+    return " ".join(words[1:3] if words[:1] == ["Build"] else words[:2])
+
+
+def pack_public(public: dict[str, Any]) -> dict[str, Any]:
+    """The public data with its history written compactly: per record ``[phase, skipped, results]``, each
+    result ``[order, success + 2 * dislodged, reason, power]`` (its unit, the order's first two words,
+    and the record's orders, the results' orders by power, are left out: :func:`unpack_public` makes them
+    again). Data this would not give back exactly is returned as it is."""
+    history = public.get("history")
+    if not isinstance(history, list):
+        return public
+    packed = []
+    for record in history:
+        rows = []
+        for r in record.get("results", []):
+            flags = int(bool(r.get("success"))) + 2 * int(bool(r.get("dislodged")))
+            row = [r.get("order"), flags, r.get("reason", ""), r.get("power")]
+            rows.append(row if r.get("unit") == _unit_of(r.get("order")) else [*row, r.get("unit")])
+        packed.append([record.get("phase"), int(bool(record.get("skipped"))), rows])
+    out = {k: v for k, v in public.items() if k != "history"}
+    out["packed_history"] = packed
+    return out if _canonical(unpack_public(out)) == _canonical(public) else public
+
+
+def unpack_public(data: dict[str, Any]) -> dict[str, Any]:
+    """The public data :func:`pack_public` packed (data not packed is returned as it is); GameFileError
+    if the packed history is malformed."""
+    packed = data.get("packed_history")
+    if packed is None:
+        return data
+    if not isinstance(packed, list):
+        raise GameFileError("the link's public part is damaged: its history is malformed")
+    history = []
+    for item in packed:
+        if not (isinstance(item, list) and len(item) == 3 and isinstance(item[2], list)):
+            raise GameFileError("the link's public part is damaged: a phase of its history is malformed")
+        phase, skipped, rows = item
+        results = []
+        for row in rows:
+            if not (isinstance(row, list) and len(row) in (4, 5) and type(row[1]) is int and isinstance(row[0], str)):
+                raise GameFileError("the link's public part is damaged: a result is malformed")
+            order, flags, reason, power = row[:4]
+            unit = row[4] if len(row) == 5 else _unit_of(order)
+            result: dict[str, Any] = {"power": power, "order": order, "unit": unit, "success": bool(flags & 1)}
+            if reason:
+                result["reason"] = reason
+            if flags & 2:
+                result["dislodged"] = True
+            results.append(result)
+        record: dict[str, Any] = {"phase": phase}
+        if skipped:
+            record["skipped"] = True
+            if results:
+                record["results"] = results
+        else:
+            orders: dict[str, list[str]] = {}
+            for r in results:
+                if r["order"]:
+                    orders.setdefault(str(r["power"]), []).append(r["order"])
+            record["orders"] = dict(sorted(orders.items()))
+            record["results"] = results
+        history.append(record)
+    out = {k: v for k, v in data.items() if k != "packed_history"}
+    out["history"] = history
+    return out
 
 
 def read_public(text: str) -> dict[str, Any]:
@@ -93,7 +164,7 @@ def read_public(text: str) -> dict[str, Any]:
                      "the link's public part", MAX_INFLATED)
     if not isinstance(data, dict):
         raise GameFileError("the link's public part is not a game")
-    return data
+    return unpack_public(data)
 
 
 def phase_digest(public: Any, public_key: bytes) -> bytes:

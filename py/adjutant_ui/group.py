@@ -388,32 +388,38 @@ class GroupController:
         app.render()
 
     def on_copy_public(self, event: Any) -> None:
-        asyncio.ensure_future(self._copy_public())
-
-    async def _players_link(self, state: GroupState) -> str:
-        """The players' link of the game in hand (a Cluster game's once its parts are sealed again)."""
-        if state.cluster is not None:
-            await cluster_group.settled(state)
-            return cluster_group.players_link(state)
-        return group.public_link(state.game, state.public_key)
-
-    async def _copy_public(self) -> None:
         state = self.state
         if state is None:
             return
+        if state.cluster is not None:  # once its parts are sealed again
+            asyncio.ensure_future(self._copy_public(state))
+            return
+        self._copy_public_link(state, group.public_link(state.game, state.public_key))
+
+    async def _copy_public(self, state: GroupState) -> None:
+        await cluster_group.settled(state)
+        self._copy_public_link(state, cluster_group.players_link(state))
+
+    def _copy_public_link(self, state: GroupState, fragment: str) -> None:
         base = str(js.location.href).split("#")[0]
-        self.app.copy(f"{base}#{await self._players_link(state)}", "Players' link")
+        self.app.copy(f"{base}#{fragment}", "Players' link")
 
     def on_message(self, event: Any) -> None:
-        asyncio.ensure_future(self._message())
-
-    async def _message(self) -> None:
         state = self.state
         if state is None or not state.game.history:
             return
+        if state.cluster is not None:  # once its parts are sealed again
+            asyncio.ensure_future(self._message(state))
+            return
+        self._show_message(state, group.public_link(state.game, state.public_key))
+
+    async def _message(self, state: GroupState) -> None:
+        await cluster_group.settled(state)
+        self._show_message(state, cluster_group.players_link(state))
+
+    def _show_message(self, state: GroupState, fragment: str) -> None:
         base = str(js.location.href).split("#")[0]
-        link = f"{base}#{await self._players_link(state)}"
-        state.message = group.results_message(state.game, link, state.session.players_results_text())
+        state.message = group.results_message(state.game, f"{base}#{fragment}", state.session.players_results_text())
         _id("players-message").value = state.message
         _id("players-message").hidden = False
         self.app.copy(state.message, "Message to players")
