@@ -185,6 +185,7 @@ async def open_gm_part(ctrl: GroupController, state: GroupState, key: Any, phras
     """The game master's key is unlocked: open the game master's part and show the game itself."""
     side = state.cluster
     assert side is not None
+    ctrl.app.message("Opening the game (it is replayed from its orders)…", "info")
     opened = await js.window.adjutantGroup.openOrders(
         key,
         to_js(group.unb64(side.gm_part, "the game master's part")),
