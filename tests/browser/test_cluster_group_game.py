@@ -28,7 +28,12 @@ PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p 
 
 
 def show_message(page: Any) -> str:
-    page.wait_for_selector("#message:not([hidden])", timeout=30_000)
+    """The message the page shows once it is done (not one of work in progress, which ends in "…")."""
+    page.wait_for_function(
+        "() => !document.getElementById('message').hidden"
+        " && !document.getElementById('message-text').textContent.endsWith('…')",
+        timeout=30_000,
+    )
     return str(page.inner_text("#message-text"))
 
 
