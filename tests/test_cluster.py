@@ -23,7 +23,7 @@ from adjutant.cluster import (
 )
 from adjutant.codec import decode_link, encode_link
 from adjutant.gamefile import dumps, loads
-from adjutant.orders import format_order
+from adjutant.orders import Transfer, format_order
 from adjutant.phases import Phase
 from adjutant.randomgame import random_game
 from adjutant.variant import available_variants
@@ -404,6 +404,25 @@ def test_a_transferee_may_move_out_of_its_host_before_its_aura_drops() -> None:
     _play(g, "")  # W1901A
     _play(g, "France: A Ruh - Kie")  # S1902: no drop yet (the aura came into this host in the fall)
     assert g.units["kie"].power == "germany" and _state(g).transferees[0].value == 1
+
+
+def test_the_transferees_power_is_offered_the_transfer_out_of_its_host() -> None:
+    """The order menus (adjutant.legal.possible_orders) offer the transferee's power, once it knows the
+    site its host stands on, a transfer of the host into each other army; the offered order, given,
+    moves the aura out. Nothing is offered while the site is unknown to it, nor to the host's owner."""
+    from adjutant.legal import possible_orders
+
+    g = _transferred()
+    state = replace(_state(g), sites={**_state(g).sites, "mun": 1})
+    g.position = replace(g.position, cluster=state)
+    assert not [o for o in possible_orders(g, "mun") if isinstance(o, Transfer)]  # France has not found mun
+    g.position = replace(g.position, cluster=replace(state, found={"france": {"mun": 1}}))
+    out = [o for o in possible_orders(g, "mun") if isinstance(o, Transfer)]
+    assert [format_order(o) for o in out] == ["A mun TRA A bur", "A mun TRA A ruh"]
+    assert {o.unit.power for o in out} == {"france"}  # France's orders, for the host it commands
+    assert not g.add_orders(format_order(out[1]), "france")
+    results = g.adjudicate()[0].results
+    assert _result(results, "A mun").reason == "transfer: took over A ruh"
 
 
 def test_only_the_transferee_moves_a_host_out_and_not_below_strength_two() -> None:

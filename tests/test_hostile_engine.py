@@ -14,9 +14,9 @@ import pytest
 from adjutant import AdjutantError, Game, GameFileError, decode_link, dumps, encode_link, loads
 from adjutant.cluster import for_players, new_game, public_data
 from adjutant.gamefile import MAX_BYTES, to_data
-from adjutant.legal import random_game
 from adjutant.limits import MAX_DEPTH, MAX_FILE_BYTES, read_json, too_deep
 from adjutant.orders import parse_order
+from adjutant.randomgame import random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

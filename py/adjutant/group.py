@@ -98,7 +98,12 @@ def public_body(game: Game) -> str:
 
 
 def phase_digest(game: Game, public_key: bytes) -> bytes:
-    """SHA-256 of the key and the public game at its current phase: what the additional data binds."""
+    """SHA-256 of the key and the public game at its current phase: what the additional data binds. (A
+    Cluster game master's game: of its public data, :func:`adjutant.cluster_group.phase_digest`.)"""
+    if game.variant.cluster is not None:
+        from .cluster_group import game_digest
+
+        return game_digest(game, public_key)
     return hashlib.sha256(b"adjutant group phase\0" + public_key + public_body(game).encode("ascii")).digest()
 
 
@@ -154,7 +159,12 @@ def encode_orders(game: Game, power: str, orders: list[Order]) -> bytes:
     written: list[str] = []
     if game.phase.kind != "adjustment":
         by_prov = {o.unit.province: o for o in orders if hasattr(o, "unit")}
-        for prov, cands in _unit_slots(game, power):
+        slots = _unit_slots(game, power)
+        # what has no slot of the power's own units (Cluster: a nomination, an order for a host its
+        # transferee commands) is written out, after the slots' own
+        own = {prov for prov, _ in slots}
+        rest = [format_order(o) for o in orders if getattr(getattr(o, "unit", None), "province", None) not in own]
+        for prov, cands in slots:
             given = by_prov.get(prov)
             index = _index(cands, given) if given is not None else None
             if given is None:
@@ -164,6 +174,7 @@ def encode_orders(game: Game, power: str, orders: list[Order]) -> bytes:
             else:
                 digits.put(len(cands) + 1, len(cands) + 2)
                 written.append(format_order(given))
+        written.extend(rest)
     else:
         cands = adjustment_candidates(game, power)
         if len(orders) > len(cands) or any(o not in cands for o in orders):
@@ -220,6 +231,8 @@ def decode_orders(game: Game, power: str, data: bytes) -> list[Order]:
             if not written:
                 raise CodeError("the code is damaged: an order written out is missing")
             out.append(parse(written.pop(0)))
+        out.extend(parse(line) for line in written)  # the orders with no slot of the power's own units
+        written = []
     else:
         cands = adjustment_candidates(game, power)
         k = get(len(cands) + 2)
@@ -258,9 +271,11 @@ def header_for(game: Game, public_key: bytes, power: str) -> Header:
     return Header(game_id(public_key), len(game.history), list(game.variant.powers).index(power))
 
 
-def additional_data(header: Header, game: Game, public_key: bytes) -> bytes:
-    """What AES-GCM authenticates besides the ciphertext: the header and the phase's digest."""
-    return header.pack() + phase_digest(game, public_key)
+def additional_data(header: Header, game: Game, public_key: bytes, digest: bytes | None = None) -> bytes:
+    """What AES-GCM authenticates besides the ciphertext: the header and the phase's digest (``digest``
+    when given: a Cluster player's view cannot make its public part, so the player's page takes it from
+    the link)."""
+    return header.pack() + (digest if digest is not None else phase_digest(game, public_key))
 
 
 def plaintext(seq: int, payload: bytes) -> bytes:
@@ -359,8 +374,16 @@ class Intake:
                 return f"{name}: this code is already in"
             if seq < had.seq:
                 raise CodeError(f"{name}: an older code than the one already in (sent again, or replayed)")
+        before = list(game.orders.get(sealed.power, []))
         game.clear_orders(sealed.power)
         for order in orders:
+            # Cluster: what the rules refuse when it is given (a nomination, a transfer…) refuses the code
+            why = game._check(order) if game.variant.cluster is not None else ""
+            if why.startswith("!"):
+                game.clear_orders(sealed.power)
+                for old in before:
+                    game.add_order(old)
+                raise CodeError(f"{name}: {format_order(order)}: {why[1:]}")
             game.add_order(order)
         self.received[sealed.power] = Received(seq, "code")
         return f"{name}: {len(orders)} order{'s' if len(orders) != 1 else ''} in"

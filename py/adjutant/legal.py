@@ -145,14 +145,33 @@ class Candidates:
 
 
 def candidates(game: Game, prov: str) -> list[Order]:
-    """Every order offered for the unit in ``prov`` (a dislodged one in a retreat phase)."""
+    """Every order offered for the unit in ``prov`` (a dislodged one in a retreat phase); in Cluster, for a
+    host, also the transfers out that its transferee's power may order (:func:`transfers_out`)."""
     kind = game.phase.kind
     if kind == "movement":
-        return Candidates(game.variant, game.units, game.phase.season, game.position.cluster).of(prov)
+        state = game.position.cluster
+        orders = Candidates(game.variant, game.units, game.phase.season, state).of(prov)
+        return orders + transfers_out(state, game.units, prov) if state is not None else orders
     if kind == "retreat":
         u = game.dislodged_units()[prov]
         return retreat_candidates(game.variant, u)
     raise ValueError("in an adjustment phase, use adjustment_candidates")
+
+
+def transfers_out(state: ClusterState, units: Mapping[str, Unit], prov: str) -> list[Order]:
+    """Cluster 5.2, "moving out": the transfers the power whose transferee the unit in ``prov`` hosts may
+    order for it (the order is that power's: its unit is the host as that power commands it), when that
+    power knows Transfer and the site the host stands on and the transferee is worth 2 or more; into
+    every other unit of the host's type, as for a multiple unit of its own (maps/cluster.md)."""
+    t = state.carried(prov)
+    u = units.get(prov)
+    if t is None or u is None or t.value <= 1:
+        return []
+    if TRANSFER not in state.knowledge.get(t.power, ()) or not state.found.get(t.power, {}).get(prov):
+        return []
+    host = Unit(t.power, u.type, u.location)
+    return [Transfer(host, other, units[other].type) for other in sorted(units)
+            if other != prov and units[other].type == u.type]
 
 
 def retreat_candidates(variant: Variant, u: Unit) -> list[Order]:

@@ -18,7 +18,7 @@ from adjutant.limits import MAX_FILE_BYTES
 from adjutant.orders import format_order
 from pyodide.ffi import create_proxy, jsnull, to_js
 
-from . import sealed
+from . import cluster_group, sealed
 from .board import Board
 from .group import GroupController
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
@@ -402,7 +402,7 @@ class App:
         self.session = new_session
         self.group.on_show(new_session)
         self.board = Board(svg, variant)
-        self.role, self.link = role, link
+        self.role, self.link = role or self.group.secret_role(), link
         self.keys, self.passphrases = dict(keys or {}), dict(passphrases or {})
         self.keys_task = None
         if not self.embed:
@@ -591,7 +591,8 @@ class App:
         if not self.may_replace():
             return
         if secret:  # the game master sets the passphrases first; the game starts when they are set
-            self.open_passphrases("new", variant_id)
+            group_game = str(_id("game-kind").value) == "group"
+            self.open_passphrases("group" if group_game else "new", variant_id)
             return
         if str(_id("game-kind").value) == "group":
             self.group.start_new(variant_id)
@@ -716,7 +717,8 @@ class App:
 
     def on_copy_link(self, event: Any) -> None:
         session = self.session
-        if session is not None and sealed.has_secrets(session.game) and self.role in (GM, ""):
+        secret = session is not None and sealed.has_secrets(session.game) and self.group.state is None
+        if session is not None and secret and self.role in (GM, ""):
             if not self.keys:
                 self.open_passphrases("change")
                 return
@@ -832,10 +834,10 @@ class App:
             entry.autocomplete = "off"
             entry.spellcheck = False
             entry.dataset.part = part
-            entry.value = self.passphrases.get(part, "") if purpose != "new" else ""
+            entry.value = self.passphrases.get(part, "") if purpose not in ("new", "group") else ""
             fields.append(label, self._rated(entry))
         _id("passphrase-errors").replaceChildren()
-        _id("passphrase-ok").textContent = "Start the game" if purpose == "new" else "Use these passphrases"
+        _id("passphrase-ok").textContent = "Start the game" if purpose in ("new", "group") else "Use these passphrases"
         _id("passphrase-dialog").showModal()
 
     def _rated(self, entry: Any) -> Any:
@@ -895,7 +897,12 @@ class App:
         if problems:
             return
         _id("passphrase-dialog").close()
-        asyncio.ensure_future(self._use_passphrases(purpose, variant_id, phrases))
+        if purpose == "group":  # a Cluster group game (py/adjutant_ui/cluster_group.py)
+            asyncio.ensure_future(cluster_group.start(self.group, variant_id, phrases))
+        elif self.group.state is not None and self.group.state.cluster is not None:
+            asyncio.ensure_future(cluster_group.set_passphrases(self.group, phrases))
+        else:
+            asyncio.ensure_future(self._use_passphrases(purpose, variant_id, phrases))
 
     async def _use_passphrases(self, purpose: str, variant_id: str, phrases: dict[str, str]) -> None:
         self.message("Making the keys from the passphrases…", "info")
@@ -966,6 +973,9 @@ class App:
             asyncio.ensure_future(self._unlock(phrase))
 
     async def _unlock(self, phrase: str) -> None:
+        if self.group.state is not None and self.group.state.cluster is not None:
+            await cluster_group.unlock(self.group, phrase)
+            return
         link = self.link
         if link is None:
             self.message("This game has no sealed secrets to open.")
@@ -1095,16 +1105,20 @@ class App:
 
         for line in sealed.secret_lines(game, self.role, sites):
             item(line)
-        if self.role == GM and session.at_current and not game.over:
-            self._nominations_form()
+        player = self.group.player_power()
+        if (self.role == GM or (player and self.role == player)) and session.at_current and not game.over:
+            self._nominations_form(player)
 
-    def _nominations_form(self) -> None:
-        """Rule 2: for each power with a nomination due, which unit is its 3× or 2× (or a later build)."""
+    def _nominations_form(self, only: str | None = None) -> None:
+        """Rule 2: for each power with a nomination due (or only the player's ``only``), which unit is its
+        3× or 2× (or a later build)."""
         session = self.session
         assert session is not None
         game = session.game
         holder = _id("nominations")
         due = sealed.nominations_due(game)
+        if only:
+            due = {p: levels for p, levels in due.items() if p == only}
         if due:
             note = document.createElement("p")
             note.textContent = "Nominations due (rule 2): each power's 3× and 2× unit, or a later build."

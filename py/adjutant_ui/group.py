@@ -19,7 +19,7 @@ from adjutant import AdjutantError, group, load_variant
 from adjutant.game import Game
 from pyodide.ffi import jsnull, to_js
 
-from . import sealed
+from . import cluster_group, sealed
 from .session import Session
 
 if TYPE_CHECKING:
@@ -71,6 +71,8 @@ class GroupState:
     power: str = ""
     log: list[tuple[str, str]] = field(default_factory=list)  # (kind, message) of the last codes opened
     message: str = ""  # the last "message to players"
+    #: a Cluster game's public part, sealed parts and players' passphrases (cluster_group.ClusterSide)
+    cluster: cluster_group.ClusterSide | None = None
 
     @property
     def is_gm(self) -> bool:
@@ -97,6 +99,8 @@ class GroupController:
 
     def read(self, fragment: str) -> Session:
         """The session of a group link (checked); it becomes the group game when the app shows it."""
+        if cluster_group.cg.is_cluster_group_link(fragment):
+            return self._read_cluster(fragment)
         link = group.read_group_link(fragment)
         power = link.power
         if not link.is_gm and not power:  # the players' link: this browser's player played this power
@@ -108,6 +112,29 @@ class GroupController:
             state.intake = group.Intake.from_text(link.intake, link.game)
         self.pending = state
         return session
+
+    def _read_cluster(self, fragment: str) -> Session:
+        """A Cluster group link opens as the public view, read only, until a passphrase opens a part."""
+        link = cluster_group.cg.read_link(fragment)
+        game = link.public_game()
+        session = Session(game, readonly=True)
+        state = GroupState(session, link.public_key, link.sealed_private, power=link.power)
+        state.cluster = cluster_group.from_link(link)
+        if link.is_gm:
+            state.intake = group.Intake.from_text(link.intake, game)
+        self.pending = state
+        return session
+
+    def secret_role(self) -> str:
+        """The app's role for the view shown: "public" for a Cluster group game's view before a part is
+        opened (the Secrets panel then offers the passphrase), else ""."""
+        state = self.state
+        return "public" if state is not None and state.cluster is not None and not state.cluster.opened else ""
+
+    def remember_power(self, power: str) -> None:
+        state = self.state
+        if state is not None:
+            _remember_power(state.public_key, power)
 
     def on_show(self, session: Session) -> None:
         self.state = self.pending if self.pending is not None and self.pending.session is session else None
@@ -129,6 +156,11 @@ class GroupController:
         if state is None:
             return False
         game = state.game
+        if state.cluster is not None:
+            if state.is_gm and state.cluster.opened:
+                state.intake = state.intake.for_phase(game)
+            cluster_group.changed(self, state, replace_hash)
+            return True
         if state.is_gm:
             state.intake = state.intake.for_phase(game)
             fragment = group.gm_link(game, state.public_key, state.sealed_private, state.intake)
@@ -214,7 +246,7 @@ class GroupController:
     # --- a player's view ----------------------------------------------------------------------------
     def on_power(self, event: Any) -> None:
         state = self.state
-        if state is None or state.is_gm:
+        if state is None or state.is_gm or state.cluster is not None:  # (a Cluster player's passphrase says)
             return
         power = str(_id("group-power").value)
         state.power = power if power in state.game.variant.powers else ""
@@ -233,6 +265,9 @@ class GroupController:
         if state is None or not state.power:
             app.message("Say which power you play first.")
             return
+        if state.cluster is not None and not state.cluster.opened:
+            app.message("Enter your passphrase first (Secrets): your orders are drafted in your own view.")
+            return
         if not self.secure():
             app.message(INSECURE)
             return
@@ -240,7 +275,8 @@ class GroupController:
         try:
             payload = group.encode_orders(game, state.power, list(game.orders.get(state.power, [])))
             header = group.header_for(game, state.public_key, state.power)
-            aad = group.additional_data(header, game, state.public_key)
+            digest = cluster_group.code_digest(state) if state.cluster is not None else None
+            aad = group.additional_data(header, game, state.public_key, digest)
             plain = group.plaintext(int(time.time() * 1000), payload)
             seal = js.window.adjutantGroup.sealOrders
             body = await seal(to_js(state.public_key), to_js(header.pack()), to_js(aad), to_js(plain))
@@ -274,9 +310,9 @@ class GroupController:
         event.preventDefault()
         phrase = str(_id("gm-passphrase").value)
         if phrase:
-            asyncio.ensure_future(self._unlock(phrase))
+            asyncio.ensure_future(self.unlock(phrase))
 
-    async def _unlock(self, phrase: str) -> None:
+    async def unlock(self, phrase: str) -> None:
         state, app = self.state, self.app
         if state is None or not state.is_gm:
             return
@@ -291,8 +327,17 @@ class GroupController:
         if key is None or key is jsnull:
             app.message("That passphrase does not open this game's key. Nothing has changed.")
             return
+        if state.cluster is not None and not state.cluster.opened:
+            try:
+                await cluster_group.open_gm_part(self, state, key, phrase)
+            except Exception as error:  # noqa: BLE001 - a damaged part: say so, keep the game
+                app.message(f"The game master's part could not be opened: {error}. Nothing has changed.")
+                return
+            state = self.state
+            assert state is not None
         state.private_key = key
         _id("gm-passphrase").value = ""
+        _id("unlock-passphrase").value = ""
         app.message("Unlocked: paste the players' sealed orders codes.", "info")
         app.render()
         if self.queued:
@@ -347,16 +392,35 @@ class GroupController:
         state = self.state
         if state is None:
             return
+        if state.cluster is not None:  # once its parts are sealed again
+            asyncio.ensure_future(self._copy_public(state))
+            return
+        self._copy_public_link(state, group.public_link(state.game, state.public_key))
+
+    async def _copy_public(self, state: GroupState) -> None:
+        await cluster_group.settled(state)
+        self._copy_public_link(state, cluster_group.players_link(state))
+
+    def _copy_public_link(self, state: GroupState, fragment: str) -> None:
         base = str(js.location.href).split("#")[0]
-        self.app.copy(f"{base}#{group.public_link(state.game, state.public_key)}", "Players' link")
+        self.app.copy(f"{base}#{fragment}", "Players' link")
 
     def on_message(self, event: Any) -> None:
         state = self.state
         if state is None or not state.game.history:
             return
+        if state.cluster is not None:  # once its parts are sealed again
+            asyncio.ensure_future(self._message(state))
+            return
+        self._show_message(state, group.public_link(state.game, state.public_key))
+
+    async def _message(self, state: GroupState) -> None:
+        await cluster_group.settled(state)
+        self._show_message(state, cluster_group.players_link(state))
+
+    def _show_message(self, state: GroupState, fragment: str) -> None:
         base = str(js.location.href).split("#")[0]
-        link = f"{base}#{group.public_link(state.game, state.public_key)}"
-        state.message = group.results_message(state.game, link, state.session.players_results_text())
+        state.message = group.results_message(state.game, f"{base}#{fragment}", state.session.players_results_text())
         _id("players-message").value = state.message
         _id("players-message").hidden = False
         self.app.copy(state.message, "Message to players")
@@ -396,6 +460,9 @@ class GroupController:
             # the game master adjudicates and types orders for any power; the players' link is public
             return
         select = _id("group-power")
+        select.hidden = state.cluster is not None  # a Cluster player's passphrase says which power
+        for label in select.labels:
+            label.hidden = select.hidden
         if select.options.length != len(variant.powers) + 1:
             select.replaceChildren()
             for value, text in [("", "choose your power…")] + [(p.id, p.name) for p in variant.powers.values()]:
@@ -409,7 +476,11 @@ class GroupController:
             f"You play {name}: draft your orders (click the map or type them), then send them sealed to the "
             "game master." if state.power else "Say which power you play to draft and send your orders."
         )
-        _id("send-orders").disabled = not state.power or game.over
+        if state.cluster is not None:
+            _id("group-role").textContent = cluster_group.role_text(state, game)
+        _id("send-orders").disabled = (
+            not state.power or game.over or (state.cluster is not None and not state.cluster.opened)
+        )
         # a player orders only their own power, and never adjudicates
         _id("orders-power").value = state.power
         _id("orders-power").disabled = True
@@ -420,6 +491,8 @@ class GroupController:
     def public_fragment(self) -> str | None:
         """The players' link of the group game in hand (for the embed code), or None."""
         state = self.state
+        if state is not None and state.cluster is not None:
+            return cluster_group.players_link(state)
         return group.public_link(state.game, state.public_key) if state is not None else None
 
     def _intake_table(self) -> None:

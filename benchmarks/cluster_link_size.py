@@ -1,0 +1,76 @@
+"""How long a Cluster game's links are: seeded random games of legal orders (nominations, research,
+transfers and mattermissions among them), ten game years by default.
+
+    python benchmarks/cluster_link_size.py [--years 10] [--seeds 5]
+
+Prints, in characters of the fragment, the median and largest of:
+
+* the sealed link of adjutant_ui.sealed (``cluster.s=``: the public part and the game master's part as
+  game files), for comparison;
+* a Cluster group game's players' link (``cluster.grp~``: the packed public part and every power's part);
+* its game master's link (``cluster.gm~``: the packed public part and the compact game master's part).
+
+The encryption is the page's (Web Crypto): each sealed part here is random bytes of the length the page's
+seal makes of the same plaintext (web/seal.js: 33 bytes of header and a 16-byte tag; web/group.js: a
+7-byte header, a 65-byte key, a 12-byte IV and a 16-byte tag), which base64url and deflate treat alike.
+Target (issue 17, item 6): at most 6,000 characters for ten years. Figures: docs/group-play.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
+
+from adjutant import cluster  # noqa: E402
+from adjutant import cluster_group as cg  # noqa: E402
+from adjutant.group import Intake, b64  # noqa: E402
+from adjutant.randomgame import random_game  # noqa: E402
+from adjutant_ui import sealed  # noqa: E402
+
+KEY = b"\x04" + bytes(64)
+SEAL_JS = 33 + 16  # web/seal.js: format, iterations, salt, IV; the tag
+GROUP_JS = 7 + 65 + 12 + 16  # web/group.js to the game master's key: header, ephemeral key, IV, tag
+
+
+def fake_seal(plaintext: bytes, overhead: int) -> str:
+    return b64(os.urandom(len(plaintext) + overhead))
+
+
+def sizes(game: object) -> tuple[int, int, int]:
+    phrases = {p: sealed.generate_passphrase() for p in [sealed.GM, *game.variant.powers]}  # type: ignore[attr-defined]
+    plain = sealed.plaintexts(game, phrases)  # type: ignore[arg-type]
+    old = sealed.encode_sealed_link(
+        cluster.public_data(game), {name: fake_seal(data, SEAL_JS) for name, data in plain.items()}  # type: ignore[arg-type]
+    )
+    public = cg.public_text(game)  # type: ignore[arg-type]
+    seals = {p: fake_seal(plain[p], SEAL_JS) for p in game.variant.powers}  # type: ignore[attr-defined]
+    players = cg.players_link("cluster", KEY, public, seals)
+    gm_part = fake_seal(cg.gm_plaintext(game, phrases), GROUP_JS)  # type: ignore[arg-type]
+    gm = cg.gm_link("cluster", KEY, fake_seal(bytes(32), SEAL_JS), Intake(len(game.history)), public, gm_part)  # type: ignore[attr-defined]
+    return len(old), len(players), len(gm)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--years", type=int, default=10)
+    ap.add_argument("--seeds", type=int, default=5)
+    args = ap.parse_args()
+    rows = []
+    for seed in range(args.seeds):
+        for game in random_game("cluster", seed, args.years):  # noqa: B007 - the last state is the game played
+            pass
+        rows.append(sizes(game))
+    print(f"Cluster, {args.years} years, {args.seeds} seeded random games: characters (median / max)")
+    names = ("sealed link (cluster.s=)", "players' link (cluster.grp~)", "game master's link (cluster.gm~)")
+    for index, name in enumerate(names):
+        column = [row[index] for row in rows]
+        print(f"  {name:34} {statistics.median(column):>8.0f} / {max(column)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,272 @@
+"""The page's Cluster group games: the secrets a Cluster game keeps, on top of a group game.
+
+A Cluster group game is a group game (:mod:`adjutant_ui.group`) whose links carry a public part and sealed
+parts instead of the game (:mod:`adjutant.cluster_group`; design in docs/group-play.md). This module is
+what the group controller calls for it:
+
+* the game master starts it with the passphrase dialog (the game master's and one per power): the game
+  master's passphrase seals the private key as in any group game, each power's seals that power's part;
+* after every change the game master's page seals the parts again (:func:`reseal`): each power's part
+  under its passphrase (web/seal.js), the whole game to the game master's own key (web/group.js);
+* a player opens the players' link (the public view), unlocks their own part with their passphrase
+  (:func:`unlock_player`) and drafts orders in that view; a code is bound to the link's public part;
+* the game master's link opens as the public view until the game master's passphrase unlocks the key,
+  which opens the game (:func:`open_gm_part`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import js
+from adjutant import AdjutantError, GameFileError, cluster, group
+from adjutant import cluster_group as cg
+from adjutant.game import Game
+from pyodide.ffi import jsnull, to_js
+
+from . import sealed
+from .session import Session
+
+if TYPE_CHECKING:
+    from .group import GroupController, GroupState
+
+
+@dataclass
+class ClusterSide:
+    """What a Cluster group game holds beyond a group game's: the link's public part and sealed parts;
+    for the game master, the players' passphrases and the keys they give (Web Crypto handles, in this
+    page's memory only); for a player, whether their part is open."""
+
+    variant: str
+    public_text: str
+    public: dict[str, Any]
+    seals: dict[str, str] = field(default_factory=dict)
+    gm_part: str = ""
+    passphrases: dict[str, str] = field(default_factory=dict)
+    keys: dict[str, Any] = field(default_factory=dict)
+    keys_task: Any = None
+    opened: bool = False  # the game master's game, or the player's own part, is open
+    seal_count: int = 0
+    sealing: Any = None  # the latest reseal (awaited before a link is copied)
+
+    def sealed_link(self) -> sealed.SealedLink:
+        """The parts a player's passphrase is tried on (the Secrets panel's unlock)."""
+        return sealed.SealedLink(self.public, dict(self.seals))
+
+
+def from_link(link: cg.ClusterLink) -> ClusterSide:
+    return ClusterSide(link.variant, link.public_text, link.public, dict(link.seals), link.gm_part)
+
+
+def fragment(state: GroupState) -> str:
+    """The group game's own link as this page holds it (the last one sealed)."""
+    side = state.cluster
+    assert side is not None
+    if state.is_gm:
+        return cg.gm_link(side.variant, state.public_key, state.sealed_private, state.intake, side.public_text,
+                          side.gm_part)
+    return cg.players_link(side.variant, state.public_key, side.public_text, side.seals, state.power)
+
+
+def players_link(state: GroupState) -> str:
+    side = state.cluster
+    assert side is not None
+    return cg.players_link(side.variant, state.public_key, side.public_text, side.seals)
+
+
+def code_digest(state: GroupState) -> bytes:
+    """What a player's code binds: the digest of the public part the player's link holds."""
+    side = state.cluster
+    assert side is not None
+    return cg.phase_digest(side.public, state.public_key)
+
+
+def _bytes(value: Any) -> bytes:
+    return bytes(value.to_py())
+
+
+async def derive_keys(phrases: dict[str, str]) -> dict[str, Any]:
+    """One PBKDF2 key per power's passphrase (web/seal.js), all at once."""
+    names = list(phrases)
+    handles = await asyncio.gather(*(js.window.adjutantSeal.newKey(phrases[n]) for n in names))
+    return dict(zip(names, handles, strict=True))
+
+
+# --- the game master ---------------------------------------------------------------------------------
+async def start(ctrl: GroupController, variant_id: str, phrases: dict[str, str]) -> None:
+    """A new Cluster group game: the game master's key pair sealed under the game master's passphrase,
+    a key per power's passphrase, the sites drawn; then the first links are sealed."""
+    app = ctrl.app
+    app.message("Making the game master's keys and the players' keys…", "info")
+    try:
+        powers = {p: v for p, v in phrases.items() if p != sealed.GM}
+        made, keys = await asyncio.gather(js.window.adjutantGroup.newGame(phrases[sealed.GM]), derive_keys(powers))
+        game = cluster.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
+        from .group import GroupState
+
+        state = GroupState(Session(game), _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
+        state.intake = group.Intake(0)
+        state.cluster = ClusterSide(game.variant.id, "", {}, passphrases=powers, keys=keys, opened=True)
+        ctrl.pending = state
+        await app.show(state.session, role=sealed.GM, passphrases={sealed.GM: phrases[sealed.GM], **powers})
+        await reseal(ctrl, state)
+    except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
+        app.message(f"The group game could not be started: {error}")
+        return
+    app.message(
+        "Cluster group game started. Send every player the players' link and their own passphrase (Show "
+        "passphrases); they send you sealed orders codes, which you paste below. Keep your own link (the "
+        "address bar) and your passphrase: they are the only way back to this game.",
+        "info",
+    )
+    app.render()
+
+
+def changed(ctrl: GroupController, state: GroupState, replace_hash: bool) -> None:
+    """The game master's game changed: seal it again (the address bar follows once sealed); any other
+    view keeps the link it holds."""
+    side = state.cluster
+    assert side is not None
+    if state.is_gm and side.opened:
+        side.sealing = asyncio.ensure_future(_reseal_or_say(ctrl, state, replace_hash))
+        return
+    ctrl.app.remember(fragment(state), replace_hash)
+
+
+async def _reseal_or_say(ctrl: GroupController, state: GroupState, replace_hash: bool) -> None:
+    try:
+        await reseal(ctrl, state, replace_hash)
+    except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
+        ctrl.app.message(f"The link could not be sealed: {error}")
+
+
+async def reseal(ctrl: GroupController, state: GroupState, replace_hash: bool = True) -> None:
+    """Seal the game master's game into the players' parts and the game master's part; the address bar
+    and the autosave then hold the game master's link (never the game in the clear)."""
+    side = state.cluster
+    assert side is not None and state.is_gm
+    if side.keys_task is not None:
+        await side.keys_task
+    side.seal_count += 1
+    count, game = side.seal_count, state.game
+    missing = sorted(set(game.variant.powers) - set(side.keys))
+    if missing:
+        raise AdjutantError(f"no passphrase for {', '.join(missing)}: set the passphrases again")
+    public = cluster.public_data(game)
+    text = cg.public_text(game)
+    plain = sealed.plaintexts(game, {})
+    seal = js.window.adjutantSeal.seal
+    powers = list(game.variant.powers)
+    blobs = await asyncio.gather(*(seal(side.keys[p], p, to_js(plain[p])) for p in powers))
+    gm_part = await js.window.adjutantGroup.sealOrders(
+        to_js(state.public_key),
+        to_js(cg.gm_header(state.public_key)),
+        to_js(cg.gm_additional_data(state.public_key, public)),
+        to_js(cg.gm_plaintext(game, side.passphrases)),
+    )
+    if count != side.seal_count or ctrl.state is not state:  # overtaken by a later change
+        return
+    side.public_text, side.public = text, public
+    side.seals = {p: str(b) for p, b in zip(powers, blobs, strict=True)}
+    side.gm_part = str(gm_part)
+    ctrl.app.remember(fragment(state), replace_hash)
+
+
+async def settled(state: GroupState) -> None:
+    """Wait for the latest reseal (before a link made from the parts is copied)."""
+    side = state.cluster
+    if side is not None and side.sealing is not None:
+        await side.sealing
+
+
+async def open_gm_part(ctrl: GroupController, state: GroupState, key: Any, phrase: str) -> None:
+    """The game master's key is unlocked: open the game master's part and show the game itself."""
+    side = state.cluster
+    assert side is not None
+    ctrl.app.message("Opening the game (it is replayed from its orders)…", "info")
+    opened = await js.window.adjutantGroup.openOrders(
+        key,
+        to_js(group.unb64(side.gm_part, "the game master's part")),
+        cg.GM_PART_HEADER,
+        to_js(cg.gm_additional_data(state.public_key, side.public)),
+    )
+    if opened is None or opened is jsnull:
+        raise GameFileError("the game master's part does not open: it was altered or is another game's")
+    game, phrases = cg.read_gm_plaintext(_bytes(opened), side.public)
+    new = replace(state, session=Session(game), private_key=key)
+    new.intake = group.Intake.from_text(state.intake.to_text(), game)
+    new.cluster = replace(side, passphrases=phrases, opened=True, keys={}, keys_task=None, sealing=None)
+    new.cluster.keys_task = asyncio.ensure_future(_keys_into(new.cluster, phrases))
+    ctrl.pending = new
+    await ctrl.app.show(new.session, role=sealed.GM, passphrases={sealed.GM: phrase, **phrases})
+
+
+async def _keys_into(side: ClusterSide, phrases: dict[str, str]) -> None:
+    side.keys.update(await derive_keys(phrases))
+
+
+async def set_passphrases(ctrl: GroupController, phrases: dict[str, str]) -> None:
+    """The game master changed the players' passphrases: their parts are sealed under the new ones."""
+    state = ctrl.state
+    if state is None or state.cluster is None or not state.is_gm:
+        return
+    side = state.cluster
+    powers = {p: v for p, v in phrases.items() if p in state.game.variant.powers}
+    side.keys_task = None
+    side.keys = await derive_keys(powers)
+    side.passphrases = powers
+    ctrl.app.passphrases = {**ctrl.app.passphrases, **powers}
+    await reseal(ctrl, state)
+
+
+# --- a player ----------------------------------------------------------------------------------------
+async def unlock(ctrl: GroupController, phrase: str) -> None:
+    """The Secrets panel's passphrase: a player's opens their power's part; the game master's (on the
+    game master's link) unlocks the key and the game."""
+    state, app = ctrl.state, ctrl.app
+    assert state is not None and state.cluster is not None
+    if state.is_gm:
+        await ctrl.unlock(phrase)
+        return
+    side = state.cluster
+    parts = to_js(side.seals, dict_converter=js.Object.fromEntries)
+    try:
+        opened = await js.window.adjutantSeal.unsealAny(phrase, parts)
+        if opened is None or opened is jsnull:
+            app.message(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
+            return
+        name = str(opened.name)
+        part = sealed.open_part(side.public, name, _bytes(opened.plaintext))
+        new = replace(state, session=Session(part.game), power=name)
+        new.cluster = replace(side, opened=True)
+        ctrl.pending = new
+        await app.show(new.session, role=name, link=side.sealed_link())
+    except Exception as error:  # noqa: BLE001 - a damaged part: say what, keep the game in hand
+        app.message(f"The link's secrets could not be opened: {error}. Nothing has changed.")
+        return
+    ctrl.remember_power(name)
+    js.document.getElementById("unlock-passphrase").value = ""
+    power = part.game.variant.powers[name].name
+    app.message(
+        f"Unlocked the secrets of {power}: draft your orders (nominations, research, transfer and mattermission "
+        "too), then send them sealed to the game master." + (f" {part.warning}" if part.warning else ""),
+        "info",
+    )
+    app.changed()
+    app.render()
+
+
+def role_text(state: GroupState, game: Game) -> str:
+    """The group panel's line for a Cluster player."""
+    side = state.cluster
+    assert side is not None
+    if side.opened and state.power:
+        return (f"You play {game.variant.powers[state.power].name}: your secrets are shown. Draft your orders "
+                "(click the map or type them), then send them sealed to the game master.")
+    return ("Enter the passphrase the game master sent you (Secrets, above) to see your own secrets and draft "
+            "your orders.")
+
+
+__all__ = ["ClusterSide", "from_link", "start", "unlock"]

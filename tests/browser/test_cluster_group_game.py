@@ -1,0 +1,238 @@
+"""A Cluster group game played in browsers that exchange nothing but links, passphrases and codes.
+
+The game master starts a Cluster group game (the game master's passphrase and one per power); two
+players, each in a browser context of their own, open the players' link, unlock their own secrets with
+their passphrase, draft orders in their own view (nominations by the form and typed, research, moves,
+builds) and send sealed orders codes; the game master pastes them, adjudicates and sends the message with
+the new players' link. A year of it, checked phase by phase against the same orders adjudicated by the
+engine on the game master's game (downloaded at the start). Then the Cluster parts tampered with: each
+refused, naming why, the game in hand unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from adjutant import cluster, group
+from adjutant import cluster_group as cg
+from adjutant.gamefile import from_data
+from app_driver import Site, open_app
+from test_cluster_game import strengths
+from test_group_game import engine_units, open_codes, units
+
+POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
+PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p in POWERS}}
+
+
+def show_message(page: Any) -> str:
+    """The message the page shows once it is done (not one of work in progress, which ends in "…")."""
+    page.wait_for_function(
+        "() => !document.getElementById('message').hidden"
+        " && !document.getElementById('message-text').textContent.endsWith('…')",
+        timeout=30_000,
+    )
+    return str(page.inner_text("#message-text"))
+
+
+def hide_message(page: Any) -> None:
+    page.evaluate("document.getElementById('message').hidden = true")
+
+
+def unlock(page: Any, passphrase: str) -> str:
+    hide_message(page)
+    page.fill("#unlock-passphrase", passphrase)
+    page.click("#unlock")
+    return show_message(page)
+
+
+def gm_fragment(page: Any, before: str = "") -> str:
+    page.wait_for_function(
+        "before => location.hash.startsWith('#cluster.gm~') && location.hash !== before", arg=before, timeout=20_000
+    )
+    return str(page.evaluate("location.hash")).lstrip("#")
+
+
+def start(page: Any) -> str:
+    page.evaluate(
+        """() => { const select = document.getElementById('variant-select');
+          if (![...select.options].some(o => o.value === 'cluster')) select.add(new Option('Cluster', 'cluster')); }"""
+    )
+    page.select_option("#variant-select", "cluster")
+    page.select_option("#game-kind", "group")
+    page.click("#new-game")
+    page.wait_for_selector("#passphrase-dialog[open]", timeout=5_000)
+    for part, phrase in PASSPHRASES.items():
+        page.fill(f"#passphrase-{part}", phrase)
+    page.click("#passphrase-ok")
+    return gm_fragment(page)
+
+
+def players_link(gm: Any) -> str:
+    """The players' link, as "Copy players' link" copies it (the clipboard is the page's own here)."""
+    gm.evaluate("() => { window.__copied = ''; navigator.clipboard.writeText = async t => { window.__copied = t; }; }")
+    gm.click("#copy-public-link")
+    gm.wait_for_function("window.__copied !== ''", timeout=20_000)
+    return str(gm.evaluate("window.__copied"))
+
+
+def send(page: Any, orders: list[str]) -> str:
+    before = page.input_value("#orders-code")
+    if orders:
+        page.fill("#orders-text", "\n".join(orders))
+        page.click("#orders-apply")
+        assert page.eval_on_selector_all("#orders-errors li.rejected", "els => els.length") == 0, page.inner_text(
+            "#orders-errors"
+        )
+    page.click("#send-orders")
+    page.wait_for_function(
+        "before => { const v = document.getElementById('orders-code').value;"
+        " return v.startsWith('orders~') && v !== before; }",
+        arg=before,
+        timeout=10_000,
+    )
+    return page.input_value("#orders-code")
+
+
+def open_players_link(page: Any, link: str, power: str, phase: str) -> None:
+    """A player opens the players' link (the public view), then unlocks their own secrets."""
+    page.evaluate("h => { location.hash = h; }", link.split("#", 1)[1])
+    page.wait_for_function("p => document.documentElement.dataset.phase === p", arg=phase, timeout=20_000)
+    assert not page.locator("#send-orders").is_enabled()
+    said = unlock(page, PASSPHRASES[power])
+    assert said.startswith("Unlocked the secrets of"), said
+    page.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=10_000)
+
+
+def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> None:
+    gm_context, _ = new_context()
+    gm = open_app(gm_context, site.url)
+    fragment = start(gm)
+    assert gm.locator("#group-gm").is_visible() and gm.locator("#open-codes").is_enabled()
+    with gm.expect_download() as download:
+        gm.click("#download")
+    ref = from_data(json.loads(Path(download.value.path()).read_text(encoding="utf-8")))
+    # the game master's link holds no secret in the clear: its public part is the public view
+    assert cg.read_link(fragment).public == cluster.public_data(ref)
+
+    link = players_link(gm)
+    assert ".grp~" in link
+    read = cg.read_link(link.split("#", 1)[1])
+    assert read.public == cluster.public_data(ref) and set(read.seals) == set(POWERS)
+    pages: dict[str, Any] = {}
+    for power in ("france", "germany"):
+        context, _ = new_context()
+        page = open_app(context, link)
+        assert page.locator("#unlock-form").is_visible()
+        # a wrong passphrase (another power's would open that power's: each player has only their own)
+        assert "opens none" in unlock(page, "not-a-passphrase-at-all")
+        said = unlock(page, PASSPHRASES[power])
+        assert said.startswith("Unlocked the secrets of"), said
+        page.wait_for_function("p => document.getElementById('orders-power').value === p", arg=power)
+        pages[power] = page
+    france, germany = pages["france"], pages["germany"]
+
+    # Spring 1901: France nominates by the form, Germany by typing; research and moves typed
+    france.select_option("select[name='nominate-france-3']", "par")
+    france.select_option("select[name='nominate-france-2']", "")
+    france.click("[data-action='nominate-france']")
+    assert france.locator("[data-action='nominate-germany']").count() == 0  # only their own power's
+    listed = france.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)")
+    assert sorted(listed) == ["FRA: Nominate 2 later", "FRA: Nominate 3 par"], listed
+    orders = {
+        "france": ["A Par - Bur", "F Bre RES", "A Mar H"],
+        "germany": ["Nominate 3 ber", "Nominate 2 kie", "A Mun - Ruh", "F Kie - Den"],
+    }
+    ref.nominate("france", 3, "par")
+    ref.nominate("france", 2, None)
+    plans = [
+        orders,
+        {"france": ["A Bur H", "F Bre - Mao"], "germany": ["A Ruh - Hol", "F Den H", "A Ber - Kie"]},
+    ]
+    for phase_orders in plans:
+        codes = []
+        for power, texts in phase_orders.items():
+            assert not [p for p in ref.add_orders("\n".join(texts), power) if not p.kept]
+            codes.append(f"From: {power}\n{send(pages[power], texts)}\n")
+        log = open_codes(gm, "\n".join(codes))
+        assert all(line.startswith("kept: ") for line in log), log
+        assert sorted(gm.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)")) == sorted(
+            f"{ref.variant.powers[p].abbrev}: {group.format_order(o)}" for p, os in ref.orders.items() for o in os
+        )
+        before = gm_fragment(gm)
+        gm.click("#adjudicate")
+        ref.adjudicate()
+        after = gm_fragment(gm, before)
+        assert units(gm) == engine_units(ref)
+        assert cg.read_link(after).public == cluster.public_data(ref)
+        old = gm.input_value("#players-message")
+        gm.click("#message-players")
+        gm.wait_for_function(
+            "old => document.getElementById('players-message').value !== old", arg=old, timeout=20_000
+        )
+        message = gm.input_value("#players-message")
+        found = re.search(r"https?://\S+#\S+", message)
+        assert found is not None and "Results for" in message
+        new_link = found.group(0)
+        public = cg.read_link(new_link.split("#", 1)[1]).public
+        assert public == cluster.public_data(ref)  # no secret, no pending order: the public view
+        for secret in ("seed", "sites", "nominat", "knowledge"):
+            assert secret not in json.dumps(public).lower(), secret
+        for power, page in pages.items():
+            open_players_link(page, new_link, power, str(ref.phase))
+            assert units(page) == engine_units(ref)
+            own = {p: str(a.level) for p, a in (ref.position.cluster.auras.items() if ref.position.cluster else [])
+                   if ref.units[p].power == power or a.revealed}
+            assert strengths(page) == own
+
+    assert str(ref.phase) == "W1901A"
+    assert ref.adjustments()["germany"] == 2
+    # Winter: Germany builds in its own view and sends them
+    builds = ["Build A ber", "Build A mun"]
+    assert not [p for p in ref.add_orders("\n".join(builds), "germany") if not p.kept]
+    log = open_codes(gm, send(germany, builds))
+    assert log[0].startswith("kept: ") and "Germany: 2 orders in" in log[0], log
+    gm.click("#adjudicate")
+    ref.adjudicate()
+    gm.wait_for_function("p => document.documentElement.dataset.phase === p", arg=str(ref.phase))
+    assert units(gm) == engine_units(ref)
+    assert str(ref.phase) == "S1902M"
+
+    # --- the Cluster parts tampered with ---
+    held = gm_fragment(gm)
+    link = players_link(gm)
+    text = link.split("#", 1)[1]
+    read = cg.read_link(text)
+    # the public part changed (a centre given to another power), the sealed parts kept: a player's part
+    # no longer opens beside it
+    forged = json.loads(json.dumps(read.public))
+    forged["centres"]["france"] = [c for c in forged["centres"]["france"] if c != "par"]
+    forged["centres"]["germany"].append("par")
+    forged_text = group.b64(cg._deflate(cg._canonical(forged)))
+    forged_link = text.replace(read.public_text, forged_text)
+    france.evaluate("h => { location.hash = h; }", forged_link)
+    france.wait_for_function("() => document.getElementById('send-orders').disabled")  # the public view again
+    said = unlock(france, PASSPHRASES["france"])
+    assert "public part was changed" in said and "Nothing has changed" in said, said
+    assert not france.locator("#send-orders").is_enabled()
+    # the game master's part of an earlier phase beside today's public part: it does not open
+    old_part = cg.read_link(fragment).gm_part
+    stale = held.replace(cg.read_link(held).gm_part, old_part)
+    other, _ = new_context()
+    again = open_app(other, site.url + "#" + stale)
+    again.fill("#gm-passphrase", PASSPHRASES["gm"])
+    again.click("#gm-unlock")
+    said = show_message(again)
+    assert "game master's part could not be opened" in said and "Nothing has changed" in said, said
+    assert not again.locator("#open-codes").is_enabled()
+    # the game master's own link, reopened in a fresh browser: the passphrase opens the whole game
+    third, _ = new_context()
+    back = open_app(third, site.url + "#" + held)
+    assert units(back) == engine_units(ref)
+    assert strengths(back) == {p: str(a.level) for p, a in ref.position.cluster.auras.items() if a.revealed}
+    said = unlock(back, PASSPHRASES["gm"])
+    assert "Unlocked" in said, said
+    back.wait_for_selector("#open-codes:not([disabled])")
+    assert strengths(back) == {p: str(a.level) for p, a in ref.position.cluster.auras.items()}

@@ -1,0 +1,219 @@
+"""Cluster group games' pure part (adjutant.cluster_group, and adjutant.group on Cluster games): a
+player's view drafts and encodes orders that the game master's game takes in; the links' parts and what
+they refuse. The encryption is the page's (tests/browser/test_cluster_group_game.py seals and opens
+real parts and codes); here each sealed part is a stand-in string."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from adjutant import AdjutantError, GameFileError, cluster, group
+from adjutant import cluster_group as cg
+from adjutant.game import Game
+from adjutant.gamefile import dumps, loads
+from adjutant.legal import random_orders
+
+KEY = b"\x04" + bytes(range(64))
+POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
+SEALS = {p: group.b64(f"sealed part {i}".encode()) for i, p in enumerate(POWERS)}
+
+
+def _view(game: Game, power: str) -> Game:
+    return cluster.join_parts(cluster.public_data(game), {power: cluster.secret_parts(game)[power]})
+
+
+def _accept(game: Game, intake: group.Intake, power: str, payload: bytes, seq: int = 1) -> str:
+    header = group.header_for(game, KEY, power)
+    sealed = group.Sealed("orders~x", header, power, b"", group.additional_data(header, game, KEY))
+    return intake.accept(game, sealed, group.plaintext(seq, payload))
+
+
+def test_a_players_view_drafts_orders_the_game_master_takes_in() -> None:
+    """Nominations, research and moves drafted in France's own view, encoded there and decoded against
+    the game master's game, are France's orders there; the game adjudicates as if typed."""
+    game = cluster.new_game(seed=5)
+    typed = loads(dumps(game))
+    view = _view(game, "france")
+    assert view.add_orders("A Par - Bur; F Bre RES; Nominate 3 mar; Nominate 2 later", "france") == []
+    payload = group.encode_orders(view, "france", view.orders["france"])
+    intake = group.Intake(0)
+    assert _accept(game, intake, "france", payload) == "France: 4 orders in"
+    typed.add_orders("A Par - Bur; F Bre RES; Nominate 3 mar; Nominate 2 later", "france")
+    assert sorted(map(str, game.orders["france"])) == sorted(map(str, typed.orders["france"]))
+    game.adjudicate()
+    typed.adjudicate()
+    assert dumps(game) == dumps(typed)
+    assert game.position.cluster is not None and game.position.cluster.auras["mar"].level == 3
+
+
+def test_the_players_digest_is_the_game_masters() -> None:
+    """A player's page binds a code to the public part it read from the link; the game master's page to
+    the public data of its game: the same digest, phase after phase."""
+    rng = random.Random(3)
+    game = cluster.new_game(seed=3)
+    for _ in range(5):
+        link = cg.read_link(cg.players_link("cluster", KEY, cg.public_text(game), SEALS))
+        assert cg.phase_digest(link.public, KEY) == group.phase_digest(game, KEY)
+        for order in random_orders(game, rng):
+            game.add_order(order)
+        game.adjudicate()
+    before = group.phase_digest(game, KEY)
+    game.undo()
+    assert group.phase_digest(game, KEY) != before
+
+
+def test_a_nomination_the_rules_refuse_is_refused_with_its_code() -> None:
+    """A code is read against the game master's game with the rules' checks on giving an order: a second
+    nomination of one unit (which the player's page would not take) refuses the code, and nothing
+    changes; a nomination of another power's unit is not France's."""
+    game = cluster.new_game(seed=9)
+    view = _view(game, "france")
+    twice = [view.parse("Nominate 3 par", "france"), view.parse("Nominate 2 par", "france")]
+    intake = group.Intake(0)
+    _accept(game, intake, "france", group.encode_orders(view, "france", [view.parse("A par - bur", "france")]))
+    with pytest.raises(group.CodeError, match="France: Nominate 2 par: A par is already nominated"):
+        _accept(game, intake, "france", group.encode_orders(view, "france", twice), seq=2)
+    assert [str(o) for o in game.orders["france"]] == [str(view.parse("A par - bur", "france"))]
+    game.clear_orders()
+    intake = group.Intake(0)
+    other = group.encode_orders(view, "france", twice[:1]).replace(b"par", b"mun")
+    with pytest.raises(group.CodeError, match="not France's: 'Nominate 3 mun'"):
+        _accept(game, intake, "france", other)
+    assert not game.orders and "france" not in intake.received
+
+
+def test_links_round_trip_and_hold_no_secret() -> None:
+    rng = random.Random(11)
+    game = cluster.new_game(seed=11)
+    for _ in range(3):
+        for order in random_orders(game, rng):
+            game.add_order(order)
+        game.adjudicate()
+    game.add_orders("A par H", "france")
+    public = cg.public_text(game)
+    text = cg.players_link("cluster", KEY, public, SEALS, "france")
+    link = cg.read_link(text)
+    assert (link.power, link.seals, link.is_gm) == ("france", SEALS, False)
+    assert dumps(link.public_game()) == dumps(cluster.public_view(game))
+    shown = json.dumps(link.public)
+    assert "seed" not in shown and "sites" not in shown and "Nominate" not in shown
+    gm = cg.read_link(cg.gm_link("cluster", KEY, "c2VhbGVk", group.Intake(3), public, "Z20"))
+    assert (gm.is_gm, gm.sealed_private, gm.gm_part, gm.public_text) == (True, "c2VhbGVk", "Z20", public)
+    plain = cg.gm_plaintext(game, {"france": "pass-word-1234", "gm": "never"})
+    back, phrases = cg.read_gm_plaintext(plain, link.public)
+    assert dumps(back) == dumps(game) and phrases == {"france": "pass-word-1234"}
+
+
+def test_the_game_masters_part_must_be_this_public_parts_game() -> None:
+    game = cluster.new_game(seed=2)
+    other = cluster.new_game(seed=2)
+    other.add_orders("A par - bur", "france")
+    other.adjudicate()
+    with pytest.raises(GameFileError, match="not the game of the link's public part"):
+        cg.read_gm_plaintext(cg.gm_plaintext(other, {}), cluster.public_data(game))
+    with pytest.raises(GameFileError, match="game master's part"):
+        cg.read_gm_plaintext(b"\x00\x01garbage", cluster.public_data(game))
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda t: t.replace("grp~", "grp~AAAA", 1), "key is not a P-256"),
+        (lambda t: t.rsplit(".", 1)[0], "6 sealed parts for 7 powers"),
+        (lambda t: t + "~prussia", "'prussia', not a power"),
+        (lambda t: t.replace(SEALS["germany"], "se%l3"), "base64url"),
+        (lambda t: t.replace(SEALS["germany"], ""), "empty"),
+        (lambda t: t + "~a~b", "wrong number of parts"),
+        (lambda t: t[: t.index("~", t.index("~") + 1) + 5] + t[t.index("~", t.index("~") + 1) + 9 :], "public part"),
+        (lambda t: t + "A" * 1_000_001, "too long"),
+    ],
+)
+def test_damaged_players_links_are_refused_by_name(mangle, message) -> None:
+    text = cg.players_link("cluster", KEY, cg.public_text(cluster.new_game(seed=1)), SEALS)
+    with pytest.raises(GameFileError, match=message):
+        cg.read_link(mangle(text))
+
+
+def test_a_public_part_that_is_not_a_public_view_is_refused() -> None:
+    """A public part holding the game master's game (its secrets), or pending orders, is not read."""
+    game = cluster.new_game(seed=4)
+    from adjutant.gamefile import to_data
+
+    secret = group.b64(cg._deflate(cg._canonical(to_data(game))))
+    with pytest.raises(GameFileError):
+        cg.read_link(cg.players_link("cluster", KEY, secret, SEALS))
+    public = cluster.public_data(game)
+    public["orders"] = {"france": ["A par - bur"]}  # (a public view reads no pending orders)
+    text = group.b64(cg._deflate(cg._canonical(public)))
+    assert not cg.read_link(cg.players_link("cluster", KEY, text, SEALS)).public_game().orders
+
+
+def test_players_link_needs_every_powers_part() -> None:
+    with pytest.raises(AdjutantError, match="no sealed part for turkey"):
+        cg.players_link("cluster", KEY, "x", {p: s for p, s in SEALS.items() if p != "turkey"})
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_game_masters_part_restores_a_long_game_exactly(seed: int) -> None:
+    """Four years of random legal orders (nominations, research, transfers, mattermissions among them)
+    and pending orders: the compact game master's part replays to the very same game."""
+    from adjutant.randomgame import random_game
+
+    rng = random.Random(seed)
+    for game in random_game("cluster", seed, 4):  # noqa: B007 - the last state is the game played
+        pass
+    for order in random_orders(game, rng):
+        game.add_order(order)
+    public = cluster.public_data(game)
+    plain = cg.gm_plaintext(game, {p: f"{p}-phrase-1234" for p in POWERS})
+    back, phrases = cg.read_gm_plaintext(plain, public)
+    assert dumps(back) == dumps(game) and set(phrases) == set(POWERS)
+    assert len(plain) < len(dumps(game, indent=None)) // 10
+
+
+def test_a_damaged_game_masters_part_is_refused_by_name() -> None:
+    game = cluster.new_game(seed=6)
+    game.add_orders("A par - bur", "france")
+    game.adjudicate()
+    public = cluster.public_data(game)
+    content = json.loads(cg.inflate(cg.gm_plaintext(game, {}), "x", 10**6))
+    for key, value, message in [
+        ("orders", group.b64(b"\x00\x05ab"), "cut short"),
+        ("orders", content["orders"] + "AAAA", "more than the game"),
+        ("phases", 10**9, "does not say which game"),
+        ("seed", "1", "does not say which game"),
+        ("variant", "standard", "does not say which game"),
+        ("game", "0123456789ab", "not the game of the link's public part"),
+    ]:
+        bad = {**content, key: value}
+        with pytest.raises(GameFileError, match=message):
+            cg.read_gm_plaintext(cg._deflate(cg._canonical(bad)), public)
+
+
+def test_the_public_part_packs_its_history_and_reads_back_the_same() -> None:
+    from adjutant.randomgame import random_game
+
+    for game in random_game("cluster", 2, 3):  # noqa: B007 - the last state is the game played
+        pass
+    public = cluster.public_data(game)
+    packed = cg.pack_public(public)
+    assert "packed_history" in packed and "history" not in packed
+    assert cg.read_public(cg.public_text(game)) == public
+    assert len(cg.public_text(game)) < len(group.b64(cg._deflate(cg._canonical(public)))) * 3 // 4
+
+
+@pytest.mark.parametrize(
+    ("history", "message"),
+    [
+        ("x", "history is malformed"),
+        ([["S1901M", 0]], "a phase"),
+        ([["S1901M", 0, [["A par H", "1", "", "x"]]]], "a result"),
+    ],
+)
+def test_a_malformed_packed_history_is_refused(history, message) -> None:
+    data = {**cluster.public_data(cluster.new_game(seed=1)), "packed_history": history}
+    data.pop("history")
+    with pytest.raises(GameFileError, match=message):
+        cg.read_public(group.b64(cg._deflate(cg._canonical(data))))
