@@ -272,7 +272,7 @@ class GroupController:
             "codes, which you paste here. Keep your own link (the address bar) and your passphrase: they "
             "are the only way back to this game."
         )
-        app.message(started, "info")
+        app.clear_message()
         app.changed()
         app.render()
         self._say("group-status", started)
@@ -387,7 +387,7 @@ class GroupController:
             return
         state.private_key = key
         _id("gm-passphrase").value = ""
-        app.message("Unlocked: paste the players' sealed orders codes.", "info")
+        app.clear_message()
         app.render()
         self._say("group-status", "Unlocked: paste the players' sealed orders codes.")
         _id("codes-text").focus()
@@ -522,7 +522,7 @@ class GroupController:
         select.value = state.power
         name = variant.powers[state.power].name if state.power else ""
         _id("group-role").textContent = (
-            f"You play {name}. Give your orders on the map (tap a unit, then where it goes) or type them "
+            f"You play {name}. Give your orders on the map (click or tap a unit, then where it goes) or type them "
             "under Orders, then press Send my orders."
             if state.power
             else "You are a player in this group game. Choose the power you play to give and send your orders."

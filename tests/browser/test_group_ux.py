@@ -220,18 +220,26 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     player.wait_for_function("document.getElementById('orders-power').value === 'france'")
     order = tab_to(player, "orders-text")
     assert_focus_visible(player)
+    # an order the parser refuses: nothing is sent, and the reason is given under the box and by Send
+    player.keyboard.type("A Par - Nowhere")
+    tab_to(player, "send-orders")
+    player.keyboard.press("Space")
+    player.wait_for_selector("#send-status.error:has-text('Not sent')")
+    assert player.inner_text("#orders-errors").strip() and player.input_value("#orders-code") == ""
+    assert not player.locator("#orders-code-box").is_visible()
+    for _ in range(3):
+        player.keyboard.press("Shift+Tab")
+    assert player.evaluate("document.activeElement.id") == "orders-text"
+    player.keyboard.press("Control+A")
     player.keyboard.type("A Par - Bur\nA Mar - Spa\nF Bre - Mao")
-    order = tab_to(player, "orders-apply")
-    assert_focus_visible(player)
-    player.keyboard.press("Enter")
-    player.wait_for_function("document.querySelectorAll('#order-list li').length === 3")
-    assert player.inner_text("#orders-errors").strip() == ""
     order = tab_to(player, "send-orders")
-    # past the orders box the next stops are Clear and Send: a player has no Adjudicate to tab through
-    assert order == ["orders-clear", "send-orders"], order
+    # past the orders box: Enter orders, Clear, then Send (a player has no Adjudicate to tab through)
+    assert order == ["orders-apply", "orders-clear", "send-orders"], order
     assert_focus_visible(player)
+    # Send with the orders still in the box, not entered: they are entered, then sealed
     player.keyboard.press("Space")
     player.wait_for_function("document.getElementById('orders-code').value.startsWith('orders~')")
+    assert player.eval_on_selector_all("#order-list li", "els => els.length") == 3
     assert player.evaluate("document.activeElement.id") == "copy-code"
     code = player.input_value("#orders-code")
     assert "Sealed 3 orders for France" in player.inner_text("#orders-code-note")
