@@ -112,6 +112,12 @@ class GroupController:
     def on_show(self, session: Session) -> None:
         self.state = self.pending if self.pending is not None and self.pending.session is session else None
         self.pending = None
+        # a sealed code belongs to the game and phase it was made in: another game or phase starts without
+        if self.wired:
+            _id("orders-code").value = ""
+            _id("orders-code-box").hidden = True
+            for name in ("send-status", "codes-status", "message-status", "link-status"):
+                self._say(name, "")
 
     def player_power(self) -> str | None:
         state = self.state

@@ -9,6 +9,7 @@ focus (kept inside, Escape closes it, focus goes back).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from adjutant import group
@@ -261,3 +262,14 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     # the status line says it to a screen reader
     assert gm.get_attribute("#codes-status", "role") == "status"
     assert group.find_codes(code) == [code]
+
+    # the next phase's link: the player's page keeps no code of the phase before, to copy by mistake
+    gm.click("#adjudicate")
+    gm.wait_for_function("document.documentElement.dataset.phase === 'F1901M'")
+    gm.click("#message-players")
+    new_link = re.search(r"https?://\S+#(\S+)", gm.input_value("#players-message"))
+    assert new_link is not None
+    player.evaluate("h => { location.hash = h; }", new_link.group(1))
+    player.wait_for_function("document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    assert player.input_value("#orders-code") == "" and not player.locator("#orders-code-box").is_visible()
+    assert "You play France" in player.inner_text("#group-role")
