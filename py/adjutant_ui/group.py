@@ -390,6 +390,7 @@ class GroupController:
             self._say("group-status", wrong, "error")
             app.message(wrong)
             _id("gm-passphrase").focus()
+            _id("gm-passphrase").select()  # typing again replaces it
             return
         state.private_key = key
         _id("gm-passphrase").value = ""

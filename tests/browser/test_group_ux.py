@@ -163,6 +163,22 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert "refused: " in gm.inner_text("#codes-log") and "cut short" in gm.inner_text("#codes-log")
     assert in_viewport(gm, "#codes-status")
 
+    # the game master's link opened afresh on the phone: locked; the jump leads to the passphrase, and
+    # a wrong one is named beside it, the field ready to type again
+    again = open_app(gm_context, gm.evaluate("location.href"))
+    assert "unlock with your passphrase" in again.inner_text("#group-jump")
+    again.locator("#group-jump").tap()
+    again.wait_for_function("document.activeElement.id === 'gm-passphrase'")
+    again.keyboard.type("not the passphrase")
+    again.keyboard.press("Enter")
+    again.wait_for_selector("#group-status.error:has-text('does not open')")
+    assert in_viewport(again, "#group-status") and in_viewport(again, "#gm-passphrase")
+    assert again.evaluate("document.activeElement.id") == "gm-passphrase"
+    again.keyboard.type(PASSPHRASE)
+    again.keyboard.press("Enter")
+    again.wait_for_function("document.activeElement.id === 'codes-text'")
+    assert not again.locator("#gm-unlock-form").is_visible() and again.locator("#open-codes").is_enabled()
+
 
 def tab_to(page: Any, target: str, limit: int = 60) -> list[str]:
     """Press Tab until ``target`` (an id) has the focus: the ids focused on the way."""
