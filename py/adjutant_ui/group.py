@@ -71,6 +71,7 @@ class GroupState:
     power: str = ""
     log: list[tuple[str, str]] = field(default_factory=list)  # (kind, message) of the last codes opened
     message: str = ""  # the last "message to players"
+    messaged: int = -1  # the phase number (phases adjudicated) it was made at
 
     @property
     def is_gm(self) -> bool:
@@ -214,6 +215,13 @@ class GroupController:
     def on_share_message(self, event: Any) -> None:
         self._share(str(_id("players-message").value), "message-status")
 
+    @staticmethod
+    def _message_due(state: GroupState) -> bool:
+        """Whether the game master's next step is the message to players: a phase was adjudicated, its
+        message not yet made here, and no code for the new phase has come in."""
+        history = len(state.game.history)
+        return bool(history) and state.messaged != history and not state.intake.for_phase(state.game).received
+
     def on_jump(self, event: Any) -> None:
         """The phone's shortcut past the map to the group game's next step."""
         state = self.state
@@ -221,6 +229,8 @@ class GroupController:
             return
         if state.is_gm:
             target = "gm-passphrase" if state.private_key is None else "codes-text"
+            if target == "codes-text" and self._message_due(state):
+                target = "message-players"
         else:
             target = "send-orders" if state.power else "group-power"
         element = _id(target)
@@ -467,8 +477,9 @@ class GroupController:
         base = str(js.location.href).split("#")[0]
         link = f"{base}#{group.public_link(state.game, state.public_key)}"
         state.message = group.results_message(state.game, link, state.session.players_results_text())
+        state.messaged = len(state.game.history)
         _id("players-message").value = state.message
-        _id("players-message").hidden = False
+        self.render()
         done = "Message to players copied: paste it into your email or chat to all the players."
         asyncio.ensure_future(self._copy_text(state.message, "message-status", done, "players-message"))
 
@@ -502,8 +513,14 @@ class GroupController:
                 + (" First unlock this game with your passphrase." if locked else "")
             )
             jump.textContent = (
-                "Group game: unlock with your passphrase ↓" if locked else "Group game: players' link and codes ↓"
+                "Group game: unlock with your passphrase"
+                if locked
+                else "Group game: message to players"
+                if self._message_due(state)
+                else "Group game: players' link and codes"
             )
+            # the message of an earlier phase is not shown to copy again by mistake
+            _id("players-message").hidden = state.messaged != len(game.history)
             _id("gm-unlock-form").hidden = not locked
             _id("open-codes").disabled = locked
             _id("players-link").value = self._players_url()
@@ -534,7 +551,7 @@ class GroupController:
             if state.power
             else "You are a player in this group game. Choose the power you play to give and send your orders."
         )
-        jump.textContent = "Group game: send your orders ↓" if state.power else "Group game: choose your power ↓"
+        jump.textContent = "Group game: send your orders" if state.power else "Group game: choose your power"
         _id("send-orders").disabled = not state.power or game.over
         if not state.power:
             _id("click-prompt").textContent = "Choose the power you play (Group game) to give orders."

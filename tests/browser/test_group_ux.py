@@ -163,6 +163,26 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert "refused: " in gm.inner_text("#codes-log") and "cut short" in gm.inner_text("#codes-log")
     assert in_viewport(gm, "#codes-status")
 
+    # adjudicated: the next step is the message to players, and the jump leads to it
+    gm.locator("#adjudicate").tap()
+    gm.wait_for_function("document.documentElement.dataset.phase === 'F1901M'")
+    assert "message to players" in gm.inner_text("#group-jump")
+    gm.evaluate("scrollTo(0, 0)")
+    gm.locator("#group-jump").tap()
+    gm.wait_for_function("document.activeElement.id === 'message-players'")
+    assert in_viewport(gm, "#message-players")
+    gm.locator("#message-players").tap()
+    gm.wait_for_selector("#message-status:has-text('copied')")
+    assert "Results for Spring 1901" in gm.evaluate("navigator.clipboard.readText()")
+    assert gm.locator("#players-message").is_visible() and in_viewport(gm, "#message-status")
+    assert "players' link and codes" in gm.inner_text("#group-jump")
+    # the next adjudication: that message, now out of date, is no longer shown to copy
+    gm.locator("#adjudicate").tap()
+    gm.wait_for_function("document.documentElement.dataset.phase !== 'F1901M'")
+    assert not gm.locator("#players-message").is_visible()
+    assert "message to players" in gm.inner_text("#group-jump")
+    assert_fits_a_phone(gm)
+
     # the game master's link opened afresh on the phone: locked; the jump leads to the passphrase, and
     # a wrong one is named beside it, the field ready to type again
     again = open_app(gm_context, gm.evaluate("location.href"))
