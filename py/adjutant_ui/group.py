@@ -432,6 +432,11 @@ class GroupController:
             codes, log = [], [("rejected", str(error))]
         if not codes and not log:
             log.append(("rejected", "no sealed orders code (orders~…) in the pasted text"))
+        if not codes:  # the pasted text stays in the box, to look at again
+            state.log = []
+            app.render()
+            self._say("codes-status", f"Nothing opened: {log[0][1]}.", "error")
+            return
         game = state.game
         state.intake = state.intake.for_phase(game)
         for code in codes:

@@ -141,6 +141,10 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
 
     # --- the game master pastes an email holding the code ---
     gm.locator("#codes-text").tap()
+    gm.fill("#codes-text", "France says: my orders are coming")  # no code in it: said, and the text kept
+    gm.locator("#open-codes").tap()
+    gm.wait_for_selector("#codes-status.error:has-text('Nothing opened: no sealed orders code')")
+    assert gm.input_value("#codes-text") == "France says: my orders are coming"
     gm.fill("#codes-text", f"Hi, here are France's orders:\n{code}\nBest, F.")
     gm.locator("#open-codes").tap()
     gm.wait_for_selector("#codes-log li")
@@ -162,6 +166,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     gm.wait_for_selector("#codes-status:has-text('1 refused')")
     assert "refused: " in gm.inner_text("#codes-log") and "cut short" in gm.inner_text("#codes-log")
     assert in_viewport(gm, "#codes-status")
+    assert_fits_a_phone(gm)
 
     # adjudicated: the next step is the message to players, and the jump leads to it
     gm.locator("#adjudicate").tap()
