@@ -73,6 +73,7 @@ class GroupState:
     message: str = ""  # the last "message to players"
     #: a Cluster game's public part, sealed parts and players' passphrases (cluster_group.ClusterSide)
     cluster: cluster_group.ClusterSide | None = None
+    messaged: int = -1  # the phase number (phases adjudicated) it was made at
 
     @property
     def is_gm(self) -> bool:
@@ -139,6 +140,12 @@ class GroupController:
     def on_show(self, session: Session) -> None:
         self.state = self.pending if self.pending is not None and self.pending.session is session else None
         self.pending = None
+        # a sealed code belongs to the game and phase it was made in: another game or phase starts without
+        if self.wired:
+            _id("orders-code").value = ""
+            _id("orders-code-box").hidden = True
+            for name in ("send-status", "codes-status", "message-status", "link-status"):
+                self._say(name, "")
 
     def player_power(self) -> str | None:
         state = self.state
@@ -182,10 +189,85 @@ class GroupController:
         app.on(_id("send-orders"), "click", self.on_send)
         app.on(_id("copy-code"), "click", lambda e: self._copy_code(link=False))
         app.on(_id("copy-code-link"), "click", lambda e: self._copy_code(link=True))
+        app.on(_id("share-code"), "click", lambda e: self._share(str(_id("orders-code").value), "send-status"))
         app.on(_id("gm-unlock-form"), "submit", self.on_unlock)
         app.on(_id("open-codes"), "click", self.on_open_codes)
         app.on(_id("copy-public-link"), "click", self.on_copy_public)
+        app.on(_id("share-public-link"), "click", lambda e: self._share(self._players_url(), "link-status"))
         app.on(_id("message-players"), "click", self.on_message)
+        app.on(_id("share-message"), "click", self.on_share_message)
+        app.on(_id("group-jump"), "click", self.on_jump)
+        # a readonly field's text is selected at once, ready for the phone's own copy menu
+        for name in ("orders-code", "players-link", "players-message"):
+            app.on(_id(name), "focus", lambda e: e.target.select())
+        # Share where the browser has it (phones, mostly): the system's sheet to a mail or chat app
+        shareable = hasattr(js.navigator, "share")
+        for name in ("share-code", "share-public-link", "share-message"):
+            _id(name).hidden = not shareable
+
+    # --- saying what happened, where the user looks -----------------------------------------------
+    @staticmethod
+    def _say(status: str, text: str, kind: str = "info") -> None:
+        """Write ``text`` in one of the group panels' status lines, each a live region next to the controls
+        it speaks of: ``group-status`` (starting, unlocking), ``link-status``, ``codes-status``,
+        ``message-status`` (the game master's) and ``send-status`` (the player's)."""
+        line = _id(status)
+        line.textContent = text
+        line.className = f"group-status {kind}"
+
+    def _players_url(self) -> str:
+        state = self.state
+        if state is None:
+            return ""
+        base = str(js.location.href).split("#")[0]
+        return f"{base}#{self.public_fragment()}"
+
+    def _share(self, text: str, status: str) -> None:
+        if text:
+            asyncio.ensure_future(self._share_text(text, status))
+
+    async def _share_text(self, text: str, status: str) -> None:
+        try:
+            await js.navigator.share(to_js({"text": text}, dict_converter=js.Object.fromEntries))
+        except Exception as error:  # noqa: BLE001 - cancelled, or no app to share to: the text stays to copy
+            if "AbortError" not in str(error):
+                self._say(status, "Sharing did not work here: copy the text instead.", "error")
+
+    async def _copy_text(self, text: str, status: str, done: str, field_id: str = "") -> None:
+        try:  # writeText's promise is refused when the page lacks focus or permission
+            await js.navigator.clipboard.writeText(text)
+            self._say(status, done)
+        except Exception:  # noqa: BLE001 - no clipboard: the text is in its field, selected, to copy by hand
+            if field_id:
+                _id(field_id).focus()
+                _id(field_id).select()
+            self._say(status, "This browser did not let the page copy: the text is selected, copy it yourself.",
+                      "error")
+
+    def on_share_message(self, event: Any) -> None:
+        self._share(str(_id("players-message").value), "message-status")
+
+    @staticmethod
+    def _message_due(state: GroupState) -> bool:
+        """Whether the game master's next step is the message to players: a phase was adjudicated, its
+        message not yet made here, and no code for the new phase has come in."""
+        history = len(state.game.history)
+        return bool(history) and state.messaged != history and not state.intake.for_phase(state.game).received
+
+    def on_jump(self, event: Any) -> None:
+        """The phone's shortcut past the map to the group game's next step."""
+        state = self.state
+        if state is None:
+            return
+        if state.is_gm:
+            target = "gm-passphrase" if state.private_key is None else "codes-text"
+            if target == "codes-text" and self._message_due(state):
+                target = "message-players"
+        else:
+            target = "send-orders" if state.power else "group-power"
+        element = _id(target)
+        element.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
+        element.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
     def secure(self) -> bool:
         return bool(js.window.adjutantGroup.available())
@@ -234,14 +316,18 @@ class GroupController:
         except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
             app.message(f"The group game could not be started: {error}")
             return
-        app.message(
-            "Group game started. Copy the players' link and send it to every player; they send you "
-            "sealed orders codes, which you paste below. Keep your own link (the address bar) and your "
-            "passphrase: they are the only way back to this game.",
-            "info",
+        started = (
+            "Group game started. Send the players' link to every player; they send you sealed orders "
+            "codes, which you paste here. Keep your own link (the address bar) and your passphrase: they "
+            "are the only way back to this game."
         )
+        app.clear_message()
         app.changed()
         app.render()
+        self._say("group-status", started)
+        field = _id("players-link")
+        field.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
+        _id("copy-public-link").focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
     # --- a player's view ----------------------------------------------------------------------------
     def on_power(self, event: Any) -> None:
@@ -254,6 +340,8 @@ class GroupController:
         state.session.readonly = not state.power
         state.game.clear_orders()
         _id("orders-code").value = ""
+        _id("orders-code-box").hidden = True
+        self._say("send-status", "")
         self.app.changed()
         self.app.render()
 
@@ -263,14 +351,26 @@ class GroupController:
     async def _send(self) -> None:
         state, app = self.state, self.app
         if state is None or not state.power:
+            self._say("send-status", "Choose the power you play first (Group game, above).", "error")
             app.message("Say which power you play first.")
             return
         if state.cluster is not None and not state.cluster.opened:
             app.message("Enter your passphrase first (Secrets): your orders are drafted in your own view.")
             return
         if not self.secure():
+            self._say("send-status", INSECURE, "error")
             app.message(INSECURE)
             return
+        if str(_id("orders-text").value).strip():  # orders typed but not entered: enter them first
+            _id("orders-form").requestSubmit()
+            if str(_id("orders-text").value).strip():
+                self._say(
+                    "send-status",
+                    "Not sent: some orders in the orders box were not understood (see the messages under "
+                    "it). Correct or delete them, then send again.",
+                    "error",
+                )
+                return
         game = state.game
         try:
             payload = group.encode_orders(game, state.power, list(game.orders.get(state.power, [])))
@@ -281,29 +381,37 @@ class GroupController:
             seal = js.window.adjutantGroup.sealOrders
             body = await seal(to_js(state.public_key), to_js(header.pack()), to_js(aad), to_js(plain))
         except Exception as error:  # noqa: BLE001 - say why; the orders stay
+            self._say("send-status", f"The orders could not be sealed: {error}", "error")
             app.message(f"The orders could not be sealed: {error}")
             return
         code = group.CODE_PREFIX + str(body)
         _id("orders-code").value = code
         _id("orders-code-box").hidden = False
         count = len(game.orders.get(state.power, []))
-        app.message(
-            f"Sealed {count} order{'s' if count != 1 else ''} for {game.variant.powers[state.power].name}. Copy "
-            "the code (or the link) and send it to the game master. To change your orders, send again: "
-            "the latest code counts.",
-            "info",
+        name = game.variant.powers[state.power].name
+        _id("orders-code-note").textContent = (
+            f"Sealed {count} order{'s' if count != 1 else ''} for {name}, {game.phase.title}. Now send this "
+            "code to your game master by email or chat: copy it and paste it into your message."
         )
+        _id("orders-code-resend").textContent = (
+            "To change your orders, change them above and press Send my orders again: the latest code counts."
+        )
+        self._say("send-status", "")
+        _id("copy-code").focus()
+        _id("orders-code-box").scrollIntoView(to_js({"block": "nearest"}, dict_converter=js.Object.fromEntries))
 
     def _copy_code(self, link: bool) -> None:
         code = str(_id("orders-code").value)
         state = self.state
         if not code or state is None:
             return
+        done = "Copied. Paste it into your email or chat message to the game master."
         if link:
             base = str(js.location.href).split("#")[0]
-            self.app.copy(f"{base}#{state.game.variant.id}.{code}", "Orders link")
+            url = f"{base}#{state.game.variant.id}.{code}"
+            asyncio.ensure_future(self._copy_text(url, "send-status", "Link copied. " + done[8:]))
         else:
-            self.app.copy(code, "Orders code")
+            asyncio.ensure_future(self._copy_text(code, "send-status", done, "orders-code"))
 
     # --- the game master's view ------------------------------------------------------------------
     def on_unlock(self, event: Any) -> None:
@@ -325,7 +433,11 @@ class GroupController:
             app.message(f"The game master's key could not be opened: {error}")
             return
         if key is None or key is jsnull:
-            app.message("That passphrase does not open this game's key. Nothing has changed.")
+            wrong = "That passphrase does not open this game's key. Nothing has changed."
+            self._say("group-status", wrong, "error")
+            app.message(wrong)
+            _id("gm-passphrase").focus()
+            _id("gm-passphrase").select()  # typing again replaces it
             return
         if state.cluster is not None and not state.cluster.opened:
             try:
@@ -338,8 +450,10 @@ class GroupController:
         state.private_key = key
         _id("gm-passphrase").value = ""
         _id("unlock-passphrase").value = ""
-        app.message("Unlocked: paste the players' sealed orders codes.", "info")
+        app.clear_message()
         app.render()
+        self._say("group-status", "Unlocked: paste the players' sealed orders codes.")
+        _id("codes-text").focus()
         if self.queued:
             queued, self.queued = self.queued, ""
             await self.open_codes(queued)
@@ -354,6 +468,7 @@ class GroupController:
         if state is None or not state.is_gm:
             return
         if state.private_key is None:
+            self._say("codes-status", "Unlock with the game master's passphrase first.", "error")
             app.message("Unlock with the game master's passphrase first.")
             return
         log: list[tuple[str, str]] = []
@@ -363,6 +478,11 @@ class GroupController:
             codes, log = [], [("rejected", str(error))]
         if not codes and not log:
             log.append(("rejected", "no sealed orders code (orders~…) in the pasted text"))
+        if not codes:  # the pasted text stays in the box, to look at again
+            state.log = []
+            app.render()
+            self._say("codes-status", f"Nothing opened: {log[0][1]}.", "error")
+            return
         game = state.game
         state.intake = state.intake.for_phase(game)
         for code in codes:
@@ -387,6 +507,13 @@ class GroupController:
         _id("codes-text").value = ""
         app.changed()
         app.render()
+        taken = sum(kind == "kept" for kind, _ in log)
+        self._say(
+            "codes-status",
+            f"{taken} code{'s' if taken != 1 else ''} taken in, {len(log) - taken} refused: see the list "
+            "and the table.",
+            "error" if taken < len(log) else "info",
+        )
 
     def on_copy_public(self, event: Any) -> None:
         state = self.state
@@ -395,15 +522,17 @@ class GroupController:
         if state.cluster is not None:  # once its parts are sealed again
             asyncio.ensure_future(self._copy_public(state))
             return
-        self._copy_public_link(state, group.public_link(state.game, state.public_key))
+        self._copy_public_link()
 
     async def _copy_public(self, state: GroupState) -> None:
         await cluster_group.settled(state)
-        self._copy_public_link(state, cluster_group.players_link(state))
+        self._copy_public_link()
 
-    def _copy_public_link(self, state: GroupState, fragment: str) -> None:
-        base = str(js.location.href).split("#")[0]
-        self.app.copy(f"{base}#{fragment}", "Players' link")
+    def _copy_public_link(self) -> None:
+        url = self._players_url()
+        if url:
+            done = "Players' link copied: send it to every player."
+            asyncio.ensure_future(self._copy_text(url, "link-status", done, "players-link"))
 
     def on_message(self, event: Any) -> None:
         state = self.state
@@ -421,9 +550,11 @@ class GroupController:
     def _show_message(self, state: GroupState, fragment: str) -> None:
         base = str(js.location.href).split("#")[0]
         state.message = group.results_message(state.game, f"{base}#{fragment}", state.session.players_results_text())
+        state.messaged = len(state.game.history)
         _id("players-message").value = state.message
-        _id("players-message").hidden = False
-        self.app.copy(state.message, "Message to players")
+        self.render()
+        done = "Message to players copied: paste it into your email or chat to all the players."
+        asyncio.ensure_future(self._copy_text(state.message, "message-status", done, "players-message"))
 
     # --- drawing ----------------------------------------------------------------------------------
     def render(self) -> None:
@@ -434,6 +565,13 @@ class GroupController:
         # the game master's own link holds the pending orders and the sealed key: never for the players
         _id("copy-link").textContent = "Copy my own link" if state is not None and state.is_gm else "Copy link"
         _id("group-insecure").hidden = state is None or self.secure()
+        player = state is not None and not state.is_gm
+        _id("group-send").hidden = not player
+        # a player never adjudicates: those buttons are the game master's only
+        for name in ("adjudicate", "undo", "declare-draw"):
+            _id(name).hidden = player
+        jump = _id("group-jump")
+        jump.hidden = state is None
         if state is None:
             return
         game = state.game
@@ -443,11 +581,22 @@ class GroupController:
         if state.is_gm:
             locked = state.private_key is None
             _id("group-role").textContent = (
-                "Game master: players send you sealed orders codes; paste them here, then adjudicate."
-                + (" Unlock with your passphrase to open codes." if locked else "")
+                "You are the game master: send the players' link to every player; paste the sealed orders "
+                "codes they send you, then adjudicate."
+                + (" First unlock this game with your passphrase." if locked else "")
             )
+            jump.textContent = (
+                "Group game: unlock with your passphrase"
+                if locked
+                else "Group game: message to players"
+                if self._message_due(state)
+                else "Group game: players' link and codes"
+            )
+            # the message of an earlier phase is not shown to copy again by mistake
+            _id("players-message").hidden = state.messaged != len(game.history)
             _id("gm-unlock-form").hidden = not locked
             _id("open-codes").disabled = locked
+            _id("players-link").value = self._players_url()
             self._intake_table()
             log = _id("codes-log")
             log.replaceChildren()
@@ -473,14 +622,34 @@ class GroupController:
         select.value = state.power
         name = variant.powers[state.power].name if state.power else ""
         _id("group-role").textContent = (
-            f"You play {name}: draft your orders (click the map or type them), then send them sealed to the "
-            "game master." if state.power else "Say which power you play to draft and send your orders."
+            f"You play {name}. Give your orders on the map (click or tap a unit, then where it goes) or type them "
+            "under Orders, then press Send my orders."
+            if state.power
+            else "You are a player in this group game. Choose the power you play to give and send your orders."
         )
+        jump.textContent = "Group game: send your orders" if state.power else "Group game: choose your power"
         if state.cluster is not None:
             _id("group-role").textContent = cluster_group.role_text(state, game)
         _id("send-orders").disabled = (
             not state.power or game.over or (state.cluster is not None and not state.cluster.opened)
         )
+        if state.cluster is not None and not state.cluster.opened:
+            summary = "Enter your passphrase under Secrets first: it opens your power's view and orders."
+        elif not state.power:
+            _id("click-prompt").textContent = "Choose the power you play (Group game) to give orders."
+            summary = "Choose the power you play first (Group game, above)."
+        elif game.over:
+            summary = "The game is over."
+        else:
+            mine = len(game.orders.get(state.power, []))
+            due = game.orders_due().get(state.power, 0)
+            waiting = f", {due} units without orders (they hold)." if due > 1 else ""
+            waiting = waiting or (", 1 unit without orders (it holds)." if due else ".")
+            summary = (
+                f"{name}: {mine} order{'s' if mine != 1 else ''} given{waiting} Sending seals them into a code "
+                "only the game master can open."
+            )
+        _id("send-summary").textContent = summary
         # a player orders only their own power, and never adjudicates
         _id("orders-power").value = state.power
         _id("orders-power").disabled = True
@@ -501,11 +670,19 @@ class GroupController:
         state.intake = state.intake.for_phase(state.game)
         body = _id("intake").querySelector("tbody")
         body.replaceChildren()
-        for power, name, status in group.status(state.game, state.intake):
+        rows = group.status(state.game, state.intake)
+        for power, name, status in rows:
             row = document.createElement("tr")
             row.dataset.power = power
-            for text in (name, status):
-                cell = document.createElement("td")
-                cell.textContent = text
-                row.appendChild(cell)
+            row.className = "refused" if "refused:" in status else "in" if status.startswith("sealed") else ""
+            heading = document.createElement("th")
+            heading.scope = "row"
+            heading.textContent = name
+            cell = document.createElement("td")
+            cell.textContent = status
+            row.append(heading, cell)
             body.appendChild(row)
+        sealed_in = sum(status.startswith("sealed") for _, _, status in rows)
+        _id("intake-caption").textContent = (
+            f"Orders for {state.game.phase.title}: sealed codes in from {sealed_in} of {len(rows)} powers"
+        )

@@ -1,0 +1,316 @@
+"""Group play as a newcomer meets it: on a phone (390 x 844, touch) and with the keyboard alone.
+
+A player who was sent the players' link chooses a power, gives orders by tapping the map, sends them and
+copies (or shares) the sealed code, every control on screen and big enough to tap; the game master, on a
+phone too, pastes the code and reads the table without the page scrolling sideways. Then the same player's
+path with the keyboard only, ending in a code the game master opens, and the new group game dialog's
+focus (kept inside, Escape closes it, focus goes back).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from adjutant import group
+from app_driver import Site, open_app
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+    "permissions": ["clipboard-read", "clipboard-write"],
+}
+PASSPHRASE = "a game master's passphrase"
+#: Where the browser has navigator.share (a phone's), the page offers Share: this stands in for the system's
+#: share sheet and keeps what it was given.
+FAKE_SHARE = "navigator.share = async data => { window.sharedData = data; };"
+
+#: Every visible control of the group panels, with its box and whether it lies inside the viewport.
+CONTROLS = """() => [...document.querySelectorAll(
+    '#group-jump, #group :is(button, select, input, textarea), #group-send :is(button, textarea)')]
+  .filter(e => e.offsetParent !== null)
+  .map(e => { const r = e.getBoundingClientRect();
+    return {id: e.id, width: r.width, height: r.height, left: r.left, right: r.right}; })"""
+
+
+def start_group_game(page: Any) -> str:
+    """The game master starts a group game of Standard: the game master's link."""
+    page.select_option("#game-kind", "group")
+    page.locator("#new-game").click()
+    page.wait_for_selector("#group-dialog[open]", timeout=5_000)
+    page.fill("#group-passphrase", PASSPHRASE)
+    page.locator("#group-ok").click()
+    page.wait_for_function("location.hash.includes('.gm~')", timeout=20_000)
+    return str(page.evaluate("location.hash")).lstrip("#")
+
+
+def in_viewport(page: Any, selector: str) -> bool:
+    """Whether the whole of the element is on screen, horizontally and vertically."""
+    script = """e => { const r = e.getBoundingClientRect();
+      return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && r.height > 0; }"""
+    return bool(page.eval_on_selector(selector, script))
+
+
+def assert_fits_a_phone(page: Any) -> None:
+    """No sideways scroll of the page, and every group control at least 24 CSS px each way, within the width."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    controls = page.evaluate(CONTROLS)
+    assert controls
+    for control in controls:
+        assert control["width"] >= 24 and control["height"] >= 24, control
+        assert control["left"] >= 0 and control["right"] <= 390, control
+
+
+def tap_map(page: Any, location: str) -> None:
+    """A tap on a place of the map: its unit if one is drawn there, else the region."""
+    unit = page.locator(f'#map .adj-unit[data-location="{location}"]')
+    if unit.count():
+        unit.first.tap()
+    else:
+        page.locator(f'#map [id="{location}"]').tap(force=True)
+
+
+def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) -> None:
+    gm_context, _ = new_context(**PHONE)
+    gm = open_app(gm_context, site.url)
+    start_group_game(gm)
+    # after the dialog: the players' link, shown in full to copy, and its Copy button, on screen
+    gm.wait_for_function("document.getElementById('players-link').value.includes('.grp~')")
+    assert in_viewport(gm, "#copy-public-link")
+    assert gm.evaluate("document.activeElement.id") == "copy-public-link"
+    players_url = gm.input_value("#players-link")
+    assert players_url.startswith(site.url) and not gm.locator("#share-public-link").is_visible()  # no share here
+    gm.locator("#copy-public-link").tap()
+    gm.wait_for_selector("#link-status:has-text('copied')")
+    assert gm.evaluate("navigator.clipboard.readText()") == players_url
+    assert_fits_a_phone(gm)
+
+    # --- the player, on a phone that has a share sheet ---
+    context, _ = new_context(**PHONE)
+    context.add_init_script(FAKE_SHARE)
+    player = open_app(context, players_url)
+    # the map fills the screen: a button at the top leads to the group game's first step
+    assert in_viewport(player, "#group-jump")
+    assert "choose your power" in player.inner_text("#group-jump")
+    assert "Choose the power you play" in player.inner_text("#click-prompt")
+    player.locator("#group-jump").tap()
+    player.wait_for_function("document.activeElement.id === 'group-power'")
+    assert in_viewport(player, "#group-power")
+    assert not player.locator("#adjudicate").is_visible()  # the game master's, never a player's
+    player.select_option("#group-power", "france")
+    player.wait_for_function("document.getElementById('orders-power').value === 'france'")
+    assert "You play France" in player.inner_text("#group-role")
+
+    # orders by tapping: Paris to Burgundy, Marseilles holds (a second tap on the unit)
+    tap_map(player, "par")
+    tap_map(player, "bur")
+    tap_map(player, "mar")
+    tap_map(player, "mar")
+    orders = player.inner_text("#order-list")
+    assert "FRA: A par - bur" in orders and "FRA: A mar" in orders
+    assert "2 orders given, 1 unit without orders (it holds)" in player.inner_text("#send-summary")
+
+    player.locator("#group-jump").tap()
+    player.wait_for_function("document.activeElement.id === 'send-orders'")
+    assert in_viewport(player, "#send-orders")
+    player.locator("#send-orders").tap()
+    player.wait_for_function("document.getElementById('orders-code').value.startsWith('orders~')")
+    code = player.input_value("#orders-code")
+    note = player.inner_text("#orders-code-note")
+    assert "Sealed 2 orders for France, Spring 1901 movement" in note
+    assert "send this code to your game master" in note
+    # what to do next, the code and its Copy button: on screen at once, the focus on Copy
+    for selector in ("#orders-code-note", "#orders-code", "#copy-code", "#share-code"):
+        assert in_viewport(player, selector), selector
+    assert player.evaluate("document.activeElement.id") == "copy-code"
+    assert_fits_a_phone(player)
+    player.locator("#copy-code").tap()
+    player.wait_for_selector("#send-status:has-text('Copied')")
+    assert player.evaluate("navigator.clipboard.readText()") == code
+    assert in_viewport(player, "#send-status")
+    player.locator("#share-code").tap()
+    player.wait_for_function("window.sharedData !== undefined")
+    assert player.evaluate("window.sharedData") == {"text": code}
+    # the code's field selects its whole text at a tap, for the phone's own copy menu
+    player.locator("#orders-code").tap()
+    assert player.evaluate(
+        "(() => { const e = document.getElementById('orders-code'); return [e.selectionStart, e.selectionEnd]; })()"
+    ) == [0, len(code)]
+
+    # --- the game master pastes an email holding the code ---
+    gm.locator("#codes-text").tap()
+    gm.fill("#codes-text", "France says: my orders are coming")  # no code in it: said, and the text kept
+    gm.locator("#open-codes").tap()
+    gm.wait_for_selector("#codes-status.error:has-text('Nothing opened: no sealed orders code')")
+    assert gm.input_value("#codes-text") == "France says: my orders are coming"
+    gm.fill("#codes-text", f"Hi, here are France's orders:\n{code}\nBest, F.")
+    gm.locator("#open-codes").tap()
+    gm.wait_for_selector("#codes-log li")
+    assert "France: 2 orders in" in gm.inner_text("#codes-log")
+    assert "1 code taken in, 0 refused" in gm.inner_text("#codes-status")
+    assert in_viewport(gm, "#codes-status")
+    # the table: a caption, column headers, and each power's name as its row's header
+    assert "sealed codes in from 1 of 7 powers" in gm.inner_text("#intake caption")
+    assert gm.eval_on_selector_all("#intake thead th[scope=col]", "els => els.length") == 2
+    script = "rows => rows.map(r => [r.querySelector('th[scope=row]').textContent, r.cells[1].textContent])"
+    rows = gm.eval_on_selector_all("#intake tbody tr", script)
+    assert len(rows) == 7 and dict(rows)["France"].startswith("sealed orders in")
+    box = gm.eval_on_selector("#intake", "e => e.getBoundingClientRect().toJSON()")
+    assert box["left"] >= 0 and box["right"] <= 390
+    assert_fits_a_phone(gm)
+    # a damaged code: refused with the reason, next to the button that was pressed
+    gm.fill("#codes-text", code[:100])
+    gm.locator("#open-codes").tap()
+    gm.wait_for_selector("#codes-status:has-text('1 refused')")
+    assert "refused: " in gm.inner_text("#codes-log") and "cut short" in gm.inner_text("#codes-log")
+    assert in_viewport(gm, "#codes-status")
+    assert_fits_a_phone(gm)
+
+    # adjudicated: the next step is the message to players, and the jump leads to it
+    gm.locator("#adjudicate").tap()
+    gm.wait_for_function("document.documentElement.dataset.phase === 'F1901M'")
+    assert "message to players" in gm.inner_text("#group-jump")
+    gm.evaluate("scrollTo(0, 0)")
+    gm.locator("#group-jump").tap()
+    gm.wait_for_function("document.activeElement.id === 'message-players'")
+    assert in_viewport(gm, "#message-players")
+    gm.locator("#message-players").tap()
+    gm.wait_for_selector("#message-status:has-text('copied')")
+    assert "Results for Spring 1901" in gm.evaluate("navigator.clipboard.readText()")
+    assert gm.locator("#players-message").is_visible() and in_viewport(gm, "#message-status")
+    assert "players' link and codes" in gm.inner_text("#group-jump")
+    # the next adjudication: that message, now out of date, is no longer shown to copy
+    gm.locator("#adjudicate").tap()
+    gm.wait_for_function("document.documentElement.dataset.phase !== 'F1901M'")
+    assert not gm.locator("#players-message").is_visible()
+    assert "message to players" in gm.inner_text("#group-jump")
+    assert_fits_a_phone(gm)
+
+    # the game master's link opened afresh on the phone: locked; the jump leads to the passphrase, and
+    # a wrong one is named beside it, the field ready to type again
+    again = open_app(gm_context, gm.evaluate("location.href"))
+    assert "unlock with your passphrase" in again.inner_text("#group-jump")
+    again.locator("#group-jump").tap()
+    again.wait_for_function("document.activeElement.id === 'gm-passphrase'")
+    again.keyboard.type("not the passphrase")
+    again.keyboard.press("Enter")
+    again.wait_for_selector("#group-status.error:has-text('does not open')")
+    assert in_viewport(again, "#group-status") and in_viewport(again, "#gm-passphrase")
+    assert again.evaluate("document.activeElement.id") == "gm-passphrase"
+    again.keyboard.type(PASSPHRASE)
+    again.keyboard.press("Enter")
+    again.wait_for_function("document.activeElement.id === 'codes-text'")
+    assert not again.locator("#gm-unlock-form").is_visible() and again.locator("#open-codes").is_enabled()
+
+
+def tab_to(page: Any, target: str, limit: int = 60) -> list[str]:
+    """Press Tab until ``target`` (an id) has the focus: the ids focused on the way."""
+    seen = []
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        focused = str(page.evaluate("document.activeElement.id"))
+        seen.append(focused)
+        if focused == target:
+            return seen
+    raise AssertionError(f"Tab never reached #{target}: {seen}")
+
+
+def assert_focus_visible(page: Any) -> None:
+    style = page.evaluate(
+        """(() => { const e = document.activeElement, s = getComputedStyle(e);
+             return [e.matches(':focus-visible'), s.outlineStyle, parseFloat(s.outlineWidth)]; })()"""
+    )
+    assert style[0] and style[1] != "none" and style[2] >= 2, style
+
+
+def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, site: Site) -> None:
+    gm_context, _ = new_context(viewport={"width": 1366, "height": 900})
+    gm = open_app(gm_context, site.url)
+    # the new group game dialog: focus inside it, kept there, Escape closes it and gives the focus back
+    gm.select_option("#game-kind", "group")
+    tab_to(gm, "new-game")
+    gm.keyboard.press("Enter")
+    gm.wait_for_selector("#group-dialog[open]")
+    assert gm.evaluate("document.activeElement.id") == "group-passphrase"
+    assert_focus_visible(gm)
+    inside = "document.getElementById('group-dialog').contains(document.activeElement)"
+    for _ in range(6):
+        gm.keyboard.press("Tab")
+        assert gm.evaluate(inside) or gm.evaluate("document.activeElement === document.body")
+    gm.keyboard.press("Escape")
+    gm.wait_for_selector("#group-dialog:not([open])", state="attached")
+    assert gm.evaluate("document.activeElement.id") == "new-game"
+    gm.keyboard.press("Enter")
+    gm.wait_for_selector("#group-dialog[open]")
+    tab_to(gm, "group-ok", 5)  # with the passphrase offered
+    gm.keyboard.press("Enter")
+    gm.wait_for_function("location.hash.includes('.gm~')", timeout=20_000)
+    gm.wait_for_function("document.activeElement.id === 'copy-public-link'")
+    players_url = gm.input_value("#players-link")
+
+    # --- a player, with Tab, Enter and Space (and a letter to choose in the power list) ---
+    context, _ = new_context(
+        viewport={"width": 1366, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
+    )
+    player = open_app(context, players_url)
+    order = tab_to(player, "group-power")
+    assert "copy-link" in order and order.index("copy-link") < order.index("group-power")
+    assert_focus_visible(player)
+    player.keyboard.press("f")  # the list's first power starting with F
+    player.wait_for_function("document.getElementById('orders-power').value === 'france'")
+    order = tab_to(player, "orders-text")
+    assert_focus_visible(player)
+    # an order the parser refuses: nothing is sent, and the reason is given under the box and by Send
+    player.keyboard.type("A Par - Nowhere")
+    tab_to(player, "send-orders")
+    player.keyboard.press("Space")
+    player.wait_for_selector("#send-status.error:has-text('Not sent')")
+    assert player.inner_text("#orders-errors").strip() and player.input_value("#orders-code") == ""
+    assert not player.locator("#orders-code-box").is_visible()
+    for _ in range(3):
+        player.keyboard.press("Shift+Tab")
+    assert player.evaluate("document.activeElement.id") == "orders-text"
+    player.keyboard.press("Control+A")
+    player.keyboard.type("A Par - Bur\nA Mar - Spa\nF Bre - Mao")
+    order = tab_to(player, "send-orders")
+    # past the orders box: Enter orders, Clear, then Send (a player has no Adjudicate to tab through)
+    assert order == ["orders-apply", "orders-clear", "send-orders"], order
+    assert_focus_visible(player)
+    # Send with the orders still in the box, not entered: they are entered, then sealed
+    player.keyboard.press("Space")
+    player.wait_for_function("document.getElementById('orders-code').value.startsWith('orders~')")
+    assert player.eval_on_selector_all("#order-list li", "els => els.length") == 3
+    assert player.evaluate("document.activeElement.id") == "copy-code"
+    code = player.input_value("#orders-code")
+    assert "Sealed 3 orders for France" in player.inner_text("#orders-code-note")
+    player.keyboard.press("Enter")
+    player.wait_for_selector("#send-status:has-text('Copied')")
+    assert player.evaluate("navigator.clipboard.readText()") == code
+    # the code's field is just before: its whole text selected as it takes the focus, to copy by hand
+    player.keyboard.press("Shift+Tab")
+    selected = "(e => e.value.substring(e.selectionStart, e.selectionEnd))(document.activeElement)"
+    assert player.evaluate("document.activeElement.id") == "orders-code" and player.evaluate(selected) == code
+
+    # the game master opens the code (pasted as an email would hold it)
+    gm.fill("#codes-text", f"> {code}\n")
+    gm.click("#open-codes")
+    gm.wait_for_selector("#codes-log li")
+    assert "France: 3 orders in" in gm.inner_text("#codes-log")
+    gm_orders = gm.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)")
+    assert sorted(gm_orders) == ["FRA: A mar - spa", "FRA: A par - bur", "FRA: F bre - mao"]
+    # the status line says it to a screen reader
+    assert gm.get_attribute("#codes-status", "role") == "status"
+    assert group.find_codes(code) == [code]
+
+    # the next phase's link: the player's page keeps no code of the phase before, to copy by mistake
+    gm.click("#adjudicate")
+    gm.wait_for_function("document.documentElement.dataset.phase === 'F1901M'")
+    gm.click("#message-players")
+    new_link = re.search(r"https?://\S+#(\S+)", gm.input_value("#players-message"))
+    assert new_link is not None
+    player.evaluate("h => { location.hash = h; }", new_link.group(1))
+    player.wait_for_function("document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    assert player.input_value("#orders-code") == "" and not player.locator("#orders-code-box").is_visible()
+    assert "You play France" in player.inner_text("#group-role")
