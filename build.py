@@ -12,7 +12,10 @@ dist/ holds everything the page fetches, so no request leaves the site's origin:
   compiles them nor unpacks their sources (a third of the start-up work after the interpreter is up);
 - variants.json: id and name of every variant, for the first paint before Python is ready;
 - runtime/: Pyodide and PyScript copied from node_modules (pinned in package.json), only the files
-  the page fetches.
+  the page fetches;
+- manifest.webmanifest and icons/ (drawn here: SVG, and PNG written with zlib), so the site installs as an app;
+- sw.js: the service worker (web/sw.js with the precache manifest filled in: every other file of the
+  site and its SHA-256), so the site works offline after one visit (docs/offline.md).
 """
 
 from __future__ import annotations
@@ -25,10 +28,12 @@ import http.server
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -177,7 +182,7 @@ def build(dist: Path = DIST) -> Path:
         target = dist / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
-    shutil.copytree(ROOT / "web", dist / "web")
+    shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns("sw.js"))
     write_maps(dist / "maps")
     (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")
     write_app_zip(dist / "app.zip")
@@ -193,7 +198,112 @@ def build(dist: Path = DIST) -> Path:
     embed = html.replace('<body data-view="play">', '<body data-view="embed">')
     embed = embed.replace('adjutant_ui.start("play")', 'adjutant_ui.start("embed")')
     (dist / "embed.html").write_text(embed, encoding="utf-8")
+    write_app_manifest(dist)
+    write_service_worker(dist)
     return dist
+
+
+# The app's colours: the icon's field and mark, and the browser's bars around the installed app.
+ICON_FIELD = (0x1D, 0x35, 0x57)
+ICON_MARK = (0xF1, 0xC4, 0x53)
+
+
+def css_colour(rgb: tuple[int, int, int]) -> str:
+    return "#" + bytes(rgb).hex()
+
+
+PNG_ICON_SIZES = (192, 512)
+
+
+def star(size: int) -> list[tuple[float, float]]:
+    """The icon's mark: a five-pointed star centred in a square of `size`, its ten corners in turn."""
+    import math
+
+    points = []
+    for corner in range(10):
+        radius = size * (0.36 if corner % 2 == 0 else 0.15)
+        angle = math.pi * corner / 5 - math.pi / 2
+        points.append((size / 2 + radius * math.cos(angle), size * 0.53 + radius * math.sin(angle)))
+    return points
+
+
+def icon_svg(size: int = 512) -> str:
+    field = css_colour(ICON_FIELD)
+    mark = css_colour(ICON_MARK)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in star(size))
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}">'
+        f'<rect width="{size}" height="{size}" fill="{field}"/><polygon points="{corners}" fill="{mark}"/></svg>\n'
+    )
+
+
+def icon_png(size: int) -> bytes:
+    """The same icon as a PNG (8-bit RGB), for the platforms that install apps only with bitmap icons:
+    each pixel is the mark's colour if its centre is inside the star (even-odd rule), else the field's."""
+    corners = star(size)
+    edges = list(zip(corners, corners[1:] + corners[:1], strict=True))
+    rows = []
+    for row in range(size):
+        y = row + 0.5
+        # Where this row crosses the star's edges: the pixels between pairs of crossings are inside.
+        crossings = sorted(
+            x1 + (y - y1) * (x2 - x1) / (y2 - y1) for (x1, y1), (x2, y2) in edges if (y1 > y) != (y2 > y)
+        )
+        line = bytearray(bytes(ICON_FIELD) * size)
+        for start, end in zip(crossings[::2], crossings[1::2], strict=True):
+            first, last = max(0, round(start)), min(size, round(end))
+            line[3 * first : 3 * last] = bytes(ICON_MARK) * (last - first)
+        rows.append(b"\0" + bytes(line))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
+        + chunk(b"IEND", b"")
+    )
+
+
+def write_app_manifest(dist: Path) -> None:
+    """The web app manifest and its icons: what a browser needs to offer installing the site as an app."""
+    (dist / "icons").mkdir()
+    (dist / "icons" / "icon.svg").write_text(icon_svg(), encoding="utf-8")
+    icons = [{"src": "icons/icon.svg", "sizes": "any", "type": "image/svg+xml"}]
+    for size in PNG_ICON_SIZES:
+        (dist / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
+        icons.append({"src": f"icons/icon-{size}.png", "sizes": f"{size}x{size}", "type": "image/png"})
+    manifest = {
+        "name": "Adjutant — Diplomacy adjudicator",
+        "short_name": "Adjutant",
+        "description": "A Diplomacy adjudicator and game table that works offline.",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": css_colour(ICON_FIELD),
+        "icons": icons,
+    }
+    text = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
+    (dist / "manifest.webmanifest").write_text(text, encoding="utf-8")
+
+
+def write_service_worker(dist: Path) -> None:
+    """Write dist/sw.js: web/sw.js with the precache manifest of every other file now in `dist` (its path
+    and the SHA-256 of its content) and the build's version, a hash of that manifest. Any change to any
+    file is a new sw.js, so browsers fetch the new build as one whole (docs/offline.md)."""
+    files = {
+        path.relative_to(dist).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(dist.rglob("*"))
+        if path.is_file() and path != dist / "sw.js"
+    }
+    listing = json.dumps(files, indent=1, sort_keys=True)
+    version = hashlib.sha256(listing.encode()).hexdigest()[:16]
+    worker = (ROOT / "web" / "sw.js").read_text(encoding="utf-8")
+    worker = worker.replace("/*FILES*/ {}", listing).replace("/*VERSION*/", version)
+    (dist / "sw.js").write_text(worker, encoding="utf-8")
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -204,6 +314,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         ".wasm": "application/wasm",
         ".svg": "image/svg+xml",
         ".json": "application/json",
+        ".webmanifest": "application/manifest+json",
     }
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
