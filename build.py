@@ -12,7 +12,8 @@ dist/ holds everything the page fetches, so no request leaves the site's origin:
   compiles them nor unpacks their sources (a third of the start-up work after the interpreter is up);
 - variants.json: id and name of every variant, for the first paint before Python is ready;
 - runtime/: Pyodide and PyScript copied from node_modules (pinned in package.json), only the files
-  the page fetches;
+  the page fetches; Pyodide's standard library (python_stdlib.zip, which loadPyodide fetches by that
+  name) as bytecode compiled by the same Pyodide, so the page does not compile it at every start;
 - manifest.webmanifest and icons/ (drawn here: SVG, and PNG written with zlib), so the site installs as an app;
 - sw.js: the service worker (web/sw.js with the precache manifest filled in: every other file of the
   site and its SHA-256), so the site works offline after one visit (docs/offline.md).
@@ -75,40 +76,73 @@ def variant_index() -> list[dict[str, str]]:
     return [{"id": vid, "name": name} for vid, name in available_variants(ROOT / "maps")]
 
 
-# Compiles every module under /src with the Pyodide the page runs (same Python, same magic number).
-# The page gets the bytecode alone (module.pyc where module.py would be), which Python imports as a
-# sourceless module; unchecked-hash .pyc files are independent of timestamps, so builds are repeatable.
+# Compiles every module under /src with the Pyodide the page runs (same Python, same magic number), in
+# the layout given: "pycache" (__pycache__/module.cpython-3xx.pyc, for the page's own modules) or "legacy"
+# (module.pyc beside module.py: where zipimport finds the standard library's bytecode without its source).
+# Unchecked-hash .pyc files are independent of timestamps, so builds are repeatable.
 COMPILE_SCRIPT = """
-const [pyodideModule, folder] = process.argv.slice(2);
+const [pyodideModule, folder, layout] = process.argv.slice(2);
 const { loadPyodide } = await import(pyodideModule);
 const pyodide = await loadPyodide();
 pyodide.FS.mkdirTree("/src");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, "/src");
 const ok = pyodide.runPython(`
 import compileall, py_compile
-compileall.compile_dir("/src", quiet=1, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+compileall.compile_dir("/src", quiet=1, legacy=${layout === "legacy" ? "True" : "False"},
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 `);
 process.exitCode = ok ? 0 : 1;
 """
 
 
+def run_in_pyodide(script: str, *args: str) -> bool:
+    """Run a Node script (`script`'s text, given the URL of Pyodide's module and `args`) with the page's
+    own Pyodide. Returns False when Node is missing (or ADJUTANT_NO_BYTECODE=1), so nothing ran."""
+    node = shutil.which("node")
+    if node is None or os.environ.get("ADJUTANT_NO_BYTECODE") == "1":
+        return False
+    pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "script.mjs"
+        path.write_text(script, encoding="utf-8")
+        try:
+            subprocess.run([node, str(path), pyodide, *args], check=True, capture_output=True, text=True)
+        except subprocess.CalledProcessError as error:
+            output = error.stdout + error.stderr
+            raise SystemExit(f"build: compiling Python with Pyodide under Node failed:\n{output}") from None
+    return True
+
+
+def write_compiled_stdlib(target: Path) -> bool:
+    """Write Pyodide's standard library (python_stdlib.zip, sources only) as `target` with every module
+    compiled by the page's own Pyodide (same magic number), bytecode only: Pyodide then imports it
+    without compiling, three quarters of its start-up work. Returns False (nothing written) without Node."""
+    source = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        with zipfile.ZipFile(source) as archive:
+            archive.extractall(folder)
+        if not run_in_pyodide(COMPILE_SCRIPT, str(folder), "legacy"):
+            return False
+        out = zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9)
+        with zipfile.ZipFile(source) as original, out:
+            for entry in original.infolist():
+                name = entry.filename
+                if name.endswith(".py"):
+                    name += "c"  # the module's bytecode in its place
+                info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                out.writestr(info, b"" if entry.is_dir() else (folder / name).read_bytes())
+    return True
+
+
 def compile_bytecode(folder: Path) -> bool:
     """Write __pycache__/*.pyc beside the modules under `folder`, compiled by Pyodide under Node.
     Returns False (the page then compiles the sources itself, ~150 ms slower) when Node is missing."""
-    node = shutil.which("node")
-    if node is None or os.environ.get("ADJUTANT_NO_BYTECODE") == "1":
-        print("build: no Node, so no precompiled bytecode (the page still works, starting a little slower)")
-        return False
-    pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
-    script = folder / "compile.mjs"
-    script.write_text(COMPILE_SCRIPT, encoding="utf-8")
-    try:
-        subprocess.run([node, str(script), pyodide, str(folder)], check=True, capture_output=True, text=True)
-    except subprocess.CalledProcessError as error:
-        raise SystemExit(f"build: compiling the Python for the page failed:\n{error.stdout}{error.stderr}") from None
-    finally:
-        script.unlink()
-    return True
+    if run_in_pyodide(COMPILE_SCRIPT, str(folder), "pycache"):
+        return True
+    print("build: no Node, so no precompiled bytecode (the page still works, starting a little slower)")
+    return False
 
 
 def write_app_zip(target: Path) -> None:
@@ -181,7 +215,8 @@ def build(dist: Path = DIST) -> Path:
     for rel, source in runtime_files().items():
         target = dist / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+        if not (rel.endswith("/python_stdlib.zip") and write_compiled_stdlib(target)):
+            shutil.copyfile(source, target)
     shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns("sw.js"))
     write_maps(dist / "maps")
     (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")
