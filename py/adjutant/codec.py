@@ -25,11 +25,12 @@ import base64
 import binascii
 import json
 import re
+import weakref
 import zlib
 from typing import Any
 
 from .errors import AdjutantError, GameFileError
-from .game import Game
+from .game import Game, PhaseRecord, Position
 from .legal import Candidates, adjustment_candidates, retreat_candidates
 from .orders import Build, Disband, Order, Waive, format_order
 
@@ -185,6 +186,49 @@ def _add_checked(game: Game, order: Order, power: str) -> None:
     game.add_order(order)
 
 
+class _Segment:
+    """One adjudicated phase's part of a link: its digits packed into one number (``radix`` is the product
+    of their radices, so the next phase's part goes above it), and its orders written out as text."""
+
+    __slots__ = ("extra", "number", "orders", "position", "radix", "record")
+
+    def __init__(self, record: PhaseRecord, position: Position, number: int, radix: int, extra: list[Any]) -> None:
+        key = id(record)
+        self.record = weakref.ref(record, lambda _: _SEGMENTS.pop(key, None))
+        #: what the part was made from: the record's orders (a copy) and the position they were given in
+        self.orders = {power: list(texts) for power, texts in record.orders.items()}
+        self.position = position
+        self.number, self.radix, self.extra = number, radix, extra
+
+
+#: each adjudicated phase's part of a link, by the id of its history record, for as long as the record
+#: lives: a game's link is then re-made from its parts and the current phase's orders alone, so that an
+#: action costs the same in year 100 as in year 1 (replaying a long game and finding every phase's
+#: candidate orders again took seconds)
+_SEGMENTS: dict[int, _Segment] = {}
+
+
+def _segment(game: Game, record: PhaseRecord, position: Position) -> _Segment:
+    """The part of a link for `record`, an adjudicated phase of `game` that started at `position`."""
+    cached = _SEGMENTS.get(id(record))
+    if (
+        cached is not None
+        and cached.record() is record
+        and cached.position is position
+        and cached.orders == record.orders
+    ):
+        return cached
+    digits = _Digits()
+    extra: list[Any] = []
+    _encode_phase(Game(game.variant, position), record.orders, digits, extra, 0)
+    radix = 1
+    for _, r in digits.pairs:
+        radix *= r
+    segment = _Segment(record, position, digits.pack(), radix, extra)
+    _SEGMENTS[id(record)] = segment
+    return segment
+
+
 def encode_link(game: Game) -> str:
     """The fragment text that :func:`decode_link` turns back into the same game."""
     if game.position.cluster is not None:
@@ -194,22 +238,26 @@ def encode_link(game: Game) -> str:
 
         text = json.dumps({"a": LINK_VERSION, "v": game.variant.id, "f": to_data(game)}, separators=(",", ":"))
         return link_start(game.variant.id) + _b64(zlib.compress(text.encode("utf-8"), 9)[2:-4])
-    g = Game.new(game.variant)
-    digits = _Digits()
+    # Each adjudicated phase's orders are written against the position it started in (the game keeps
+    # it), so no phase is replayed; the phases' digits are least significant first, as decoding reads them.
+    number, radix = 0, 1
     extra: list[Any] = []
     n = 0
-    records = [r for r in game.history if not r.skipped]
-    for record in records:
-        _encode_phase(g, record.orders, digits, extra, n)
-        for power, texts in record.orders.items():
-            for t in texts:
-                g.add_order(g.parse(t, power))
-        g.adjudicate()
+    for index, record in enumerate(game.history):
+        if record.skipped:
+            continue
+        segment = _segment(game, record, game.position_at(index))
+        number += segment.number * radix
+        radix *= segment.radix
+        extra += [[n, *item[1:]] for item in segment.extra]
         n += 1
     pending = game._written() if not game.over else {}
-    _encode_phase(g, pending, digits, extra, n)
-    number = digits.pack()
-    payload: dict[str, Any] = {"a": LINK_VERSION, "v": game.variant.id, "n": len(records)}
+    digits = _Digits()
+    current: list[Any] = []
+    _encode_phase(game, pending, digits, current, n)
+    number += digits.pack() * radix
+    extra += current
+    payload: dict[str, Any] = {"a": LINK_VERSION, "v": game.variant.id, "n": n}
     if number:
         payload["c"] = _b64(number.to_bytes((number.bit_length() + 7) // 8, "big"))
     if extra:
