@@ -44,7 +44,8 @@ def main() -> None:
     from adjutant.legal import random_game, random_orders
 
     print(f"Cline V, CPython {sys.version.split()[0]}, engine from {args.py}; ms, median of {args.repeat}")
-    print(f"{'years':>5} {'phases':>7} {'link chars':>11} {'order entry':>12} {'adjudication':>13} {'link opening':>13}")
+    columns = ("order entry", "adjudication", "link opening")
+    print(f"{'years':>5} {'phases':>7} {'link chars':>11}" + "".join(f"{name:>14}" for name in columns))
     for years in (int(y) for y in args.years.split(",")):
         game: Game = Game.new("cline5")
         for game in random_game("cline5", 1, years):  # noqa: B007 - the last state is the game played
@@ -53,27 +54,16 @@ def main() -> None:
         rng = random.Random(years)
         entry, adjudication, opening = [], [], []
         for _ in range(args.repeat):
-            orders = random_orders(game, rng)
-            first, rest = orders[0], orders[1:]
-
-            def enter(order: Any = first) -> None:
-                game.add_order(order)
-                encode_link(game)
-
-            entry.append(timed(enter))
+            first, *rest = random_orders(game, rng)
+            entry.append(timed(lambda game=game, order=first: (game.add_order(order), encode_link(game))))
             for order in rest:
                 game.add_order(order)
-
-            def adjudicate() -> None:
-                game.adjudicate()
-                encode_link(game)
-
-            adjudication.append(timed(adjudicate))
+            adjudication.append(timed(lambda game=game: (game.adjudicate(), encode_link(game))))
             link = encode_link(game)
             opening.append(timed(lambda link=link: decode_link(link)))
         print(
-            f"{years:>5} {len(game.history):>7} {len(link):>11} {statistics.median(entry):>12.1f}"
-            f" {statistics.median(adjudication):>13.1f} {statistics.median(opening):>13.1f}"
+            f"{years:>5} {len(game.history):>7} {len(link):>11}"
+            + "".join(f"{statistics.median(times):>14.1f}" for times in (entry, adjudication, opening))
         )
 
 
