@@ -40,8 +40,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
 
-# The Pyodide files loadPyodide() fetches for the core interpreter (no packages are loaded).
-PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+# The Pyodide files loadPyodide() fetches for the core interpreter (no packages are loaded). Its package
+# list (pyodide-lock.json, 120 kB) is not shipped: the page loads no package, and PYODIDE_LOADER gives
+# loadPyodide the list's header with no packages in it instead.
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
+PYODIDE_LOCK = "pyodide-lock.json"
+# The module the page's PyScript config names as its interpreter: Pyodide's own, with the package list
+# given (PyScript passes loadPyodide only where to find Pyodide, so loadPyodide would fetch the list).
+PYODIDE_LOADER = """// loadPyodide with its package list given (written by build.py): the page loads no package.
+import { loadPyodide as load, version } from "./pyodide.mjs";
+export { version };
+export function loadPyodide(options) {
+  return load({ lockFileContents: LOCK, ...options });
+}
+const LOCK = /*LOCK*/;
+"""
 # PyScript's entry module and its core chunk: the page's config turns every plugin off ("!name"), so
 # nothing else is imported. tests/browser checks that the page fetches exactly these runtime files.
 PYSCRIPT_FILES = ["core.js", "core-*.js", "error-*.js"]
@@ -217,6 +230,9 @@ def build(dist: Path = DIST) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         if not (rel.endswith("/python_stdlib.zip") and write_compiled_stdlib(target)):
             shutil.copyfile(source, target)
+    lock = json.loads((ROOT / "node_modules" / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
+    header = json.dumps({"info": lock["info"], "packages": {}})
+    (dist / "runtime" / "pyodide" / "adjutant-pyodide.mjs").write_text(PYODIDE_LOADER.replace("/*LOCK*/", header))
     shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns("sw.js"))
     write_maps(dist / "maps")
     (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")

@@ -116,7 +116,7 @@ def run(runs: int, fragment: str) -> dict[str, dict[str, list[float]]]:
         dist = build.build(Path(folder) / "dist")
         bare = dist / "bare"
         bare.mkdir()
-        for name in build.PYODIDE_FILES:
+        for name in [*build.PYODIDE_FILES, build.PYODIDE_LOCK]:
             shutil.copyfile(ROOT / "node_modules" / "pyodide" / name, bare / name)
         (bare / "index.html").write_text(BARE_PAGE, encoding="utf-8")
         handler = functools.partial(Handler, directory=str(dist))
