@@ -73,6 +73,26 @@ def test_the_link_after_each_action_is_the_replayed_games(variant: str, seed: in
             check(game)
 
 
+@pytest.mark.parametrize("variant", ["standard", "cline5"])
+def test_a_game_opened_from_a_link_is_encoded_from_the_links_own_parts(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    *_, played = random_game(variant, 4, 5)
+    opened = decode_link(encode_link(played))
+    phases: list[Any] = []
+    encode_phase = codec._encode_phase
+    monkeypatch.setattr(
+        codec, "_encode_phase", lambda game, *rest: (phases.append(game.phase), encode_phase(game, *rest))
+    )
+    check(opened)
+    # Only the current phase was encoded anew (the reference encodes the whole game: one call a phase).
+    assert phases[0] == opened.phase
+    assert len(phases) == 1 + sum(not record.skipped for record in opened.history) + 1
+    monkeypatch.undo()
+    opened.undo()
+    check(opened)
+
+
 def test_a_record_whose_orders_change_is_encoded_again() -> None:
     game = next(random_game("standard", 5, 1))
     encode_link(game)

@@ -88,6 +88,8 @@ class _Digits:
     def __init__(self, number: int = 0) -> None:
         self.pairs: list[tuple[int, int]] = []
         self.number = number
+        #: the product of the radices read since it was last set to 1
+        self.taken = 1
 
     def put(self, value: int, radix: int) -> None:
         self.pairs.append((value, radix))
@@ -95,6 +97,7 @@ class _Digits:
     def get(self, radix: int) -> int:
         value = self.number % radix
         self.number //= radix
+        self.taken *= radix
         return value
 
     def pack(self) -> int:
@@ -229,6 +232,30 @@ def _segment(game: Game, record: PhaseRecord, position: Position) -> _Segment:
     return segment
 
 
+class _Parts:
+    """While a link is decoded, each adjudicated phase's part of it, kept for :func:`encode_link` as it
+    would make it: a game opened from a link is then changed without its whole history encoded again."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        #: the orders written out, by phase, as :class:`_Segment` keeps them
+        self.written: dict[Any, list[Any]] = {}
+        for item in payload.get("x", []):
+            if isinstance(item, list) and len(item) == 3:
+                self.written.setdefault(item[0], []).append([0, item[1], item[2]])
+        self.index, self.before = 0, 0
+        self.position: Position | None = None
+
+    def start(self, game: Game, digits: _Digits) -> None:
+        self.index, self.position, self.before = len(game.history), game.position, digits.number
+        digits.taken = 1
+
+    def keep(self, game: Game, digits: _Digits, n: int) -> None:
+        record, position = game.history[self.index], self.position
+        assert position is not None
+        number = self.before - digits.number * digits.taken  # the digits this phase read
+        _SEGMENTS[id(record)] = _Segment(record, position, number, digits.taken, self.written.get(n, []))
+
+
 def encode_link(game: Game) -> str:
     """The fragment text that :func:`decode_link` turns back into the same game."""
     if game.position.cluster is not None:
@@ -332,11 +359,14 @@ def _from_payload(payload: Any) -> Game:
         if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int) and isinstance(item[1], str)):
             raise GameFileError("the link is damaged: a written-out order is malformed")
         extra.setdefault((item[0], item[1]), []).append(item[2])
+    parts = _Parts(payload)
     for n in range(records):
         if game.over:
             raise GameFileError("the link is damaged: it goes on after the end of the game")
+        parts.start(game, digits)
         _decode_phase(game, digits, extra, n)
         game.adjudicate()
+        parts.keep(game, digits, n)
     if not game.over:
         _decode_phase(game, digits, extra, records)
     if digits.number != 0 or any(extra.values()):
