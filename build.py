@@ -13,7 +13,9 @@ dist/ holds everything the page fetches, so no request leaves the site's origin:
 - variants.json: id and name of every variant, for the first paint before Python is ready;
 - runtime/: Pyodide and PyScript copied from node_modules (pinned in package.json), only the files
   the page fetches; Pyodide's standard library (python_stdlib.zip, which loadPyodide fetches by that
-  name) as bytecode compiled by the same Pyodide, so the page does not compile it at every start;
+  name) as bytecode compiled by the same Pyodide, so the page does not compile it at every start; and
+  adjutant-pyodide.mjs, the interpreter module the page's PyScript config names (Pyodide's loadPyodide
+  with its package list given, so the list is not fetched);
 - manifest.webmanifest and icons/ (drawn here: SVG, and PNG written with zlib), so the site installs as an app;
 - sw.js: the service worker (web/sw.js with the precache manifest filled in: every other file of the
   site and its SHA-256), so the site works offline after one visit (docs/offline.md).
