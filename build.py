@@ -12,7 +12,13 @@ dist/ holds everything the page fetches, so no request leaves the site's origin:
   compiles them nor unpacks their sources (a third of the start-up work after the interpreter is up);
 - variants.json: id and name of every variant, for the first paint before Python is ready;
 - runtime/: Pyodide and PyScript copied from node_modules (pinned in package.json), only the files
-  the page fetches.
+  the page fetches; Pyodide's standard library (python_stdlib.zip, which loadPyodide fetches by that
+  name) as bytecode compiled by the same Pyodide, so the page does not compile it at every start; and
+  adjutant-pyodide.mjs, the interpreter module the page's PyScript config names (Pyodide's loadPyodide
+  with its package list given, so the list is not fetched);
+- manifest.webmanifest and icons/ (drawn here: SVG, and PNG written with zlib), so the site installs as an app;
+- sw.js: the service worker (web/sw.js with the precache manifest filled in: every other file of the
+  site and its SHA-256), so the site works offline after one visit (docs/offline.md).
 """
 
 from __future__ import annotations
@@ -25,19 +31,34 @@ import http.server
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
 
-# The Pyodide files loadPyodide() fetches for the core interpreter (no packages are loaded).
-PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+# The Pyodide files loadPyodide() fetches for the core interpreter (no packages are loaded). Its package
+# list (pyodide-lock.json, 120 kB) is not shipped: the page loads no package, and PYODIDE_LOADER gives
+# loadPyodide the list's header with no packages in it instead.
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
+PYODIDE_LOCK = "pyodide-lock.json"
+# The module the page's PyScript config names as its interpreter: Pyodide's own, with the package list
+# given (PyScript passes loadPyodide only where to find Pyodide, so loadPyodide would fetch the list).
+PYODIDE_LOADER = """// loadPyodide with its package list given (written by build.py): the page loads no package.
+import { loadPyodide as load, version } from "./pyodide.mjs";
+export { version };
+export function loadPyodide(options) {
+  return load({ lockFileContents: LOCK, ...options });
+}
+const LOCK = /*LOCK*/;
+"""
 # PyScript's entry module and its core chunk: the page's config turns every plugin off ("!name"), so
 # nothing else is imported. tests/browser checks that the page fetches exactly these runtime files.
 PYSCRIPT_FILES = ["core.js", "core-*.js", "error-*.js"]
@@ -72,40 +93,73 @@ def variant_index() -> list[dict[str, str]]:
     return [{"id": vid, "name": name} for vid, name in available_variants(ROOT / "maps")]
 
 
-# Compiles every module under /src with the Pyodide the page runs (same Python, same magic number).
-# The page gets the bytecode alone (module.pyc where module.py would be), which Python imports as a
-# sourceless module; unchecked-hash .pyc files are independent of timestamps, so builds are repeatable.
+# Compiles every module under /src with the Pyodide the page runs (same Python, same magic number), in
+# the layout given: "pycache" (__pycache__/module.cpython-3xx.pyc, for the page's own modules) or "legacy"
+# (module.pyc beside module.py: where zipimport finds the standard library's bytecode without its source).
+# Unchecked-hash .pyc files are independent of timestamps, so builds are repeatable.
 COMPILE_SCRIPT = """
-const [pyodideModule, folder] = process.argv.slice(2);
+const [pyodideModule, folder, layout] = process.argv.slice(2);
 const { loadPyodide } = await import(pyodideModule);
 const pyodide = await loadPyodide();
 pyodide.FS.mkdirTree("/src");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, "/src");
 const ok = pyodide.runPython(`
 import compileall, py_compile
-compileall.compile_dir("/src", quiet=1, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+compileall.compile_dir("/src", quiet=1, legacy=${layout === "legacy" ? "True" : "False"},
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 `);
 process.exitCode = ok ? 0 : 1;
 """
 
 
+def run_in_pyodide(script: str, *args: str) -> bool:
+    """Run a Node script (`script`'s text, given the URL of Pyodide's module and `args`) with the page's
+    own Pyodide. Returns False when Node is missing (or ADJUTANT_NO_BYTECODE=1), so nothing ran."""
+    node = shutil.which("node")
+    if node is None or os.environ.get("ADJUTANT_NO_BYTECODE") == "1":
+        return False
+    pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "script.mjs"
+        path.write_text(script, encoding="utf-8")
+        try:
+            subprocess.run([node, str(path), pyodide, *args], check=True, capture_output=True, text=True)
+        except subprocess.CalledProcessError as error:
+            output = error.stdout + error.stderr
+            raise SystemExit(f"build: compiling Python with Pyodide under Node failed:\n{output}") from None
+    return True
+
+
+def write_compiled_stdlib(target: Path) -> bool:
+    """Write Pyodide's standard library (python_stdlib.zip, sources only) as `target` with every module
+    compiled by the page's own Pyodide (same magic number), bytecode only: Pyodide then imports it
+    without compiling, three quarters of its start-up work. Returns False (nothing written) without Node."""
+    source = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        with zipfile.ZipFile(source) as archive:
+            archive.extractall(folder)
+        if not run_in_pyodide(COMPILE_SCRIPT, str(folder), "legacy"):
+            return False
+        out = zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9)
+        with zipfile.ZipFile(source) as original, out:
+            for entry in original.infolist():
+                name = entry.filename
+                if name.endswith(".py"):
+                    name += "c"  # the module's bytecode in its place
+                info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                out.writestr(info, b"" if entry.is_dir() else (folder / name).read_bytes())
+    return True
+
+
 def compile_bytecode(folder: Path) -> bool:
     """Write __pycache__/*.pyc beside the modules under `folder`, compiled by Pyodide under Node.
     Returns False (the page then compiles the sources itself, ~150 ms slower) when Node is missing."""
-    node = shutil.which("node")
-    if node is None or os.environ.get("ADJUTANT_NO_BYTECODE") == "1":
-        print("build: no Node, so no precompiled bytecode (the page still works, starting a little slower)")
-        return False
-    pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
-    script = folder / "compile.mjs"
-    script.write_text(COMPILE_SCRIPT, encoding="utf-8")
-    try:
-        subprocess.run([node, str(script), pyodide, str(folder)], check=True, capture_output=True, text=True)
-    except subprocess.CalledProcessError as error:
-        raise SystemExit(f"build: compiling the Python for the page failed:\n{error.stdout}{error.stderr}") from None
-    finally:
-        script.unlink()
-    return True
+    if run_in_pyodide(COMPILE_SCRIPT, str(folder), "pycache"):
+        return True
+    print("build: no Node, so no precompiled bytecode (the page still works, starting a little slower)")
+    return False
 
 
 def write_app_zip(target: Path) -> None:
@@ -178,8 +232,12 @@ def build(dist: Path = DIST) -> Path:
     for rel, source in runtime_files().items():
         target = dist / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
-    shutil.copytree(ROOT / "web", dist / "web")
+        if not (rel.endswith("/python_stdlib.zip") and write_compiled_stdlib(target)):
+            shutil.copyfile(source, target)
+    lock = json.loads((ROOT / "node_modules" / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
+    header = json.dumps({"info": lock["info"], "packages": {}})
+    (dist / "runtime" / "pyodide" / "adjutant-pyodide.mjs").write_text(PYODIDE_LOADER.replace("/*LOCK*/", header))
+    shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns("sw.js"))
     write_maps(dist / "maps")
     (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")
     write_app_zip(dist / "app.zip")
@@ -195,7 +253,112 @@ def build(dist: Path = DIST) -> Path:
     embed = html.replace('<body data-view="play">', '<body data-view="embed">')
     embed = embed.replace('adjutant_ui.start("play")', 'adjutant_ui.start("embed")')
     (dist / "embed.html").write_text(embed, encoding="utf-8")
+    write_app_manifest(dist)
+    write_service_worker(dist)
     return dist
+
+
+# The app's colours: the icon's field and mark, and the browser's bars around the installed app.
+ICON_FIELD = (0x1D, 0x35, 0x57)
+ICON_MARK = (0xF1, 0xC4, 0x53)
+
+
+def css_colour(rgb: tuple[int, int, int]) -> str:
+    return "#" + bytes(rgb).hex()
+
+
+PNG_ICON_SIZES = (192, 512)
+
+
+def star(size: int) -> list[tuple[float, float]]:
+    """The icon's mark: a five-pointed star centred in a square of `size`, its ten corners in turn."""
+    import math
+
+    points = []
+    for corner in range(10):
+        radius = size * (0.36 if corner % 2 == 0 else 0.15)
+        angle = math.pi * corner / 5 - math.pi / 2
+        points.append((size / 2 + radius * math.cos(angle), size * 0.53 + radius * math.sin(angle)))
+    return points
+
+
+def icon_svg(size: int = 512) -> str:
+    field = css_colour(ICON_FIELD)
+    mark = css_colour(ICON_MARK)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in star(size))
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}">'
+        f'<rect width="{size}" height="{size}" fill="{field}"/><polygon points="{corners}" fill="{mark}"/></svg>\n'
+    )
+
+
+def icon_png(size: int) -> bytes:
+    """The same icon as a PNG (8-bit RGB), for the platforms that install apps only with bitmap icons:
+    each pixel is the mark's colour if its centre is inside the star (even-odd rule), else the field's."""
+    corners = star(size)
+    edges = list(zip(corners, corners[1:] + corners[:1], strict=True))
+    rows = []
+    for row in range(size):
+        y = row + 0.5
+        # Where this row crosses the star's edges: the pixels between pairs of crossings are inside.
+        crossings = sorted(
+            x1 + (y - y1) * (x2 - x1) / (y2 - y1) for (x1, y1), (x2, y2) in edges if (y1 > y) != (y2 > y)
+        )
+        line = bytearray(bytes(ICON_FIELD) * size)
+        for start, end in zip(crossings[::2], crossings[1::2], strict=True):
+            first, last = max(0, round(start)), min(size, round(end))
+            line[3 * first : 3 * last] = bytes(ICON_MARK) * (last - first)
+        rows.append(b"\0" + bytes(line))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
+        + chunk(b"IEND", b"")
+    )
+
+
+def write_app_manifest(dist: Path) -> None:
+    """The web app manifest and its icons: what a browser needs to offer installing the site as an app."""
+    (dist / "icons").mkdir()
+    (dist / "icons" / "icon.svg").write_text(icon_svg(), encoding="utf-8")
+    icons = [{"src": "icons/icon.svg", "sizes": "any", "type": "image/svg+xml"}]
+    for size in PNG_ICON_SIZES:
+        (dist / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
+        icons.append({"src": f"icons/icon-{size}.png", "sizes": f"{size}x{size}", "type": "image/png"})
+    manifest = {
+        "name": "Adjutant — Diplomacy adjudicator",
+        "short_name": "Adjutant",
+        "description": "A Diplomacy adjudicator and game table that works offline.",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": css_colour(ICON_FIELD),
+        "icons": icons,
+    }
+    text = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
+    (dist / "manifest.webmanifest").write_text(text, encoding="utf-8")
+
+
+def write_service_worker(dist: Path) -> None:
+    """Write dist/sw.js: web/sw.js with the precache manifest of every other file now in `dist` (its path
+    and the SHA-256 of its content) and the build's version, a hash of that manifest. Any change to any
+    file is a new sw.js, so browsers fetch the new build as one whole (docs/offline.md)."""
+    files = {
+        path.relative_to(dist).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(dist.rglob("*"))
+        if path.is_file() and path != dist / "sw.js"
+    }
+    listing = json.dumps(files, indent=1, sort_keys=True)
+    version = hashlib.sha256(listing.encode()).hexdigest()[:16]
+    worker = (ROOT / "web" / "sw.js").read_text(encoding="utf-8")
+    worker = worker.replace("/*FILES*/ {}", listing).replace("/*VERSION*/", version)
+    (dist / "sw.js").write_text(worker, encoding="utf-8")
 
 
 class SiteServer(http.server.ThreadingHTTPServer):
@@ -213,6 +376,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         ".wasm": "application/wasm",
         ".svg": "image/svg+xml",
         ".json": "application/json",
+        ".webmanifest": "application/manifest+json",
     }
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name

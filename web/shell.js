@@ -7,7 +7,9 @@
 //   drawing exactly that data, never deciding anything; a reloaded tab reopens its own game (its id in
 //   sessionStorage "adjutant.tab-game", its save in "adjutant.game.<id>": py/adjutant_ui/saves.py), and
 //   the snapshot is painted only when that game is the autosaved one;
-// - it shows PyScript's progress until the Python UI (py/adjutant_ui) takes over.
+// - it shows PyScript's progress until the Python UI (py/adjutant_ui) takes over;
+// - once Python is ready it registers the service worker (sw.js, written by build.py) that keeps the
+//   site for offline use, and says when a new version of the site is ready (docs/offline.md).
 // Game logic lives in Python; this file never reads a game link or file.
 "use strict";
 
@@ -255,6 +257,60 @@
       });
   });
 
+  // The notice of a new build, downloaded whole by its service worker and waiting to take over: the
+  // button hands over to it, and the page reloads (the game is in the link and the autosave).
+  function offerUpdate(registration) {
+    if (document.getElementById("update-notice")) return;
+    const notice = document.createElement("div");
+    notice.id = "update-notice";
+    notice.className = "boot update-notice";
+    notice.setAttribute("role", "status");
+    const text = document.createElement("span");
+    text.textContent = "A new version of Adjutant is ready.";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = "update-reload";
+    button.textContent = "Reload";
+    button.addEventListener("click", function () {
+      if (registration.waiting) registration.waiting.postMessage("adjutant:activate");
+      else location.reload();
+    });
+    notice.append(text, button);
+    const header = document.querySelector("header");
+    if (header) header.after(notice);
+    else document.body.prepend(notice);
+  }
+
+  // Service workers run only in a secure context (HTTPS, or http://localhost and 127.0.0.1): on
+  // plain HTTP elsewhere the site works online only. Registering after start-up keeps the first
+  // visit's downloads for the page itself.
+  function registerWorker() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    const hadController = Boolean(navigator.serviceWorker.controller);
+    navigator.serviceWorker.addEventListener("controllerchange", function () {
+      // A worker that took over a page it did not serve is a new build the user asked for.
+      if (hadController) location.reload();
+    });
+    navigator.serviceWorker
+      .register("sw.js")
+      .then(function (registration) {
+        const watch = function (worker) {
+          worker.addEventListener("statechange", function () {
+            if (worker.state === "installed" && navigator.serviceWorker.controller) offerUpdate(registration);
+          });
+        };
+        if (registration.waiting && navigator.serviceWorker.controller) offerUpdate(registration);
+        if (registration.installing) watch(registration.installing);
+        registration.addEventListener("updatefound", function () {
+          if (registration.installing) watch(registration.installing);
+        });
+        document.documentElement.dataset.serviceWorker = "registered";
+      })
+      .catch(function () {
+        // no offline copy (storage full or disabled): the site still works online
+      });
+  }
+
   // Called by the Python UI once orders can be entered.
   shell.pythonReady = function () {
     // Python drew the position just now, unless the snapshot showed it earlier.
@@ -263,6 +319,7 @@
     document.documentElement.dataset.pythonReady = "true";
     const boot = document.getElementById("boot");
     if (boot) boot.hidden = true;
+    registerWorker();
   };
 
   // Shown if Python fails to start, so the page never sits on "Loading" for ever.

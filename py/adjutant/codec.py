@@ -25,11 +25,12 @@ import base64
 import binascii
 import json
 import re
+import weakref
 import zlib
 from typing import Any
 
 from .errors import AdjutantError, GameFileError
-from .game import Game
+from .game import Game, PhaseRecord, Position
 from .legal import Candidates, adjustment_candidates, retreat_candidates
 from .limits import inflate, read_json
 from .orders import Build, Disband, Order, Waive, format_order
@@ -88,6 +89,8 @@ class _Digits:
     def __init__(self, number: int = 0) -> None:
         self.pairs: list[tuple[int, int]] = []
         self.number = number
+        #: the product of the radices read since it was last set to 1
+        self.taken = 1
 
     def put(self, value: int, radix: int) -> None:
         self.pairs.append((value, radix))
@@ -95,6 +98,7 @@ class _Digits:
     def get(self, radix: int) -> int:
         value = self.number % radix
         self.number //= radix
+        self.taken *= radix
         return value
 
     def take(self, radices: list[int]) -> _Digits:
@@ -104,6 +108,7 @@ class _Digits:
         for radix in radices:
             product *= radix
         self.number, chunk = divmod(self.number, product)
+        self.taken *= product
         return _Digits(chunk)
 
     def pack(self) -> int:
@@ -215,6 +220,73 @@ def _bits_per_phase(game: Game) -> int:
     return max(movement, adjustment)
 
 
+class _Segment:
+    """One adjudicated phase's part of a link: its digits packed into one number (``radix`` is the product
+    of their radices, so the next phase's part goes above it), and its orders written out as text."""
+
+    __slots__ = ("extra", "number", "orders", "position", "radix", "record")
+
+    def __init__(self, record: PhaseRecord, position: Position, number: int, radix: int, extra: list[Any]) -> None:
+        key = id(record)
+        self.record = weakref.ref(record, lambda _: _SEGMENTS.pop(key, None))
+        #: what the part was made from: the record's orders (a copy) and the position they were given in
+        self.orders = {power: list(texts) for power, texts in record.orders.items()}
+        self.position = position
+        self.number, self.radix, self.extra = number, radix, extra
+
+
+#: each adjudicated phase's part of a link, by the id of its history record, for as long as the record
+#: lives: a game's link is then re-made from its parts and the current phase's orders alone, so that an
+#: action costs the same in year 100 as in year 1 (replaying a long game and finding every phase's
+#: candidate orders again took seconds)
+_SEGMENTS: dict[int, _Segment] = {}
+
+
+def _segment(game: Game, record: PhaseRecord, position: Position) -> _Segment:
+    """The part of a link for `record`, an adjudicated phase of `game` that started at `position`."""
+    cached = _SEGMENTS.get(id(record))
+    if (
+        cached is not None
+        and cached.record() is record
+        and cached.position is position
+        and cached.orders == record.orders
+    ):
+        return cached
+    digits = _Digits()
+    extra: list[Any] = []
+    _encode_phase(Game(game.variant, position), record.orders, digits, extra, 0)
+    radix = 1
+    for _, r in digits.pairs:
+        radix *= r
+    segment = _Segment(record, position, digits.pack(), radix, extra)
+    _SEGMENTS[id(record)] = segment
+    return segment
+
+
+class _Parts:
+    """While a link is decoded, each adjudicated phase's part of it, kept for :func:`encode_link` as it
+    would make it: a game opened from a link is then changed without its whole history encoded again."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        #: the orders written out, by phase, as :class:`_Segment` keeps them
+        self.written: dict[Any, list[Any]] = {}
+        for item in payload.get("x", []):
+            if isinstance(item, list) and len(item) == 3:
+                self.written.setdefault(item[0], []).append([0, item[1], item[2]])
+        self.index, self.before = 0, 0
+        self.position: Position | None = None
+
+    def start(self, game: Game, digits: _Digits) -> None:
+        self.index, self.position, self.before = len(game.history), game.position, digits.number
+        digits.taken = 1
+
+    def keep(self, game: Game, digits: _Digits, n: int) -> None:
+        record, position = game.history[self.index], self.position
+        assert position is not None
+        number = self.before - digits.number * digits.taken  # the digits this phase read
+        _SEGMENTS[id(record)] = _Segment(record, position, number, digits.taken, self.written.get(n, []))
+
+
 def encode_link(game: Game) -> str:
     """The fragment text that :func:`decode_link` turns back into the same game."""
     if game.position.cluster is not None:
@@ -224,22 +296,26 @@ def encode_link(game: Game) -> str:
 
         text = json.dumps({"a": LINK_VERSION, "v": game.variant.id, "f": to_data(game)}, separators=(",", ":"))
         return link_start(game.variant.id) + _b64(zlib.compress(text.encode("utf-8"), 9)[2:-4])
-    g = Game.new(game.variant)
-    digits = _Digits()
+    # Each adjudicated phase's orders are written against the position it started in (the game keeps
+    # it), so no phase is replayed; the phases' digits are least significant first, as decoding reads them.
+    number, radix = 0, 1
     extra: list[Any] = []
     n = 0
-    records = [r for r in game.history if not r.skipped]
-    for record in records:
-        _encode_phase(g, record.orders, digits, extra, n)
-        for power, texts in record.orders.items():
-            for t in texts:
-                g.add_order(g.parse(t, power))
-        g.adjudicate()
+    for index, record in enumerate(game.history):
+        if record.skipped:
+            continue
+        segment = _segment(game, record, game.position_at(index))
+        number += segment.number * radix
+        radix *= segment.radix
+        extra += [[n, *item[1:]] for item in segment.extra]
         n += 1
     pending = game._written() if not game.over else {}
-    _encode_phase(g, pending, digits, extra, n)
-    number = digits.pack()
-    payload: dict[str, Any] = {"a": LINK_VERSION, "v": game.variant.id, "n": len(records)}
+    digits = _Digits()
+    current: list[Any] = []
+    _encode_phase(game, pending, digits, current, n)
+    number += digits.pack() * radix
+    extra += current
+    payload: dict[str, Any] = {"a": LINK_VERSION, "v": game.variant.id, "n": n}
     if number:
         payload["c"] = _b64(number.to_bytes((number.bit_length() + 7) // 8, "big"))
     if extra:
@@ -309,13 +385,16 @@ def _from_payload(payload: Any) -> Game:
         if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int) and isinstance(item[1], str)):
             raise GameFileError("the link is damaged: a written-out order is malformed")
         extra.setdefault((item[0], item[1]), []).append(item[2])
+    parts = _Parts(payload)
     for n in range(records):
         if game.over:
             raise GameFileError("the link is damaged: it goes on after the end of the game")
         if digits.number.bit_length() > (records + 1 - n) * per_phase:
             raise GameFileError(f"the link is damaged: its orders are longer than {records} phases can need")
+        parts.start(game, digits)
         _decode_phase(game, digits, extra, n)
         game.adjudicate()
+        parts.keep(game, digits, n)
     if not game.over:
         _decode_phase(game, digits, extra, records)
     if digits.number != 0 or any(extra.values()):

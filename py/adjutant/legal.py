@@ -74,6 +74,27 @@ class Candidates:
             for loc in variant.neighbours("F", sea):
                 self.shores.setdefault(c, set()).add(province_of(loc))
         self._targets: dict[str, list[str]] = {}
+        self._target_provinces: dict[str, tuple[str, ...]] = {}
+        #: each unit's province's place among the units' provinces sorted
+        self._rank = {prov: rank for rank, prov in enumerate(sorted(units))}
+        #: by province: the units that could move there, as (rank, place among its targets, province)
+        self._moving_to: dict[str, list[tuple[int, int, str]]] | None = None
+
+    def _movers(self) -> dict[str, list[tuple[int, int, str]]]:
+        if self._moving_to is None:
+            self._moving_to = {}
+            for prov, rank in self._rank.items():
+                for at, dp in enumerate(self.target_provinces(prov)):
+                    self._moving_to.setdefault(dp, []).append((rank, at, prov))
+        return self._moving_to
+
+    def target_provinces(self, prov: str) -> tuple[str, ...]:
+        """The provinces the unit in ``prov`` could move to, each once (a province's coasts are one), in
+        the order of :meth:`move_targets`: the destinations another unit could support it to."""
+        found = self._target_provinces.get(prov)
+        if found is None:
+            found = self._target_provinces[prov] = tuple(dict.fromkeys(map(province_of, self.move_targets(prov))))
+        return found
 
     def move_targets(self, prov: str) -> list[str]:
         """Where the unit in ``prov`` could move: adjacent places, and for armies on a coast every coast a
@@ -103,17 +124,19 @@ class Candidates:
         for d in self.move_targets(prov):
             orders.append(Move(u, d, d not in adjacent))
         reach = {province_of(d) for d in v.neighbours(u.type, u.location)}
-        for other in sorted(self.units):
-            if other == prov:
+        # Supports, by the supported unit's province in sorted order: to hold where it is within reach,
+        # then to each province within reach it could move to, in the order of its move targets. Found
+        # from the index of who could move where, not by going through every unit for every unit.
+        supports: list[tuple[int, int, str, str | None]] = []
+        movers = self._movers()
+        for dp in reach:
+            if dp == prov:
                 continue
-            if other in reach:
-                orders.append(Support(u, other))
-            for d in self.move_targets(other):
-                dp = province_of(d)
-                if dp in reach and dp != prov:
-                    s = Support(u, other, dp)
-                    if s not in orders:
-                        orders.append(s)
+            if dp in self.units:
+                supports.append((self._rank[dp], -1, dp, None))
+            supports += [(rank, at, other, dp) for rank, at, other in movers.get(dp, ()) if other != prov]
+        supports.sort()
+        orders += [Support(u, other) if dp is None else Support(u, other, dp) for _, _, other, dp in supports]
         if prov in self.comp:
             shore = self.shores.get(self.comp[prov], set())
             for other in sorted(shore):

@@ -170,8 +170,11 @@ def test_a_link_paints_its_own_variants_map_before_python_starts(new_context: An
     assert game.add_orders("France: A par - bur") == []
     game.adjudicate()
     context, recorder = new_context()
+    # The page's own map requests (its service worker later fetches every map, for offline use).
+    requested: list[Any] = []
+    context.on("request", lambda request: requested.append(request))
     page = open_app(context, site.url + "#" + encode_link(game))
-    maps = [url.rsplit("/", 1)[1] for url in recorder.requests if url.endswith(".svg")]
+    maps = [r.url.rsplit("/", 1)[1] for r in requested if "/maps/" in r.url and r.service_worker is None]
     assert maps == ["loeb9.svg"]
     assert page.get_attribute("#map", "data-variant") == "loeb9"
     assert phase(page) == "F1901M"

@@ -1,0 +1,157 @@
+"""What one action on the page costs in Python as a game grows: order entry, adjudication, opening a link.
+
+    .venv/bin/python benchmarks/page_actions.py [--years 1,10,30,100] [--repeat 5] [--py FOLDER]
+    .venv/bin/python benchmarks/page_actions.py --page [--years ...] [--repeat 3]
+
+Plays a seeded game of random legal orders of Cline 9-Man V for each number of game years (in CPython),
+then times, as the page does them (each change re-makes the link of the game in hand):
+- order entry: one order added, then the game's link made;
+- adjudication: the phase's orders given, the phase adjudicated, then the link made (the orders' entry
+  is outside the time; what is timed is the click on Adjudicate);
+- link opening: the game's link decoded into a game.
+Times are milliseconds, medians of --repeat. --py runs another checkout's engine (its py/ folder), to
+compare with the code before a change.
+
+--page does the same in the built site in headless Chromium: the game's link opened in a fresh profile
+(position visible: from the Python UI's start, the adjutant:pyStart mark, to the position drawn), then
+three orders entered as text, one at a time, and the phase adjudicated, each timed from the click to
+the next frame.
+Targets (issue 21): order entry and adjudication within 50 ms at 100 game years (click to next
+frame, in the page); a 100-year link's position visible within 1 s of Python being ready.
+Figures in docs/performance-startup.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def timed(action: Any) -> float:
+    start = time.perf_counter()
+    action()
+    return (time.perf_counter() - start) * 1000
+
+
+CLICK = """async ([button, power, text]) => {
+  if (power !== null) {
+    document.getElementById("orders-power").value = power;
+    document.getElementById("orders-text").value = text;
+  }
+  const start = performance.now();
+  document.getElementById(button).click();
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  return performance.now() - start;
+}"""
+
+OPENED = """() => performance.getEntriesByName("adjutant:positionVisible")[0].startTime
+  - performance.getEntriesByName("adjutant:pyStart")[0].startTime"""
+
+
+def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
+    """Open each game's link in the built site and time an order's entry and an adjudication there."""
+    import functools
+    import http.server
+    import tempfile
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "tests"))
+    from adjutant import encode_link
+    from adjutant.orders import Hold, format_order
+    from chromium import CHROMIUM, CHROMIUM_FLAGS
+    from startup import Handler
+
+    import build
+
+    print(f"In the page (headless Chromium), ms, median of {repeat}")
+    columns = ("link opening", "order entry", "adjudication")
+    print(f"{'years':>5} {'link chars':>11}" + "".join(f"{name:>14}" for name in columns))
+    with tempfile.TemporaryDirectory() as folder:
+        dist = build.build(Path(folder) / "dist")
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(dist)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+                for years, game in games:
+                    link = encode_link(game)
+                    opening, entry, adjudication = [], [], []
+                    for _ in range(repeat):
+                        context = browser.new_context(viewport={"width": 1280, "height": 800})
+                        page = context.new_page()
+                        page.goto(base + "#" + link)
+                        page.wait_for_selector("html[data-python-ready]", state="attached", timeout=300_000)
+                        opening.append(page.evaluate(OPENED))
+                        # three orders, each its own click (the first also pays for what Python does once)
+                        for place in sorted(game.units)[:3]:
+                            unit = game.units[place]
+                            order = ["orders-apply", unit.power, format_order(Hold(unit))]
+                            entry.append(page.evaluate(CLICK, order))
+                        adjudication.append(page.evaluate(CLICK, ["adjudicate", None, None]))
+                        context.close()
+                    print(
+                        f"{years:>5} {len(link):>11}"
+                        + "".join(f"{statistics.median(times):>14.1f}" for times in (opening, entry, adjudication))
+                    )
+                browser.close()
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--years", default="1,10,30,100", help="game lengths, comma-separated")
+    parser.add_argument("--repeat", type=int, default=5, help="timings of each action (default 5)")
+    parser.add_argument("--py", type=Path, default=ROOT / "py", help="the engine's folder (default this py/)")
+    parser.add_argument("--page", action="store_true", help="time the actions in the built site in Chromium")
+    args = parser.parse_args()
+    sys.path.insert(0, str(args.py.resolve()))
+    from adjutant import Game, decode_link, encode_link
+    from adjutant.legal import random_game, random_orders
+
+    if args.page:
+        played = []
+        for years in (int(y) for y in args.years.split(",")):
+            *_, last = random_game("cline5", 1, years)
+            played.append((years, last))
+        in_page(played, args.repeat)
+        return
+
+    print(f"Cline V, CPython {sys.version.split()[0]}, engine from {args.py}; ms, median of {args.repeat}")
+    columns = ("order entry", "adjudication", "link opening")
+    print(f"{'years':>5} {'phases':>7} {'link chars':>11}" + "".join(f"{name:>14}" for name in columns))
+    for years in (int(y) for y in args.years.split(",")):
+        game: Game = Game.new("cline5")
+        for game in random_game("cline5", 1, years):  # noqa: B007 - the last state is the game played
+            pass
+        encode_link(game)  # the page made the link of the game it opened
+        rng = random.Random(years)
+        entry, adjudication, opening = [], [], []
+        for _ in range(args.repeat):
+            first, *rest = random_orders(game, rng)
+            entry.append(timed(lambda game=game, order=first: (game.add_order(order), encode_link(game))))
+            for order in rest:
+                game.add_order(order)
+            adjudication.append(timed(lambda game=game: (game.adjudicate(), encode_link(game))))
+            link = encode_link(game)
+            opening.append(timed(lambda link=link: decode_link(link)))
+        print(
+            f"{years:>5} {len(game.history):>7} {len(link):>11}"
+            + "".join(f"{statistics.median(times):>14.1f}" for times in (entry, adjudication, opening))
+        )
+
+
+if __name__ == "__main__":
+    main()

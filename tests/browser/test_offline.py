@@ -1,0 +1,128 @@
+"""Offline play: after one visit the service worker serves the whole site with the server gone, and a new
+build replaces the old one whole once the page's notice is accepted.
+
+Each test serves its own copy of the built site (so it can stop the server or change the build) and uses
+a fresh browser context (a fresh profile: no service worker, no caches).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from app_driver import PYTHON_READY_TIMEOUT_MS, Site, open_app, reopen_app
+from conftest import QuietHandler
+
+import build
+
+
+class Server:
+    """A copy of the site served on 127.0.0.1 (a secure context, as service workers need) until stopped."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.httpd = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(root))
+        )
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        if self.thread.is_alive():
+            self.httpd.shutdown()
+            self.thread.join()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def served(site: Site, tmp_path: Path) -> Iterator[Server]:
+    root = tmp_path / "site"
+    shutil.copytree(site.root, root)
+    server = Server(root)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="allow")
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    context.requests = requests
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+def wait_until_kept_offline(page: Any) -> None:
+    """Wait until the service worker has the whole build in its cache and controls the page."""
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=PYTHON_READY_TIMEOUT_MS)
+
+
+def cache_names(page: Any) -> list[str]:
+    return sorted(page.evaluate("caches.keys()"))
+
+
+def test_after_one_visit_a_phase_plays_with_the_network_off(context: Any, served: Server) -> None:
+    page = open_app(context, served.url)
+    wait_until_kept_offline(page)
+    assert page.locator("#update-notice").count() == 0
+    served.stop()
+    context.set_offline(True)
+
+    page = reopen_app(page, served.url)
+    assert page.evaluate("document.documentElement.dataset.phase") == "S1901M"
+    page.select_option("#orders-power", "france")
+    page.fill("#orders-text", "A par - bur")
+    page.click("#orders-apply")
+    assert "FRA: A par - bur" in page.inner_text("#order-list")
+    page.click("#adjudicate")
+    assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
+    assert "A par - bur" in page.inner_text("#results")
+    assert page.locator('#map .adj-unit[data-location="bur"]').count() == 1
+
+    # The read-only embed view of that game opens offline too.
+    link = page.evaluate("location.hash")
+    embed = context.new_page()
+    embed.goto(served.url + "embed.html" + link)
+    embed.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
+    assert embed.evaluate("document.documentElement.dataset.phase") == "F1901M"
+    assert embed.locator('#map .adj-unit[data-location="bur"]').count() == 1
+    assert all(url.startswith(served.url) or url.startswith(("data:", "blob:")) for url in context.requests)
+
+
+def test_a_new_build_replaces_the_old_one_when_the_page_says_so(context: Any, served: Server) -> None:
+    page = open_app(context, served.url)
+    wait_until_kept_offline(page)
+    [old_cache] = cache_names(page)
+
+    # A new build deployed into the same folder: one file changes, and with it the worker's manifest.
+    stylesheet = served.root / "web" / "app.css"
+    stylesheet.write_text(stylesheet.read_text(encoding="utf-8") + "\n.new-build-mark { color: red; }\n")
+    build.write_service_worker(served.root)
+
+    page = reopen_app(page, served.url)
+    notice = page.locator("#update-notice")
+    notice.wait_for(state="visible", timeout=PYTHON_READY_TIMEOUT_MS)
+    assert "new version" in notice.inner_text()
+    # Until the user says so, the page runs on the old build alone.
+    assert ".new-build-mark" not in page.evaluate("fetch('web/app.css').then(r => r.text())")
+    assert old_cache in cache_names(page)
+
+    with page.expect_navigation():
+        page.click("#update-reload")
+    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
+    [new_cache] = cache_names(page)
+    assert new_cache != old_cache
+    assert ".new-build-mark" in page.evaluate("fetch('web/app.css').then(r => r.text())")
+    assert page.locator("#update-notice").count() == 0
