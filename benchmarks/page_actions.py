@@ -119,7 +119,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(args.py.resolve()))
     from adjutant import Game, decode_link, encode_link
-    from adjutant.legal import random_game, random_orders
+    from adjutant.randomgame import random_game, random_orders
 
     if args.page:
         played = []

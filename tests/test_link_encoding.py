@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 from adjutant import Game, codec, decode_link, dumps, encode_link
-from adjutant.legal import Candidates, random_game, random_orders
+from adjutant.legal import Candidates
 from adjutant.orders import Order, Support
+from adjutant.randomgame import random_game, random_orders
 from adjutant.variant import province_of
 
 
