@@ -7,8 +7,6 @@ a fresh browser context (a fresh profile: no service worker, no caches).
 
 from __future__ import annotations
 
-import functools
-import http.server
 import shutil
 import threading
 from collections.abc import Iterator
@@ -17,7 +15,6 @@ from typing import Any
 
 import pytest
 from app_driver import PYTHON_READY_TIMEOUT_MS, Site, open_app, reopen_app
-from conftest import QuietHandler
 
 import build
 
@@ -27,9 +24,7 @@ class Server:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.httpd = http.server.ThreadingHTTPServer(
-            ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(root))
-        )
+        self.httpd = build.site_server(root)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
