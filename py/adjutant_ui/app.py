@@ -13,13 +13,20 @@ from typing import Any
 
 import js
 from adjutant import AdjutantError, available_variants, cluster, load_variant
-from adjutant.orders import format_order
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import sealed
 from .board import Board
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
-from .session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
+from .session import (
+    Session,
+    decode_link,
+    encode_link,
+    game_from_text,
+    game_to_text,
+    order_label,
+    position_snapshot,
+)
 
 AUTOSAVE_KEY = "adjutant.autosave"
 #: the autosaved game's position as plain data, painted by web/shell.js before Python is ready
@@ -61,6 +68,11 @@ class App:
         self.session: Session | None = None
         self.board: Board | None = None
         self.proxies: list[Any] = []
+        #: what each button drawn at a render does, by its data-action: one listener on each panel reads
+        #: it, so that no event proxy is made per render
+        self.actions: dict[str, Any] = {}
+        #: the "units without orders" warning is open (Adjudicate was pressed with something unordered)
+        self.warning_open = False
         self.coast_choices: list[str] = []
         self.last_link = ""
         # A game with secrets (Cluster): who is looking ("" for an ordinary game; "public", "gm" or a
@@ -228,6 +240,10 @@ class App:
         self.on(_id("orders-form"), "submit", self.on_orders)
         self.on(_id("orders-clear"), "click", self.on_clear_orders)
         self.on(_id("adjudicate"), "click", self.on_adjudicate)
+        self.on(_id("adjudicate-anyway"), "click", self.on_adjudicate_anyway)
+        self.on(_id("adjudicate-back"), "click", self.on_adjudicate_back)
+        self.on(_id("click-order"), "click", self.on_action)
+        self.on(_id("nominations"), "click", self.on_action)
         self.on(_id("undo"), "click", self.on_undo)
         self.on(_id("declare-draw"), "click", self.on_draw)
         self.on(_id("copy-link"), "click", self.on_copy_link)
@@ -236,6 +252,7 @@ class App:
         self.on(_id("upload"), "change", self.on_upload)
         self.on(_id("copy-embed"), "click", self.on_embed)
         self.on(_id("map-zoom"), "click", self.on_zoom)
+        self.on(_id("show-results"), "change", lambda e: self.render())
         self.on(_id("unlock-form"), "submit", self.on_unlock)
         self.on(_id("show-passphrases"), "click", lambda e: self.open_passphrases("change"))
         self.on(_id("passphrase-form"), "submit", self.on_passphrases)
@@ -245,6 +262,15 @@ class App:
         # on the document, not the body: a file dropped below a short page must open here too
         # (web/shell.js stops the browser from navigating to a dropped file)
         self.on(document, "drop", self.on_drop)
+
+    def on_action(self, event: Any) -> None:
+        """A click on a button drawn at a render (their handlers are in :attr:`actions`)."""
+        button = event.target.closest("button[data-action]") if hasattr(event.target, "closest") else None
+        if button is None or button is jsnull:
+            return
+        handler = self.actions.get(str(button.dataset.action))
+        if handler is not None:
+            handler()
 
     def on_key(self, event: Any) -> None:
         if event.key == "Escape":
@@ -281,17 +307,24 @@ class App:
 
     def enter(self, text: str, power: str | None) -> None:
         assert self.session is not None
+        self.warning_open = False
         problems = self.session.enter_orders(text, power)
         self.show_problems(problems)
         self.changed()
 
     def show_problems(self, problems: list[Any]) -> None:
+        """The problems of the last entry, then what it replaced (so no earlier order goes silently)."""
         errors = _id("orders-errors")
         errors.replaceChildren()
         for problem in problems:
             item = document.createElement("li")
             item.className = "kept" if getattr(problem, "kept", False) else "rejected"
-            item.textContent = str(problem)
+            item.textContent = str(problem) + (" (kept: marked illegal, it will hold)" if problem.kept else "")
+            errors.appendChild(item)
+        for old, new in self.session.replaced if self.session is not None else []:
+            item = document.createElement("li")
+            item.className = "replaced"
+            item.textContent = f"replaced {old} by {new}"
             errors.appendChild(item)
 
     def on_orders(self, event: Any) -> None:
@@ -302,14 +335,15 @@ class App:
         power = str(_id("orders-power").value) or None
         # orders are for the current phase: show it, not the past one being looked at
         self.session.step(to=len(self.session.game.history))
+        self.warning_open = False
         try:
-            problems = self.session.enter_orders(text, power)
+            problems = self.session.enter_orders(text, power, keep_illegal=bool(_id("orders-keep").checked))
         except AdjutantError as error:
             self.message(str(error))
             return
         self.show_problems(problems)
-        if not any(not getattr(p, "kept", False) for p in problems):
-            _id("orders-text").value = ""
+        # what was taken leaves the box; the lines refused stay, to be corrected
+        _id("orders-text").value = "\n".join(self.session.refused)
         self.changed()
         self.render()
 
@@ -322,8 +356,40 @@ class App:
         self.render()
 
     def on_adjudicate(self, event: Any) -> None:
+        """Adjudicate, or first list what has no order (units that will hold, builds unused) and let the
+        player go on or go back."""
         session = self.session
         assert session is not None
+        missing = session.unordered()
+        if missing:
+            self.warning_open = True
+            count = len(missing)
+            _id("adjudicate-warning-text").textContent = (
+                f"{count} {'thing has' if count == 1 else 'things have'} no order yet:")
+            listing = _id("adjudicate-missing")
+            listing.replaceChildren()
+            for line in missing:
+                item = document.createElement("li")
+                item.textContent = line
+                listing.appendChild(item)
+            _id("adjudicate-warning").hidden = False
+            _id("adjudicate-anyway").focus()
+            return
+        self.adjudicate()
+
+    def on_adjudicate_anyway(self, event: Any) -> None:
+        self.adjudicate()
+
+    def on_adjudicate_back(self, event: Any) -> None:
+        self.warning_open = False
+        _id("adjudicate-warning").hidden = True
+        _id("adjudicate").focus()
+
+    def adjudicate(self) -> None:
+        session = self.session
+        assert session is not None
+        self.warning_open = False
+        _id("adjudicate-warning").hidden = True
         try:
             session.game.adjudicate()
         except AdjutantError as error:
@@ -717,7 +783,11 @@ class App:
         secret = sealed.has_secrets(game)
         sites = sealed.sites_of(game) if secret else {}
         strengths = sealed.strengths_of(game) if secret and session.at_current else {}
-        board.draw(position, session.shapes(), session.selected, session.targets(), orderable, sites, strengths)
+        show_results = self.embed or bool(_id("show-results").checked)
+        results = session.last_results() if show_results else []
+        changed = session.changed_centres() if show_results else {}
+        board.draw(position, session.shapes(), session.selected, session.targets(), orderable, sites, strengths,
+                   results, changed, session.retreat_choices())
         _id("phase-label").textContent = session.shown_phase_title()
         last = len(game.history)
         _id("hist-first").disabled = session.view == 0
@@ -728,6 +798,7 @@ class App:
         self._powers()
         if self.embed:
             return
+        _id("results-key").hidden = not (results or changed)
         self._orders_panel()
         self._secrets_panel(sites)
         record = session.view if not session.at_current else None
@@ -737,8 +808,9 @@ class App:
         _id("undo").disabled = readonly or not game.history
         _id("adjudicate").disabled = readonly or game.over or not session.at_current
         _id("declare-draw").disabled = readonly or game.over
-        for name in ("orders-text", "orders-apply", "orders-clear", "orders-power", "download"):
+        for name in ("orders-text", "orders-apply", "orders-clear", "orders-power", "orders-keep", "download"):
             _id(name).disabled = readonly
+        _id("adjudicate-warning").hidden = not (self.warning_open and session.at_current and not readonly)
         over = _id("game-over")
         if game.winner:
             winner = game.variant.powers[game.winner].name
@@ -824,7 +896,7 @@ class App:
             button.type = "button"
             button.textContent = "Nominate"
             button.dataset.action = f"nominate-{power}"
-            self.on(button, "click", lambda e, p=power: self.on_nominate(p))
+            self.actions[f"nominate-{power}"] = lambda p=power: self.on_nominate(p)
             box.appendChild(button)
             holder.appendChild(box)
 
@@ -885,21 +957,35 @@ class App:
             for order in orders:
                 item = document.createElement("li")
                 item.dataset.power = power
-                item.textContent = f"{game.variant.powers[power].abbrev}: {format_order(order)}"
+                item.textContent = f"{game.variant.powers[power].abbrev}: {order_label(game.variant, order)}"
+                why = session.is_illegal(order)
+                if why:
+                    item.className = "illegal"
+                    mark = document.createElement("strong")
+                    mark.textContent = f" illegal, will hold: {why}"
+                    item.appendChild(mark)
                 listing.appendChild(item)
         panel = _id("click-order")
         panel.replaceChildren()
+        self.actions = {k: v for k, v in self.actions.items() if k.startswith("nominate-")}
         prompt = document.createElement("p")
         prompt.id = "click-prompt"
         prompt.textContent = session.prompt()
         panel.appendChild(prompt)
+        if session.note:
+            note = document.createElement("p")
+            note.id = "click-note"
+            note.className = "click-note"
+            note.setAttribute("role", "status")
+            note.textContent = session.note
+            panel.appendChild(note)
 
         def button(label: str, handler: Any, name: str) -> None:
             element = document.createElement("button")
             element.type = "button"
             element.textContent = label
             element.dataset.action = name
-            self.on(element, "click", handler)
+            self.actions[name] = lambda: handler(None)
             panel.appendChild(element)
 
         kind = game.phase.kind
@@ -919,7 +1005,7 @@ class App:
             for unit_type, label in (("A", "Army"), ("F", "Fleet")):
                 button(f"Build {label}", lambda e, t=unit_type: self._build(t), f"build-{unit_type}")
         for coast in self.coast_choices:
-            label = f"{game.variant.province_name(coast)} ({coast})"
+            label = game.variant.province_name(coast)
             button(label, lambda e, c=coast: self.act_on(c), f"coast-{coast}")
         if session.selected:
             button("Cancel", lambda e: self.cancel(), "cancel")
@@ -939,7 +1025,7 @@ class App:
 
     def _build(self, unit_type: str) -> None:
         assert self.session is not None
-        order = self.session.build(unit_type)
+        order, self.coast_choices = self.session.build(unit_type)
         if order:
             self.enter(order, power=None)
         self.render()

@@ -97,14 +97,28 @@ class Board:
         orderable: set[str] | None = None,
         sites: dict[str, int] | None = None,
         strengths: dict[str, str] | None = None,
+        results: list[Shape] | None = None,
+        changed: dict[str, str] | None = None,
+        retreats: dict[str, list[str]] | None = None,
     ) -> None:
         """Draw the position and the orders; in a game with secrets, also the Sites of the Ancients
-        (province -> level) and the units' strengths (province -> "3", "2" or "M") the viewer may see."""
+        (province -> level) and the units' strengths (province -> "3", "2" or "M") the viewer may see.
+        ``results`` are the last phase's orders with their results, drawn under the orders; ``changed``
+        the centres that changed hands (province -> earlier owner); ``retreats`` where each dislodged
+        unit (by location) may retreat."""
         self.overlay.replaceChildren()
         self._colour_centres(position.centres)
         self._highlight(targets or [])
         if sites:
             self._sites(sites)
+        if changed:
+            self._changed_centres(position.centres, changed)
+        if results:
+            layer = self._el("g", class_="adj-results")
+            for shape in results:
+                self._shape(layer, shape, "result")
+        if retreats:
+            self._retreats(retreats)
         orders = self._el("g", class_="adj-orders")
         units = self._el("g", class_="adj-units")
         for unit in position.units.values():
@@ -138,6 +152,42 @@ class Board:
             self._text(group, x, y + 3.5, str(int(level)), "adj-site-text")
             title = self._el("title", group)
             title.textContent = f"Site of the Ancients, level {int(level)}: {self.variant.province_name(province)}"
+
+    def _changed_centres(self, centres: dict[str, str], changed: dict[str, str]) -> None:
+        """A ring round each centre that changed hands, titled with its old and new owner."""
+        layer = self._el("g", class_="adj-changed-centres")
+        for province, before in changed.items():
+            point = self.centre_points.get(province) or self.anchor(province)
+            if point is None:
+                continue
+            now = centres.get(province, "")
+            ring = self._el("circle", layer, cx=f"{point[0]:.1f}", cy=f"{point[1]:.1f}", r=10,
+                            class_="adj-centre-changed", data_province=province)
+            ring.style.stroke = self.colours.get(now, "#222") if now else "#222"
+            title = self._el("title", ring)
+            title.textContent = (f"{self.variant.province_name(province)}: now {self._owner(now)}'s, "
+                                 f"was {self._owner(before)}'s")
+
+    def _owner(self, power: str) -> str:
+        return self.variant.powers[power].name if power in self.variant.powers else "no one"
+
+    def _retreats(self, retreats: dict[str, list[str]]) -> None:
+        """Thin dashed lines from each dislodged unit to the places it may retreat to."""
+        layer = self._el("g", class_="adj-retreat-options")
+        for location, options in retreats.items():
+            home = self.anchor(location)
+            if home is None:
+                continue
+            start = (home[0] + 16.0, home[1] + 14.0)
+            for option in options:
+                end = self.anchor(option)
+                if end is None:
+                    continue
+                group = self._el("g", layer, class_="adj-retreat-option", data_from=location, data_to=option)
+                self._el("line", group, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
+                         y2=f"{end[1]:.1f}", class_="adj-line retreat-option")
+                self._el("circle", group, cx=f"{end[0]:.1f}", cy=f"{end[1]:.1f}", r=4, class_="adj-dot retreat-option")
+                self._el("title", group).textContent = f"may retreat to {self.variant.province_name(option)}"
 
     def _strength(self, group: Any, location: str, mark: str) -> None:
         point = self.anchor(location)
@@ -207,13 +257,21 @@ class Board:
                            class_=cls + " head")
             tip.style.fill = colour
 
-    def _shape(self, parent: Any, shape: Shape) -> None:
+    def _shape(self, parent: Any, shape: Shape, extra: str = "") -> None:
         colour = self.colours.get(shape.power, "#444")
         state = "" if shape.success is None else (" succeeded" if shape.success else " failed")
-        group = self._el("g", parent, class_=f"adj-order {shape.kind}{state}", data_kind=shape.kind)
+        group = self._el("g", parent, class_=f"adj-order {shape.kind}{state} {extra}".strip(), data_kind=shape.kind)
         at = self.anchor(shape.at)
         if at is None:
             return
+        if shape.success is not None:
+            outcome = "succeeded" if shape.success else "failed"
+            self._el("title", group).textContent = f"{outcome}: {shape.reason}" if shape.reason else outcome
+        if shape.illegal:  # kept at the player's say: a "!" beside the unit says it will hold
+            group.classList.add("illegal")
+            self._el("circle", group, cx=f"{at[0] + 13:.1f}", cy=f"{at[1] - 13:.1f}", r=7, class_="adj-illegal-body")
+            self._text(group, at[0] + 13, at[1] - 9.5, "!", "adj-illegal-text")
+            self._el("title", group).textContent = "Illegal order kept anyway: the unit will hold"
         to = self.anchor(shape.to) if shape.to else None
         via = self.anchor(shape.via) if shape.via else None
         if shape.kind in ("move", "retreat") and to is not None:

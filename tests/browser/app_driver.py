@@ -78,3 +78,10 @@ def _ready(context: Any, url: str, page: Any | None) -> Any:
         page.remove_listener("crash", watch)
         return page
     raise AssertionError("unreachable")
+
+
+def adjudicate(page: Any) -> None:
+    """Press "Adjudicate" and, if the page warns that something has no order, go on anyway."""
+    page.click("#adjudicate")
+    if page.locator("#adjudicate-warning").is_visible():
+        page.click("#adjudicate-anyway")

@@ -8,7 +8,7 @@ import json
 import zlib
 from typing import Any
 
-from app_driver import Site, open_app, reopen_app
+from app_driver import Site, adjudicate, open_app, reopen_app
 
 # A number past Python's int-string limit: json.loads raises ValueError, not a JSON error.
 HUGE_NUMBER = "1" + "0" * 5000
@@ -34,7 +34,7 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
     page = open_app(context, site.url)
     page.fill("#orders-text", "France: A par - bur")
     page.click("#orders-apply")
-    page.click("#adjudicate")
+    adjudicate(page)
     assert phase(page) == "F1901M"
     played = stored(page, "adjutant.autosave")
 
@@ -88,7 +88,7 @@ def test_a_hostile_dropped_file_keeps_the_game_and_the_embed_code_keeps_the_fold
     page = open_app(context, site.url + "index.html?ref=a/b")
     page.fill("#orders-text", "France: A par - bur")
     page.click("#orders-apply")
-    page.click("#adjudicate")
+    adjudicate(page)
     saved = stored(page, "adjutant.autosave")
 
     # Dropped on the root element (below a short page, outside <body>): opened by the app, refused.
