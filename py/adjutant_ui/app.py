@@ -48,6 +48,11 @@ def _mark(name: str) -> None:
         js.performance.mark("adjutant:" + name)
 
 
+def _v(value: Any) -> Any:
+    """JavaScript's null as None."""
+    return None if value is None or value is jsnull else value
+
+
 def _storage_get(key: str) -> str | None:
     try:
         value = js.localStorage.getItem(key)
@@ -275,6 +280,25 @@ class App:
     def on_key(self, event: Any) -> None:
         if event.key == "Escape":
             self.cancel()
+            return
+        if event.key in ("Enter", " ") and not self.embed and self.session is not None:
+            # a unit or a highlighted place on the map, reached with Tab: the same as a click on it
+            target = event.target
+            inside = hasattr(target, "closest") and _v(target.closest("#map")) is not None
+            location = Board.location_of(target) if inside else None
+            if location is not None:
+                event.preventDefault()
+                self.act_on(location)
+                self.focus_map()
+
+    def focus_map(self) -> None:
+        """After a keyboard action on the map (whose drawing was replaced): focus the selected unit, else
+        the first place to choose, else the map."""
+        for selector in ("#map .adj-unit.selected", "#map .adj-target", "#map .adj-unit.orderable", "#map"):
+            element = _v(document.querySelector(selector))
+            if element is not None:
+                element.focus()
+                return
 
     def cancel(self) -> None:
         if self.session is not None:
@@ -800,6 +824,7 @@ class App:
             return
         _id("results-key").hidden = not (results or changed)
         self._orders_panel()
+        self._position_text()
         self._secrets_panel(sites)
         record = session.view if not session.at_current else None
         _id("results").textContent = session.results_text(record)
@@ -946,6 +971,27 @@ class App:
                 status.textContent = "—"
             row.appendChild(status)
             body.appendChild(row)
+
+    def _position_text(self) -> None:
+        """The shown position as text, power by power (units and centres), for screen readers and for
+        anyone who would rather read it."""
+        session = self.session
+        assert session is not None
+        variant = session.game.variant
+        position = session.shown_position()
+        listing = _id("position-list")
+        listing.replaceChildren()
+        for power in variant.powers.values():
+            units = [f"{u.type} {variant.province_name(u.location)}" for u in position.units.values()
+                     if u.power == power.id]
+            units += [f"{d.unit.type} {variant.province_name(d.unit.location)} (dislodged)"
+                      for d in position.dislodged if d.unit.power == power.id]
+            centres = sorted(variant.province_name(p) for p, owner in position.centres.items() if owner == power.id)
+            item = document.createElement("li")
+            item.dataset.power = power.id
+            item.textContent = (f"{power.name}: units {', '.join(units) or 'none'}; "
+                                f"{len(centres)} centres: {', '.join(centres) or 'none'}.")
+            listing.appendChild(item)
 
     def _orders_panel(self) -> None:
         session = self.session

@@ -205,13 +205,22 @@ class Board:
             circle.setAttribute("data-owner", owner or "")
 
     def _highlight(self, targets: list[str]) -> None:
+        """Mark the places the next click may choose; each is a button for the keyboard too."""
         for element in self.svg.querySelectorAll(".adj-target"):
             element.classList.remove("adj-target")
+            for name in ("tabindex", "role", "aria-label"):
+                element.removeAttribute(name)
         for location in targets:
+            focusable = True
             for ident in (location, location.split("/")[0]):
                 element = _v(self.svg.querySelector(f'[id="{ident}"]'))
                 if element is not None:
                     element.classList.add("adj-target")
+                    if focusable:  # (a coast's province is highlighted too, but reached once)
+                        element.setAttribute("tabindex", "0")
+                        element.setAttribute("role", "button")
+                        element.setAttribute("aria-label", self.variant.province_name(location))
+                        focusable = False
 
     def _unit(self, parent: Any, unit: Any, location: str, selected: bool, orderable: bool,
               offset: tuple[float, float] = (0.0, 0.0)) -> Any:
@@ -237,6 +246,9 @@ class Board:
             group.classList.add("selected")
         if orderable:
             group.classList.add("orderable")
+            group.setAttribute("tabindex", "0")
+            group.setAttribute("role", "button")
+            group.setAttribute("aria-label", title.textContent + (" (selected)" if selected else ""))
         return group
 
     def _arrow(self, parent: Any, a: tuple[float, float], b: tuple[float, float], cls: str, colour: str,

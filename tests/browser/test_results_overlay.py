@@ -14,7 +14,7 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any]) ->
     page, recorder = app
     assert page.locator("#map .adj-results .adj-order").count() == 0
     assert not page.locator("#results-key").is_visible()
-    enter_text(page, "France: A par - bur\nA mar - pic\nGermany: A mun - bur\nAustria: A vie - tyr")
+    enter_text(page, "France: A par - bur\nF bre - pic\nGermany: A mun - bur\nAustria: A vie - tyr")
     adjudicate(page)
     assert phase(page) == "F1901M"
     results = "#map .adj-results .adj-order"
@@ -28,7 +28,7 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any]) ->
     assert page.locator(results).count() == 4
 
     # A unit dislodged: where it may retreat is drawn; after the retreat, the centres that changed hands.
-    enter_text(page, "France: A pic - bel\nAustria: A tyr - ven\nF tri S A tyr - ven")
+    enter_text(page, "France: F pic - bel\nAustria: A tyr - ven\nF tri S A tyr - ven")
     adjudicate(page)
     assert phase(page) == "F1901R"
     options = page.eval_on_selector_all(
