@@ -587,3 +587,20 @@ def test_centres_that_changed_hands_and_retreat_choices() -> None:
     session.step(to=len(session.game.history))
     assert session.game.phase.kind == "adjustment"
     assert session.changed_centres() == {"bel": "", "ven": "italy"}
+
+
+def test_protect_and_the_cluster_orders_have_shapes_of_their_own() -> None:
+    from adjutant.orders import Mattermit, Protect, Research, Transfer, Unit
+    from adjutant_ui.session import order_shape
+
+    army, fleet = Unit("italy", "A", "tun"), Unit("italy", "F", "ion")
+    units = {"tun": army, "ion": fleet}
+    protect = order_shape(Protect(army, "ion", "wes"), units)
+    assert protect is not None
+    assert (protect.kind, protect.at, protect.via, protect.to) == ("protect", "tun", "ion", "wes")
+    research = order_shape(Research(army), units)
+    assert research is not None and research.kind == "research"
+    transfer = order_shape(Transfer(army, "ion", "F"), units)
+    assert transfer is not None and (transfer.kind, transfer.via) == ("transfer", "ion")
+    jump = order_shape(Mattermit(fleet, "eas"), units)
+    assert jump is not None and (jump.kind, jump.to) == ("mattermit", "eas")

@@ -276,6 +276,12 @@ class Board:
         at = self.anchor(shape.at)
         if at is None:
             return
+        name = {"protect": "protects", "research": "researches", "transfer": "transfers to",
+                "mattermit": "mattermits to"}.get(shape.kind)
+        if name and shape.success is None:
+            where = shape.via if shape.kind in ("protect", "transfer") else shape.to
+            what = f" {self.variant.province_name(where)}" if where else ""
+            self._el("title", group).textContent = f"{self.variant.province_name(shape.at)} {name}{what}"
         if shape.success is not None:
             outcome = "succeeded" if shape.success else "failed"
             self._el("title", group).textContent = f"{outcome}: {shape.reason}" if shape.reason else outcome
@@ -300,6 +306,24 @@ class Board:
             mid = ((via[0] + to[0]) / 2, (via[1] + to[1]) / 2)
             self._arrow(group, at, mid, "adj-line dotted", colour, head=False)
             self._el("circle", group, cx=f"{mid[0]:.1f}", cy=f"{mid[1]:.1f}", r=4, class_="adj-dot").style.fill = colour
+        elif shape.kind == "protect" and via is not None:
+            # a dotted line to the fleet it protects, then the fleet's run as a dotted arrow, and a shield
+            self._arrow(group, at, via, "adj-line dotted", colour, head=False)
+            if to is not None:
+                self._arrow(group, via, to, "adj-line dotted", colour, shorten=4)
+            sx, sy = at[0] - 15.0, at[1] - 12.0
+            self._el("path", group, d=f"M{sx - 6:.1f},{sy - 6:.1f}h12v5q0,7 -6,10q-6,-3 -6,-10z",
+                     class_="adj-shield").style.fill = colour
+        elif shape.kind == "transfer" and via is not None:
+            self._arrow(group, at, via, "adj-line double", colour)
+            self._badge(group, at, "T", colour)
+        elif shape.kind == "mattermit" and to is not None:
+            self._arrow(group, at, to, "adj-line dashed long", colour)
+            self._badge(group, at, "M", colour)
+        elif shape.kind == "research":
+            self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
+                     class_="adj-ring dashed").style.stroke = colour
+            self._badge(group, at, "R", colour)
         elif shape.kind == "hold":
             self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
                      class_="adj-ring").style.stroke = colour
@@ -315,6 +339,12 @@ class Board:
             mid = ((at[0] + end[0]) / 2, (at[1] + end[1]) / 2)
             self._el("path", group, d=f"M{mid[0]-6:.1f},{mid[1]-6:.1f}L{mid[0]+6:.1f},{mid[1]+6:.1f}"
                      f"M{mid[0]+6:.1f},{mid[1]-6:.1f}L{mid[0]-6:.1f},{mid[1]+6:.1f}", class_="adj-cross")
+
+    def _badge(self, group: Any, at: tuple[float, float], letter: str, colour: str) -> None:
+        """A small lettered disc above a unit: the Cluster orders that are not moves (R, T, M)."""
+        x, y = at[0] + 14.0, at[1] - 13.0
+        self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=7, class_="adj-badge").style.stroke = colour
+        self._text(group, x, y + 3.5, letter, "adj-badge-text")
 
     @staticmethod
     def location_of(event_target: Any) -> str | None:

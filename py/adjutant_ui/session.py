@@ -20,11 +20,15 @@ from adjutant.orders import (
     Build,
     Convoy,
     Disband,
+    Mattermit,
     Move,
     Nominate,
     Order,
+    Protect,
+    Research,
     Retreat,
     Support,
+    Transfer,
     Waive,
     format_order,
     order_power,
@@ -97,7 +101,7 @@ def position_snapshot(game: Game, colours: dict[str, str] | None = None) -> dict
 class Shape:
     """One order as the map draws it."""
 
-    kind: str  # hold, move, support, convoy, retreat, disband, build
+    kind: str  # hold, move, support, convoy, retreat, disband, build, protect, research, transfer, mattermit
     power: str
     at: str  # location of the ordered unit (or of the build)
     to: str = ""  # destination (move, retreat, supported/convoyed unit's destination)
@@ -139,6 +143,17 @@ def order_shape(order: Order, units: dict[str, Any], success: bool | None = None
         army = units.get(order.target)
         via = army.location if army is not None else order.target
         return Shape("convoy", power, at, order.dest, via, success)
+    if isinstance(order, Protect):
+        fleet = units.get(order.target)
+        via = fleet.location if fleet is not None else order.target
+        return Shape("protect", power, at, order.dest, via, success)
+    if isinstance(order, Transfer):
+        host = units.get(order.target)
+        return Shape("transfer", power, at, via=host.location if host is not None else order.target, success=success)
+    if isinstance(order, Mattermit):
+        return Shape("mattermit", power, at, order.dest, success=success)
+    if isinstance(order, Research):
+        return Shape("research", power, at, success=success)
     if isinstance(order, Disband):
         return Shape("disband", power, at, success=success)
     return Shape("hold", power, at, success=success)

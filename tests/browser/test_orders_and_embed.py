@@ -79,6 +79,9 @@ def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> N
     click_map(page, "wes")
     listing = order_list(page)
     assert "ITA: A Tun P F Ion - Wes" in listing and "ITA: F Ion - Wes" in listing
+    protect = page.locator("#map .adj-order.protect")
+    assert protect.locator(".adj-shield").count() == 1  # a symbol of its own, not a hold's ring
+    assert protect.locator("title").first.text_content() == "Tunis protects Ionian Sea"
     # The protect button is there for an army on a coast.
     click_map(page, "tun")
     assert page.locator("[data-action=protect]").count() == 1
