@@ -258,6 +258,10 @@ class Board:
         ux, uy = dx / length, dy / length
         start = (a[0] + ux * (UNIT_RADIUS + 1), a[1] + uy * (UNIT_RADIUS + 1))
         end = (b[0] - ux * shorten, b[1] - uy * shorten) if length > shorten * 2 else b
+        # a dark casing under the power's colour: the line keeps its contrast over land and sea alike
+        # (the lighter power colours alone do not: tests/test_maps_render.py measures it)
+        self._el("line", parent, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
+                 y2=f"{end[1]:.1f}", class_=cls.replace("adj-line", "adj-casing"))
         line = self._el("line", parent, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
                         y2=f"{end[1]:.1f}", class_=cls)
         line.style.stroke = colour

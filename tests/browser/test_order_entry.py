@@ -35,6 +35,8 @@ def test_typed_orders_refuse_illegal_lines_merge_by_unit_and_leave_the_box(app: 
     click_map(page, "par")
     click_map(page, "bur")
     assert "FRA: A Par - Bur" in order_list(page)
+    # the arrow has a dark casing under France's light blue (contrast over land and sea)
+    assert page.locator("#map .adj-order.move .adj-casing").count() == 1
     # Typed for France: the clicked order for Paris stays; an illegal line is refused and stays in the box.
     enter_text(page, "A mar - spa\nF bre - mun", "france")
     listing = order_list(page)
