@@ -109,6 +109,15 @@ class App:
         button.setAttribute("aria-pressed", "true" if zoomed else "false")
         button.textContent = "Smaller map" if zoomed else "Larger map"
 
+    def post_height(self) -> None:
+        """The embed view tells the page holding it how tall its content is (the snippet from "Embed
+        code" sizes the frame to it). Only a number is sent."""
+        with contextlib.suppress(Exception):  # not in a frame, or the parent is gone
+            if js.window.parent is not js.window:
+                height = int(document.documentElement.scrollHeight)
+                data = to_js({"adjutantHeight": height}, dict_converter=js.Object.fromEntries)
+                js.window.parent.postMessage(data, "*")
+
     def message(self, text: str, kind: str = "error") -> None:
         box = _id("message")
         _id("message-text").textContent = text
@@ -240,6 +249,8 @@ class App:
         self.on(js.window, "hashchange", self.on_hash_change)
         self.on(document, "keydown", self.on_key)
         if self.embed:
+            self.on(js.window, "resize", lambda e: self.post_height())
+            self.on(_id("embed-results"), "toggle", lambda e: self.post_height())
             return
         self.on(_id("new-game"), "click", self.on_new_game)
         self.on(_id("orders-form"), "submit", self.on_orders)
@@ -576,8 +587,13 @@ class App:
     def on_embed(self, event: Any) -> None:
         self.changed()
         url = self.share_url("embed.html")
-        code = (f'<iframe src="{url}" width="800" height="620" style="border:0;max-width:100%" '
-                f'loading="lazy" title="Diplomacy game"></iframe>')
+        # the frame says its content's height (post_height); the snippet's script sizes the frame to it
+        name = f"adjutant-{abs(hash(url)) % 10**8}"
+        code = (f'<iframe id="{name}" src="{url}" width="800" height="620" '
+                f'style="border:0;width:100%;max-width:800px" loading="lazy" title="Diplomacy game"></iframe>'
+                f'<script>addEventListener("message",function(e){{var f=document.getElementById("{name}");'
+                f'if(f&&e.source===f.contentWindow&&e.data&&e.data.adjutantHeight>0)'
+                f'f.style.height=Math.min(e.data.adjutantHeight,5000)+"px"}})</script>')
         _id("embed-code").value = code
         _id("embed-dialog").showModal()
 
@@ -821,6 +837,9 @@ class App:
         document.documentElement.dataset.phase = str(position.phase)
         self._powers()
         if self.embed:
+            _id("embed-results-text").textContent = session.results_text(
+                session.view if not session.at_current else None)
+            self.post_height()
             return
         _id("results-key").hidden = not (results or changed)
         self._orders_panel()

@@ -102,7 +102,7 @@ def test_the_embed_snippet_shows_a_read_only_map_sized_to_its_container(
     page.click("#copy-embed")
     code = page.input_value("#embed-code")
     assert "\n" not in code
-    match = re.fullmatch(r'<iframe src="([^"]+)" [^<>]*></iframe>', code)
+    match = re.fullmatch(r'<iframe id="[^"]+" src="([^"]+)" [^<>]*></iframe><script>[^<]*</script>', code)
     assert match, code
     src = match.group(1)
     assert src.startswith(site.url + "embed.html#")
@@ -132,6 +132,32 @@ def test_the_embed_snippet_shows_a_read_only_map_sized_to_its_container(
     assert frame.locator("#map .adj-order.move.succeeded").count() == 1
     frame.locator("#hist-last").click()
     assert embed.evaluate("document.documentElement.dataset.phase") == "F1901M"
+    # The phase's results as text, and the frame grows to its content's height (the snippet's script)
+    frame.locator("#embed-results summary").click()
+    assert "A par - bur" in frame.locator("#embed-results-text").inner_text()
+    content = embed.evaluate("document.documentElement.scrollHeight")
+    host.wait_for_function(f"Math.abs(document.querySelector('iframe').getBoundingClientRect().height - {content}) < 2")
+    assert embed.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
+    assert recorder.page_errors == []
+
+
+def test_the_embed_is_usable_in_a_375_px_column(app: tuple[Any, Any], site: Site, new_context: Any) -> None:
+    page, _ = app
+    page.click("#copy-embed")
+    code = page.input_value("#embed-code")
+    (site.root / "host-narrow.html").write_text(
+        f'<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+        f'<div style="width:375px">{code}</div>', encoding="utf-8"
+    )
+    context, recorder = new_context(viewport={"width": 375, "height": 700})
+    host = context.new_page()
+    host.goto(site.url + "host-narrow.html")
+    frame = host.frame_locator("iframe")
+    frame.locator("html[data-python-ready]").wait_for(state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
+    embed = host.frames[1]
+    assert embed.evaluate("document.documentElement.scrollWidth") <= 375
+    assert 340 <= embed.evaluate("document.querySelector('#map svg').getBoundingClientRect().width") <= 375
+    assert frame.locator("#hist-first").bounding_box()["height"] >= 24
     assert recorder.page_errors == []
 
 
