@@ -235,3 +235,25 @@ def test_anchor_points_fall_inside_their_province_in_chromium(variant_id, browse
             if max(abs(g - e) for g, e in zip(got, colour[pid], strict=True)) > 3:
                 wrong.append(f"{loc} {key} at {x},{y} shows {got}, not {pid}")
     assert wrong == []
+
+
+def test_order_lines_keep_their_contrast_over_land_and_sea():
+    """The page draws every order line over a dark casing (web/app.css .adj-casing, palette.ARROW_CASING):
+    it reaches WCAG's 3:1 for graphics against the map's land and sea, which the lighter power colours
+    alone do not."""
+    import re
+    from pathlib import Path
+
+    from adjutant_maps import svg
+
+    land = re.search(r"\.land\{fill:(#[0-9a-fA-F]{6})", svg.STYLE)
+    sea = re.search(r"\.sea\{fill:(#[0-9a-fA-F]{6})", svg.STYLE)
+    assert land and sea
+    css = (Path(__file__).resolve().parents[1] / "web" / "app.css").read_text(encoding="utf-8")
+    casing = re.search(r"\.adj-casing \{ stroke: (#[0-9a-fA-F]{6})", css)
+    assert casing and casing.group(1).lower() == palette.ARROW_CASING
+    for ground in (land.group(1), sea.group(1)):
+        assert palette.contrast_ratio(palette.ARROW_CASING, ground) >= 3
+    faint = [c for c in palette.POWER_COLOURS
+             if min(palette.contrast_ratio(c, land.group(1)), palette.contrast_ratio(c, sea.group(1))) < 3]
+    assert "#88CCEE" in faint  # (why the casing is drawn)

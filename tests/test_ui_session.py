@@ -7,6 +7,7 @@ import json
 import pytest
 from adjutant import GameFileError, cluster
 from adjutant.game import Game
+from adjutant.orders import Support
 from adjutant_ui.session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
 
 
@@ -161,7 +162,116 @@ def test_adjustment_build_and_removal_by_clicking() -> None:
     assert "vie" in session.targets() and "tri" in session.targets()
     session.click("vie")
     assert session.selected == "vie"
-    assert session.build("A") == "Build A vie"
+    assert session.build("A") == ("Build A vie", [])
+
+
+def _russia_builds() -> Session:
+    """Winter 1901 with Russia owed a build and St Petersburg (two coasts) empty."""
+    game = Game.new("standard")
+    game.add_orders("Russia: F stp/sc - bot\nA mos - ukr\nA war - gal\nF sev - bla")
+    game.adjudicate()
+    game.add_orders("Russia: F bot - swe\nA ukr - rum")
+    game.adjudicate()
+    assert game.phase.kind == "adjustment" and game.adjustments()["russia"] > 0
+    return Session(game)
+
+
+def test_building_a_fleet_by_click_in_a_two_coast_province_asks_for_the_coast() -> None:
+    session = _russia_builds()
+    session.click("stp")
+    assert session.selected == "stp"
+    assert session.build("F") == (None, ["stp/nc", "stp/sc"])
+    assert "which coast" in session.prompt()
+    assert session.click("stp/nc") == ("Build F stp/nc", [])
+    session.enter_orders("Build F stp/nc")
+    assert order_list(session) == ["Build F stp/nc"]
+    session.click("stp")
+    assert session.build("A") == ("Build A stp", [])  # an army needs no coast
+
+
+def test_clicking_another_of_the_powers_units_selects_it() -> None:
+    session = Session.new("standard")
+    session.click("par")
+    assert session.click("bre") == (None, [])  # not "A par - bre"
+    assert session.selected == "bre"
+    session.click("par")  # (Paris is next to Brest, but it holds a French unit: selected, not moved into)
+    assert session.selected == "par"
+    # another power's unit on a legal destination is attacked, not selected
+    session.clear_selection()
+    session.click("ven")
+    assert session.click("tri") == ("A ven - tri", [])
+
+
+def test_a_click_that_does_nothing_says_why() -> None:
+    session = Session.new("standard")
+    assert session.click("bur") == (None, [])
+    assert "no unit in Burgundy" in session.note
+    session.click("par")
+    assert session.click("mun") == (None, [])
+    assert session.selected == "par"
+    assert "cannot move to Munich" in session.note
+    session.click("bur")
+    assert session.note == ""
+
+
+def test_typed_illegal_orders_are_refused_unless_kept_anyway() -> None:
+    session = Session.new("standard")
+    session.enter_orders("F lon - nth", "england")
+    problems = session.enter_orders("F lon - bre\nA lvp - yor", "england")
+    assert len(problems) == 1 and not problems[0].kept
+    assert "not adjacent" in str(problems[0]) and "not taken" in str(problems[0])
+    assert order_list(session) == ["A lvp - yor", "F lon - nth"]  # the earlier order for London stays
+    assert session.refused == ["F lon - bre"]
+    problems = session.enter_orders("F lon - bre", "england", keep_illegal=True)
+    assert problems[0].kept
+    assert order_list(session) == ["A lvp - yor", "F lon - bre"]
+    assert "not adjacent" in session.is_illegal(session.game.orders["england"][-1])
+
+
+def test_typed_orders_for_a_power_merge_by_unit_and_say_what_they_replaced() -> None:
+    session = Session.new("standard")
+    session.click("par")
+    session.enter_orders(session.click("bur")[0] or "")
+    session.enter_orders("A mar - spa", "france")
+    assert order_list(session) == ["A mar - spa", "A par - bur"]  # the clicked order stays
+    assert session.replaced == []
+    session.enter_orders("A par - pic", "france")
+    assert order_list(session) == ["A mar - spa", "A par - pic"]
+    assert session.replaced == [("A Par - Bur", "A Par - Pic")]
+
+
+def test_adjudicating_lists_what_has_no_order() -> None:
+    session = Session.new("standard")
+    assert len(session.unordered()) == 22
+    session.enter_orders("A par - bur")
+    missing = session.unordered()
+    assert len(missing) == 21 and "France: F Brest (will hold)" in missing
+    assert not any("Paris" in line for line in missing)
+    builds = _russia_builds()
+    assert builds.unordered() == ["Russia: 2 builds not ordered (will be waived)"]
+
+
+def test_the_legal_order_cache_follows_the_position_not_the_history_length() -> None:
+    session = Session.new("standard")
+    session.enter_orders("A par - bur")
+    session.game.adjudicate()
+    supported = {o.target for o in session.legal_orders("bur") if isinstance(o, Support)}
+    assert "mar" in supported and "par" not in supported
+    session.game.undo()
+    session.game.clear_orders()
+    session.enter_orders("A mar - bur")
+    session.game.adjudicate()  # the same history length, another position
+    supported = {o.target for o in session.legal_orders("bur") if isinstance(o, Support)}
+    assert "par" in supported and "mar" not in supported
+
+
+def test_the_order_list_writes_places_as_capitalised_abbreviations() -> None:
+    from adjutant_ui.session import order_label
+
+    session = Session.new("standard")
+    session.enter_orders("F stp/sc - bot\nA par - bur")
+    labels = sorted(order_label(session.game.variant, o) for os in session.game.orders.values() for o in os)
+    assert labels == ["A Par - Bur", "F Stp/sc - Bot"]
 
 
 def test_history_steps_and_results_text() -> None:
@@ -447,3 +557,50 @@ def test_a_game_master_copies_the_results_as_rule_7_reports_them() -> None:
     plain.enter_orders("France: A Par - Bur")
     plain.game.adjudicate()
     assert plain.players_results_text() == plain.results_text()
+
+
+def test_the_last_phases_results_are_drawn_on_the_position_they_made() -> None:
+    session = Session.new("standard")
+    session.enter_orders("A par - bur\nA mun - bur\nA mar S A par - bur")
+    session.game.adjudicate()
+    session.step(to=len(session.game.history))
+    results = {(s.kind, s.at): s for s in session.last_results()}
+    assert results[("move", "par")].success is True and results[("move", "par")].to == "bur"
+    assert results[("move", "mun")].success is False
+    assert results[("support", "mar")].success is True
+    assert session.changed_centres() == {}  # no centre changes hands in spring
+    session.step(delta=-1)
+    assert session.last_results() == []  # a past phase shows its own orders (shapes), not these
+
+
+def test_centres_that_changed_hands_and_retreat_choices() -> None:
+    session = Session.new("standard")
+    session.enter_orders("A par - pic\nA vie - tyr")
+    session.game.adjudicate()
+    session.enter_orders("A pic - bel\nA tyr - ven\nF tri S A tyr - ven")
+    session.game.adjudicate()
+    session.step(to=len(session.game.history))
+    assert session.game.phase.kind == "retreat"
+    assert session.retreat_choices() == {"ven": ["apu", "pie", "tus"]}
+    session.enter_orders("A ven - pie")
+    session.game.adjudicate()
+    session.step(to=len(session.game.history))
+    assert session.game.phase.kind == "adjustment"
+    assert session.changed_centres() == {"bel": "", "ven": "italy"}
+
+
+def test_protect_and_the_cluster_orders_have_shapes_of_their_own() -> None:
+    from adjutant.orders import Mattermit, Protect, Research, Transfer, Unit
+    from adjutant_ui.session import order_shape
+
+    army, fleet = Unit("italy", "A", "tun"), Unit("italy", "F", "ion")
+    units = {"tun": army, "ion": fleet}
+    protect = order_shape(Protect(army, "ion", "wes"), units)
+    assert protect is not None
+    assert (protect.kind, protect.at, protect.via, protect.to) == ("protect", "tun", "ion", "wes")
+    research = order_shape(Research(army), units)
+    assert research is not None and research.kind == "research"
+    transfer = order_shape(Transfer(army, "ion", "F"), units)
+    assert transfer is not None and (transfer.kind, transfer.via) == ("transfer", "ion")
+    jump = order_shape(Mattermit(fleet, "eas"), units)
+    assert jump is not None and (jump.kind, jump.to) == ("mattermit", "eas")

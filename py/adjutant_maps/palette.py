@@ -90,6 +90,23 @@ def delta_e(a: tuple[float, float, float], b: tuple[float, float, float]) -> flo
     return float(sum((p - q) ** 2 for p, q in zip(la, lb, strict=True)) ** 0.5)
 
 
+#: the casing drawn under every order line and around every arrowhead on the page (web/app.css,
+#: ``.adj-casing``): the lighter power colours alone are too faint over the map's land and sea
+ARROW_CASING = "#1b1b1b"
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+    r, g, b = (_linear(c) for c in hex_rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio (1 to 21); 3 is the minimum for graphics such as arrows."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
 def cvd_distances(colours: list[str]) -> dict[str, float]:
     """The smallest CIE76 difference between any two colours, for normal vision and each deficiency."""
     out = {"normal": min(delta_e(hex_rgb(a), hex_rgb(b)) for a, b in itertools.combinations(colours, 2))}

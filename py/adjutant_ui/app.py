@@ -15,7 +15,6 @@ import js
 from adjutant import AdjutantError, available_variants, cluster, load_variant
 from adjutant import group as group_codes
 from adjutant.limits import MAX_FILE_BYTES
-from adjutant.orders import format_order
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, sealed
@@ -23,7 +22,15 @@ from .board import Board
 from .group import GroupController
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
-from .session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
+from .session import (
+    Session,
+    decode_link,
+    encode_link,
+    game_from_text,
+    game_to_text,
+    order_label,
+    position_snapshot,
+)
 
 AUTOSAVE_KEY = "adjutant.autosave"
 #: the autosaved game's position as plain data, painted by web/shell.js before Python is ready
@@ -45,6 +52,11 @@ def _mark(name: str) -> None:
     """A performance mark for the start-up benchmark (benchmarks/startup.py --profile)."""
     with contextlib.suppress(Exception):
         js.performance.mark("adjutant:" + name)
+
+
+def _v(value: Any) -> Any:
+    """JavaScript's null as None."""
+    return None if value is None or value is jsnull else value
 
 
 def _storage_get(key: str) -> str | None:
@@ -100,6 +112,11 @@ class App:
         self.session: Session | None = None
         self.board: Board | None = None
         self.proxies: list[Any] = []
+        #: what each button drawn at a render does, by its data-action: one listener on each panel reads
+        #: it, so that no event proxy is made per render
+        self.actions: dict[str, Any] = {}
+        #: the "units without orders" warning is open (Adjudicate was pressed with something unordered)
+        self.warning_open = False
         self.coast_choices: list[str] = []
         self.last_link = ""
         # A game with secrets (Cluster): who is looking ("" for an ordinary game; "public", "gm" or a
@@ -141,6 +158,15 @@ class App:
         button = _id("map-zoom")
         button.setAttribute("aria-pressed", "true" if zoomed else "false")
         button.textContent = "Smaller map" if zoomed else "Larger map"
+
+    def post_height(self) -> None:
+        """The embed view tells the page holding it how tall its content is (the snippet from "Embed
+        code" sizes the frame to it). Only a number is sent."""
+        with contextlib.suppress(Exception):  # not in a frame, or the parent is gone
+            if js.window.parent is not js.window:
+                height = int(document.documentElement.scrollHeight)
+                data = to_js({"adjutantHeight": height}, dict_converter=js.Object.fromEntries)
+                js.window.parent.postMessage(data, "*")
 
     def message(self, text: str, kind: str = "error") -> None:
         box = _id("message")
@@ -439,12 +465,18 @@ class App:
         self.on(js.window, "storage", self.on_storage)
         self.on(document, "keydown", self.on_key)
         if self.embed:
+            self.on(js.window, "resize", lambda e: self.post_height())
+            self.on(_id("embed-results"), "toggle", lambda e: self.post_height())
             return
         self.on(_id("new-game"), "click", self.on_new_game)
         self.on(_id("recent-open"), "click", self.on_open_recent)
         self.on(_id("orders-form"), "submit", self.on_orders)
         self.on(_id("orders-clear"), "click", self.on_clear_orders)
         self.on(_id("adjudicate"), "click", self.on_adjudicate)
+        self.on(_id("adjudicate-anyway"), "click", self.on_adjudicate_anyway)
+        self.on(_id("adjudicate-back"), "click", self.on_adjudicate_back)
+        self.on(_id("click-order"), "click", self.on_action)
+        self.on(_id("nominations"), "click", self.on_action)
         self.on(_id("undo"), "click", self.on_undo)
         self.on(_id("declare-draw"), "click", self.on_draw)
         self.on(_id("copy-link"), "click", self.on_copy_link)
@@ -453,6 +485,7 @@ class App:
         self.on(_id("upload"), "change", self.on_upload)
         self.on(_id("copy-embed"), "click", self.on_embed)
         self.on(_id("map-zoom"), "click", self.on_zoom)
+        self.on(_id("show-results"), "change", lambda e: self.render())
         self.on(_id("unlock-form"), "submit", self.on_unlock)
         self.on(_id("show-passphrases"), "click", lambda e: self.open_passphrases("change"))
         self.on(_id("passphrase-form"), "submit", self.on_passphrases)
@@ -463,9 +496,37 @@ class App:
         # (web/shell.js stops the browser from navigating to a dropped file)
         self.on(document, "drop", self.on_drop)
 
+    def on_action(self, event: Any) -> None:
+        """A click on a button drawn at a render (their handlers are in :attr:`actions`)."""
+        button = event.target.closest("button[data-action]") if hasattr(event.target, "closest") else None
+        if button is None or button is jsnull:
+            return
+        handler = self.actions.get(str(button.dataset.action))
+        if handler is not None:
+            handler()
+
     def on_key(self, event: Any) -> None:
         if event.key == "Escape":
             self.cancel()
+            return
+        if event.key in ("Enter", " ") and not self.embed and self.session is not None:
+            # a unit or a highlighted place on the map, reached with Tab: the same as a click on it
+            target = event.target
+            inside = hasattr(target, "closest") and _v(target.closest("#map")) is not None
+            location = Board.location_of(target) if inside else None
+            if location is not None:
+                event.preventDefault()
+                self.act_on(location)
+                self.focus_map()
+
+    def focus_map(self) -> None:
+        """After a keyboard action on the map (whose drawing was replaced): focus the selected unit, else
+        the first place to choose, else the map."""
+        for selector in ("#map .adj-unit.selected", "#map .adj-target", "#map .adj-unit.orderable", "#map"):
+            element = _v(document.querySelector(selector))
+            if element is not None:
+                element.focus()
+                return
 
     def cancel(self) -> None:
         if self.session is not None:
@@ -498,21 +559,26 @@ class App:
 
     def enter(self, text: str, power: str | None) -> None:
         assert self.session is not None
+        self.warning_open = False
         player = self.group.player_power()
-        if power is None and player:  # a player's click adds to their own orders, for no other power
-            problems: list[Any] = self.session.game.add_orders(text, player)
-        else:
-            problems = self.session.enter_orders(text, power)
+        # a player's click adds to their own orders, for no other power
+        problems = self.session.enter_orders(text, player if power is None and player else power)
         self.show_problems(problems)
         self.changed()
 
     def show_problems(self, problems: list[Any]) -> None:
+        """The problems of the last entry, then what it replaced (so no earlier order goes silently)."""
         errors = _id("orders-errors")
         errors.replaceChildren()
         for problem in problems:
             item = document.createElement("li")
             item.className = "kept" if getattr(problem, "kept", False) else "rejected"
-            item.textContent = str(problem)
+            item.textContent = str(problem) + (" (kept: marked illegal, it will hold)" if problem.kept else "")
+            errors.appendChild(item)
+        for old, new in self.session.replaced if self.session is not None else []:
+            item = document.createElement("li")
+            item.className = "replaced"
+            item.textContent = f"replaced {old} by {new}"
             errors.appendChild(item)
 
     def on_orders(self, event: Any) -> None:
@@ -523,15 +589,16 @@ class App:
         power = str(_id("orders-power").value) or self.group.player_power()
         # orders are for the current phase: show it, not the past one being looked at
         self.session.step(to=len(self.session.game.history))
+        self.warning_open = False
         try:
-            problems = self.session.enter_orders(text, power)
+            problems = self.session.enter_orders(text, power, keep_illegal=bool(_id("orders-keep").checked))
         except AdjutantError as error:
             self.message(str(error))
             return
         self.show_problems(problems)
         self.group.typed(power)
-        if not any(not getattr(p, "kept", False) for p in problems):
-            _id("orders-text").value = ""
+        # what was taken leaves the box; the lines refused stay, to be corrected
+        _id("orders-text").value = "\n".join(self.session.refused)
         self.changed()
         self.render()
 
@@ -544,8 +611,40 @@ class App:
         self.render()
 
     def on_adjudicate(self, event: Any) -> None:
+        """Adjudicate, or first list what has no order (units that will hold, builds unused) and let the
+        player go on or go back."""
         session = self.session
         assert session is not None
+        missing = session.unordered()
+        if missing:
+            self.warning_open = True
+            count = len(missing)
+            _id("adjudicate-warning-text").textContent = (
+                f"{count} {'thing has' if count == 1 else 'things have'} no order yet:")
+            listing = _id("adjudicate-missing")
+            listing.replaceChildren()
+            for line in missing:
+                item = document.createElement("li")
+                item.textContent = line
+                listing.appendChild(item)
+            _id("adjudicate-warning").hidden = False
+            _id("adjudicate-anyway").focus()
+            return
+        self.adjudicate()
+
+    def on_adjudicate_anyway(self, event: Any) -> None:
+        self.adjudicate()
+
+    def on_adjudicate_back(self, event: Any) -> None:
+        self.warning_open = False
+        _id("adjudicate-warning").hidden = True
+        _id("adjudicate").focus()
+
+    def adjudicate(self) -> None:
+        session = self.session
+        assert session is not None
+        self.warning_open = False
+        _id("adjudicate-warning").hidden = True
         try:
             session.game.adjudicate()
         except AdjutantError as error:
@@ -755,8 +854,13 @@ class App:
         public = self.group.public_fragment()
         if public is not None:  # a group game is embedded as its players see it
             url = url.split("#")[0] + "#" + public
-        code = (f'<iframe src="{url}" width="800" height="620" style="border:0;max-width:100%" '
-                f'loading="lazy" title="Diplomacy game"></iframe>')
+        # the frame says its content's height (post_height); the snippet's script sizes the frame to it
+        name = f"adjutant-{abs(hash(url)) % 10**8}"
+        code = (f'<iframe id="{name}" src="{url}" width="800" height="620" '
+                f'style="border:0;width:100%;max-width:800px" loading="lazy" title="Diplomacy game"></iframe>'
+                f'<script>addEventListener("message",function(e){{var f=document.getElementById("{name}");'
+                f'if(f&&e.source===f.contentWindow&&e.data&&e.data.adjutantHeight>0)'
+                f'f.style.height=Math.min(e.data.adjutantHeight,5000)+"px"}})</script>')
         _id("embed-code").value = code
         _id("embed-dialog").showModal()
 
@@ -1038,7 +1142,11 @@ class App:
         secret = sealed.has_secrets(game)
         sites = sealed.sites_of(game) if secret else {}
         strengths = sealed.strengths_of(game) if secret and session.at_current else {}
-        board.draw(position, session.shapes(), session.selected, session.targets(), orderable, sites, strengths)
+        show_results = self.embed or bool(_id("show-results").checked)
+        results = session.last_results() if show_results else []
+        changed = session.changed_centres() if show_results else {}
+        board.draw(position, session.shapes(), session.selected, session.targets(), orderable, sites, strengths,
+                   results, changed, session.retreat_choices())
         _id("phase-label").textContent = session.shown_phase_title()
         last = len(game.history)
         _id("hist-first").disabled = session.view == 0
@@ -1048,8 +1156,13 @@ class App:
         document.documentElement.dataset.phase = str(position.phase)
         self._powers()
         if self.embed:
+            _id("embed-results-text").textContent = session.results_text(
+                session.view if not session.at_current else None)
+            self.post_height()
             return
+        _id("results-key").hidden = not (results or changed)
         self._orders_panel()
+        self._position_text()
         self._secrets_panel(sites)
         record = session.view if not session.at_current else None
         _id("results").textContent = session.results_text(record)
@@ -1058,8 +1171,9 @@ class App:
         _id("undo").disabled = readonly or not game.history
         _id("adjudicate").disabled = readonly or game.over or not session.at_current
         _id("declare-draw").disabled = readonly or game.over
-        for name in ("orders-text", "orders-apply", "orders-clear", "orders-power", "download"):
+        for name in ("orders-text", "orders-apply", "orders-clear", "orders-power", "orders-keep", "download"):
             _id(name).disabled = readonly
+        _id("adjudicate-warning").hidden = not (self.warning_open and session.at_current and not readonly)
         over = _id("game-over")
         if game.winner:
             winner = game.variant.powers[game.winner].name
@@ -1150,7 +1264,7 @@ class App:
             button.type = "button"
             button.textContent = "Nominate"
             button.dataset.action = f"nominate-{power}"
-            self.on(button, "click", lambda e, p=power: self.on_nominate(p))
+            self.actions[f"nominate-{power}"] = lambda p=power: self.on_nominate(p)
             box.appendChild(button)
             holder.appendChild(box)
 
@@ -1201,6 +1315,27 @@ class App:
             row.appendChild(status)
             body.appendChild(row)
 
+    def _position_text(self) -> None:
+        """The shown position as text, power by power (units and centres), for screen readers and for
+        anyone who would rather read it."""
+        session = self.session
+        assert session is not None
+        variant = session.game.variant
+        position = session.shown_position()
+        listing = _id("position-list")
+        listing.replaceChildren()
+        for power in variant.powers.values():
+            units = [f"{u.type} {variant.province_name(u.location)}" for u in position.units.values()
+                     if u.power == power.id]
+            units += [f"{d.unit.type} {variant.province_name(d.unit.location)} (dislodged)"
+                      for d in position.dislodged if d.unit.power == power.id]
+            centres = sorted(variant.province_name(p) for p, owner in position.centres.items() if owner == power.id)
+            item = document.createElement("li")
+            item.dataset.power = power.id
+            item.textContent = (f"{power.name}: units {', '.join(units) or 'none'}; "
+                                f"{len(centres)} centres: {', '.join(centres) or 'none'}.")
+            listing.appendChild(item)
+
     def _orders_panel(self) -> None:
         session = self.session
         assert session is not None
@@ -1211,21 +1346,35 @@ class App:
             for order in orders:
                 item = document.createElement("li")
                 item.dataset.power = power
-                item.textContent = f"{game.variant.powers[power].abbrev}: {format_order(order)}"
+                item.textContent = f"{game.variant.powers[power].abbrev}: {order_label(game.variant, order)}"
+                why = session.is_illegal(order)
+                if why:
+                    item.className = "illegal"
+                    mark = document.createElement("strong")
+                    mark.textContent = f" illegal, will hold: {why}"
+                    item.appendChild(mark)
                 listing.appendChild(item)
         panel = _id("click-order")
         panel.replaceChildren()
+        self.actions = {k: v for k, v in self.actions.items() if k.startswith("nominate-")}
         prompt = document.createElement("p")
         prompt.id = "click-prompt"
         prompt.textContent = session.prompt()
         panel.appendChild(prompt)
+        if session.note:
+            note = document.createElement("p")
+            note.id = "click-note"
+            note.className = "click-note"
+            note.setAttribute("role", "status")
+            note.textContent = session.note
+            panel.appendChild(note)
 
         def button(label: str, handler: Any, name: str) -> None:
             element = document.createElement("button")
             element.type = "button"
             element.textContent = label
             element.dataset.action = name
-            self.on(element, "click", handler)
+            self.actions[name] = lambda: handler(None)
             panel.appendChild(element)
 
         kind = game.phase.kind
@@ -1245,7 +1394,7 @@ class App:
             for unit_type, label in (("A", "Army"), ("F", "Fleet")):
                 button(f"Build {label}", lambda e, t=unit_type: self._build(t), f"build-{unit_type}")
         for coast in self.coast_choices:
-            label = f"{game.variant.province_name(coast)} ({coast})"
+            label = game.variant.province_name(coast)
             button(label, lambda e, c=coast: self.act_on(c), f"coast-{coast}")
         if session.selected:
             button("Cancel", lambda e: self.cancel(), "cancel")
@@ -1265,7 +1414,7 @@ class App:
 
     def _build(self, unit_type: str) -> None:
         assert self.session is not None
-        order = self.session.build(unit_type)
+        order, self.coast_choices = self.session.build(unit_type)
         if order:
             self.enter(order, power=None)
         self.render()

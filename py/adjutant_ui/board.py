@@ -97,14 +97,28 @@ class Board:
         orderable: set[str] | None = None,
         sites: dict[str, int] | None = None,
         strengths: dict[str, str] | None = None,
+        results: list[Shape] | None = None,
+        changed: dict[str, str] | None = None,
+        retreats: dict[str, list[str]] | None = None,
     ) -> None:
         """Draw the position and the orders; in a game with secrets, also the Sites of the Ancients
-        (province -> level) and the units' strengths (province -> "3", "2" or "M") the viewer may see."""
+        (province -> level) and the units' strengths (province -> "3", "2" or "M") the viewer may see.
+        ``results`` are the last phase's orders with their results, drawn under the orders; ``changed``
+        the centres that changed hands (province -> earlier owner); ``retreats`` where each dislodged
+        unit (by location) may retreat."""
         self.overlay.replaceChildren()
         self._colour_centres(position.centres)
         self._highlight(targets or [])
         if sites:
             self._sites(sites)
+        if changed:
+            self._changed_centres(position.centres, changed)
+        if results:
+            layer = self._el("g", class_="adj-results")
+            for shape in results:
+                self._shape(layer, shape, "result")
+        if retreats:
+            self._retreats(retreats)
         orders = self._el("g", class_="adj-orders")
         units = self._el("g", class_="adj-units")
         for unit in position.units.values():
@@ -139,6 +153,42 @@ class Board:
             title = self._el("title", group)
             title.textContent = f"Site of the Ancients, level {int(level)}: {self.variant.province_name(province)}"
 
+    def _changed_centres(self, centres: dict[str, str], changed: dict[str, str]) -> None:
+        """A ring round each centre that changed hands, titled with its old and new owner."""
+        layer = self._el("g", class_="adj-changed-centres")
+        for province, before in changed.items():
+            point = self.centre_points.get(province) or self.anchor(province)
+            if point is None:
+                continue
+            now = centres.get(province, "")
+            ring = self._el("circle", layer, cx=f"{point[0]:.1f}", cy=f"{point[1]:.1f}", r=10,
+                            class_="adj-centre-changed", data_province=province)
+            ring.style.stroke = self.colours.get(now, "#222") if now else "#222"
+            title = self._el("title", ring)
+            title.textContent = (f"{self.variant.province_name(province)}: now {self._owner(now)}'s, "
+                                 f"was {self._owner(before)}'s")
+
+    def _owner(self, power: str) -> str:
+        return self.variant.powers[power].name if power in self.variant.powers else "no one"
+
+    def _retreats(self, retreats: dict[str, list[str]]) -> None:
+        """Thin dashed lines from each dislodged unit to the places it may retreat to."""
+        layer = self._el("g", class_="adj-retreat-options")
+        for location, options in retreats.items():
+            home = self.anchor(location)
+            if home is None:
+                continue
+            start = (home[0] + 16.0, home[1] + 14.0)
+            for option in options:
+                end = self.anchor(option)
+                if end is None:
+                    continue
+                group = self._el("g", layer, class_="adj-retreat-option", data_from=location, data_to=option)
+                self._el("line", group, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
+                         y2=f"{end[1]:.1f}", class_="adj-line retreat-option")
+                self._el("circle", group, cx=f"{end[0]:.1f}", cy=f"{end[1]:.1f}", r=4, class_="adj-dot retreat-option")
+                self._el("title", group).textContent = f"may retreat to {self.variant.province_name(option)}"
+
     def _strength(self, group: Any, location: str, mark: str) -> None:
         point = self.anchor(location)
         if point is None:
@@ -155,13 +205,22 @@ class Board:
             circle.setAttribute("data-owner", owner or "")
 
     def _highlight(self, targets: list[str]) -> None:
+        """Mark the places the next click may choose; each is a button for the keyboard too."""
         for element in self.svg.querySelectorAll(".adj-target"):
             element.classList.remove("adj-target")
+            for name in ("tabindex", "role", "aria-label"):
+                element.removeAttribute(name)
         for location in targets:
+            focusable = True
             for ident in (location, location.split("/")[0]):
                 element = _v(self.svg.querySelector(f'[id="{ident}"]'))
                 if element is not None:
                     element.classList.add("adj-target")
+                    if focusable:  # (a coast's province is highlighted too, but reached once)
+                        element.setAttribute("tabindex", "0")
+                        element.setAttribute("role", "button")
+                        element.setAttribute("aria-label", self.variant.province_name(location))
+                        focusable = False
 
     def _unit(self, parent: Any, unit: Any, location: str, selected: bool, orderable: bool,
               offset: tuple[float, float] = (0.0, 0.0)) -> Any:
@@ -187,6 +246,9 @@ class Board:
             group.classList.add("selected")
         if orderable:
             group.classList.add("orderable")
+            group.setAttribute("tabindex", "0")
+            group.setAttribute("role", "button")
+            group.setAttribute("aria-label", title.textContent + (" (selected)" if selected else ""))
         return group
 
     def _arrow(self, parent: Any, a: tuple[float, float], b: tuple[float, float], cls: str, colour: str,
@@ -196,6 +258,10 @@ class Board:
         ux, uy = dx / length, dy / length
         start = (a[0] + ux * (UNIT_RADIUS + 1), a[1] + uy * (UNIT_RADIUS + 1))
         end = (b[0] - ux * shorten, b[1] - uy * shorten) if length > shorten * 2 else b
+        # a dark casing under the power's colour: the line keeps its contrast over land and sea alike
+        # (the lighter power colours alone do not: tests/test_maps_render.py measures it)
+        self._el("line", parent, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
+                 y2=f"{end[1]:.1f}", class_=cls.replace("adj-line", "adj-casing"))
         line = self._el("line", parent, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
                         y2=f"{end[1]:.1f}", class_=cls)
         line.style.stroke = colour
@@ -207,13 +273,27 @@ class Board:
                            class_=cls + " head")
             tip.style.fill = colour
 
-    def _shape(self, parent: Any, shape: Shape) -> None:
+    def _shape(self, parent: Any, shape: Shape, extra: str = "") -> None:
         colour = self.colours.get(shape.power, "#444")
         state = "" if shape.success is None else (" succeeded" if shape.success else " failed")
-        group = self._el("g", parent, class_=f"adj-order {shape.kind}{state}", data_kind=shape.kind)
+        group = self._el("g", parent, class_=f"adj-order {shape.kind}{state} {extra}".strip(), data_kind=shape.kind)
         at = self.anchor(shape.at)
         if at is None:
             return
+        name = {"protect": "protects", "research": "researches", "transfer": "transfers to",
+                "mattermit": "mattermits to"}.get(shape.kind)
+        if name and shape.success is None:
+            where = shape.via if shape.kind in ("protect", "transfer") else shape.to
+            what = f" {self.variant.province_name(where)}" if where else ""
+            self._el("title", group).textContent = f"{self.variant.province_name(shape.at)} {name}{what}"
+        if shape.success is not None:
+            outcome = "succeeded" if shape.success else "failed"
+            self._el("title", group).textContent = f"{outcome}: {shape.reason}" if shape.reason else outcome
+        if shape.illegal:  # kept at the player's say: a "!" beside the unit says it will hold
+            group.classList.add("illegal")
+            self._el("circle", group, cx=f"{at[0] + 13:.1f}", cy=f"{at[1] - 13:.1f}", r=7, class_="adj-illegal-body")
+            self._text(group, at[0] + 13, at[1] - 9.5, "!", "adj-illegal-text")
+            self._el("title", group).textContent = "Illegal order kept anyway: the unit will hold"
         to = self.anchor(shape.to) if shape.to else None
         via = self.anchor(shape.via) if shape.via else None
         if shape.kind in ("move", "retreat") and to is not None:
@@ -230,6 +310,24 @@ class Board:
             mid = ((via[0] + to[0]) / 2, (via[1] + to[1]) / 2)
             self._arrow(group, at, mid, "adj-line dotted", colour, head=False)
             self._el("circle", group, cx=f"{mid[0]:.1f}", cy=f"{mid[1]:.1f}", r=4, class_="adj-dot").style.fill = colour
+        elif shape.kind == "protect" and via is not None:
+            # a dotted line to the fleet it protects, then the fleet's run as a dotted arrow, and a shield
+            self._arrow(group, at, via, "adj-line dotted", colour, head=False)
+            if to is not None:
+                self._arrow(group, via, to, "adj-line dotted", colour, shorten=4)
+            sx, sy = at[0] - 15.0, at[1] - 12.0
+            self._el("path", group, d=f"M{sx - 6:.1f},{sy - 6:.1f}h12v5q0,7 -6,10q-6,-3 -6,-10z",
+                     class_="adj-shield").style.fill = colour
+        elif shape.kind == "transfer" and via is not None:
+            self._arrow(group, at, via, "adj-line double", colour)
+            self._badge(group, at, "T", colour)
+        elif shape.kind == "mattermit" and to is not None:
+            self._arrow(group, at, to, "adj-line dashed long", colour)
+            self._badge(group, at, "M", colour)
+        elif shape.kind == "research":
+            self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
+                     class_="adj-ring dashed").style.stroke = colour
+            self._badge(group, at, "R", colour)
         elif shape.kind == "hold":
             self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
                      class_="adj-ring").style.stroke = colour
@@ -245,6 +343,12 @@ class Board:
             mid = ((at[0] + end[0]) / 2, (at[1] + end[1]) / 2)
             self._el("path", group, d=f"M{mid[0]-6:.1f},{mid[1]-6:.1f}L{mid[0]+6:.1f},{mid[1]+6:.1f}"
                      f"M{mid[0]+6:.1f},{mid[1]-6:.1f}L{mid[0]-6:.1f},{mid[1]+6:.1f}", class_="adj-cross")
+
+    def _badge(self, group: Any, at: tuple[float, float], letter: str, colour: str) -> None:
+        """A small lettered disc above a unit: the Cluster orders that are not moves (R, T, M)."""
+        x, y = at[0] + 14.0, at[1] - 13.0
+        self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=7, class_="adj-badge").style.stroke = colour
+        self._text(group, x, y + 3.5, letter, "adj-badge-text")
 
     @staticmethod
     def location_of(event_target: Any) -> str | None:

@@ -7,15 +7,33 @@ A :class:`Session` holds the game, the phase being looked at, and the click-to-o
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjutant import AdjutantError, GameFileError, load_variant
 from adjutant import codec as _codec
 from adjutant import gamefile as _gamefile
 from adjutant.cluster import for_players
-from adjutant.game import Game, Position
-from adjutant.orders import Build, Convoy, Disband, Move, Nominate, Order, Retreat, Support, Waive, parse_order
+from adjutant.game import Game, OrderProblem, Position
+from adjutant.orders import (
+    POWER_ORDERS,
+    Build,
+    Convoy,
+    Disband,
+    Mattermit,
+    Move,
+    Nominate,
+    Order,
+    Protect,
+    Research,
+    Retreat,
+    Support,
+    Transfer,
+    Waive,
+    format_order,
+    order_power,
+    parse_order,
+)
 from adjutant.variant import province_of
 
 
@@ -83,12 +101,27 @@ def position_snapshot(game: Game, colours: dict[str, str] | None = None) -> dict
 class Shape:
     """One order as the map draws it."""
 
-    kind: str  # hold, move, support, convoy, retreat, disband, build
+    kind: str  # hold, move, support, convoy, retreat, disband, build, protect, research, transfer, mattermit
     power: str
     at: str  # location of the ordered unit (or of the build)
     to: str = ""  # destination (move, retreat, supported/convoyed unit's destination)
     via: str = ""  # the supported or convoyed unit's location
     success: bool | None = None  # None: not adjudicated yet
+    illegal: bool = False  # kept at the player's say although illegal: it will hold
+    reason: str = ""  # why an adjudicated order failed (or what happened: "cut", "bounced", ...)
+
+
+def place_label(variant: Any, token: str) -> str:
+    """A place as the order list writes it: its abbreviation capitalised (``Lon``, ``Stp/nc``); any
+    other word of an order (unit type, verb) as it is."""
+    if province_of(token) in variant.provinces:
+        return token[:1].upper() + token[1:]
+    return token
+
+
+def order_label(variant: Any, order: Order) -> str:
+    """An order as the page lists it: ``A Par - Bur``, ``F Stp/sc S A Mos - Fin``."""
+    return " ".join(place_label(variant, token) for token in format_order(order).split(" "))
 
 
 def order_shape(order: Order, units: dict[str, Any], success: bool | None = None) -> Shape | None:
@@ -110,6 +143,17 @@ def order_shape(order: Order, units: dict[str, Any], success: bool | None = None
         army = units.get(order.target)
         via = army.location if army is not None else order.target
         return Shape("convoy", power, at, order.dest, via, success)
+    if isinstance(order, Protect):
+        fleet = units.get(order.target)
+        via = fleet.location if fleet is not None else order.target
+        return Shape("protect", power, at, order.dest, via, success)
+    if isinstance(order, Transfer):
+        host = units.get(order.target)
+        return Shape("transfer", power, at, via=host.location if host is not None else order.target, success=success)
+    if isinstance(order, Mattermit):
+        return Shape("mattermit", power, at, order.dest, success=success)
+    if isinstance(order, Research):
+        return Shape("research", power, at, success=success)
     if isinstance(order, Disband):
         return Shape("disband", power, at, success=success)
     return Shape("hold", power, at, success=success)
@@ -126,7 +170,19 @@ class Session:
     problems: list[Any] = field(default_factory=list)
     #: a view that may not be played (a game with secrets seen by a player or by anyone with the link)
     readonly: bool = False
-    _legal: dict[tuple[int, str, str], list[Order]] = field(default_factory=dict, repr=False)
+    #: why the last click did nothing ("" when it did something)
+    note: str = ""
+    #: the unit type of a build waiting for its coast to be chosen
+    build_type: str | None = None
+    #: orders the player chose to keep although illegal (they will hold), with the parser's reason
+    illegal: list[tuple[Order, str]] = field(default_factory=list)
+    #: what the last text entry replaced: (earlier order, the order now given), as the list shows them
+    replaced: list[tuple[str, str]] = field(default_factory=list)
+    #: the lines of the last text entry that were not taken (they stay in the box to be corrected)
+    refused: list[str] = field(default_factory=list)
+    _legal: dict[str, list[Order]] = field(default_factory=dict, repr=False)
+    #: the position the legal orders in :attr:`_legal` are for
+    _legal_at: Position | None = field(default=None, repr=False)
 
     @classmethod
     def new(cls, variant_id: str) -> Session:
@@ -160,12 +216,21 @@ class Session:
         if self.at_current:
             units = self.game.units
             dislodged = self.game.dislodged_units()
-            shapes = [order_shape(o, {**dislodged, **units}) for os in self.game.orders.values() for o in os]
-            return [shape for shape in shapes if shape is not None]
-        record = self.game.history[self.view]
-        position = self.game.position_at(self.view)
+            drawn = []
+            for orders in self.game.orders.values():
+                for order in orders:
+                    shape = order_shape(order, {**dislodged, **units})
+                    if shape is not None:
+                        drawn.append(replace(shape, illegal=True) if self.is_illegal(order) else shape)
+            return drawn
+        return self._record_shapes(self.view)
+
+    def _record_shapes(self, index: int) -> list[Shape]:
+        """History record ``index``'s orders, drawn with their results."""
+        record = self.game.history[index]
+        position = self.game.position_at(index)
         dislodged = {d.unit.province: d.unit for d in position.dislodged}
-        outcome = {r.order: r.success for r in record.results if r.order}
+        outcome = {r.order: r for r in record.results if r.order}
         out = []
         for power, texts in record.orders.items():
             for text in texts:
@@ -176,10 +241,49 @@ class Session:
                     )
                 except AdjutantError:
                     continue
-                shape = order_shape(order, {**dislodged, **position.units}, outcome.get(text))
+                result = outcome.get(text)
+                success = result.success if result is not None else None
+                shape = order_shape(order, {**dislodged, **position.units}, success)
                 if shape is not None:
-                    out.append(shape)
+                    out.append(replace(shape, reason=result.reason if result is not None else ""))
         return out
+
+    # --- the last phase's results, drawn on the position they made --------------------------------
+    def _last_record(self) -> int | None:
+        """The last history record before the shown position that was adjudicated (not skipped)."""
+        index = self.view - 1
+        while index >= 0 and self.game.history[index].skipped:
+            index -= 1
+        return index if index >= 0 else None
+
+    def last_results(self) -> list[Shape]:
+        """The orders of the phase that made the shown current position, with their results (the
+        "last phase's orders" overlay); none when looking at a past phase (its own orders are drawn)."""
+        index = self._last_record() if self.at_current else None
+        return self._record_shapes(index) if index is not None else []
+
+    def changed_centres(self) -> dict[str, str]:
+        """Supply centres whose owner changed since the position before the last adjudicated phase:
+        province -> the earlier owner ("" for a neutral centre)."""
+        index = self._last_record() if self.at_current else None
+        if index is None:
+            return {}
+        before = self.game.position_at(index).centres
+        now = self.shown_position().centres
+        return {p: before.get(p, "") for p in sorted(set(before) | set(now)) if before.get(p) != now.get(p)}
+
+    def retreat_choices(self) -> dict[str, list[str]]:
+        """In a retreat phase being played, where each dislodged unit (by location) may retreat."""
+        game = self.game
+        if not self.at_current or game.phase.kind != "retreat":
+            return {}
+        from adjutant.phases import retreat_options
+
+        position = game.position
+        return {
+            d.unit.location: retreat_options(game.variant, d, game.units, position.contested, game.phase.season)
+            for d in position.dislodged
+        }
 
     def results_text(self, index: int | None = None) -> str:
         """Judge-style results of a history record (the last adjudicated one by default)."""
@@ -218,18 +322,95 @@ class Session:
         return Session(shown, readonly=True).results_text(index)
 
     # --- orders ------------------------------------------------------------------------------------
-    def enter_orders(self, text: str, power: str | None = None) -> list[Any]:
-        """Keep the orders in ``text``; returns the problems (for the inline errors)."""
-        if power:
-            self.problems = self.game.set_orders(power, text)
-        else:
-            self.problems = self.game.add_orders(text)
-        return self.problems
+    def enter_orders(self, text: str, power: str | None = None, keep_illegal: bool = False) -> list[Any]:
+        """Take the orders in ``text`` (all for ``power`` if given), each replacing only the earlier
+        order for its unit; returns the problems (for the inline errors). An illegal order is refused
+        with the parser's reason, unless ``keep_illegal``: then it is kept and will hold. Afterwards
+        :attr:`replaced` lists the orders replaced and :attr:`refused` the lines not taken."""
+        game = self.game
+        before = {p: list(os) for p, os in game.orders.items()}
+        problems = game.add_orders(text, power)
+        out: list[Any] = []
+        for problem in problems:
+            order = self._quiet_parse(problem.text, power) if problem.kept else None
+            if problem.kept and order is not None:
+                if keep_illegal:
+                    self.illegal = [(o, m) for o, m in self.illegal if o != order] + [(order, problem.message)]
+                else:
+                    self._take_back(order, before)
+                    problem = OrderProblem(problem.line, problem.text, f"{problem.message} (not taken)", False)
+            out.append(problem)
+        self.refused = [p.text for p in out if not p.kept and p.text]
+        self.replaced = []
+        variant = game.variant
+        for power_id, earlier in before.items():
+            now = game.orders.get(power_id, [])
+            for old in earlier:
+                if any(o is old for o in now) or isinstance(old, POWER_ORDERS):
+                    continue
+                new = next((o for o in now if not isinstance(o, POWER_ORDERS)
+                            and o.unit.province == old.unit.province), None)
+                if new is not None:
+                    self.replaced.append((order_label(variant, old), order_label(variant, new)))
+        self.problems = out
+        return out
+
+    def _quiet_parse(self, text: str, power: str | None) -> Order | None:
+        try:
+            return self.game.parse(text, power)
+        except AdjutantError:
+            return None
+
+    def _take_back(self, order: Order, before: dict[str, list[Order]]) -> None:
+        """Drop ``order`` (just given) and give back the order its unit had before."""
+        game = self.game
+        power = order_power(order)
+        mine = [o for o in game.orders.get(power, []) if o != order]
+        if not isinstance(order, POWER_ORDERS):
+            earlier = next((o for o in before.get(power, []) if not isinstance(o, POWER_ORDERS)
+                            and o.unit.province == order.unit.province), None)
+            if earlier is not None:
+                mine.append(earlier)
+        game.clear_orders(power)
+        for kept in mine:
+            game.add_order(kept)
+
+    def is_illegal(self, order: Order) -> str:
+        """The reason ``order`` is illegal if the player kept it anyway; "" otherwise."""
+        return next((why for o, why in self.illegal if o == order), "")
+
+    def unordered(self) -> list[str]:
+        """What adjudicating now would leave without an order: units (holding, or disbanded in a
+        retreat), and powers' builds or removals not used. Empty when everything is ordered."""
+        game = self.game
+        if not self.at_current or game.over:
+            return []
+        variant = game.variant
+        kind = game.phase.kind
+        given = {o.unit.province for os in game.orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
+
+        def name(unit: Any) -> str:
+            power = variant.powers[unit.power].name if unit.power in variant.powers else unit.power
+            return f"{power}: {unit.type} {variant.province_name(unit.location)}"
+
+        if kind == "movement":
+            return [name(u) + " (will hold)" for u in game.units.values() if u.province not in given]
+        if kind == "retreat":
+            return [name(d.unit) + " (will be disbanded)" for d in game.position.dislodged
+                    if d.unit.province not in given]
+        out = []
+        for power, left in game.orders_due().items():
+            delta = game.adjustments().get(power, 0)
+            what = "build" if delta > 0 else "removal"
+            out.append(f"{variant.powers[power].name}: {left} {what}{'s' if left > 1 else ''} not ordered"
+                       + (" (will be waived)" if delta > 0 else " (units will be removed by the rules)"))
+        return out
 
     def clear_selection(self) -> None:
         self.selected = None
         self.mode = "move"
         self.target = None
+        self.build_type = None
 
     def orderable_units(self) -> dict[str, Any]:
         """Units that can be given an order by clicking in this phase, by location."""
@@ -308,15 +489,14 @@ class Session:
 
     def legal_orders(self, province: str) -> list[Order]:
         """The engine's legal orders for the unit in ``province`` this phase (cached: the position does
-        not change until the phase is adjudicated)."""
-        key = (len(self.game.history), str(self.game.phase), province)
-        cached = self._legal.get(key)
+        not change until the phase is adjudicated or undone: the cache is for one position object)."""
+        if self._legal_at is not self.game.position:
+            self._legal, self._legal_at = {}, self.game.position
+        cached = self._legal.get(province)
         if cached is None:
             from adjutant.legal import possible_orders
 
-            if len(self._legal) > 200:
-                self._legal.clear()
-            cached = self._legal[key] = possible_orders(self.game, province)
+            cached = self._legal[province] = possible_orders(self.game, province)
         return cached
 
     def can_protect(self, unit: Any) -> bool:
@@ -373,43 +553,60 @@ class Session:
 
     def click(self, location: str) -> tuple[str | None, list[str]]:
         """A click on a province or coast. Returns (order text to enter or None, coasts to choose from
-        when the click needs one)."""
+        when the click needs one); a click that does nothing says why in :attr:`note`."""
         game = self.game
+        variant = game.variant
         province = province_of(location)
         kind = game.phase.kind
+        self.note = ""
         if not self.at_current or game.over or self.readonly:
+            self.note = self.prompt()
             return None, []
+        here = variant.province_name(province) if province in variant.provinces else location
         targets = self.targets()
-        if kind == "adjustment" and self.selected is None:
-            matching = [t for t in targets if province_of(t) == province]
+        if kind == "adjustment":
+            return self._adjustment_click(location, targets)
+        if self.selected is None:
             unit = self.unit_at(province)
             if unit is not None:
-                return f"{unit.type} {unit.location} disband", []
-            if matching:
-                self.selected = matching[0]
-                return None, []
-            return None, []
-        if self.selected is None:
-            if self.unit_at(province) is not None:
-                self.selected = self.unit_at(province).location
+                self.selected = unit.location
+            elif kind == "movement":
+                self.note = f"There is no unit in {here} to order."
+            else:
+                self.note = f"There is no dislodged unit in {here}: only dislodged units retreat now."
             return None, []
         unit = self.unit_at(province_of(self.selected))
-        if kind == "adjustment":  # a build place chosen: location is "A" or "F" via build()
-            return None, []
+        if unit is None:  # (the selection no longer names a unit that can be ordered)
+            self.clear_selection()
+            return self.click(location)
+        name = f"{unit.type} {variant.province_name(unit.location)}"
         if province == province_of(self.selected) and self.mode == "move":
             verb = "hold" if kind == "movement" else "disband"
             order = f"{unit.type} {unit.location} {verb}"
             self.clear_selection()
             return order, []
+        other = self.unit_at(province)
+        if self.mode == "move" and other is not None and other.power == unit.power:
+            # another of the same power's units: the player means to order that one now
+            self.clear_selection()
+            self.selected = other.location
+            return None, []
         if self.mode in ("support", "convoy", "protect") and self.target is None:
             target = game.units.get(province)
             if target is not None and target.location in targets:
                 self.target = target.location
+            elif target is None:
+                self.note = f"There is no unit in {here} for {name} to {self.mode}."
+            else:
+                self.note = f"{name} cannot {self.mode} the unit in {here}: choose a highlighted unit."
             return None, []
         matching = [t for t in targets if province_of(t) == province]
         if location in targets:
             matching = [location]
         if not matching:
+            where = "retreat to" if kind == "retreat" else {"move": "move to"}.get(self.mode, "order into")
+            self.note = (f"{name} cannot {where} {here}: choose a highlighted place, click another unit, "
+                         "or Cancel.")
             return None, []
         if len(matching) > 1:
             return None, matching
@@ -433,6 +630,46 @@ class Session:
         self.clear_selection()
         return order, []
 
+    def _adjustment_click(self, location: str, targets: list[str]) -> tuple[str | None, list[str]]:
+        variant = self.game.variant
+        province = province_of(location)
+        here = variant.province_name(province) if province in variant.provinces else location
+        if self.selected is not None and self.build_type is not None and location in self._builds(self.build_type):
+            order = f"Build {self.build_type} {location}"
+            self.clear_selection()
+            return order, []
+        unit = self.unit_at(province)
+        if unit is not None:
+            self.clear_selection()
+            return f"{unit.type} {unit.location} disband", []
+        matching = [t for t in targets if province_of(t) == province]
+        if matching:
+            self.clear_selection()
+            self.selected = province
+            return None, []
+        if province in self.game.units:
+            self.note = f"The unit in {here} is not to be removed: its power has no removals due."
+        else:
+            self.note = f"Nothing can be built in {here} now: builds go in a power's own empty home centres."
+        return None, []
+
+    def _builds(self, unit_type: str) -> list[str]:
+        """Where a ``unit_type`` could be built now in the selected province (one place per coast)."""
+        from adjutant.phases import build_places
+
+        game = self.game
+        if self.selected is None:
+            return []
+        province = province_of(self.selected)
+        places: list[str] = []
+        for power, delta in game.adjustments().items():
+            if delta > 0:
+                for text in build_places(game.variant, power, game.units, game.position.centres):
+                    kind, where = text.split()
+                    if kind == unit_type and province_of(where) == province:
+                        places.append(where)
+        return sorted(set(places))
+
     def research(self) -> str | None:
         """Cluster (rule 5.1): the research order for the selected unit (None where there is none)."""
         if self.selected is None or self.game.variant.cluster is None or self.game.phase.kind != "movement":
@@ -441,13 +678,21 @@ class Session:
         self.clear_selection()
         return f"{unit.type} {unit.location} RES" if unit is not None else None
 
-    def build(self, unit_type: str) -> str | None:
-        """The build order for the selected build place."""
+    def build(self, unit_type: str) -> tuple[str | None, list[str]]:
+        """The build order for the selected build place, or (None, its coasts) when a fleet there needs
+        one chosen (the next click on a coast gives the order)."""
         if self.selected is None:
-            return None
-        location = self.selected
+            return None, []
+        places = self._builds(unit_type)
+        name = self.game.variant.province_name(province_of(self.selected))
+        if not places:
+            self.note = f"{'An army' if unit_type == 'A' else 'A fleet'} cannot be built in {name}."
+            return None, []
+        if len(places) > 1:
+            self.build_type = unit_type
+            return None, places
         self.clear_selection()
-        return f"Build {unit_type} {location}"
+        return f"Build {unit_type} {places[0]}", []
 
     def prompt(self) -> str:
         """One line telling the player what a click does now."""
@@ -462,6 +707,8 @@ class Session:
             return "Only the game master gives orders and adjudicates this game."
         kind = game.phase.kind
         if kind == "adjustment":
+            if self.selected and self.build_type:
+                return f"Build a fleet in {game.variant.province_name(self.selected)}: on which coast?"
             if self.selected:
                 return f"Build what in {game.variant.province_name(self.selected)}? Choose Army or Fleet."
             return "Click a highlighted centre to build, or a unit of a power that must remove one."
@@ -469,15 +716,17 @@ class Session:
             return "Click a unit to order it." if kind == "movement" else "Click a dislodged unit to retreat it."
         unit = self.unit_at(province_of(self.selected))
         name = f"{unit.type} {game.variant.province_name(unit.location)}" if unit else self.selected
+        other = game.units.get(province_of(self.target)) if self.target else None
+        whom = f"{other.type} {game.variant.province_name(other.location)}" if other else ""
         if self.mode == "support":
-            return f"{name} supports: click the unit to support" if self.target is None else (
-                f"{name} supports {self.target}: click its destination (or the unit again to support it holding)")
+            return f"{name} supports: click the unit to support" if not whom else (
+                f"{name} supports {whom}: click its destination (or the unit again to support it holding)")
         if self.mode == "convoy":
-            return f"{name} convoys: click the army" if self.target is None else (
-                f"{name} convoys {self.target}: click the destination")
+            return f"{name} convoys: click the army" if not whom else (
+                f"{name} convoys {whom}: click the destination")
         if self.mode == "protect":
-            return f"{name} protects: click the fleet" if self.target is None else (
-                f"{name} protects {self.target}: click where it runs")
+            return f"{name} protects: click the fleet" if not whom else (
+                f"{name} protects {whom}: click where it runs")
         if kind == "retreat":
             return f"{name}: click where it retreats (highlighted), or the unit itself to disband."
         return f"{name}: click a highlighted place to move, the unit again to hold, or choose Support / Convoy."

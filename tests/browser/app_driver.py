@@ -90,3 +90,12 @@ def open_new_cluster_dialog(page: Any) -> None:
     page.select_option("#variant-select", "cluster")
     page.click("#new-game")
     page.wait_for_selector("#passphrase-dialog[open]", timeout=5_000)
+
+
+def adjudicate(page: Any, tap: bool = False) -> None:
+    """Press "Adjudicate" (clicked, or tapped on a touch screen) and, if the page warns that something has
+    no order, go on anyway."""
+    press = (lambda selector: page.locator(selector).tap()) if tap else page.click
+    press("#adjudicate")
+    if page.locator("#adjudicate-warning").is_visible():
+        press("#adjudicate-anyway")

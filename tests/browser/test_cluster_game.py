@@ -15,7 +15,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from app_driver import Site, open_app, open_new_cluster_dialog
+from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog
 
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
 PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p in POWERS}}
@@ -119,7 +119,7 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
     page.fill("#orders-text", "France: A par - bur\nEngland: F lon - nth")
     page.click("#orders-apply")
     assert page.inner_text("#orders-errors") == ""
-    page.click("#adjudicate")
+    adjudicate(page)
     assert phase(page) == "F1901M"
     # what the game master copies for the players is rule 7's report (Session.players_results_text)
     assert page.inner_text("#copy-results") == "Copy results for the players"
@@ -192,7 +192,7 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
     assert sites(player) == site_map
     assert strengths(player) == {"edi": "3", "mar": "3", "bre": "2"}
     assert player.locator("#adjudicate").is_enabled()
-    player.click("#adjudicate")
+    adjudicate(player)
     assert phase(player) in ("W1901A", "S1902M")
     again = sealed_link(player, "#" + link)
     assert set(decode_fragment(again)["sealed"]) == {"gm", *POWERS}

@@ -19,7 +19,7 @@ from typing import Any
 from adjutant import cluster, group
 from adjutant import cluster_group as cg
 from adjutant.gamefile import from_data
-from app_driver import Site, open_app
+from app_driver import Site, adjudicate, open_app
 from test_cluster_game import strengths
 from test_group_game import engine_units, open_codes, units
 
@@ -162,7 +162,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
             f"{ref.variant.powers[p].abbrev}: {group.format_order(o)}" for p, os in ref.orders.items() for o in os
         )
         before = gm_fragment(gm)
-        gm.click("#adjudicate")
+        adjudicate(gm)
         ref.adjudicate()
         after = gm_fragment(gm, before)
         assert units(gm) == engine_units(ref)
@@ -194,7 +194,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
     assert not [p for p in ref.add_orders("\n".join(builds), "germany") if not p.kept]
     log = open_codes(gm, send(germany, builds))
     assert log[0].startswith("kept: ") and "Germany: 2 orders in" in log[0], log
-    gm.click("#adjudicate")
+    adjudicate(gm)
     ref.adjudicate()
     gm.wait_for_function("p => document.documentElement.dataset.phase === p", arg=str(ref.phase))
     assert units(gm) == engine_units(ref)

@@ -18,7 +18,7 @@ from adjutant import group
 from adjutant.game import Game
 from adjutant.legal import Candidates, adjustment_candidates, retreat_candidates
 from adjutant.orders import format_order
-from app_driver import Site, open_app
+from app_driver import Site, adjudicate, open_app
 
 PASSPHRASE = "the game master's passphrase"
 
@@ -152,7 +152,7 @@ def play(
         for power in sent:
             assert status[power].startswith("sealed orders in"), status
         before = gm_fragment(gm)
-        gm.click("#adjudicate")
+        adjudicate(gm)
         ref.adjudicate()
         after = gm_fragment(gm, before)
         assert units(gm) == engine_units(ref), f"{variant} {ref.phase}"
@@ -211,7 +211,7 @@ def test_a_group_plays_two_years_of_standard_by_sealed_codes(new_context: Any, s
         assert gm.evaluate("location.hash").lstrip("#") == held
     # a code for an earlier phase: one sent before the last adjudication
     germany_code = send(germany, random_orders(ref, "germany", random.Random(3)))
-    gm.click("#adjudicate")
+    adjudicate(gm)
     ref.set_orders("france", "\n".join(new_orders))  # the code the game master took in
     ref.adjudicate()
     assert "an earlier phase" in open_codes(gm, germany_code)[0]

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from adjutant import group
-from app_driver import Site, open_app
+from app_driver import Site, adjudicate, open_app
 
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -169,7 +169,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert_fits_a_phone(gm)
 
     # adjudicated: the next step is the message to players, and the jump leads to it
-    gm.locator("#adjudicate").tap()
+    adjudicate(gm, tap=True)
     gm.wait_for_function("document.documentElement.dataset.phase === 'F1901M'")
     assert "message to players" in gm.inner_text("#group-jump")
     gm.evaluate("scrollTo(0, 0)")
@@ -182,7 +182,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert gm.locator("#players-message").is_visible() and in_viewport(gm, "#message-status")
     assert "players' link and codes" in gm.inner_text("#group-jump")
     # the next adjudication: that message, now out of date, is no longer shown to copy
-    gm.locator("#adjudicate").tap()
+    adjudicate(gm, tap=True)
     gm.wait_for_function("document.documentElement.dataset.phase !== 'F1901M'")
     assert not gm.locator("#players-message").is_visible()
     assert "message to players" in gm.inner_text("#group-jump")
@@ -305,7 +305,7 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     assert group.find_codes(code) == [code]
 
     # the next phase's link: the player's page keeps no code of the phase before, to copy by mistake
-    gm.click("#adjudicate")
+    adjudicate(gm)
     gm.wait_for_function("document.documentElement.dataset.phase === 'F1901M'")
     gm.click("#message-players")
     new_link = re.search(r"https?://\S+#(\S+)", gm.input_value("#players-message"))

@@ -8,7 +8,7 @@ import json
 import zlib
 from typing import Any
 
-from app_driver import Site, open_app, open_new_cluster_dialog, reopen_app
+from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, reopen_app
 
 # A number past Python's int-string limit: json.loads raises ValueError, not a JSON error.
 HUGE_NUMBER = "1" + "0" * 5000
@@ -34,7 +34,7 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
     page = open_app(context, site.url)
     page.fill("#orders-text", "France: A par - bur")
     page.click("#orders-apply")
-    page.click("#adjudicate")
+    adjudicate(page)
     assert phase(page) == "F1901M"
     played = stored(page, "adjutant.autosave")
 
@@ -91,7 +91,7 @@ def test_a_hostile_dropped_file_keeps_the_game_and_the_embed_code_keeps_the_fold
     page = open_app(context, site.url + "index.html?ref=a/b")
     page.fill("#orders-text", "France: A par - bur")
     page.click("#orders-apply")
-    page.click("#adjudicate")
+    adjudicate(page)
     saved = stored(page, "adjutant.autosave")
 
     # Dropped on the root element (below a short page, outside <body>): opened by the app, refused.
@@ -123,7 +123,7 @@ def test_deep_nesting_in_a_link_a_sealed_link_or_the_autosave_never_stops_the_pa
     page = open_app(context, site.url)
     page.fill("#orders-text", "France: A par - bur")
     page.click("#orders-apply")
-    page.click("#adjudicate")
+    adjudicate(page)
     played = stored(page, "adjutant.autosave")
     for fragment in (deflated_link(DEEP), "standard." + deflated_link(DEEP), "cluster.s=" + deflated_link(DEEP)):
         page = reopen_app(page, site.url + "#" + fragment)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_driver import PYTHON_READY_TIMEOUT_MS, Site, open_app, reopen_app
+from app_driver import PYTHON_READY_TIMEOUT_MS, Site, adjudicate, open_app, reopen_app
 
 import build
 
@@ -81,7 +81,7 @@ def test_after_one_visit_a_phase_plays_with_the_network_off(context: Any, served
     page.fill("#orders-text", "A par - bur")
     page.click("#orders-apply")
     assert "FRA: A par - bur" in page.inner_text("#order-list")
-    page.click("#adjudicate")
+    adjudicate(page)
     assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
     assert "A par - bur" in page.inner_text("#results")
     assert page.locator('#map .adj-unit[data-location="bur"]').count() == 1

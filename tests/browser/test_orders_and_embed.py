@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app_driver import PYTHON_READY_TIMEOUT_MS, Site, open_app
+from app_driver import PYTHON_READY_TIMEOUT_MS, Site, adjudicate, open_app
 from test_play import enter_text, phase, units
 
 
@@ -33,12 +33,12 @@ def test_support_and_convoy_by_clicking(app: tuple[Any, Any]) -> None:
     click_map(page, "par")
     assert page.locator('#map .adj-target[id="bur"]').count() == 1
     click_map(page, "bur")
-    assert "FRA: A mar S A par - bur" in order_list(page)
+    assert "FRA: A Mar S A Par - Bur" in order_list(page)
     assert page.locator("#map .adj-order.support").count() == 1
 
     # Convoy: a fleet at sea, "Convoy", the army, the destination.
     enter_text(page, "England: F lon - nth\nA lvp - yor")
-    page.click("#adjudicate")
+    adjudicate(page)
     assert phase(page) == "F1901M"
     click_map(page, "nth")
     page.click("[data-action=convoy]")
@@ -51,9 +51,9 @@ def test_support_and_convoy_by_clicking(app: tuple[Any, Any]) -> None:
     assert page.locator('#map .adj-target[id="nwy"]').count() == 1
     click_map(page, "nwy")
     listing = order_list(page)
-    assert "ENG: F nth C A yor - nwy" in listing and "ENG: A yor - nwy" in listing
+    assert "ENG: F Nth C A Yor - Nwy" in listing and "ENG: A Yor - Nwy" in listing
     assert page.locator("#map .adj-order.convoy").count() == 1
-    page.click("#adjudicate")
+    adjudicate(page)
     assert "england A nwy" in units(page)
     assert recorder.page_errors == []
 
@@ -64,11 +64,11 @@ def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> N
     page.click("#new-game")
     page.wait_for_selector("#map[data-variant='coast_running']", state="attached", timeout=10_000)
     enter_text(page, "Italy: F nap - ion\nA rom - apu")
-    page.click("#adjudicate")
+    adjudicate(page)
     enter_text(page, "Italy: F ion C A apu - tun\nA apu - tun")
-    page.click("#adjudicate")
+    adjudicate(page)
     if phase(page) == "W1901A":
-        page.click("#adjudicate")  # Italy's build may be waived
+        adjudicate(page)  # Italy's build may be waived
     assert phase(page) == "S1902M"
     assert "italy A tun" in units(page) and "italy F ion" in units(page)
     # The army's protect order as text; the fleet's run by clicking (the run is offered).
@@ -78,12 +78,15 @@ def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> N
     assert page.locator('#map .adj-target[id="wes"]').count() == 1
     click_map(page, "wes")
     listing = order_list(page)
-    assert "ITA: A tun P F ion - wes" in listing and "ITA: F ion - wes" in listing
+    assert "ITA: A Tun P F Ion - Wes" in listing and "ITA: F Ion - Wes" in listing
+    protect = page.locator("#map .adj-order.protect")
+    assert protect.locator(".adj-shield").count() == 1  # a symbol of its own, not a hold's ring
+    assert protect.locator("title").first.text_content() == "Tunis protects Ionian Sea"
     # The protect button is there for an army on a coast.
     click_map(page, "tun")
     assert page.locator("[data-action=protect]").count() == 1
     page.click("[data-action=cancel]")
-    page.click("#adjudicate")
+    adjudicate(page)
     assert phase(page) == "F1902M"
     assert "italy F wes" in units(page)
     assert "F ion - wes" in page.inner_text("#results")
@@ -95,11 +98,11 @@ def test_the_embed_snippet_shows_a_read_only_map_sized_to_its_container(
 ) -> None:
     page, _ = app
     enter_text(page, "France: A par - bur")
-    page.click("#adjudicate")
+    adjudicate(page)
     page.click("#copy-embed")
     code = page.input_value("#embed-code")
     assert "\n" not in code
-    match = re.fullmatch(r'<iframe src="([^"]+)" [^<>]*></iframe>', code)
+    match = re.fullmatch(r'<iframe id="[^"]+" src="([^"]+)" [^<>]*></iframe><script>[^<]*</script>', code)
     assert match, code
     src = match.group(1)
     assert src.startswith(site.url + "embed.html#")
@@ -129,6 +132,32 @@ def test_the_embed_snippet_shows_a_read_only_map_sized_to_its_container(
     assert frame.locator("#map .adj-order.move.succeeded").count() == 1
     frame.locator("#hist-last").click()
     assert embed.evaluate("document.documentElement.dataset.phase") == "F1901M"
+    # The phase's results as text, and the frame grows to its content's height (the snippet's script)
+    frame.locator("#embed-results summary").click()
+    assert "A par - bur" in frame.locator("#embed-results-text").inner_text()
+    content = embed.evaluate("document.documentElement.scrollHeight")
+    host.wait_for_function(f"Math.abs(document.querySelector('iframe').getBoundingClientRect().height - {content}) < 2")
+    assert embed.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
+    assert recorder.page_errors == []
+
+
+def test_the_embed_is_usable_in_a_375_px_column(app: tuple[Any, Any], site: Site, new_context: Any) -> None:
+    page, _ = app
+    page.click("#copy-embed")
+    code = page.input_value("#embed-code")
+    (site.root / "host-narrow.html").write_text(
+        f'<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+        f'<div style="width:375px">{code}</div>', encoding="utf-8"
+    )
+    context, recorder = new_context(viewport={"width": 375, "height": 700})
+    host = context.new_page()
+    host.goto(site.url + "host-narrow.html")
+    frame = host.frame_locator("iframe")
+    frame.locator("html[data-python-ready]").wait_for(state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
+    embed = host.frames[1]
+    assert embed.evaluate("document.documentElement.scrollWidth") <= 375
+    assert 340 <= embed.evaluate("document.querySelector('#map svg').getBoundingClientRect().width") <= 375
+    assert frame.locator("#hist-first").bounding_box()["height"] >= 24
     assert recorder.page_errors == []
 
 
@@ -136,7 +165,7 @@ def test_the_autosaved_position_is_painted_before_python_is_ready(new_context: A
     context, _ = new_context()
     page = open_app(context, site.url)
     enter_text(page, "France: A par - bur")
-    page.click("#adjudicate")
+    adjudicate(page)
     expected = units(page)
     # Hold back the app's Python archive, so what shows is what the shell painted on its own.
     context.route(re.compile(r".*/app-[0-9a-f]+\.zip$"), lambda route: None)

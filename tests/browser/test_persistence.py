@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_driver import Site, open_app, open_new_cluster_dialog, reopen_app
+from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, reopen_app
 
 
 def phase(page: Any) -> str:
@@ -17,7 +17,7 @@ def phase(page: Any) -> str:
 def play(page: Any, orders: str) -> None:
     page.fill("#orders-text", orders)
     page.click("#orders-apply")
-    page.click("#adjudicate")
+    adjudicate(page)
 
 
 def recent(page: Any) -> list[str]:
@@ -159,7 +159,7 @@ def test_the_game_masters_adjudication_is_saved_before_the_players_keys_are_read
     page.fill("#unlock-passphrase", PASSPHRASES["gm"])
     page.click("#unlock")
     page.wait_for_selector("#adjudicate:enabled", timeout=30_000)
-    page.click("#adjudicate")
+    adjudicate(page)
     assert phase(page) == "F1901M"
     page.wait_for_function(
         "before => (localStorage.getItem('adjutant.autosave') || before) !== before", arg=link, timeout=10_000

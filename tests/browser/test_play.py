@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, open_app, reopen_app
+from app_driver import Site, adjudicate, open_app, reopen_app
 
 
 def click_map(page: Any, location: str) -> None:
@@ -54,17 +54,17 @@ def test_a_newcomer_plays_standard_and_shares_the_game(new_context: Any, site: S
     click_map(page, "mar")
     click_map(page, "mar")
     orders = page.inner_text("#order-list")
-    assert "FRA: A par - bur" in orders
-    assert "FRA: A mar" in orders and "H" in orders.upper()
+    assert "FRA: A Par - Bur" in orders
+    assert "FRA: A Mar" in orders and "H" in orders.upper()
     assert page.locator("#map .adj-order.move").count() == 1
 
     # Orders as text, one bad line: the others are kept, the bad one is reported inline.
     enter_text(page, "A vie - tyr\nA bud - gal\nA xyz - abc", "austria")
     errors = page.inner_text("#orders-errors")
     assert "line 3" in errors and "xyz" in errors
-    assert "AUS: A vie - tyr" in page.inner_text("#order-list")
+    assert "AUS: A Vie - Tyr" in page.inner_text("#order-list")
 
-    page.click("#adjudicate")
+    adjudicate(page)
     assert phase(page) == "F1901M"
     results = page.inner_text("#results")
     assert "A par - bur" in results and "A vie - tyr" in results
@@ -72,14 +72,14 @@ def test_a_newcomer_plays_standard_and_shares_the_game(new_context: Any, site: S
 
     # Fall: dislodge the Italian army in Venice, then retreat it by clicking.
     enter_text(page, "Austria: A tyr - ven\nF tri S A tyr - ven")
-    page.click("#adjudicate")
+    adjudicate(page)
     assert phase(page) == "F1901R"
     assert page.locator('#map .adj-unit.dislodged[data-location="ven"]').count() == 1
     page.locator('#map .adj-unit.dislodged[data-location="ven"]').click()
     assert page.locator('#map .adj-target[id="pie"]').count() == 1
     click_map(page, "pie")
-    assert "ITA: A ven" in page.inner_text("#order-list") and "pie" in page.inner_text("#order-list")
-    page.click("#adjudicate")
+    assert "ITA: A Ven" in page.inner_text("#order-list") and "Pie" in page.inner_text("#order-list")
+    adjudicate(page)
     assert phase(page) == "W1901A"
 
     # Winter: Austria builds by clicking a highlighted centre; Italy removes a unit.
@@ -87,7 +87,7 @@ def test_a_newcomer_plays_standard_and_shares_the_game(new_context: Any, site: S
     click_map(page, "bud")
     page.click("[data-action=build-A]")
     click_map(page, "pie")
-    page.click("#adjudicate")
+    adjudicate(page)
     assert phase(page) == "S1902M"
     position = units(page)
     assert "austria A bud" in position and not any(u.endswith(" pie") for u in position)
@@ -146,10 +146,10 @@ def test_a_cline_v_game_through_a_year(app: tuple[Any, Any]) -> None:
     assert len(units(page)) == 28
     enter_text(page, "France: A par - bur\nA mar - gas")
     assert page.inner_text("#orders-errors") == ""
-    page.click("#adjudicate")
+    adjudicate(page)
     assert phase(page) == "F1901M"
     assert "A par - bur" in page.inner_text("#results")
-    page.click("#adjudicate")
+    adjudicate(page)
     assert phase(page) in ("W1901A", "S1902M")
     # History: step back to the first phase and see its orders drawn with their results.
     page.click("#hist-first")
