@@ -13,7 +13,7 @@ from adjutant import AdjutantError, GameFileError, cluster, group
 from adjutant import cluster_group as cg
 from adjutant.game import Game
 from adjutant.gamefile import dumps, loads
-from adjutant.legal import random_orders
+from adjutant.randomgame import random_orders
 
 KEY = b"\x04" + bytes(range(64))
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
