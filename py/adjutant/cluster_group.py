@@ -177,6 +177,9 @@ def unpack_public(data: dict[str, Any]) -> dict[str, Any]:
 PUBLIC_FORMAT = 2
 #: a compact public part inflates to at most this many bytes
 MAX_COMPACT = 2_000_000
+#: reading one costs at most this much work (:meth:`_Board.spend`): three hundred phases of random play
+#: take about 440,000
+MAX_WORK = 4_000_000
 _MENTION = re.compile(r"\b([AF]) ([a-z][a-z0-9]*(?:/[a-z]{2})?)\b")
 _KNOWN_CLUSTER = {"game", "view", "started", "auras", "retreating", "research"}
 _KNOWN_POSITION = {"phase", "units", "centres", "dislodged", "contested", "cluster"}
@@ -240,6 +243,14 @@ class _Board:
         self.units = [f"{t} {loc}" for loc in locs for t in "AF"]
         self.index = {u: i for i, u in enumerate(self.units)}
         self.names = {p: variant.provinces[p].name for p in variant.provinces}
+        self.work = 0
+
+    def spend(self, work: int) -> None:
+        """Count work done reading (a position's facts, one each; a unit's candidate orders, a hundred),
+        so that a hostile part costs seconds at most, never a hang."""
+        self.work += work
+        if self.work > MAX_WORK:
+            raise _damaged("it holds more than a game could")
 
 
 def _atoms(pos: dict[str, Any]) -> set[tuple[Any, ...]] | None:
@@ -326,6 +337,7 @@ class _Phase:
         if unit not in self.board.index:
             return []
         if unit not in self._cands:
+            self.board.spend(100)
             u = self.units.get(province_of(unit.split(" ")[1]))
             if u is None or self.kind == "adjustment":
                 orders: list[Order] = []
@@ -591,7 +603,9 @@ def unpack_compact(raw: bytes) -> dict[str, Any]:
     data = _Reader(raw)
     if data.int(256) != PUBLIC_FORMAT:
         raise _damaged("it is not in a format this Adjutant reads")
-    size = data.int(len(raw))
+    size = data.int()
+    if size > len(raw) - data.at:
+        raise _damaged("it is cut short")
     header = read_json(raw[data.at : data.at + size], "the link's public part", MAX_COMPACT)
     data.at += size
     if not isinstance(header, dict) or not isinstance(header.get("top"), dict):
@@ -609,9 +623,9 @@ def unpack_compact(raw: bytes) -> dict[str, Any]:
             raise _damaged("a change of position is malformed")
         changes[d[0]] = ({_fact(a) for a in d[1]}, {_fact(a) for a in d[2]})
     try:
-        board = _Board(load_variant(str(top.get("variant"))))
-        if board.variant.cluster is None:
+        if not is_cluster_variant(top.get("variant")):
             raise _damaged("it is not a Cluster game")
+        board = _Board(load_variant(str(top.get("variant"))))
         expected = _first_atoms(board.variant.id)
         history, positions = [], []
         for n_at in range(n + 1):
@@ -624,6 +638,7 @@ def unpack_compact(raw: bytes) -> dict[str, Any]:
                 gone, new = changes.get(n_at, (set(), set()))
                 atoms = (expected - gone) | new
                 pos = _position(atoms)
+            board.spend(len(atoms))
             positions.append(pos)
             if n_at == n:
                 break
