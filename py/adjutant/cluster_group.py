@@ -471,7 +471,9 @@ _RESEARCH = re.compile(r"research: (?:a level-(\d) Site|no Site)")
 
 
 def _predict(board: _Board, atoms: set[tuple[Any, ...]], record: dict[str, Any]) -> set[tuple[Any, ...]]:
-    """The facts of the position after ``record``, as far as its public results tell them."""
+    """The facts of the position after ``record``, as far as its public results tell them (a move that
+    bounced leaves the province it aimed at contested until the retreats are over, unless another move
+    entered it)."""
     out = set(atoms)
     phase = Phase.parse(str(record.get("phase")))
     out = {a for a in out if a[0] != "p"} | {("p", str(phase.next()))}
@@ -480,8 +482,10 @@ def _predict(board: _Board, atoms: set[tuple[Any, ...]], record: dict[str, Any])
     research = sum(1 for a in out if a[0] == "q")
     if phase.kind == "retreat" or record.get("skipped"):
         out = {a for a in out if a[0] not in ("d", "r")}
-    if phase.kind == "movement" and not record.get("skipped"):
-        out = {a for a in out if a[0] != "k"}
+    out = {a for a in out if a[0] != "k"}
+    if phase.kind == "movement":  # the game has started once a movement phase is played
+        out = {a for a in out if a[0] != "s"} | {("s", True)}
+    bounced, entered = set(), set()
     dislodged = 0
     for r in record.get("results", []):
         unit, power, order = r["unit"], r["power"], r["order"].split(" ")
@@ -503,14 +507,18 @@ def _predict(board: _Board, atoms: set[tuple[Any, ...]], record: dict[str, Any])
                 if prov in auras:
                     out.discard(auras[prov])
                     out.add(("a", province_of(order[3]), *auras[prov][2:]))
-            elif reason == "destroyed":
+            elif reason.startswith("destroyed"):
                 out.discard(("u", power, unit))
+            if reason.startswith(("bounced", "may not dislodge")) and len(order) == 4 and order[2] == "-":
+                bounced.add(province_of(order[3]))
+            elif r.get("success") and len(order) == 4 and order[2] == "-":
+                entered.add(province_of(order[3]))
             found = _RESEARCH.match(reason)
             if found:
                 out.add(("q", research, str(phase), prov, int(found.group(1) or 0)))
                 research += 1
         elif phase.kind == "retreat":
-            if r.get("success") and len(order) == 4 and order[2] == "-":
+            if r.get("success") and len(order) == 4 and order[2] in ("R", "-"):
                 out.add(("u", power, f"{order[0]} {order[3]}"))
                 if prov in retreating:
                     out.add(("a", province_of(order[3]), *retreating[prov][2:]))
@@ -520,6 +528,7 @@ def _predict(board: _Board, atoms: set[tuple[Any, ...]], record: dict[str, Any])
             out.discard(("u", power, unit))
             if prov in auras:
                 out.discard(auras[prov])
+    out |= {("k", prov) for prov in bounced - entered}
     if phase.season == "fall" and phase.kind == "retreat":
         held = {province_of(str(a[2]).partition(" ")[2]): a[1] for a in out if a[0] == "u"}
         for a in [a for a in out if a[0] == "c" and a[2] in held and held[a[2]] != a[1]]:
