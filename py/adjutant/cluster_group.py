@@ -4,7 +4,8 @@ A Cluster group game is a group game (:mod:`adjutant.group`: the game master's E
 codes, the intake) whose game cannot go into a link in the clear. Its links hold instead:
 
 * the **public part**: what rule 7 reports to everyone (:func:`adjutant.cluster.public_data`), written
-  by :func:`public_text`;
+  by :func:`public_text` compactly (:func:`pack_compact`: the public orders and outcomes of each phase,
+  each next public position made from them);
 * in the **players' link**, one **sealed part per power** (that power's own secrets, sealed by
   web/seal.js under the passphrase the game master gave that player, bound to the public part as the
   sealed links of :mod:`adjutant_ui.sealed` are);
@@ -955,10 +956,12 @@ __all__ = [
     "is_cluster_group_link",
     "is_cluster_variant",
     "join",
+    "pack_compact",
     "phase_digest",
     "players_link",
     "public_text",
     "read_gm_plaintext",
     "read_link",
     "read_public",
+    "unpack_compact",
 ]
