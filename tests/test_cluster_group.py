@@ -302,6 +302,21 @@ def test_a_damaged_compact_public_part_is_refused_by_name(raw: bytes, message: s
         cg.read_public(group.b64(cg._deflate(raw)))
 
 
+def test_a_long_reason_is_written_out_and_a_long_template_refused() -> None:
+    """A template is read once per result that uses it, so a long one is refused (a small link would
+    unfold into gigabytes); a long reason is written out instead, and reads back."""
+    public = _played(5, 1)[-1]
+    odd = json.loads(json.dumps(public))
+    odd["history"][0]["results"][0]["reason"] = "bounced " * 100
+    raw = cg.pack_compact(odd)
+    assert raw is not None and cg.unpack_compact(raw) == odd
+    assert "bounced " * 100 not in _header(raw)["t"]
+    header, body = _split(cg.pack_compact(public) or b"")
+    header["t"][0] = "x" * 301
+    with pytest.raises(GameFileError, match="header is malformed"):
+        cg.read_public(_compact(header, body))
+
+
 def test_a_public_part_that_asks_for_endless_work_is_refused() -> None:
     """Two thousand phases, each position carrying three thousand research results: a few kilobytes of
     deflate that would take minutes to read are refused once the work passes MAX_WORK."""

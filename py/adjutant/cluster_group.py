@@ -181,6 +181,8 @@ MAX_COMPACT = 2_000_000
 #: reading one costs at most this much work (:meth:`_Board.spend`): three hundred phases of random play
 #: take about 440,000
 MAX_WORK = 4_000_000
+#: a reason's template is at most this long (a reason reads it once per use: a long one would multiply)
+MAX_TEMPLATE = 300
 _MENTION = re.compile(r"\b([AF]) ([a-z][a-z0-9]*(?:/[a-z]{2})?)\b")
 _KNOWN_CLUSTER = {"game", "view", "started", "auras", "retreating", "research"}
 _KNOWN_POSITION = {"phase", "units", "centres", "dislodged", "contested", "cluster"}
@@ -369,7 +371,7 @@ def _template(board: _Board, r: dict[str, Any]) -> tuple[str, list[int]] | None:
     own = board.names.get(province_of(unit.partition(" ")[2]))
     if own:
         text = text.replace(own, "\x01")
-    return text, named
+    return (text, named) if len(text) <= MAX_TEMPLATE and len(named) < 64 else None
 
 
 def _untemplate(board: _Board, text: str, named: list[int], unit: str) -> str:
@@ -623,7 +625,7 @@ def unpack_compact(raw: bytes) -> dict[str, Any]:
     top, n, templates = header["top"], header.get("n"), header.get("t", [])
     written, records, deltas = header.get("w", {}), header.get("x", {}), header.get("d", [])
     if not (type(n) is int and 0 <= n <= 2 * MAX_PHASES and isinstance(templates, list)
-            and all(isinstance(t, str) for t in templates) and isinstance(written, dict)
+            and all(isinstance(t, str) and len(t) <= MAX_TEMPLATE for t in templates) and isinstance(written, dict)
             and isinstance(records, dict) and isinstance(deltas, list) and set(top) <= set(_TOP)):
         raise _damaged("its header is malformed")
     changes: dict[int, Any] = {}
