@@ -1,14 +1,15 @@
 """How long a Cluster game's links are: seeded random games of legal orders (nominations, research,
-transfers and mattermissions among them), ten game years by default.
+transfers and mattermissions among them), after two, five and ten game years by default.
 
-    python benchmarks/cluster_link_size.py [--years 10] [--seeds 5]
+    python benchmarks/cluster_link_size.py [--years 2 5 10] [--seeds 5]
 
 Prints, in characters of the fragment, the median and largest of:
 
 * the sealed link of adjutant_ui.sealed (``cluster.s=``: the public part and the game master's part as
   game files), for comparison;
-* a Cluster group game's players' link (``cluster.grp~``: the packed public part and every power's part);
-* its game master's link (``cluster.gm~``: the packed public part and the compact game master's part).
+* a Cluster group game's players' link (``cluster.grp~``: the compact public part and every power's part);
+* its game master's link (``cluster.gm~``: the compact public part and the compact game master's part);
+* the compact public part alone.
 
 The encryption is the page's (Web Crypto): each sealed part here is random bytes of the length the page's
 seal makes of the same plaintext (web/seal.js: 33 bytes of header and a 16-byte tag; web/group.js: a
@@ -41,7 +42,7 @@ def fake_seal(plaintext: bytes, overhead: int) -> str:
     return b64(os.urandom(len(plaintext) + overhead))
 
 
-def sizes(game: object) -> tuple[int, int, int]:
+def sizes(game: object) -> tuple[int, int, int, int]:
     phrases = {p: sealed.generate_passphrase() for p in [sealed.GM, *game.variant.powers]}  # type: ignore[attr-defined]
     plain = sealed.plaintexts(game, phrases)  # type: ignore[arg-type]
     old = sealed.encode_sealed_link(
@@ -52,24 +53,27 @@ def sizes(game: object) -> tuple[int, int, int]:
     players = cg.players_link("cluster", KEY, public, seals)
     gm_part = fake_seal(cg.gm_plaintext(game, phrases), GROUP_JS)  # type: ignore[arg-type]
     gm = cg.gm_link("cluster", KEY, fake_seal(bytes(32), SEAL_JS), Intake(len(game.history)), public, gm_part)  # type: ignore[attr-defined]
-    return len(old), len(players), len(gm)
+    return len(old), len(players), len(gm), len(public)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--years", type=int, default=10)
+    ap.add_argument("--years", type=int, nargs="+", default=[2, 5, 10])
     ap.add_argument("--seeds", type=int, default=5)
     args = ap.parse_args()
-    rows = []
+    names = ("sealed link (cluster.s=)", "players' link (cluster.grp~)", "game master's link (cluster.gm~)",
+             "public part alone")
+    rows: dict[int, list[tuple[int, int, int, int]]] = {years: [] for years in args.years}
     for seed in range(args.seeds):
-        for game in random_game("cluster", seed, args.years):  # noqa: B007 - the last state is the game played
-            pass
-        rows.append(sizes(game))
-    print(f"Cluster, {args.years} years, {args.seeds} seeded random games: characters (median / max)")
-    names = ("sealed link (cluster.s=)", "players' link (cluster.grp~)", "game master's link (cluster.gm~)")
-    for index, name in enumerate(names):
-        column = [row[index] for row in rows]
-        print(f"  {name:34} {statistics.median(column):>8.0f} / {max(column)}")
+        for game in random_game("cluster", seed, max(args.years)):
+            year = game.phase.year - game.variant.first_year
+            if year in rows and game.phase.season == "spring" and game.phase.kind == "movement":
+                rows[year].append(sizes(game))
+    for years in args.years:
+        print(f"Cluster, {years} years, {len(rows[years])} seeded random games: characters (median / max)")
+        for index, name in enumerate(names):
+            column = [row[index] for row in rows[years]] or [0]
+            print(f"  {name:34} {statistics.median(column):>8.0f} / {max(column)}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from adjutant import AdjutantError, GameFileError, cluster, group
@@ -14,6 +15,8 @@ from adjutant import cluster_group as cg
 from adjutant.game import Game
 from adjutant.gamefile import dumps, loads
 from adjutant.randomgame import random_orders
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 KEY = b"\x04" + bytes(range(64))
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
@@ -217,3 +220,174 @@ def test_a_malformed_packed_history_is_refused(history, message) -> None:
     data.pop("history")
     with pytest.raises(GameFileError, match=message):
         cg.read_public(group.b64(cg._deflate(cg._canonical(data))))
+
+
+# --- the compact public part ---------------------------------------------------------------------------
+def _played(seed: int, years: int) -> list[dict]:
+    """The public data after every phase of a seeded random game of ``years`` years."""
+    from adjutant.randomgame import random_game
+
+    return [cluster.public_data(game) for game in random_game("cluster", seed, years)]
+
+
+def _split(raw: bytes) -> tuple[dict, bytes]:
+    """A compact public part's header and body."""
+    reader = cg._Reader(raw)
+    reader.int()
+    size = reader.int()
+    return json.loads(raw[reader.at : reader.at + size]), raw[reader.at + size :]
+
+
+def _header(raw: bytes) -> dict:
+    return _split(raw)[0]
+
+
+def _compact(header: dict, body: bytes) -> str:
+    head = cg._canonical(header)
+    out = bytearray([cg.PUBLIC_FORMAT])
+    cg._put_int(out, len(head))
+    return group.b64(cg._deflate(bytes(out) + head + body))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_compact_public_part_reads_back_as_the_packed_one_did(seed: int) -> None:
+    """Ten years of random play (nominations, research, transfers, mattermissions, retreats, builds): after
+    every phase the compact public part reads back to the very public data, the same as the packed form
+    of before reads back; no phase or position needs writing out whole."""
+    for public in _played(seed, 10):
+        raw = cg.pack_compact(public)
+        assert raw is not None and raw[0] == cg.PUBLIC_FORMAT
+        text = group.b64(cg._deflate(raw))
+        assert cg.read_public(text) == public == cg.unpack_public(cg.pack_public(public))
+    assert "w" not in _header(raw) and "x" not in _header(raw)
+    assert len(text) < 4000
+
+
+def test_a_public_part_of_the_packed_format_still_reads() -> None:
+    public = _played(4, 2)[-1]
+    older = group.b64(cg._deflate(cg._canonical(cg.pack_public(public))))
+    assert older != group.b64(cg._deflate(cg.pack_compact(public) or b""))
+    assert cg.read_public(older) == public
+    link = cg.read_link(cg.players_link("cluster", KEY, older, SEALS))
+    assert link.public == public
+
+
+def test_what_the_results_do_not_tell_is_written_out() -> None:
+    """A position or a phase the public results would not give back (here: a unit that appears from
+    nowhere, a result for a unit the position does not have) is written out whole, and read back exactly."""
+    public = _played(1, 2)[-1]
+    odd = json.loads(json.dumps(public))
+    odd["snapshots"][3]["units"]["france"].append("A boh")
+    odd["history"][2].setdefault("results", []).append(
+        {"power": "italy", "order": "A gal H", "unit": "A gal", "success": True}
+    )
+    raw = cg.pack_compact(odd)
+    assert raw is not None and cg.unpack_compact(raw) == odd
+    assert list(_header(raw)["w"]) == ["3"] and list(_header(raw)["x"]) == ["2"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"\x07", "not in a format"),
+        (b"\x02\x05{}", "cut short"),
+        (b"\x02\x02{}", "header is malformed"),
+        (b"\x02\x10" + b'{"n":0,"top":{}}', "not a Cluster game"),
+        (b"\x02\x24" + b'{"n":0,"top":{"variant":"standard"}}', "not a Cluster game"),
+        (b"\x02\x11" + b'{"n":-1,"top":{}}', "header is malformed"),
+    ],
+)
+def test_a_damaged_compact_public_part_is_refused_by_name(raw: bytes, message: str) -> None:
+    with pytest.raises(GameFileError, match=message):
+        cg.read_public(group.b64(cg._deflate(raw)))
+
+
+def test_a_long_reason_is_written_out_and_a_long_template_refused() -> None:
+    """A template is read once per result that uses it, so a long one is refused (a small link would
+    unfold into gigabytes); a long reason is written out instead, and reads back."""
+    public = _played(5, 1)[-1]
+    odd = json.loads(json.dumps(public))
+    odd["history"][0]["results"][0]["reason"] = "bounced " * 100
+    raw = cg.pack_compact(odd)
+    assert raw is not None and cg.unpack_compact(raw) == odd
+    assert "bounced " * 100 not in _header(raw)["t"]
+    header, body = _split(cg.pack_compact(public) or b"")
+    header["t"][0] = "x" * 301
+    with pytest.raises(GameFileError, match="header is malformed"):
+        cg.read_public(_compact(header, body))
+
+
+def test_a_public_part_that_asks_for_endless_work_is_refused() -> None:
+    """Two thousand phases, each position carrying three thousand research results: a few kilobytes of
+    deflate that would take minutes to read are refused once the work passes MAX_WORK."""
+    public = _played(0, 1)[0]
+    raw = cg.pack_compact({**public, "history": [], "snapshots": []})
+    assert raw is not None
+    header = _header(raw)
+    research = [["q", i, "S1901M", "par", 0] for i in range(3000)]
+    header["n"] = 2000
+    header["d"] = [[0, [], [["g", "0123456789ab"], *research]]]
+    with pytest.raises(GameFileError, match="more than a game could"):
+        cg.read_public(_compact(header, b"\x00\x01\x00" * 2000))
+
+
+_FUZZ = settings(max_examples=200, deadline=None, derandomize=True, database=None,
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+_SAMPLE = _played(3, 3)[-1]
+_RAW = cg.pack_compact(_SAMPLE) or b""
+_LEAVES = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=12) | st.lists(
+    st.integers(-5, 300) | st.text(max_size=8), max_size=6
+)
+
+
+def _read_or_refuse(text: str) -> None:
+    """A link with this public part is read (to a game) or refused with a GameFileError, nothing else."""
+    try:
+        link = cg.read_link(cg.players_link("cluster", KEY, text, SEALS))
+    except GameFileError:
+        return
+    assert link.public_game().variant.id == "cluster"
+
+
+@_FUZZ
+@given(st.data())
+def test_mutated_compact_public_parts_are_read_or_refused_by_name(data: Any) -> None:
+    """Bytes of the compact part changed, put in, taken out or cut; facts and counts of its header
+    replaced by other JSON; characters of the link's text changed."""
+    how = data.draw(st.sampled_from(["bytes", "header", "text"]))
+    if how == "bytes":
+        raw = bytearray(_RAW)
+        for _ in range(data.draw(st.integers(1, 6))):
+            at = data.draw(st.integers(0, len(raw) - 1))
+            change = data.draw(st.sampled_from(["set", "insert", "delete", "cut"]))
+            if change == "set":
+                raw[at] = data.draw(st.integers(0, 255))
+            elif change == "insert":
+                raw[at:at] = data.draw(st.binary(min_size=1, max_size=8))
+            elif change == "delete":
+                del raw[at]
+            else:
+                del raw[at:]
+            if not raw:
+                raw = bytearray(b"\x02")
+        text = group.b64(cg._deflate(bytes(raw)))
+    elif how == "header":
+        header, body = _split(_RAW)
+        assert cg.read_public(_compact(header, body)) == _SAMPLE
+        key = data.draw(st.sampled_from(sorted(header)))
+        if key == "d" and header["d"] and data.draw(st.booleans()):
+            change = data.draw(st.integers(0, len(header["d"]) - 1))
+            facts = data.draw(st.lists(_LEAVES | st.lists(_LEAVES), max_size=4))
+            header["d"][change][data.draw(st.integers(0, 2))] = facts
+        elif key == "top":
+            field = data.draw(st.sampled_from(["variant", "view", "winner", "draw", "format"]))
+            header["top"][field] = data.draw(_LEAVES)
+        else:
+            header[key] = data.draw(_LEAVES)
+        text = _compact(header, body)
+    else:
+        chars = list(group.b64(cg._deflate(_RAW)))
+        for _ in range(data.draw(st.integers(1, 4))):
+            chars[data.draw(st.integers(0, len(chars) - 1))] = data.draw(st.sampled_from("AZaz09-_.~"))
+        text = "".join(chars)
+    _read_or_refuse(text)

@@ -4,7 +4,8 @@ A Cluster group game is a group game (:mod:`adjutant.group`: the game master's E
 codes, the intake) whose game cannot go into a link in the clear. Its links hold instead:
 
 * the **public part**: what rule 7 reports to everyone (:func:`adjutant.cluster.public_data`), written
-  by :func:`public_text`;
+  by :func:`public_text` compactly (:func:`pack_compact`: the public orders and outcomes of each phase,
+  each next public position made from them);
 * in the **players' link**, one **sealed part per power** (that power's own secrets, sealed by
   web/seal.js under the passphrase the game master gave that player, bound to the public part as the
   sealed links of :mod:`adjutant_ui.sealed` are);
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import zlib
 from dataclasses import dataclass, replace
 from typing import Any
@@ -44,9 +46,11 @@ from .codec import MAX_PHASES, check_named_variant, link_start, split_link
 from .errors import AdjutantError, GameFileError
 from .game import Game
 from .group import GM_PREFIX, PUBLIC_KEY, PUBLIC_PREFIX, Intake, b64, game_id, unb64
+from .legal import Candidates, retreat_candidates
 from .limits import inflate, read_json
-from .orders import Order
-from .variant import load_variant
+from .orders import Order, Unit, format_order
+from .phases import Phase
+from .variant import Variant, load_variant, province_of
 
 #: a Cluster group link longer than this is refused before it is read
 MAX_CLUSTER_LINK = 1_000_000
@@ -84,7 +88,11 @@ def _deflate(data: bytes) -> bytes:
 def public_text(game: Game) -> str:
     """The public part of the game master's game: base64url of raw deflate of its public data, its
     history packed (:func:`pack_public`)."""
-    return b64(_deflate(_canonical(pack_public(cluster.public_data(game)))))
+    public = cluster.public_data(game)
+    compact = pack_compact(public)
+    if compact is not None:
+        return b64(_deflate(compact))
+    return b64(_deflate(_canonical(pack_public(public))))
 
 
 def _unit_of(order: Any) -> str:
@@ -157,11 +165,526 @@ def unpack_public(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# --- the public part's compact form --------------------------------------------------------------------
+# The public data is written as its first position, then per phase its public results (each unit's order
+# as its index among the orders the public position offers it, its outcome as a few bits, its reason as
+# a template with the units it names), and per next position only what the public results do not already
+# say (:func:`_predict` applies them: successful moves move, dislodged units wait to retreat, retreats,
+# builds and removals happen, centres change hands after the fall, research results are added). Whatever
+# would not come back exactly from this is written out as it is (a result list, a position), so the data
+# read back is always the data written.
+
+#: the first byte of the inflated compact public part (an older public part inflates to JSON: ``{``)
+PUBLIC_FORMAT = 2
+#: a compact public part inflates to at most this many bytes
+MAX_COMPACT = 2_000_000
+#: reading one costs at most this much work (:meth:`_Board.spend`): three hundred phases of random play
+#: take about 440,000
+MAX_WORK = 4_000_000
+#: a reason's template is at most this long (a reason reads it once per use: a long one would multiply)
+MAX_TEMPLATE = 300
+_MENTION = re.compile(r"\b([AF]) ([a-z][a-z0-9]*(?:/[a-z]{2})?)\b")
+_KNOWN_CLUSTER = {"game", "view", "started", "auras", "retreating", "research"}
+_KNOWN_POSITION = {"phase", "units", "centres", "dislodged", "contested", "cluster"}
+_TOP = ("format", "version", "variant", "view", "winner", "draw")
+
+
+def _damaged(detail: str) -> GameFileError:
+    return GameFileError(f"the link's public part is damaged: {detail}")
+
+
+class _Reader:
+    """Bytes read as unsigned varints and strings, each bounded by what is left."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.at = data, 0
+
+    def int(self, limit: int = 1 << 32) -> int:
+        value = shift = 0
+        while True:
+            if self.at >= len(self.data) or shift > 35:
+                raise _damaged("it is cut short")
+            byte = self.data[self.at]
+            self.at += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+        if value >= limit:
+            raise _damaged("a number in it is out of range")
+        return value
+
+    def text(self) -> str:
+        size = self.int(len(self.data) - self.at + 1)
+        raw = self.data[self.at : self.at + size]
+        self.at += size
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _damaged("it is not text where text belongs") from None
+
+
+def _put_int(out: bytearray, value: int) -> None:
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+
+
+def _put_text(out: bytearray, text: str) -> None:
+    raw = text.encode("utf-8")
+    _put_int(out, len(raw))
+    out += raw
+
+
+class _Board:
+    """The variant's places, numbered (for the units a result or reason names)."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        locs = sorted({loc for p in variant.provinces for loc in variant.locations(p)})
+        self.units = [f"{t} {loc}" for loc in locs for t in "AF"]
+        self.index = {u: i for i, u in enumerate(self.units)}
+        self.names = {p: variant.provinces[p].name for p in variant.provinces}
+        self.work = 0
+
+    def spend(self, work: int) -> None:
+        """Count work done reading (a position's facts, one each; a unit's candidate orders, a hundred),
+        so that a hostile part costs seconds at most, never a hang."""
+        self.work += work
+        if self.work > MAX_WORK:
+            raise _damaged("it holds more than a game could")
+
+
+def _atoms(pos: dict[str, Any]) -> set[tuple[Any, ...]] | None:
+    """A position of the public data as a set of facts, or None if it has what the facts do not say."""
+    cl = pos.get("cluster")
+    if not (set(pos) <= _KNOWN_POSITION and isinstance(cl, dict) and set(cl) <= _KNOWN_CLUSTER):
+        return None
+    try:
+        out: set[tuple[Any, ...]] = {("p", pos["phase"]), ("g", cl["game"]), ("v", cl["view"]), ("s", cl["started"])}
+        out |= {("u", p, u) for p, us in pos["units"].items() for u in us}
+        out |= {("c", p, c) for p, cs in pos["centres"].items() for c in cs}
+        out |= {("d", i, d["power"], d["unit"], d["attacker_from"]) for i, d in enumerate(pos.get("dislodged", []))}
+        out |= {("k", k) for k in pos.get("contested", [])}
+        out |= {("a", p, a[0], a[1]) for p, a in cl.get("auras", {}).items()}
+        out |= {("r", p, a[0], a[1]) for p, a in cl.get("retreating", {}).items()}
+        out |= {("q", i, *r) for i, r in enumerate(cl.get("research", []))}
+    except (KeyError, TypeError, IndexError, AttributeError):
+        return None
+    return out
+
+
+def _position(atoms: set[tuple[Any, ...]]) -> dict[str, Any]:
+    """The position :func:`_atoms` took apart (GameFileError if the facts do not make one)."""
+    one: dict[str, list[Any]] = {}
+    for a in atoms:
+        if not (isinstance(a, tuple) and a and isinstance(a[0], str)):
+            raise _damaged("a fact of a position is malformed")
+        one.setdefault(a[0], []).append(a)
+    for key in "pgvs":
+        if len(one.get(key, [])) != 1 or len(one[key][0]) != 2:
+            raise _damaged("a position does not say its phase and game")
+    units: dict[str, list[str]] = {}
+    for _, p, u in sorted(one.get("u", []), key=lambda a: (str(a[1]), str(a[2]).partition(" ")[2])):
+        units.setdefault(p, []).append(u)
+    centres: dict[str, list[str]] = {}
+    for _, p, c in sorted(one.get("c", []), key=lambda a: (str(a[2]), str(a[1]))):
+        centres.setdefault(p, []).append(c)
+    pos: dict[str, Any] = {"phase": one["p"][0][1], "units": units, "centres": centres}
+    if one.get("d"):
+        pos["dislodged"] = [{"power": p, "unit": u, "attacker_from": f} for _, _, p, u, f in sorted(one["d"])]
+    if one.get("k"):
+        pos["contested"] = sorted(a[1] for a in one["k"])
+    cl: dict[str, Any] = {"game": one["g"][0][1], "view": one["v"][0][1], "started": one["s"][0][1]}
+    if one.get("a"):
+        cl["auras"] = {p: [lv, rv] for _, p, lv, rv in sorted(one["a"], key=lambda a: str(a[1]))}
+    if one.get("r"):
+        cl["retreating"] = {p: [lv, rv] for _, p, lv, rv in sorted(one["r"], key=lambda a: str(a[1]))}
+    if one.get("q"):
+        cl["research"] = [[ph, p, lv] for _, _, ph, p, lv in sorted(one["q"])]
+    pos["cluster"] = cl
+    return pos
+
+
+def _units_of(board: _Board, pos: dict[str, Any], dislodged: bool) -> dict[str, Unit]:
+    """The units of a position (or its dislodged units) by province."""
+    out: dict[str, Unit] = {}
+    pairs = (
+        [(d["power"], d["unit"]) for d in pos.get("dislodged", [])]
+        if dislodged
+        else [(p, u) for p, us in pos["units"].items() for u in us]
+    )
+    for power, text in pairs:
+        if text not in board.index:
+            raise _damaged(f"{str(text)[:40]!r} is not a unit on the map")
+        kind, loc = text.split(" ")
+        out[province_of(loc)] = Unit(power, kind, loc)
+    return out
+
+
+class _Phase:
+    """The orders one public position offers each unit (movement, retreat), computed as asked."""
+
+    def __init__(self, board: _Board, pos: dict[str, Any]) -> None:
+        self.board = board
+        phase = Phase.parse(str(pos["phase"]))
+        self.kind, self.season = phase.kind, phase.season
+        self.units = _units_of(board, pos, self.kind == "retreat")
+        self.slots = [f"{u.type} {u.location}" for _, u in sorted(self.units.items())]
+        self.owner = {f"{u.type} {u.location}": u.power for u in self.units.values()}
+        self._cands: dict[str, list[str]] = {}
+        self._moves = Candidates(board.variant, self.units, phase.season) if self.kind == "movement" else None
+
+    def candidates(self, unit: str) -> list[str]:
+        if unit not in self.board.index:
+            return []
+        if unit not in self._cands:
+            self.board.spend(100)
+            u = self.units.get(province_of(unit.split(" ")[1]))
+            if u is None or self.kind == "adjustment":
+                orders: list[Order] = []
+            elif self._moves is not None:
+                orders = self._moves.of(u.province)
+            else:
+                orders = retreat_candidates(self.board.variant, u)
+            self._cands[unit] = [format_order(o) for o in orders]
+        return self._cands[unit]
+
+
+def _template(board: _Board, r: dict[str, Any]) -> tuple[str, list[int]] | None:
+    """A result's reason as a template (the units it names as ``\\x00``, its own province's name as
+    ``\\x01``) and the units it names; None if that would not give the reason back."""
+    reason = r.get("reason", "")
+    unit = r.get("unit")
+    if not isinstance(reason, str) or "\x00" in reason or "\x01" in reason or not isinstance(unit, str):
+        return None
+    named: list[int] = []
+
+    def mention(m: re.Match[str]) -> str:
+        if m.group(0) not in board.index:
+            return m.group(0)
+        named.append(board.index[m.group(0)])
+        return "\x00"
+
+    text = _MENTION.sub(mention, reason)
+    own = board.names.get(province_of(unit.partition(" ")[2]))
+    if own:
+        text = text.replace(own, "\x01")
+    return (text, named) if len(text) <= MAX_TEMPLATE and len(named) < 64 else None
+
+
+def _untemplate(board: _Board, text: str, named: list[int], unit: str) -> str:
+    parts = text.split("\x00")
+    if len(parts) != len(named) + 1:
+        raise _damaged("a reason names the wrong number of units")
+    own = board.names.get(province_of(unit.partition(" ")[2]), "")
+    out = parts[0]
+    for index, part in zip(named, parts[1:], strict=True):
+        out += board.units[index] + part
+    return out.replace("\x01", own)
+
+
+def _encode_results(board: _Board, pos: dict[str, Any], record: dict[str, Any], templates: dict[str, int]) -> bytes:
+    phase = _Phase(board, pos)
+    out = bytearray()
+    skipped = bool(record.get("skipped"))
+    results = record.get("results", [])
+    _put_int(out, int(skipped))
+    _put_int(out, len(results))
+    slot = 0
+    for r in results:
+        unit, order, power = r.get("unit"), r.get("order"), r.get("power")
+        if not (isinstance(unit, str) and isinstance(order, str) and isinstance(power, str)):
+            raise ValueError("not a result")
+        if slot < len(phase.slots) and phase.slots[slot] == unit:
+            _put_int(out, 0)
+        elif unit in board.index:
+            _put_int(out, 1 + board.index[unit])
+        else:
+            _put_int(out, 1 + len(board.units))
+            _put_text(out, unit)
+        slot = phase.slots.index(unit) + 1 if unit in phase.slots else slot
+        cands = phase.candidates(unit)
+        _put_int(out, cands.index(order) + 1 if order in cands else 0)
+        if order not in cands:
+            _put_text(out, order)
+        shape = _template(board, r)
+        code = 0 if not r.get("reason") else 1 if shape is None else 2 + templates.setdefault(shape[0], len(templates))
+        own = phase.owner.get(unit) == power
+        _put_int(out, int(bool(r.get("success"))) | int(bool(r.get("dislodged"))) << 1 | int(not own) << 2 | code << 3)
+        if not own:
+            _put_text(out, power)
+        if code == 1:
+            _put_text(out, str(r["reason"]))
+        elif code >= 2 and shape is not None:
+            _put_int(out, len(shape[1]))
+            for index in shape[1]:
+                _put_int(out, index)
+    return bytes(out)
+
+
+def _decode_results(board: _Board, pos: dict[str, Any], data: _Reader, templates: list[str]) -> dict[str, Any]:
+    phase = _Phase(board, pos)
+    skipped = data.int(2)
+    results = []
+    slot = 0
+    for _ in range(data.int(4 * len(board.units) + 1)):
+        code = data.int(len(board.units) + 2)
+        if code == 0:
+            if slot >= len(phase.slots):
+                raise _damaged("a result names a unit the position does not have")
+            unit = phase.slots[slot]
+        else:
+            unit = board.units[code - 1] if code <= len(board.units) else data.text()
+        slot = phase.slots.index(unit) + 1 if unit in phase.slots else slot
+        cands = phase.candidates(unit)
+        k = data.int(len(cands) + 1)
+        order = cands[k - 1] if k else data.text()
+        flags = data.int(8 * (len(templates) + 2))
+        power = data.text() if flags & 4 else phase.owner.get(unit)
+        if power is None:
+            raise _damaged("a result names a unit the position does not have")
+        result: dict[str, Any] = {"power": power, "order": order, "unit": unit, "success": bool(flags & 1)}
+        reason = flags >> 3
+        if reason == 1:
+            result["reason"] = data.text()
+        elif reason >= 2:
+            named = [data.int(len(board.units)) for _ in range(data.int(64))]
+            result["reason"] = _untemplate(board, templates[reason - 2], named, unit)
+        if flags & 2:
+            result["dislodged"] = True
+        results.append(result)
+    record: dict[str, Any] = {"phase": pos["phase"]}
+    if skipped:
+        record["skipped"] = True
+        if results:
+            record["results"] = results
+        return record
+    orders: dict[str, list[str]] = {}
+    for r in results:
+        if r["order"]:
+            orders.setdefault(str(r["power"]), []).append(r["order"])
+    record["orders"] = dict(sorted(orders.items()))
+    record["results"] = results
+    return record
+
+
+_RESEARCH = re.compile(r"research: (?:a level-(\d) Site|no Site)")
+
+
+def _predict(board: _Board, atoms: set[tuple[Any, ...]], record: dict[str, Any]) -> set[tuple[Any, ...]]:
+    """The facts of the position after ``record``, as far as its public results tell them (a move that
+    bounced leaves the province it aimed at contested until the retreats are over, unless another move
+    entered it)."""
+    out = set(atoms)
+    phase = Phase.parse(str(record.get("phase")))
+    out = {a for a in out if a[0] != "p"} | {("p", str(phase.next()))}
+    auras = {a[1]: a for a in out if a[0] == "a"}
+    retreating = {a[1]: a for a in out if a[0] == "r"}
+    research = sum(1 for a in out if a[0] == "q")
+    if phase.kind == "retreat" or record.get("skipped"):
+        out = {a for a in out if a[0] not in ("d", "r")}
+    out = {a for a in out if a[0] != "k"}
+    if phase.kind == "movement":  # the game has started once a movement phase is played
+        out = {a for a in out if a[0] != "s"} | {("s", True)}
+    bounced, entered = set(), set()
+    dislodged = 0
+    for r in record.get("results", []):
+        unit, power, order = r["unit"], r["power"], r["order"].split(" ")
+        prov = province_of(unit.partition(" ")[2])
+        reason = r.get("reason", "")
+        if phase.kind == "movement" and not record.get("skipped"):
+            if r.get("dislodged"):
+                by = reason.rpartition("dislodged by ")[2].split(" ")
+                came = province_of(by[1]) if len(by) == 2 else None
+                out.discard(("u", power, unit))
+                out.add(("d", dislodged, power, unit, came))
+                dislodged += 1
+                if prov in auras:
+                    out.discard(auras[prov])
+                    out.add(("r", *auras[prov][1:]))
+            elif r.get("success") and len(order) == 4 and order[2] == "-":
+                out.discard(("u", power, unit))
+                out.add(("u", power, f"{order[0]} {order[3]}"))
+                if prov in auras:
+                    out.discard(auras[prov])
+                    out.add(("a", province_of(order[3]), *auras[prov][2:]))
+            elif reason.startswith("destroyed"):
+                out.discard(("u", power, unit))
+            if reason.startswith(("bounced", "may not dislodge")) and len(order) == 4 and order[2] == "-":
+                bounced.add(province_of(order[3]))
+            elif r.get("success") and len(order) == 4 and order[2] == "-":
+                entered.add(province_of(order[3]))
+            found = _RESEARCH.match(reason)
+            if found:
+                out.add(("q", research, str(phase), prov, int(found.group(1) or 0)))
+                research += 1
+        elif phase.kind == "retreat":
+            if r.get("success") and len(order) == 4 and order[2] in ("R", "-"):
+                out.add(("u", power, f"{order[0]} {order[3]}"))
+                if prov in retreating:
+                    out.add(("a", province_of(order[3]), *retreating[prov][2:]))
+        elif r.get("success") and order[0] == "Build" and len(order) == 3:
+            out.add(("u", power, f"{order[1]} {order[2]}"))
+        elif r.get("success"):
+            out.discard(("u", power, unit))
+            if prov in auras:
+                out.discard(auras[prov])
+    out |= {("k", prov) for prov in bounced - entered}
+    if phase.season == "fall" and phase.kind == "retreat":
+        held = {province_of(str(a[2]).partition(" ")[2]): a[1] for a in out if a[0] == "u"}
+        for a in [a for a in out if a[0] == "c" and a[2] in held and held[a[2]] != a[1]]:
+            out.discard(a)
+            out.add(("c", held[a[2]], a[2]))
+        for prov in set(held) & set(board.variant.centres) - {a[2] for a in out if a[0] == "c"}:
+            out.add(("c", held[prov], prov))
+    return out
+
+
+def _first_atoms(variant: str) -> set[tuple[Any, ...]]:
+    start = cluster.public_data(cluster.new_game(seed=0, variant=variant))
+    atoms = _atoms({k: v for k, v in start.items() if k in _KNOWN_POSITION})
+    assert atoms is not None
+    return {a for a in atoms if a[0] != "g"}  # (each game has its own id)
+
+
+def _fact(a: Any) -> tuple[Any, ...]:
+    if not (isinstance(a, list) and 0 < len(a) <= 6 and all(x is None or isinstance(x, (str, int)) for x in a)):
+        raise _damaged("a fact of a position is malformed")
+    return tuple(a)
+
+
+def pack_compact(public: dict[str, Any]) -> bytes | None:
+    """The public data in its compact form (inflated bytes), or None if it is not a public view's data."""
+    history, snapshots = public.get("history"), public.get("snapshots")
+    if not (isinstance(history, list) and isinstance(snapshots, list) and len(history) == len(snapshots)):
+        return None
+    try:
+        board = _Board(load_variant(str(public.get("variant"))))
+        final = {k: v for k, v in public.items() if k in _KNOWN_POSITION}
+        positions = [*snapshots, final]
+        facts = [_atoms(p) for p in positions]
+        expected = _first_atoms(board.variant.id)
+        body = bytearray()
+        templates: dict[str, int] = {}
+        header: dict[str, Any] = {"top": {k: public[k] for k in _TOP if k in public}, "n": len(history)}
+        written: dict[str, Any] = {}
+        records: dict[str, Any] = {}
+        deltas: list[Any] = []
+        for n, (pos, atoms) in enumerate(zip(positions, facts, strict=True)):
+            if atoms is None or _position(atoms) != pos:
+                written[str(n)] = pos
+                atoms = _atoms(pos) or set()
+            else:
+                gone, new = sorted(expected - atoms, key=repr), sorted(atoms - expected, key=repr)
+                deltas.append([n, [list(a) for a in gone], [list(a) for a in new]] if gone or new else None)
+            if n == len(history):
+                break
+            record = history[n]
+            mine = dict(templates)
+            try:
+                chunk = _encode_results(board, pos, record, mine)
+                back = _decode_results(board, pos, _Reader(chunk), sorted(mine, key=mine.__getitem__))
+            except (AdjutantError, ValueError, KeyError, TypeError, IndexError):
+                back = None
+            if back == record:
+                templates = mine
+                body.append(0)
+                body += chunk
+            else:
+                body.append(1)
+                records[str(n)] = record
+            expected = _predict(board, _atoms(pos) or set(), record) if isinstance(record, dict) else set()
+        header["t"] = sorted(templates, key=templates.__getitem__)
+        header["d"] = [d for d in deltas if d is not None]
+        if written:
+            header["w"] = written
+        if records:
+            header["x"] = records
+    except (AdjutantError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    head = _canonical(header)
+    out = bytearray([PUBLIC_FORMAT])
+    _put_int(out, len(head))
+    return bytes(out + head + body)
+
+
+def unpack_compact(raw: bytes) -> dict[str, Any]:
+    """The public data :func:`pack_compact` packed; GameFileError naming what is wrong."""
+    data = _Reader(raw)
+    if data.int(256) != PUBLIC_FORMAT:
+        raise _damaged("it is not in a format this Adjutant reads")
+    size = data.int()
+    if size > len(raw) - data.at:
+        raise _damaged("it is cut short")
+    header = read_json(raw[data.at : data.at + size], "the link's public part", MAX_COMPACT)
+    data.at += size
+    if not isinstance(header, dict) or not isinstance(header.get("top"), dict):
+        raise _damaged("its header is malformed")
+    top, n, templates = header["top"], header.get("n"), header.get("t", [])
+    written, records, deltas = header.get("w", {}), header.get("x", {}), header.get("d", [])
+    if not (type(n) is int and 0 <= n <= 2 * MAX_PHASES and isinstance(templates, list)
+            and all(isinstance(t, str) and len(t) <= MAX_TEMPLATE for t in templates) and isinstance(written, dict)
+            and isinstance(records, dict) and isinstance(deltas, list) and set(top) <= set(_TOP)):
+        raise _damaged("its header is malformed")
+    changes: dict[int, Any] = {}
+    for d in deltas:
+        if not (isinstance(d, list) and len(d) == 3 and type(d[0]) is int and isinstance(d[1], list)
+                and isinstance(d[2], list)):
+            raise _damaged("a change of position is malformed")
+        changes[d[0]] = ({_fact(a) for a in d[1]}, {_fact(a) for a in d[2]})
+    try:
+        if not is_cluster_variant(top.get("variant")):
+            raise _damaged("it is not a Cluster game")
+        board = _Board(load_variant(str(top.get("variant"))))
+        expected = _first_atoms(board.variant.id)
+        history, positions = [], []
+        for n_at in range(n + 1):
+            if str(n_at) in written:
+                pos = written[str(n_at)]
+                atoms = _atoms(pos) if isinstance(pos, dict) else None
+                if atoms is None:
+                    raise _damaged("a position written out is malformed")
+            else:
+                gone, new = changes.get(n_at, (set(), set()))
+                atoms = (expected - gone) | new
+                pos = _position(atoms)
+            board.spend(len(atoms))
+            positions.append(pos)
+            if n_at == n:
+                break
+            kind = data.int(2)
+            if kind == 0:
+                record = _decode_results(board, pos, data, templates)
+            else:
+                literal = records.get(str(n_at))
+                if not (isinstance(literal, dict) and isinstance(literal.get("results", []), list)
+                        and all(isinstance(r, dict) and isinstance(r.get("unit"), str)
+                                and isinstance(r.get("power"), str) and isinstance(r.get("order"), str)
+                                for r in literal.get("results", []))):
+                    raise _damaged("a phase written out is malformed")
+                record = literal
+            history.append(record)
+            expected = _predict(board, atoms, record)
+    except GameFileError:
+        raise
+    except (AdjutantError, ValueError, KeyError, TypeError, IndexError, AttributeError) as error:
+        raise _damaged(str(error)[:200] or type(error).__name__) from None
+    if data.at != len(raw):
+        raise _damaged("it holds more than the game")
+    return {**top, **positions[-1], "history": history, "snapshots": positions[:-1]}
+
+
 def read_public(text: str) -> dict[str, Any]:
     """The public data a link's public part holds; GameFileError naming what is wrong. (Whether it is a
     game is checked when it is joined: :func:`adjutant.cluster.join_parts`.)"""
-    data = read_json(inflate(unb64(text, "the link's public part"), "the link's public part", MAX_INFLATED),
-                     "the link's public part", MAX_INFLATED)
+    raw = inflate(unb64(text, "the link's public part"), "the link's public part", MAX_INFLATED)
+    if raw[:1] != b"{":
+        if len(raw) > MAX_COMPACT:
+            raise GameFileError(f"the link's public part is too large ({len(raw):,} bytes) to be a game")
+        return unpack_compact(raw)
+    data = read_json(raw, "the link's public part", MAX_INFLATED)
     if not isinstance(data, dict):
         raise GameFileError("the link's public part is not a game")
     return unpack_public(data)
@@ -435,10 +958,12 @@ __all__ = [
     "is_cluster_group_link",
     "is_cluster_variant",
     "join",
+    "pack_compact",
     "phase_digest",
     "players_link",
     "public_text",
     "read_gm_plaintext",
     "read_link",
     "read_public",
+    "unpack_compact",
 ]
