@@ -238,6 +238,8 @@ def test_typed_orders_for_a_power_merge_by_unit_and_say_what_they_replaced() -> 
     session.enter_orders("A par - pic", "france")
     assert order_list(session) == ["A mar - spa", "A par - pic"]
     assert session.replaced == [("A Par - Bur", "A Par - Pic")]
+    session.enter_orders("A par - pic\nF bre - mao", "france")  # the same order again replaces nothing
+    assert session.replaced == []
 
 
 def test_adjudicating_lists_what_has_no_order() -> None:

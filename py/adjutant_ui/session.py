@@ -350,7 +350,7 @@ class Session:
                     continue
                 new = next((o for o in now if not isinstance(o, POWER_ORDERS)
                             and o.unit.province == old.unit.province), None)
-                if new is not None:
+                if new is not None and new != old:  # the same order given again replaces nothing
                     self.replaced.append((order_label(variant, old), order_label(variant, new)))
         self.problems = out
         return out

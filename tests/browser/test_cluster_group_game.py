@@ -19,6 +19,7 @@ from typing import Any
 from adjutant import cluster, group
 from adjutant import cluster_group as cg
 from adjutant.gamefile import from_data
+from adjutant_ui.session import order_label
 from app_driver import Site, adjudicate, open_app
 from test_cluster_game import strengths
 from test_group_game import engine_units, open_codes, units
@@ -140,7 +141,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
     france.click("[data-action='nominate-france']")
     assert france.locator("[data-action='nominate-germany']").count() == 0  # only their own power's
     listed = france.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)")
-    assert sorted(listed) == ["FRA: Nominate 2 later", "FRA: Nominate 3 par"], listed
+    assert sorted(listed) == ["FRA: Nominate 2 later", "FRA: Nominate 3 Par"], listed
     orders = {
         "france": ["A Par - Bur", "F Bre RES", "A Mar H"],
         "germany": ["Nominate 3 ber", "Nominate 2 kie", "A Mun - Ruh", "F Kie - Den"],
@@ -159,7 +160,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
         log = open_codes(gm, "\n".join(codes))
         assert all(line.startswith("kept: ") for line in log), log
         assert sorted(gm.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)")) == sorted(
-            f"{ref.variant.powers[p].abbrev}: {group.format_order(o)}" for p, os in ref.orders.items() for o in os
+            f"{ref.variant.powers[p].abbrev}: {order_label(ref.variant, o)}" for p, os in ref.orders.items() for o in os
         )
         before = gm_fragment(gm)
         adjudicate(gm)

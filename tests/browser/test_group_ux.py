@@ -109,7 +109,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     tap_map(player, "mar")
     tap_map(player, "mar")
     orders = player.inner_text("#order-list")
-    assert "FRA: A par - bur" in orders and "FRA: A mar" in orders
+    assert "FRA: A Par - Bur" in orders and "FRA: A Mar" in orders
     assert "2 orders given, 1 unit without orders (it holds)" in player.inner_text("#send-summary")
 
     player.locator("#group-jump").tap()
@@ -269,7 +269,7 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     player.wait_for_selector("#send-status.error:has-text('Not sent')")
     assert player.inner_text("#orders-errors").strip() and player.input_value("#orders-code") == ""
     assert not player.locator("#orders-code-box").is_visible()
-    for _ in range(3):
+    for _ in range(4):  # back past Enter and the "keep illegal orders" box
         player.keyboard.press("Shift+Tab")
     assert player.evaluate("document.activeElement.id") == "orders-text"
     player.keyboard.press("Control+A")
@@ -299,7 +299,7 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     gm.wait_for_selector("#codes-log li")
     assert "France: 3 orders in" in gm.inner_text("#codes-log")
     gm_orders = gm.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)")
-    assert sorted(gm_orders) == ["FRA: A mar - spa", "FRA: A par - bur", "FRA: F bre - mao"]
+    assert sorted(gm_orders) == ["FRA: A Mar - Spa", "FRA: A Par - Bur", "FRA: F Bre - Mao"]
     # the status line says it to a screen reader
     assert gm.get_attribute("#codes-status", "role") == "status"
     assert group.find_codes(code) == [code]

@@ -80,7 +80,7 @@ def test_after_one_visit_a_phase_plays_with_the_network_off(context: Any, served
     page.select_option("#orders-power", "france")
     page.fill("#orders-text", "A par - bur")
     page.click("#orders-apply")
-    assert "FRA: A par - bur" in page.inner_text("#order-list")
+    assert "FRA: A Par - Bur" in page.inner_text("#order-list")
     adjudicate(page)
     assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
     assert "A par - bur" in page.inner_text("#results")
