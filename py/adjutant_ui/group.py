@@ -219,8 +219,11 @@ class GroupController:
         state = self.state
         if state is None:
             return ""
+        fragment = self.public_fragment()
+        if fragment is None:  # a Cluster game master's link not yet unlocked: its players' parts are sealed
+            return ""
         base = str(js.location.href).split("#")[0]
-        return f"{base}#{self.public_fragment()}"
+        return f"{base}#{fragment}"
 
     def _share(self, text: str, status: str) -> None:
         if text:
@@ -450,9 +453,10 @@ class GroupController:
         state.private_key = key
         _id("gm-passphrase").value = ""
         _id("unlock-passphrase").value = ""
-        app.clear_message()
+        unlocked = "Unlocked: paste the players' sealed orders codes."
+        app.message(unlocked, "info")  # where the Secrets form was used, and beside the Group game panel
         app.render()
-        self._say("group-status", "Unlocked: paste the players' sealed orders codes.")
+        self._say("group-status", unlocked)
         _id("codes-text").focus()
         if self.queued:
             queued, self.queued = self.queued, ""
@@ -661,7 +665,10 @@ class GroupController:
         """The players' link of the group game in hand (for the embed code), or None."""
         state = self.state
         if state is not None and state.cluster is not None:
-            return cluster_group.players_link(state)
+            try:
+                return cluster_group.players_link(state)
+            except AdjutantError:  # the players' parts are not all sealed yet (before unlocking)
+                return None
         return group.public_link(state.game, state.public_key) if state is not None else None
 
     def _intake_table(self) -> None:

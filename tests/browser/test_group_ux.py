@@ -275,8 +275,8 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     player.keyboard.press("Control+A")
     player.keyboard.type("A Par - Bur\nA Mar - Spa\nF Bre - Mao")
     order = tab_to(player, "send-orders")
-    # past the orders box: Enter orders, Clear, then Send (a player has no Adjudicate to tab through)
-    assert order == ["orders-apply", "orders-clear", "send-orders"], order
+    # past the orders box: "keep illegal orders", Enter orders, Clear, then Send (a player has no Adjudicate)
+    assert order == ["orders-keep", "orders-apply", "orders-clear", "send-orders"], order
     assert_focus_visible(player)
     # Send with the orders still in the box, not entered: they are entered, then sealed
     player.keyboard.press("Space")
