@@ -22,7 +22,7 @@ from typing import NamedTuple
 from .legality import check_order
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder, format_order
 from .phases import Dislodgement
-from .routes import coast_run, sea_route_exists
+from .routes import coast_run, convoy_chain, sea_route_exists
 from .variant import Variant, province_of
 
 #: a decision's state (DATC 5.E)
@@ -474,23 +474,8 @@ class Resolver:
         if o.unit.type == "F":
             return self._run_chain(i, self.resolve)
         # a chain of the carrying fleets that hold, from a sea by the army to a sea by its destination
-        graph, shore = self.v.sea_graph(self.season)
         fleets = {self.prov[c]: c for c in carriers}
-        near_src, goal = shore.get(self.prov[i], ()), shore.get(self.to[i], ())
-        todo = [s for s in fleets if s in near_src]
-        seen: set[str] = set()
-        while todo:
-            s = todo.pop()
-            if s in seen:
-                continue
-            seen.add(s)
-            if not self.resolve(fleets[s]):
-                continue
-            if s in goal:
-                return True
-            near = graph.get(s, ())
-            todo.extend(n for n in fleets if n not in seen and n in near)
-        return False
+        return convoy_chain(self.v, self.season, self.prov[i], self.to[i], fleets, lambda s: self.resolve(fleets[s]))
 
     def _support_count(self, i: int, exclude_power: str | None = None) -> int:
         """The strength the supports of order ``i`` give it (those of ``exclude_power`` left out)."""

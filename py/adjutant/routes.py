@@ -32,6 +32,31 @@ def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: se
     return False
 
 
+def convoy_chain(
+    variant: Variant, season: str, src: str, dst: str, fleets: Iterable[str], holds: Callable[[str], bool]
+) -> bool:
+    """Whether a chain of the seas ``fleets`` (where fleets convoy an army) whose convoys hold joins the
+    coastal provinces ``src`` and ``dst``. Whether a convoy holds is asked lazily, once for each sea the
+    search reaches, because the resolver answers it by resolving decisions."""
+    graph, shore = variant.sea_graph(season)
+    fleets = list(fleets)
+    near_src, goal = shore.get(src, ()), shore.get(dst, ())
+    todo = [s for s in fleets if s in near_src]
+    seen: set[str] = set()
+    while todo:
+        s = todo.pop()
+        if s in seen:
+            continue
+        seen.add(s)
+        if not holds(s):
+            continue
+        if s in goal:
+            return True
+        near = graph.get(s, ())
+        todo.extend(n for n in fleets if n not in seen and n in near)
+    return False
+
+
 def is_convoy_sea(variant: Variant, province: str, season: str) -> bool:
     """Whether a fleet in ``province`` may convoy in the season."""
     p = variant.provinces.get(province)
