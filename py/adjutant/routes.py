@@ -10,6 +10,27 @@ from collections.abc import Callable, Iterable, Iterator
 from .variant import Variant, province_of
 
 
+def _reached(starts: list[str], holds: Callable[[str], bool], step: Callable[[str], Iterable[str]]) -> Iterator[str]:
+    """The places a search from ``starts`` reaches, in search order (depth first, the last found first):
+    each place once, if ``holds`` of it is true, and from it the places ``step`` gives. ``holds`` is asked
+    lazily, once for each place reached: the resolver answers it by resolving decisions, in this order."""
+    todo = starts
+    seen: set[str] = set()
+    while todo:
+        here = todo.pop()
+        if here in seen:
+            continue
+        seen.add(here)
+        if not holds(here):
+            continue
+        yield here
+        todo += [n for n in step(here) if n not in seen]
+
+
+def _always(place: str) -> bool:
+    return True
+
+
 def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: set[str] | None = None) -> bool:
     """Whether some chain of seas (of the seas in ``only``, if given) joins two coastal provinces."""
     graph, shore = variant.sea_graph(season)
@@ -19,17 +40,8 @@ def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: se
     starts = shore.get(src, frozenset())
     if only is not None:
         starts = starts & only
-    seen = set(starts)
-    todo = list(seen)
-    while todo:
-        s = todo.pop()
-        if s in goal:
-            return True
-        for n in graph[s]:
-            if n not in seen and (only is None or n in only):
-                seen.add(n)
-                todo.append(n)
-    return False
+    step = graph.__getitem__ if only is None else lambda s: [n for n in graph[s] if n in only]
+    return any(s in goal for s in _reached(list(starts), _always, step))
 
 
 def convoy_chain(
@@ -41,30 +53,18 @@ def convoy_chain(
     graph, shore = variant.sea_graph(season)
     fleets = list(fleets)
     near_src, goal = shore.get(src, ()), shore.get(dst, ())
-    todo = [s for s in fleets if s in near_src]
-    seen: set[str] = set()
-    while todo:
-        s = todo.pop()
-        if s in seen:
-            continue
-        seen.add(s)
-        if not holds(s):
-            continue
-        if s in goal:
-            return True
+
+    def step(s: str) -> list[str]:
         near = graph.get(s, ())
-        todo.extend(n for n in fleets if n not in seen and n in near)
-    return False
+        return [n for n in fleets if n in near]
+
+    return any(s in goal for s in _reached([s for s in fleets if s in near_src], holds, step))
 
 
 def is_convoy_sea(variant: Variant, province: str, season: str) -> bool:
     """Whether a fleet in ``province`` may convoy in the season."""
     p = variant.provinces.get(province)
     return p is not None and p.is_sea and p.convoy and p.open_in(season)
-
-
-def _always(province: str) -> bool:
-    return True
 
 
 def coast_run(
@@ -76,16 +76,8 @@ def coast_run(
     location reached, because the resolver answers it by resolving decisions. Each step goes along a
     shared coastline, so a run cannot cross a province between two of its coasts."""
     guards = list(guards)
-    todo = [loc for p in guards for loc in variant.fleet_locations(p) if variant.can_move("F", start, loc)]
-    seen: set[str] = set()
-    while todo:
-        loc = todo.pop()
-        if loc in seen:
-            continue
-        seen.add(loc)
-        if not holds(province_of(loc)):
-            continue
-        yield loc
-        todo += [
-            n for p in guards for n in variant.fleet_locations(p) if n not in seen and variant.can_move("F", loc, n)
-        ]
+
+    def step(loc: str) -> list[str]:
+        return [n for p in guards for n in variant.fleet_locations(p) if variant.can_move("F", loc, n)]
+
+    return _reached(step(start), lambda loc: holds(province_of(loc)), step)
