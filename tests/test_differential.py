@@ -22,7 +22,8 @@ import diplomacy_bridge as bridge
 import pytest
 from adjutant import load_variant
 from adjutant.orders import Build, Convoy, Hold, Move, Unit, UnitOrder, Waive
-from adjutant.resolver import MovementOutcome, adjudicate_movement, is_convoy_sea
+from adjutant.resolver import MovementOutcome, adjudicate_movement
+from adjutant.routes import is_convoy_sea
 from adjutant.variant import Variant, province_of
 
 #: seeded games x years: 20 x 10 gives 400 movement phases (about 7 s)

@@ -6,8 +6,8 @@ import json
 
 import pytest
 from adjutant import GameFileError, cluster
-from adjutant.game import Game
-from adjutant.orders import Support
+from adjutant.game import Game, Position
+from adjutant.orders import Support, Unit
 from adjutant_ui.session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
 
 
@@ -143,6 +143,31 @@ def test_coast_running_protect_by_clicking_and_the_run_succeeds() -> None:
     assert [p for p in problems if not getattr(p, "kept", False)] == []
     session.game.adjudicate()
     assert session.game.units["wes"].type == "F"
+
+
+def test_the_runs_offered_are_the_adjudicators_a_run_cannot_cross_a_province_between_its_coasts() -> None:
+    """An army in Bulgaria protects a fleet in the Aegean along the south coast only: the east coast (to the
+    Black Sea and Rumania) is on another coastline, so the page offers no run there, as the adjudicator
+    refuses one; with an army in Constantinople too, the run to the Black Sea is offered and succeeds."""
+    game = Game.new("coast_running")
+    units = {"aeg": Unit("turkey", "F", "aeg"), "bul": Unit("russia", "A", "bul")}
+    game.position = Position(game.phase, units, dict(game.position.centres))
+    session = Session(game)
+    assert session.run_targets(game.units["aeg"]) == []
+    session.click("aeg")
+    assert "bla" not in session.targets()
+    session.game.add_orders("Turkey: F aeg - bla\nRussia: A bul P F aeg - bla")
+    record = session.game.adjudicate()[0]
+    assert [r.reason.split(":")[0] for r in record.results if r.power == "turkey"] == ["illegal"]
+
+    game = Game.new("coast_running")
+    units["con"] = Unit("russia", "A", "con")
+    game.position = Position(game.phase, units, dict(game.position.centres))
+    session = Session(game)
+    assert session.run_targets(game.units["aeg"]) == ["ank", "bla", "rum"]
+    session.game.add_orders("Turkey: F aeg - bla\nRussia: A con P F aeg - bla")
+    session.game.adjudicate()
+    assert session.game.units["bla"] == Unit("turkey", "F", "bla")
 
 
 def test_no_protect_order_outside_coast_running() -> None:

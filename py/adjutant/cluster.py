@@ -49,8 +49,7 @@ from .ancients import (
 from .errors import AdjutantError, GameFileError
 from .game import Game, PhaseRecord, Position, Result
 from .orders import Nominate, Unit, format_order
-from .phases import Phase
-from .resolver import Dislodgement
+from .phases import Dislodgement, Phase
 from .variant import Variant, load_variant, province_of
 
 VARIANT = "cluster"

@@ -41,6 +41,7 @@ from .orders import (
     split_orders,
 )
 from .phases import (
+    Dislodgement,
     Phase,
     adjudicate_adjustments,
     adjudicate_retreats,
@@ -51,7 +52,7 @@ from .phases import (
     update_centres,
     voluntary_removal,
 )
-from .resolver import Checked, Dislodgement, checked_order, movement_resolver
+from .resolver import Checked, checked_order, movement_resolver
 from .variant import Variant, load_variant
 
 _POWER_ORDER_TYPES = frozenset(POWER_ORDERS)

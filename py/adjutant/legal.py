@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from . import ancients
 from .ancients import MATTERMISSION, TRANSFER, ClusterState
 from .game import Game
+from .legality import illegal_reason
 from .orders import (
     Build,
     Convoy,
@@ -32,7 +33,7 @@ from .orders import (
     Unit,
     Waive,
 )
-from .resolver import illegal_reason, is_convoy_sea
+from .routes import is_convoy_sea
 from .variant import Variant, province_of
 
 

@@ -13,10 +13,10 @@ import re
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .errors import AdjutantError
 from .orders import Build, Disband, Retreat, Unit, Waive
-from .resolver import Dislodgement, sea_route_exists
 from .variant import Variant, province_of
 
 SEASON_LETTERS = {"spring": "S", "fall": "F", "winter": "W"}
@@ -67,6 +67,17 @@ def _next_phase(year: int, season: str, kind: str) -> Phase:
 
 
 # --- retreats -----------------------------------------------------------------------------------
+
+
+class Dislodgement(NamedTuple):
+    """A unit dislodged in a movement phase, waiting to retreat."""
+
+    unit: Unit
+    #: the province the successful attacker came from (the unit may not retreat there), or None if it
+    #: came by convoy (or coast-run)
+    attacker_from: str | None
+    attacker: Unit
+
 
 
 @dataclass(frozen=True)
@@ -418,6 +429,7 @@ def update_centres(variant: Variant, units: Mapping[str, Unit], centres: Mapping
 __all__ = [
     "Adjustment",
     "AdjustmentResult",
+    "Dislodgement",
     "Phase",
     "RetreatResult",
     "adjudicate_adjustments",
@@ -429,6 +441,5 @@ __all__ = [
     "voluntary_removal",
     "retreat_options",
     "retreat_problem",
-    "sea_route_exists",
     "update_centres",
 ]

@@ -16,9 +16,9 @@ from . import ancients
 from .ancients import ClusterState
 from .game import Game
 from .legal import Candidates, possible_orders
+from .legality import illegal_reason
 from .orders import Build, Disband, Nominate, Order, Unit, Waive
 from .phases import adjustments_due
-from .resolver import illegal_reason
 from .variant import province_of
 
 

@@ -19,7 +19,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from .legality import check_order
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder, format_order
+from .phases import Dislodgement
+from .routes import coast_run, convoy_chain, sea_route_exists
 from .variant import Variant, province_of
 
 #: a decision's state (DATC 5.E)
@@ -39,14 +42,6 @@ class OrderResult(NamedTuple):
     dislodged_by: Unit | None = None
 
 
-class Dislodgement(NamedTuple):
-    unit: Unit
-    #: the province the successful attacker came from (the unit may not retreat there), or None if it
-    #: came by convoy (or coast-run)
-    attacker_from: str | None
-    attacker: Unit
-
-
 @dataclass
 class MovementOutcome:
     results: list[OrderResult]
@@ -55,152 +50,6 @@ class MovementOutcome:
     dislodged: list[Dislodgement]
     #: provinces left empty by a stand-off (no retreat there)
     contested: set[str] = field(default_factory=set)
-
-
-# --- legality --------------------------------------------------------------------------------------
-
-
-def _reaches(variant: Variant, unit: Unit, province: str, season: str) -> bool:
-    """Whether the unit could move to (and so support into) ``province`` without a convoy."""
-    if province in variant.closed_in(season) or not variant.reaches(unit.type, unit.location, province):
-        return False
-    return unit.type != "A" or variant.edge_kind(unit.location, province) != "weak"
-
-
-def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: set[str] | None = None) -> bool:
-    """Whether some chain of seas (of the seas in ``only``, if given) joins two coastal provinces."""
-    graph, shore = variant.sea_graph(season)
-    goal = shore.get(dst)
-    if not goal:
-        return False
-    starts = shore.get(src, frozenset())
-    if only is not None:
-        starts = starts & only
-    seen = set(starts)
-    todo = list(seen)
-    while todo:
-        s = todo.pop()
-        if s in goal:
-            return True
-        for n in graph[s]:
-            if n not in seen and (only is None or n in only):
-                seen.add(n)
-                todo.append(n)
-    return False
-
-
-def is_convoy_sea(variant: Variant, province: str, season: str) -> bool:
-    """Whether a fleet in ``province`` may convoy in the season."""
-    p = variant.provinces.get(province)
-    return p is not None and p.is_sea and p.convoy and p.open_in(season)
-
-
-def normalize_move(variant: Variant, order: Move, season: str) -> tuple[Move | None, str]:
-    """Check a move; returns the move with its coast filled in where only one is possible, or None and
-    the reason it is illegal."""
-    unit, dest = order.unit, order.dest
-    v = variant
-    dprov = province_of(dest)
-    p = v.provinces.get(dprov)
-    if p is None:
-        return None, f"{dest} is not a province"
-    name, here = v.provinces[dprov].name, v.provinces[unit.province].name
-    if dprov == unit.province:
-        return None, f"{here} cannot move to itself"
-    if not p.open_in(season):
-        return None, f"{name} cannot be entered in {season}"
-    if p.type == "impassable":
-        return None, f"{name} is impassable"
-    if unit.type == "A":
-        dest = dprov
-        if not p.army_can_stand:
-            return None, f"an army cannot go to sea ({name})"
-        if v.can_move("A", unit.location, dest) and not order.via_convoy:
-            return Move(unit, dest, False), ""
-        if v.provinces[unit.province].type != "coastal" or p.type != "coastal":
-            return None, f"{here} is not adjacent to {name}"
-        if not sea_route_exists(v, unit.province, dprov, season):
-            return None, f"{here} is not adjacent to {name}, and no sea route joins them"
-        return Move(unit, dest, True), ""
-    if order.via_convoy:
-        return None, "only armies can be convoyed"
-    if p.type == "land":
-        return None, f"a fleet cannot go inland ({name})"
-    options = v.fleet_reaches(unit.location, dprov)
-    if not options and v.options.protect_order and (not p.coasts or "/" in dest):
-        # a coast run: legal if armies protect an unbroken chain of coast (checked with the orders)
-        return Move(unit, dest, True), ""
-    if "/" in dest:
-        if dest not in options:
-            where = v.province_name(dest)
-            return None, f"{v.province_name(unit.location)} is not adjacent to {where}"
-        return Move(unit, dest, False), ""
-    if not options:
-        return None, f"{v.province_name(unit.location)} is not adjacent to {name}"
-    if len(options) > 1:
-        return None, f"say which coast of {name} ({', '.join(options)})"
-    return Move(unit, options[0], False), ""
-
-
-def illegal_reason(variant: Variant, order: UnitOrder, units: Mapping[str, Unit], season: str) -> str:
-    """Why a movement-phase order is illegal, or ``""``. Illegal orders are adjudicated as holds."""
-    return check_order(variant, order, season)[1]
-
-
-def check_order(variant: Variant, order: UnitOrder, season: str) -> tuple[UnitOrder, str]:
-    """The order as it will be adjudicated (a move's coast filled in) and why it is illegal, or ``""``."""
-    kind = type(order)
-    if kind is Hold:
-        return order, ""
-    if kind is Research:
-        return order, "" if variant.cluster is not None else f"there is no research in {variant.name}"
-    if kind is Move:
-        closed = variant.closed_in(season)
-        if order.unit.province in closed:
-            return order, f"a unit in {variant.provinces[order.unit.province].name} can only hold in {season}"
-        assert isinstance(order, Move)
-        u = order.unit
-        if (
-            not order.via_convoy
-            and variant.can_move(u.type, u.location, order.dest)
-            and province_of(order.dest) not in closed
-        ):
-            return order, ""  # the common case (to a place next door, its coast named if it has coasts)
-        move, why = normalize_move(variant, order, season)
-        return (move or order), why
-    return order, _other_reason(variant, order, season)
-
-
-def _other_reason(variant: Variant, order: UnitOrder, season: str) -> str:
-    v = variant
-    unit = order.unit
-    here = v.provinces[unit.province]
-    if not here.open_in(season):
-        return f"a unit in {here.name} can only hold in {season}"
-    if isinstance(order, Support):
-        if order.target == unit.province:
-            return "a unit cannot support itself"
-        goal = province_of(order.dest) if order.dest is not None else order.target
-        if goal == unit.province:
-            return "a unit cannot support a move into its own province"
-        if not _reaches(v, unit, goal, season):
-            return f"{v.province_name(unit.location)} cannot reach {v.provinces[goal].name}"
-        return ""
-    if isinstance(order, Convoy):
-        if unit.type != "F" or not here.is_sea:
-            return "only fleets at sea can convoy"
-        if not here.convoy:
-            return f"fleets in {here.name} cannot convoy"
-        if v.provinces[order.target].type != "coastal" or v.provinces[order.dest].type != "coastal":
-            return "only armies on a coast can be convoyed to a coast"
-        return ""
-    if isinstance(order, Protect):
-        if not v.options.protect_order:
-            return f"there is no protect order in {v.name}"
-        if unit.type != "A" or here.type != "coastal":
-            return "only armies on a coast can protect"
-        return ""
-    return ""
 
 
 # --- backup rules -------------------------------------------------------------------------------
@@ -282,7 +131,7 @@ def _row(order: UnitOrder, written: UnitOrder, text: str, illegal: str = "", wea
 
 
 def checked_order(variant: Variant, order: UnitOrder, season: str, units: Mapping[str, Unit]) -> Checked:
-    """:func:`check_order`'s answer in the form the resolver reads. An army's move by convoy is also
+    """:func:`~adjutant.legality.check_order`'s answer in the form the resolver reads. An army's move by convoy is also
     checked against the position: with no fleets where a convoy could be, it is illegal (DATC 6.D.32)."""
     adjudicated, why = check_order(variant, order, season)
     u = order.unit
@@ -604,19 +453,8 @@ class Resolver:
         if province_of(o.dest) in guards:
             return False
         dests = [o.dest] if "/" in o.dest or not v.provinces[province_of(o.dest)].coasts else v.fleet_locations(o.dest)
-        todo = [loc for p in guards for loc in v.fleet_locations(p) if v.can_move("F", o.unit.location, loc)]
-        seen: set[str] = set()
-        while todo:
-            loc = todo.pop()
-            if loc in seen:
-                continue
-            seen.add(loc)
-            if not holds(guards[province_of(loc)]):
-                continue
-            if any(v.can_move("F", loc, d) for d in dests):
-                return True
-            todo += [n for p in guards for n in v.fleet_locations(p) if n not in seen and v.can_move("F", loc, n)]
-        return False
+        run = coast_run(v, o.unit.location, guards, lambda p: holds(guards[p]))
+        return any(any(v.can_move("F", loc, d) for d in dests) for loc in run)
 
     # --- the rules of DATC 5.B ----------------------------------------------------------------------
     def _path(self, i: int) -> bool:
@@ -636,23 +474,8 @@ class Resolver:
         if o.unit.type == "F":
             return self._run_chain(i, self.resolve)
         # a chain of the carrying fleets that hold, from a sea by the army to a sea by its destination
-        graph, shore = self.v.sea_graph(self.season)
         fleets = {self.prov[c]: c for c in carriers}
-        near_src, goal = shore.get(self.prov[i], ()), shore.get(self.to[i], ())
-        todo = [s for s in fleets if s in near_src]
-        seen: set[str] = set()
-        while todo:
-            s = todo.pop()
-            if s in seen:
-                continue
-            seen.add(s)
-            if not self.resolve(fleets[s]):
-                continue
-            if s in goal:
-                return True
-            near = graph.get(s, ())
-            todo.extend(n for n in fleets if n not in seen and n in near)
-        return False
+        return convoy_chain(self.v, self.season, self.prov[i], self.to[i], fleets, lambda s: self.resolve(fleets[s]))
 
     def _support_count(self, i: int, exclude_power: str | None = None) -> int:
         """The strength the supports of order ``i`` give it (those of ``exclude_power`` left out)."""

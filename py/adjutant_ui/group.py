@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import js
 from adjutant import AdjutantError, group, load_variant
+from adjutant import cluster_group as cg
 from adjutant.game import Game
 from pyodide.ffi import jsnull, to_js
 
@@ -100,7 +101,7 @@ class GroupController:
 
     def read(self, fragment: str) -> Session:
         """The session of a group link (checked); it becomes the group game when the app shows it."""
-        if cluster_group.cg.is_cluster_group_link(fragment):
+        if cg.is_cluster_group_link(fragment):
             return self._read_cluster(fragment)
         link = group.read_group_link(fragment)
         power = link.power
@@ -116,7 +117,7 @@ class GroupController:
 
     def _read_cluster(self, fragment: str) -> Session:
         """A Cluster group link opens as the public view, read only, until a passphrase opens a part."""
-        link = cluster_group.cg.read_link(fragment)
+        link = cg.read_link(fragment)
         game = link.public_game()
         session = Session(game, readonly=True)
         state = GroupState(session, link.public_key, link.sealed_private, power=link.power)

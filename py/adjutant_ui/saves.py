@@ -87,9 +87,10 @@ def read_slot(game_id: str, text: str | None) -> Saved | None:
     if not isinstance(data, dict):
         return None
     fields = [data.get(k) for k in ("link", "variant", "phase", "date")]
-    if not all(isinstance(f, str) for f in fields):
+    texts = [f for f in fields if isinstance(f, str)]
+    if len(texts) != len(fields):
         return None
-    link, variant, phase, date = fields
+    link, variant, phase, date = texts
     return Saved(game_id, link, variant, phase, date)
 
 

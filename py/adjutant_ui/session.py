@@ -34,6 +34,7 @@ from adjutant.orders import (
     order_power,
     parse_order,
 )
+from adjutant.routes import coast_run
 from adjutant.variant import province_of
 
 
@@ -508,7 +509,7 @@ class Session:
 
     def run_targets(self, fleet: Any, via: str | None = None) -> list[str]:
         """Coast-Running: where ``fleet`` could run along coasts held by armies (any power's) that could
-        protect it; the chain of coasts must be unbroken (consecutive provinces joined by a fleet edge).
+        protect it, by the adjudicator's run search (:func:`adjutant.routes.coast_run`).
         With ``via``, only runs whose chain can pass the army in that province. Empty in variants
         without the protect order. Which runs succeed is the adjudicator's business."""
         game = self.game
@@ -518,37 +519,22 @@ class Session:
         if game.phase.kind != "movement":
             return []
         season = game.phase.season
-        protectors = {
+        protectors = [
             u.province for u in game.units.values() if u.type == "A" and variant.provinces[u.province].type == "coastal"
-        }
-
-        def coastal_neighbours(location: str) -> set[str]:
-            return {province_of(n) for n in variant.neighbours("F", location)}
-
-        def places(province: str) -> list[str]:
-            return [province] + [f"{province}/{c}" for c in getattr(variant.provinces[province], "coasts", ()) or ()]
-
-        start = coastal_neighbours(fleet.location) & protectors
-        chain, todo = set(start), list(start)
-        while todo:
-            here = todo.pop()
-            for location in places(here):
-                for nxt in coastal_neighbours(location):
-                    if nxt in protectors and nxt not in chain and nxt != fleet.province:
-                        chain.add(nxt)
-                        todo.append(nxt)
+        ]
+        reached = list(coast_run(variant, fleet.location, protectors))
+        chain = {province_of(location) for location in reached}
         if via is not None and via not in chain:
             return []
         adjacent = {province_of(n) for n in variant.neighbours("F", fleet.location)}
         out: set[str] = set()
-        for province in chain:
-            for location in places(province):
-                for dest in variant.neighbours("F", location):
-                    dprov = province_of(dest)
-                    if dprov in chain or dprov == fleet.province or dprov in adjacent:
-                        continue
-                    if variant.provinces[dprov].open_in(season):
-                        out.add(dest)
+        for location in reached:
+            for dest in variant.neighbours("F", location):
+                dprov = province_of(dest)
+                if dprov in chain or dprov == fleet.province or dprov in adjacent:
+                    continue
+                if variant.provinces[dprov].open_in(season):
+                    out.add(dest)
         return sorted(out)
 
     def click(self, location: str) -> tuple[str | None, list[str]]:
