@@ -27,6 +27,7 @@ import json
 import re
 import weakref
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 from .errors import AdjutantError, GameFileError
@@ -132,6 +133,15 @@ def _phase_slots(game: Game) -> list[tuple[str, list[Order]]]:
     return []
 
 
+def _counted_slots(game: Game) -> list[tuple[str, int, Callable[[str, int], Order]]]:
+    """What :func:`_phase_slots` gives, as ``(key, number of candidates, the candidate at an index of
+    the key's)``: a decoder reads one order per unit, so it makes that one and counts the others."""
+    if game.phase.kind == "movement":
+        c = Candidates(game.variant, game.units, game.phase.season)
+        return [(prov, c.count(prov), c.nth) for prov in sorted(game.units)]
+    return [(prov, len(cands), lambda _, k, cands=cands: cands[k]) for prov, cands in _phase_slots(game)]
+
+
 def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:
     given: dict[str, list[Order]] = {}
     for power, texts in orders.items():
@@ -166,14 +176,14 @@ def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list
     if game.phase.kind != "adjustment":
         owners = {prov: u.power for prov, u in game.units.items()}
         owners.update({d.unit.province: d.unit.power for d in game.position.dislodged})
-        slots = _phase_slots(game)
-        mine = digits.take([len(cands) + 2 for _, cands in slots])
-        for prov, cands in slots:
-            k = mine.get(len(cands) + 2)
+        slots = _counted_slots(game)
+        mine = digits.take([count + 2 for _, count, _ in slots])
+        for prov, count, nth in slots:
+            k = mine.get(count + 2)
             if k == 0:
                 continue
-            if k <= len(cands):
-                game.add_order(cands[k - 1])
+            if k <= count:
+                game.add_order(nth(prov, k - 1))
                 continue
             texts = extra.get((n, owners[prov]), [])
             if not texts or not isinstance(texts[0], str):

@@ -117,38 +117,96 @@ class Candidates:
         return out
 
     def of(self, prov: str) -> list[Order]:
+        """Every candidate order of the unit in ``prov``, in their fixed order: hold, moves, supports,
+        convoys (and in Cluster, its own orders)."""
         u = self.units[prov]
-        v = self.v
         orders: list[Order] = [Hold(u)]
-        adjacent = set(v.neighbours(u.type, u.location))
+        adjacent = set(self.v.neighbours(u.type, u.location))
         for d in self.move_targets(prov):
             orders.append(Move(u, d, d not in adjacent))
-        reach = {province_of(d) for d in v.neighbours(u.type, u.location)}
-        # Supports, by the supported unit's province in sorted order: to hold where it is within reach,
-        # then to each province within reach it could move to, in the order of its move targets. Found
-        # from the index of who could move where, not by going through every unit for every unit.
+        orders += [Support(u, other) if dp is None else Support(u, other, dp) for _, _, other, dp in self._supports(prov)]
+        orders += [Convoy(u, army, d) for army, d in self._convoys(prov)]
+        if self.cluster is not None:
+            orders += self._cluster_orders(u)
+        return orders
+
+    def count(self, prov: str) -> int:
+        """How many candidate orders the unit in ``prov`` has: ``len(self.of(prov))``, found without
+        making them (a link's decoder needs the count of every unit but one order of each)."""
+        targets = self.target_provinces(prov)
+        movers = self._movers()
+        n = 1 + len(self.move_targets(prov))
+        for dp in self._reach(prov):
+            # the units that could move to dp, less this one, and the unit standing there
+            n += len(movers.get(dp, ())) - (dp in targets) + (dp in self.units)
+        for _, destinations in self._shore_armies(prov):
+            n += len(destinations)
+        if self.cluster is not None:
+            n += len(self._cluster_orders(self.units[prov]))
+        return n
+
+    def nth(self, prov: str, k: int) -> Order:
+        """The candidate order at ``k`` (from 0) of the unit in ``prov``: ``self.of(prov)[k]``, made alone;
+        IndexError if there is none."""
+        if k < 0:
+            raise IndexError(k)
+        u = self.units[prov]
+        if k == 0:
+            return Hold(u)
+        k -= 1
+        targets = self.move_targets(prov)
+        if k < len(targets):
+            d = targets[k]
+            return Move(u, d, d not in set(self.v.neighbours(u.type, u.location)))
+        k -= len(targets)
+        supports = self._supports(prov)
+        if k < len(supports):
+            _, _, other, dp = supports[k]
+            return Support(u, other) if dp is None else Support(u, other, dp)
+        k -= len(supports)
+        for army, destinations in self._shore_armies(prov):
+            if k < len(destinations):
+                return Convoy(u, army, destinations[k])
+            k -= len(destinations)
+        if self.cluster is not None:
+            return self._cluster_orders(u)[k]
+        raise IndexError(k)
+
+    def _reach(self, prov: str) -> set[str]:
+        """The provinces, other than its own, the unit in ``prov`` could support into."""
+        u = self.units[prov]
+        return {province_of(d) for d in self.v.neighbours(u.type, u.location)} - {prov}
+
+    def _supports(self, prov: str) -> list[tuple[int, int, str, str | None]]:
+        """The unit in ``prov``'s supports as ``(rank, at, supported unit's province, destination or None
+        for a hold)``, sorted: by the supported unit's province, its hold first, then the provinces within
+        reach it could move to in the order of its move targets. Found from the index of who could move
+        where, not by going through every unit for every unit."""
         supports: list[tuple[int, int, str, str | None]] = []
         movers = self._movers()
-        for dp in reach:
-            if dp == prov:
-                continue
+        for dp in self._reach(prov):
             if dp in self.units:
                 supports.append((self._rank[dp], -1, dp, None))
             supports += [(rank, at, other, dp) for rank, at, other in movers.get(dp, ()) if other != prov]
         supports.sort()
-        orders += [Support(u, other) if dp is None else Support(u, other, dp) for _, _, other, dp in supports]
-        if prov in self.comp:
-            shore = self.shores.get(self.comp[prov], set())
-            for other in sorted(shore):
-                a = self.units.get(other)
-                if a is None or a.type != "A":
-                    continue
-                for d in sorted(shore):
-                    if d != other and v.provinces[d].type == "coastal":
-                        orders.append(Convoy(u, other, d))
-        if self.cluster is not None:
-            orders += self._cluster_orders(u)
-        return orders
+        return supports
+
+    def _shore_armies(self, prov: str) -> list[tuple[str, list[str]]]:
+        """For a fleet in ``prov`` that could convoy: each army on its sea's shore, in sorted order, with
+        the coastal provinces of that shore it could be convoyed to, sorted."""
+        if prov not in self.comp:
+            return []
+        shore = sorted(self.shores.get(self.comp[prov], set()))
+        coastal = [d for d in shore if self.v.provinces[d].type == "coastal"]
+        out = []
+        for other in shore:
+            a = self.units.get(other)
+            if a is not None and a.type == "A":
+                out.append((other, [d for d in coastal if d != other]))
+        return out
+
+    def _convoys(self, prov: str) -> list[tuple[str, str]]:
+        return [(army, d) for army, destinations in self._shore_armies(prov) for d in destinations]
 
     def _cluster_orders(self, u: Unit) -> list[Order]:
         state = self.cluster
