@@ -139,7 +139,11 @@ def _counted_slots(game: Game) -> list[tuple[str, int, Callable[[str, int], Orde
     if game.phase.kind == "movement":
         c = Candidates(game.variant, game.units, game.phase.season)
         return [(prov, c.count(prov), c.nth) for prov in sorted(game.units)]
-    return [(prov, len(cands), lambda _, k, cands=cands: cands[k]) for prov, cands in _phase_slots(game)]
+    return [(prov, len(cands), _indexer(cands)) for prov, cands in _phase_slots(game)]
+
+
+def _indexer(cands: list[Order]) -> Callable[[str, int], Order]:
+    return lambda _, k: cands[k]
 
 
 def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:

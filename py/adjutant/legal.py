@@ -124,8 +124,8 @@ class Candidates:
         adjacent = set(self.v.neighbours(u.type, u.location))
         for d in self.move_targets(prov):
             orders.append(Move(u, d, d not in adjacent))
-        orders += [Support(u, other) if dp is None else Support(u, other, dp) for _, _, other, dp in self._supports(prov)]
-        orders += [Convoy(u, army, d) for army, d in self._convoys(prov)]
+        orders += [Support(u, other) if dp is None else Support(u, other, dp) for *_, other, dp in self._supports(prov)]
+        orders += [Convoy(u, army, d) for army, destinations in self._shore_armies(prov) for d in destinations]
         if self.cluster is not None:
             orders += self._cluster_orders(u)
         return orders
@@ -204,9 +204,6 @@ class Candidates:
             if a is not None and a.type == "A":
                 out.append((other, [d for d in coastal if d != other]))
         return out
-
-    def _convoys(self, prov: str) -> list[tuple[str, str]]:
-        return [(army, d) for army, destinations in self._shore_armies(prov) for d in destinations]
 
     def _cluster_orders(self, u: Unit) -> list[Order]:
         state = self.cluster
