@@ -79,6 +79,9 @@ class Candidates:
         self._rank = {prov: rank for rank, prov in enumerate(sorted(units))}
         #: by province: the units that could move there, as (rank, place among its targets, province)
         self._moving_to: dict[str, list[tuple[int, int, str]]] | None = None
+        self._reaches: dict[str, set[str]] = {}
+        #: by sea component: the armies on its shore and where a convoy could take each (_shore_armies)
+        self._armies_ashore: dict[int, list[tuple[str, list[str]]]] = {}
 
     def _movers(self) -> dict[str, list[tuple[int, int, str]]]:
         if self._moving_to is None:
@@ -133,12 +136,13 @@ class Candidates:
     def count(self, prov: str) -> int:
         """How many candidate orders the unit in ``prov`` has: ``len(self.of(prov))``, found without
         making them (a link's decoder needs the count of every unit but one order of each)."""
-        targets = self.target_provinces(prov)
         movers = self._movers()
+        reach = self._reach(prov)
         n = 1 + len(self.move_targets(prov))
-        for dp in self._reach(prov):
-            # the units that could move to dp, less this one, and the unit standing there
-            n += len(movers.get(dp, ())) - (dp in targets) + (dp in self.units)
+        # per province within reach: the unit standing there, and the units that could move there
+        n += sum(dp in self.units for dp in reach) + sum(len(movers.get(dp, ())) for dp in reach)
+        # less this unit's own moves within its reach
+        n -= sum(dp in reach for dp in self.target_provinces(prov))
         for _, destinations in self._shore_armies(prov):
             n += len(destinations)
         if self.cluster is not None:
@@ -174,8 +178,11 @@ class Candidates:
 
     def _reach(self, prov: str) -> set[str]:
         """The provinces, other than its own, the unit in ``prov`` could support into."""
-        u = self.units[prov]
-        return {province_of(d) for d in self.v.neighbours(u.type, u.location)} - {prov}
+        found = self._reaches.get(prov)
+        if found is None:
+            u = self.units[prov]
+            found = self._reaches[prov] = {province_of(d) for d in self.v.neighbours(u.type, u.location)} - {prov}
+        return found
 
     def _supports(self, prov: str) -> list[tuple[int, int, str, str | None]]:
         """The unit in ``prov``'s supports as ``(rank, at, supported unit's province, destination or None
@@ -194,16 +201,19 @@ class Candidates:
     def _shore_armies(self, prov: str) -> list[tuple[str, list[str]]]:
         """For a fleet in ``prov`` that could convoy: each army on its sea's shore, in sorted order, with
         the coastal provinces of that shore it could be convoyed to, sorted."""
-        if prov not in self.comp:
+        sea = self.comp.get(prov)
+        if sea is None:
             return []
-        shore = sorted(self.shores.get(self.comp[prov], set()))
-        coastal = [d for d in shore if self.v.provinces[d].type == "coastal"]
-        out = []
-        for other in shore:
-            a = self.units.get(other)
-            if a is not None and a.type == "A":
-                out.append((other, [d for d in coastal if d != other]))
-        return out
+        found = self._armies_ashore.get(sea)
+        if found is None:
+            shore = sorted(self.shores.get(sea, set()))
+            coastal = [d for d in shore if self.v.provinces[d].type == "coastal"]
+            found = self._armies_ashore[sea] = [
+                (other, [d for d in coastal if d != other])
+                for other in shore
+                if (a := self.units.get(other)) is not None and a.type == "A"
+            ]
+        return found
 
     def _cluster_orders(self, u: Unit) -> list[Order]:
         state = self.cluster
