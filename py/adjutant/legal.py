@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 
 from . import ancients
@@ -52,6 +53,35 @@ def _sea_components(variant: Variant, fleets_at_sea: set[str]) -> dict[str, int]
                     comp[nb] = n
                     todo.append(nb)
     return comp
+
+
+class _Near:
+    """What a unit's orders are listed from that depends on the map alone: the places next to it (all,
+    and those open in the season, in the map's order) and their provinces."""
+
+    __slots__ = ("adjacent", "open", "provinces")
+
+    def __init__(self, variant: Variant, unit_type: str, location: str, season: str) -> None:
+        places = variant.neighbours(unit_type, location)
+        self.adjacent = frozenset(places)
+        self.open = tuple(d for d in places if variant.provinces[province_of(d)].open_in(season))
+        self.provinces = frozenset(map(province_of, places))
+
+
+#: by variant, ``_Near`` by (unit type, location, season): a decoder lists the same units' orders phase
+#: after phase, and a variant's map never changes
+_NEAR: weakref.WeakKeyDictionary[Variant, dict[tuple[str, str, str], _Near]] = weakref.WeakKeyDictionary()
+
+
+def _near(variant: Variant, u: Unit, season: str) -> _Near:
+    table = _NEAR.get(variant)
+    if table is None:
+        table = _NEAR[variant] = {}
+    key = (u.type, u.location, season)
+    found = table.get(key)
+    if found is None:
+        found = table[key] = _Near(variant, u.type, u.location, season)
+    return found
 
 
 class Candidates:
@@ -105,9 +135,7 @@ class Candidates:
         if prov in self._targets:
             return self._targets[prov]
         u = self.units[prov]
-        out = [
-            d for d in self.v.neighbours(u.type, u.location) if self.v.provinces[province_of(d)].open_in(self.season)
-        ]
+        out = list(_near(self.v, u, self.season).open)
         if u.type == "A" and self.v.provinces[prov].type == "coastal":
             near = set(out)
             for _, shore in sorted(self.shores.items()):
@@ -124,7 +152,7 @@ class Candidates:
         convoys (and in Cluster, its own orders)."""
         u = self.units[prov]
         orders: list[Order] = [Hold(u)]
-        adjacent = set(self.v.neighbours(u.type, u.location))
+        adjacent = _near(self.v, u, self.season).adjacent
         for d in self.move_targets(prov):
             orders.append(Move(u, d, d not in adjacent))
         orders += [Support(u, other) if dp is None else Support(u, other, dp) for *_, other, dp in self._supports(prov)]
@@ -161,7 +189,7 @@ class Candidates:
         targets = self.move_targets(prov)
         if k < len(targets):
             d = targets[k]
-            return Move(u, d, d not in set(self.v.neighbours(u.type, u.location)))
+            return Move(u, d, d not in _near(self.v, u, self.season).adjacent)
         k -= len(targets)
         supports = self._supports(prov)
         if k < len(supports):
@@ -180,8 +208,7 @@ class Candidates:
         """The provinces, other than its own, the unit in ``prov`` could support into."""
         found = self._reaches.get(prov)
         if found is None:
-            u = self.units[prov]
-            found = self._reaches[prov] = {province_of(d) for d in self.v.neighbours(u.type, u.location)} - {prov}
+            found = self._reaches[prov] = set(_near(self.v, self.units[prov], self.season).provinces - {prov})
         return found
 
     def _supports(self, prov: str) -> list[tuple[int, int, str, str | None]]:
