@@ -110,6 +110,7 @@ class Candidates:
         #: by province: the units that could move there, as (rank, place among its targets, province)
         self._moving_to: dict[str, list[tuple[int, int, str]]] | None = None
         self._reaches: dict[str, set[str]] = {}
+        self._supportable_at: dict[str, int] | None = None
         #: by sea component: the armies on its shore and where a convoy could take each (_shore_armies)
         self._armies_ashore: dict[int, list[tuple[str, list[str]]]] = {}
 
@@ -120,6 +121,15 @@ class Candidates:
                 for at, dp in enumerate(self.target_provinces(prov)):
                     self._moving_to.setdefault(dp, []).append((rank, at, prov))
         return self._moving_to
+
+    def _supportable(self) -> dict[str, int]:
+        """By province: how many units could be supported there (the unit standing there, to hold, and
+        the units that could move there)."""
+        if self._supportable_at is None:
+            self._supportable_at = {dp: len(movers) for dp, movers in self._movers().items()}
+            for prov in self.units:
+                self._supportable_at[prov] = self._supportable_at.get(prov, 0) + 1
+        return self._supportable_at
 
     def target_provinces(self, prov: str) -> tuple[str, ...]:
         """The provinces the unit in ``prov`` could move to, each once (a province's coasts are one), in
@@ -164,11 +174,9 @@ class Candidates:
     def count(self, prov: str) -> int:
         """How many candidate orders the unit in ``prov`` has: ``len(self.of(prov))``, found without
         making them (a link's decoder needs the count of every unit but one order of each)."""
-        movers = self._movers()
+        supportable = self._supportable()
         reach = self._reach(prov)
-        n = 1 + len(self.move_targets(prov))
-        # per province within reach: the unit standing there, and the units that could move there
-        n += sum(dp in self.units for dp in reach) + sum(len(movers.get(dp, ())) for dp in reach)
+        n = 1 + len(self.move_targets(prov)) + sum(supportable.get(dp, 0) for dp in reach)
         # less this unit's own moves within its reach
         n -= sum(dp in reach for dp in self.target_provinces(prov))
         for _, destinations in self._shore_armies(prov):
