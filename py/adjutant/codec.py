@@ -90,15 +90,18 @@ class _Digits:
     def __init__(self, number: int = 0) -> None:
         self.pairs: list[tuple[int, int]] = []
         self.number = number
-        #: the product of the radices read since it was last set to 1
-        self.taken = 1
+        #: the product of the radices read since :meth:`restart`, and the number their digits make
+        self.taken, self.read = 1, 0
+
+    def restart(self) -> None:
+        self.taken, self.read = 1, 0
 
     def put(self, value: int, radix: int) -> None:
         self.pairs.append((value, radix))
 
     def get(self, radix: int) -> int:
-        value = self.number % radix
-        self.number //= radix
+        self.number, value = divmod(self.number, radix)
+        self.read += value * self.taken
         self.taken *= radix
         return value
 
@@ -108,7 +111,10 @@ class _Digits:
         product = 1
         for radix in radices:
             product *= radix
+        if product == 1:  # (no digits, or none but 1s: nothing to split off the long number)
+            return _Digits(0)
         self.number, chunk = divmod(self.number, product)
+        self.read += chunk * self.taken
         self.taken *= product
         return _Digits(chunk)
 
@@ -287,18 +293,17 @@ class _Parts:
         for item in payload.get("x", []):
             if isinstance(item, list) and len(item) == 3:
                 self.written.setdefault(item[0], []).append([0, item[1], item[2]])
-        self.index, self.before = 0, 0
+        self.index = 0
         self.position: Position | None = None
 
     def start(self, game: Game, digits: _Digits) -> None:
-        self.index, self.position, self.before = len(game.history), game.position, digits.number
-        digits.taken = 1
+        self.index, self.position = len(game.history), game.position
+        digits.restart()
 
     def keep(self, game: Game, digits: _Digits, n: int) -> None:
         record, position = game.history[self.index], self.position
         assert position is not None
-        number = self.before - digits.number * digits.taken  # the digits this phase read
-        _SEGMENTS[id(record)] = _Segment(record, position, number, digits.taken, self.written.get(n, []))
+        _SEGMENTS[id(record)] = _Segment(record, position, digits.read, digits.taken, self.written.get(n, []))
 
 
 def encode_link(game: Game) -> str:
