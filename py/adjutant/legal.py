@@ -59,13 +59,14 @@ class _Near:
     """What a unit's orders are listed from that depends on the map alone: the places next to it (all,
     and those open in the season, in the map's order) and their provinces."""
 
-    __slots__ = ("adjacent", "open", "provinces")
+    __slots__ = ("adjacent", "open", "open_provinces", "provinces")
 
     def __init__(self, variant: Variant, unit_type: str, location: str, season: str) -> None:
         places = variant.neighbours(unit_type, location)
         self.adjacent = frozenset(places)
         self.open = tuple(d for d in places if variant.provinces[province_of(d)].open_in(season))
         self.provinces = frozenset(map(province_of, places))
+        self.open_provinces = tuple(dict.fromkeys(map(province_of, self.open)))
 
 
 #: by variant, ``_Near`` by (unit type, location, season): a decoder lists the same units' orders phase
@@ -136,7 +137,13 @@ class Candidates:
         the order of :meth:`move_targets`: the destinations another unit could support it to."""
         found = self._target_provinces.get(prov)
         if found is None:
-            found = self._target_provinces[prov] = tuple(dict.fromkeys(map(province_of, self.move_targets(prov))))
+            targets = self.move_targets(prov)
+            near = _near(self.v, self.units[prov], self.season)
+            if len(targets) == len(near.open):  # (no coast a convoy could carry it to)
+                found = near.open_provinces
+            else:
+                found = tuple(dict.fromkeys(map(province_of, targets)))
+            self._target_provinces[prov] = found
         return found
 
     def move_targets(self, prov: str) -> list[str]:
