@@ -62,10 +62,7 @@ OPENED = """() => performance.getEntriesByName("adjutant:positionVisible")[0].st
 
 def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
     """Open each game's link in the built site and time an order's entry and an adjudication there."""
-    import functools
-    import http.server
     import tempfile
-    import threading
 
     from playwright.sync_api import sync_playwright
 
@@ -74,7 +71,6 @@ def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
     from adjutant import encode_link
     from adjutant.orders import Hold, format_order
     from chromium import CHROMIUM, CHROMIUM_FLAGS
-    from startup import Handler
 
     import build
 
@@ -83,36 +79,29 @@ def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
     print(f"{'years':>5} {'link chars':>11}" + "".join(f"{name:>14}" for name in columns))
     with tempfile.TemporaryDirectory() as folder:
         dist = build.build(Path(folder) / "dist")
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(dist)))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_address[1]}/"
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-                for years, game in games:
-                    link = encode_link(game)
-                    opening, entry, adjudication = [], [], []
-                    for _ in range(repeat):
-                        context = browser.new_context(viewport={"width": 1280, "height": 800})
-                        page = context.new_page()
-                        page.goto(base + "#" + link)
-                        page.wait_for_selector("html[data-python-ready]", state="attached", timeout=300_000)
-                        opening.append(page.evaluate(OPENED))
-                        # three orders, each its own click (the first also pays for what Python does once)
-                        for place in sorted(game.units)[:3]:
-                            unit = game.units[place]
-                            order = ["orders-apply", unit.power, format_order(Hold(unit))]
-                            entry.append(page.evaluate(CLICK, order))
-                        adjudication.append(page.evaluate(CLICK, ["adjudicate", None, None]))
-                        context.close()
-                    print(
-                        f"{years:>5} {len(link):>11}"
-                        + "".join(f"{statistics.median(times):>14.1f}" for times in (opening, entry, adjudication))
-                    )
-                browser.close()
-        finally:
-            server.shutdown()
-            server.server_close()
+        with build.serving(dist) as base, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            for years, game in games:
+                link = encode_link(game)
+                opening, entry, adjudication = [], [], []
+                for _ in range(repeat):
+                    context = browser.new_context(viewport={"width": 1280, "height": 800})
+                    page = context.new_page()
+                    page.goto(base + "#" + link)
+                    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=300_000)
+                    opening.append(page.evaluate(OPENED))
+                    # three orders, each its own click (the first also pays for what Python does once)
+                    for place in sorted(game.units)[:3]:
+                        unit = game.units[place]
+                        order = ["orders-apply", unit.power, format_order(Hold(unit))]
+                        entry.append(page.evaluate(CLICK, order))
+                    adjudication.append(page.evaluate(CLICK, ["adjudicate", None, None]))
+                    context.close()
+                print(
+                    f"{years:>5} {len(link):>11}"
+                    + "".join(f"{statistics.median(times):>14.1f}" for times in (opening, entry, adjudication))
+                )
+            browser.close()
 
 
 def main() -> None:
