@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/page_actions.py [--years 1,10,30,100] [--repeat 5] [--py FOLDER] [--cpu]
     .venv/bin/python benchmarks/page_actions.py --page [--years ...] [--repeat 3]
+    .venv/bin/python benchmarks/page_actions.py --pyodide [--years ...] [--repeat 3] [--py FOLDER]
 
 Plays a seeded game of random legal orders of Cline 9-Man V for each number of game years (in CPython),
 then times, as the page does them (each change re-makes the link of the game in hand):
@@ -12,6 +13,10 @@ then times, as the page does them (each change re-makes the link of the game in 
 Times are milliseconds, medians of --repeat. --py runs another checkout's engine (its py/ folder), to
 compare with the code before a change. --cpu times the process's CPU time instead of the wall clock: on a
 machine shared with other work, a steadier measure of the same code (what the page would wait for alone).
+
+--pyodide times link opening alone (decode_link) in Pyodide under Node (tests/pyodide/run_python.mjs,
+which mounts this repository at /repo: a --py folder must be inside it), each link decoded --repeat
+times in one interpreter.
 
 --page does the same in the built site in headless Chromium: the game's link opened in a fresh profile
 (position visible: from the Python UI's start, the adjutant:pyStart mark, to the position drawn), then
@@ -104,12 +109,47 @@ def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
             browser.close()
 
 
+DECODE = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from adjutant import decode_link
+link, times = sys.argv[2], []
+for _ in range(int(sys.argv[3])):
+    start = time.perf_counter()
+    decode_link(link)
+    times.append((time.perf_counter() - start) * 1000)
+print(" ".join(f"{t:.1f}" for t in times))
+"""
+
+
+def in_pyodide(games: list[tuple[int, Any]], repeat: int, engine: Path) -> None:
+    """Time each game's link opening in Pyodide under Node, in one fresh interpreter per game."""
+    import subprocess
+
+    from adjutant import encode_link
+
+    runner = ROOT / "tests" / "pyodide" / "run_python.mjs"
+    mounted = "/repo/" + engine.resolve().relative_to(ROOT).as_posix()
+    print(f"Link opening in Pyodide under Node, engine from {engine}; ms: each of {repeat}, then their median")
+    print(f"{'years':>5} {'link chars':>11}  times")
+    for years, game in games:
+        link = encode_link(game)
+        done = subprocess.run(
+            ["node", str(runner), "-c", DECODE, mounted, link, str(repeat)],
+            cwd=ROOT, capture_output=True, text=True, check=True,
+        )
+        times = [float(t) for t in done.stdout.split()]
+        each = " ".join(f"{t:.0f}" for t in times)
+        print(f"{years:>5} {len(link):>11}  {each}  median {statistics.median(times):.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--years", default="1,10,30,100", help="game lengths, comma-separated")
     parser.add_argument("--repeat", type=int, default=5, help="timings of each action (default 5)")
     parser.add_argument("--py", type=Path, default=ROOT / "py", help="the engine's folder (default this py/)")
     parser.add_argument("--page", action="store_true", help="time the actions in the built site in Chromium")
+    parser.add_argument("--pyodide", action="store_true", help="time link opening in Pyodide under Node")
     parser.add_argument("--cpu", action="store_true", help="time CPU time, not the wall clock (CPython only)")
     args = parser.parse_args()
     if args.cpu:
@@ -119,12 +159,15 @@ def main() -> None:
     from adjutant import Game, decode_link, encode_link
     from adjutant.randomgame import random_game, random_orders
 
-    if args.page:
+    if args.page or args.pyodide:
         played = []
         for years in (int(y) for y in args.years.split(",")):
             *_, last = random_game("cline5", 1, years)
             played.append((years, last))
-        in_page(played, args.repeat)
+        if args.page:
+            in_page(played, args.repeat)
+        else:
+            in_pyodide(played, args.repeat, args.py)
         return
 
     measure = "CPU ms" if args.cpu else "ms"
