@@ -1,7 +1,8 @@
 """What one action on the page costs in Python as a game grows: order entry, adjudication, opening a link.
 
-    .venv/bin/python benchmarks/page_actions.py [--years 1,10,30,100] [--repeat 5] [--py FOLDER]
+    .venv/bin/python benchmarks/page_actions.py [--years 1,10,30,100] [--repeat 5] [--py FOLDER] [--cpu]
     .venv/bin/python benchmarks/page_actions.py --page [--years ...] [--repeat 3]
+    .venv/bin/python benchmarks/page_actions.py --pyodide [--years ...] [--repeat 3] [--py FOLDER]
 
 Plays a seeded game of random legal orders of Cline 9-Man V for each number of game years (in CPython),
 then times, as the page does them (each change re-makes the link of the game in hand):
@@ -10,7 +11,12 @@ then times, as the page does them (each change re-makes the link of the game in 
   is outside the time; what is timed is the click on Adjudicate);
 - link opening: the game's link decoded into a game.
 Times are milliseconds, medians of --repeat. --py runs another checkout's engine (its py/ folder), to
-compare with the code before a change.
+compare with the code before a change. --cpu times the process's CPU time instead of the wall clock: on a
+machine shared with other work, a steadier measure of the same code (what the page would wait for alone).
+
+--pyodide times link opening alone (decode_link) in Pyodide under Node (tests/pyodide/run_python.mjs,
+which mounts this repository at /repo: a --py folder must be inside it), each link decoded --repeat
+times in one interpreter.
 
 --page does the same in the built site in headless Chromium: the game's link opened in a fresh profile
 (position visible: from the Python UI's start, the adjutant:pyStart mark, to the position drawn), then
@@ -34,10 +40,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: the clock actions are timed by (--cpu sets time.process_time)
+clock = time.perf_counter
+
+
 def timed(action: Any) -> float:
-    start = time.perf_counter()
+    start = clock()
     action()
-    return (time.perf_counter() - start) * 1000
+    return (clock() - start) * 1000
 
 
 CLICK = """async ([button, power, text]) => {
@@ -57,10 +67,7 @@ OPENED = """() => performance.getEntriesByName("adjutant:positionVisible")[0].st
 
 def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
     """Open each game's link in the built site and time an order's entry and an adjudication there."""
-    import functools
-    import http.server
     import tempfile
-    import threading
 
     from playwright.sync_api import sync_playwright
 
@@ -69,7 +76,6 @@ def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
     from adjutant import encode_link
     from adjutant.orders import Hold, format_order
     from chromium import CHROMIUM, CHROMIUM_FLAGS
-    from startup import Handler
 
     import build
 
@@ -78,36 +84,63 @@ def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
     print(f"{'years':>5} {'link chars':>11}" + "".join(f"{name:>14}" for name in columns))
     with tempfile.TemporaryDirectory() as folder:
         dist = build.build(Path(folder) / "dist")
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(dist)))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_address[1]}/"
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-                for years, game in games:
-                    link = encode_link(game)
-                    opening, entry, adjudication = [], [], []
-                    for _ in range(repeat):
-                        context = browser.new_context(viewport={"width": 1280, "height": 800})
-                        page = context.new_page()
-                        page.goto(base + "#" + link)
-                        page.wait_for_selector("html[data-python-ready]", state="attached", timeout=300_000)
-                        opening.append(page.evaluate(OPENED))
-                        # three orders, each its own click (the first also pays for what Python does once)
-                        for place in sorted(game.units)[:3]:
-                            unit = game.units[place]
-                            order = ["orders-apply", unit.power, format_order(Hold(unit))]
-                            entry.append(page.evaluate(CLICK, order))
-                        adjudication.append(page.evaluate(CLICK, ["adjudicate", None, None]))
-                        context.close()
-                    print(
-                        f"{years:>5} {len(link):>11}"
-                        + "".join(f"{statistics.median(times):>14.1f}" for times in (opening, entry, adjudication))
-                    )
-                browser.close()
-        finally:
-            server.shutdown()
-            server.server_close()
+        with build.serving(dist) as base, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            for years, game in games:
+                link = encode_link(game)
+                opening, entry, adjudication = [], [], []
+                for _ in range(repeat):
+                    context = browser.new_context(viewport={"width": 1280, "height": 800})
+                    page = context.new_page()
+                    page.goto(base + "#" + link)
+                    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=300_000)
+                    opening.append(page.evaluate(OPENED))
+                    # three orders, each its own click (the first also pays for what Python does once)
+                    for place in sorted(game.units)[:3]:
+                        unit = game.units[place]
+                        order = ["orders-apply", unit.power, format_order(Hold(unit))]
+                        entry.append(page.evaluate(CLICK, order))
+                    adjudication.append(page.evaluate(CLICK, ["adjudicate", None, None]))
+                    context.close()
+                print(
+                    f"{years:>5} {len(link):>11}"
+                    + "".join(f"{statistics.median(times):>14.1f}" for times in (opening, entry, adjudication))
+                )
+            browser.close()
+
+
+DECODE = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from adjutant import decode_link
+link, times = sys.argv[2], []
+for _ in range(int(sys.argv[3])):
+    start = time.perf_counter()
+    decode_link(link)
+    times.append((time.perf_counter() - start) * 1000)
+print(" ".join(f"{t:.1f}" for t in times))
+"""
+
+
+def in_pyodide(games: list[tuple[int, Any]], repeat: int, engine: Path) -> None:
+    """Time each game's link opening in Pyodide under Node, in one fresh interpreter per game."""
+    import subprocess
+
+    from adjutant import encode_link
+
+    runner = ROOT / "tests" / "pyodide" / "run_python.mjs"
+    mounted = "/repo/" + engine.resolve().relative_to(ROOT).as_posix()
+    print(f"Link opening in Pyodide under Node, engine from {engine}; ms: each of {repeat}, then their median")
+    print(f"{'years':>5} {'link chars':>11}  times")
+    for years, game in games:
+        link = encode_link(game)
+        done = subprocess.run(
+            ["node", str(runner), "-c", DECODE, mounted, link, str(repeat)],
+            cwd=ROOT, capture_output=True, text=True, check=True,
+        )
+        times = [float(t) for t in done.stdout.split()]
+        each = " ".join(f"{t:.0f}" for t in times)
+        print(f"{years:>5} {len(link):>11}  {each}  median {statistics.median(times):.0f}")
 
 
 def main() -> None:
@@ -116,20 +149,29 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="timings of each action (default 5)")
     parser.add_argument("--py", type=Path, default=ROOT / "py", help="the engine's folder (default this py/)")
     parser.add_argument("--page", action="store_true", help="time the actions in the built site in Chromium")
+    parser.add_argument("--pyodide", action="store_true", help="time link opening in Pyodide under Node")
+    parser.add_argument("--cpu", action="store_true", help="time CPU time, not the wall clock (CPython only)")
     args = parser.parse_args()
+    if args.cpu:
+        global clock
+        clock = time.process_time
     sys.path.insert(0, str(args.py.resolve()))
     from adjutant import Game, decode_link, encode_link
     from adjutant.randomgame import random_game, random_orders
 
-    if args.page:
+    if args.page or args.pyodide:
         played = []
         for years in (int(y) for y in args.years.split(",")):
             *_, last = random_game("cline5", 1, years)
             played.append((years, last))
-        in_page(played, args.repeat)
+        if args.page:
+            in_page(played, args.repeat)
+        else:
+            in_pyodide(played, args.repeat, args.py)
         return
 
-    print(f"Cline V, CPython {sys.version.split()[0]}, engine from {args.py}; ms, median of {args.repeat}")
+    measure = "CPU ms" if args.cpu else "ms"
+    print(f"Cline V, CPython {sys.version.split()[0]}, engine from {args.py}; {measure}, median of {args.repeat}")
     columns = ("order entry", "adjudication", "link opening")
     print(f"{'years':>5} {'phases':>7} {'link chars':>11}" + "".join(f"{name:>14}" for name in columns))
     for years in (int(y) for y in args.years.split(",")):

@@ -27,6 +27,7 @@ import json
 import re
 import weakref
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 from .errors import AdjutantError, GameFileError
@@ -89,15 +90,18 @@ class _Digits:
     def __init__(self, number: int = 0) -> None:
         self.pairs: list[tuple[int, int]] = []
         self.number = number
-        #: the product of the radices read since it was last set to 1
-        self.taken = 1
+        #: the product of the radices read since :meth:`restart`, and the number their digits make
+        self.taken, self.read = 1, 0
+
+    def restart(self) -> None:
+        self.taken, self.read = 1, 0
 
     def put(self, value: int, radix: int) -> None:
         self.pairs.append((value, radix))
 
     def get(self, radix: int) -> int:
-        value = self.number % radix
-        self.number //= radix
+        self.number, value = divmod(self.number, radix)
+        self.read += value * self.taken
         self.taken *= radix
         return value
 
@@ -107,7 +111,10 @@ class _Digits:
         product = 1
         for radix in radices:
             product *= radix
+        if product == 1:  # (no digits, or none but 1s: nothing to split off the long number)
+            return _Digits(0)
         self.number, chunk = divmod(self.number, product)
+        self.read += chunk * self.taken
         self.taken *= product
         return _Digits(chunk)
 
@@ -130,6 +137,19 @@ def _phase_slots(game: Game) -> list[tuple[str, list[Order]]]:
             for d in sorted(game.position.dislodged, key=lambda d: d.unit.province)
         ]
     return []
+
+
+def _counted_slots(game: Game) -> list[tuple[str, int, Callable[[str, int], Order]]]:
+    """What :func:`_phase_slots` gives, as ``(key, number of candidates, the candidate at an index of
+    the key's)``: a decoder reads one order per unit, so it makes that one and counts the others."""
+    if game.phase.kind == "movement":
+        c = Candidates(game.variant, game.units, game.phase.season)
+        return [(prov, c.count(prov), c.nth) for prov in sorted(game.units)]
+    return [(prov, len(cands), _indexer(cands)) for prov, cands in _phase_slots(game)]
+
+
+def _indexer(cands: list[Order]) -> Callable[[str, int], Order]:
+    return lambda _, k: cands[k]
 
 
 def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:
@@ -166,14 +186,14 @@ def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list
     if game.phase.kind != "adjustment":
         owners = {prov: u.power for prov, u in game.units.items()}
         owners.update({d.unit.province: d.unit.power for d in game.position.dislodged})
-        slots = _phase_slots(game)
-        mine = digits.take([len(cands) + 2 for _, cands in slots])
-        for prov, cands in slots:
-            k = mine.get(len(cands) + 2)
+        slots = _counted_slots(game)
+        mine = digits.take([count + 2 for _, count, _ in slots])
+        for prov, count, nth in slots:
+            k = mine.get(count + 2)
             if k == 0:
                 continue
-            if k <= len(cands):
-                game.add_order(cands[k - 1])
+            if k <= count:
+                game.add_order(nth(prov, k - 1))
                 continue
             texts = extra.get((n, owners[prov]), [])
             if not texts or not isinstance(texts[0], str):
@@ -273,18 +293,17 @@ class _Parts:
         for item in payload.get("x", []):
             if isinstance(item, list) and len(item) == 3:
                 self.written.setdefault(item[0], []).append([0, item[1], item[2]])
-        self.index, self.before = 0, 0
+        self.index = 0
         self.position: Position | None = None
 
     def start(self, game: Game, digits: _Digits) -> None:
-        self.index, self.position, self.before = len(game.history), game.position, digits.number
-        digits.taken = 1
+        self.index, self.position = len(game.history), game.position
+        digits.restart()
 
     def keep(self, game: Game, digits: _Digits, n: int) -> None:
         record, position = game.history[self.index], self.position
         assert position is not None
-        number = self.before - digits.number * digits.taken  # the digits this phase read
-        _SEGMENTS[id(record)] = _Segment(record, position, number, digits.taken, self.written.get(n, []))
+        _SEGMENTS[id(record)] = _Segment(record, position, digits.read, digits.taken, self.written.get(n, []))
 
 
 def encode_link(game: Game) -> str:

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 
 from . import ancients
@@ -55,6 +56,36 @@ def _sea_components(variant: Variant, fleets_at_sea: set[str]) -> dict[str, int]
     return comp
 
 
+class _Near:
+    """What a unit's orders are listed from that depends on the map alone: the places next to it (all,
+    and those open in the season, in the map's order) and their provinces."""
+
+    __slots__ = ("adjacent", "open", "open_provinces", "provinces")
+
+    def __init__(self, variant: Variant, unit_type: str, location: str, season: str) -> None:
+        places = variant.neighbours(unit_type, location)
+        self.adjacent = frozenset(places)
+        self.open = tuple(d for d in places if variant.provinces[province_of(d)].open_in(season))
+        self.provinces = frozenset(map(province_of, places))
+        self.open_provinces = tuple(dict.fromkeys(map(province_of, self.open)))
+
+
+#: by variant, ``_Near`` by (unit type, location, season): a decoder lists the same units' orders phase
+#: after phase, and a variant's map never changes
+_NEAR: weakref.WeakKeyDictionary[Variant, dict[tuple[str, str, str], _Near]] = weakref.WeakKeyDictionary()
+
+
+def _near(variant: Variant, u: Unit, season: str) -> _Near:
+    table = _NEAR.get(variant)
+    if table is None:
+        table = _NEAR[variant] = {}
+    key = (u.type, u.location, season)
+    found = table.get(key)
+    if found is None:
+        found = table[key] = _Near(variant, u.type, u.location, season)
+    return found
+
+
 class Candidates:
     """The candidate orders of every unit in one movement phase (computed once per position)."""
 
@@ -80,6 +111,10 @@ class Candidates:
         self._rank = {prov: rank for rank, prov in enumerate(sorted(units))}
         #: by province: the units that could move there, as (rank, place among its targets, province)
         self._moving_to: dict[str, list[tuple[int, int, str]]] | None = None
+        self._reaches: dict[str, set[str]] = {}
+        self._supportable_at: dict[str, int] | None = None
+        #: by sea component: the armies on its shore and where a convoy could take each (_shore_armies)
+        self._armies_ashore: dict[int, list[tuple[str, list[str]]]] = {}
 
     def _movers(self) -> dict[str, list[tuple[int, int, str]]]:
         if self._moving_to is None:
@@ -89,12 +124,27 @@ class Candidates:
                     self._moving_to.setdefault(dp, []).append((rank, at, prov))
         return self._moving_to
 
+    def _supportable(self) -> dict[str, int]:
+        """By province: how many units could be supported there (the unit standing there, to hold, and
+        the units that could move there)."""
+        if self._supportable_at is None:
+            self._supportable_at = {dp: len(movers) for dp, movers in self._movers().items()}
+            for prov in self.units:
+                self._supportable_at[prov] = self._supportable_at.get(prov, 0) + 1
+        return self._supportable_at
+
     def target_provinces(self, prov: str) -> tuple[str, ...]:
         """The provinces the unit in ``prov`` could move to, each once (a province's coasts are one), in
         the order of :meth:`move_targets`: the destinations another unit could support it to."""
         found = self._target_provinces.get(prov)
         if found is None:
-            found = self._target_provinces[prov] = tuple(dict.fromkeys(map(province_of, self.move_targets(prov))))
+            targets = self.move_targets(prov)
+            near = _near(self.v, self.units[prov], self.season)
+            if len(targets) == len(near.open):  # (no coast a convoy could carry it to)
+                found = near.open_provinces
+            else:
+                found = tuple(dict.fromkeys(map(province_of, targets)))
+            self._target_provinces[prov] = found
         return found
 
     def move_targets(self, prov: str) -> list[str]:
@@ -103,9 +153,7 @@ class Candidates:
         if prov in self._targets:
             return self._targets[prov]
         u = self.units[prov]
-        out = [
-            d for d in self.v.neighbours(u.type, u.location) if self.v.provinces[province_of(d)].open_in(self.season)
-        ]
+        out = list(_near(self.v, u, self.season).open)
         if u.type == "A" and self.v.provinces[prov].type == "coastal":
             near = set(out)
             for _, shore in sorted(self.shores.items()):
@@ -118,38 +166,97 @@ class Candidates:
         return out
 
     def of(self, prov: str) -> list[Order]:
+        """Every candidate order of the unit in ``prov``, in their fixed order: hold, moves, supports,
+        convoys (and in Cluster, its own orders)."""
         u = self.units[prov]
-        v = self.v
         orders: list[Order] = [Hold(u)]
-        adjacent = set(v.neighbours(u.type, u.location))
+        adjacent = _near(self.v, u, self.season).adjacent
         for d in self.move_targets(prov):
             orders.append(Move(u, d, d not in adjacent))
-        reach = {province_of(d) for d in v.neighbours(u.type, u.location)}
-        # Supports, by the supported unit's province in sorted order: to hold where it is within reach,
-        # then to each province within reach it could move to, in the order of its move targets. Found
-        # from the index of who could move where, not by going through every unit for every unit.
+        orders += [Support(u, other) if dp is None else Support(u, other, dp) for *_, other, dp in self._supports(prov)]
+        orders += [Convoy(u, army, d) for army, destinations in self._shore_armies(prov) for d in destinations]
+        if self.cluster is not None:
+            orders += self._cluster_orders(u)
+        return orders
+
+    def count(self, prov: str) -> int:
+        """How many candidate orders the unit in ``prov`` has: ``len(self.of(prov))``, found without
+        making them (a link's decoder needs the count of every unit but one order of each)."""
+        supportable = self._supportable()
+        reach = self._reach(prov)
+        n = 1 + len(self.move_targets(prov)) + sum(supportable.get(dp, 0) for dp in reach)
+        # less this unit's own moves within its reach
+        n -= sum(dp in reach for dp in self.target_provinces(prov))
+        for _, destinations in self._shore_armies(prov):
+            n += len(destinations)
+        if self.cluster is not None:
+            n += len(self._cluster_orders(self.units[prov]))
+        return n
+
+    def nth(self, prov: str, k: int) -> Order:
+        """The candidate order at ``k`` (from 0) of the unit in ``prov``: ``self.of(prov)[k]``, made alone;
+        IndexError if there is none."""
+        if k < 0:
+            raise IndexError(k)
+        u = self.units[prov]
+        if k == 0:
+            return Hold(u)
+        k -= 1
+        targets = self.move_targets(prov)
+        if k < len(targets):
+            d = targets[k]
+            return Move(u, d, d not in _near(self.v, u, self.season).adjacent)
+        k -= len(targets)
+        supports = self._supports(prov)
+        if k < len(supports):
+            _, _, other, dp = supports[k]
+            return Support(u, other) if dp is None else Support(u, other, dp)
+        k -= len(supports)
+        for army, destinations in self._shore_armies(prov):
+            if k < len(destinations):
+                return Convoy(u, army, destinations[k])
+            k -= len(destinations)
+        if self.cluster is not None:
+            return self._cluster_orders(u)[k]
+        raise IndexError(k)
+
+    def _reach(self, prov: str) -> set[str]:
+        """The provinces, other than its own, the unit in ``prov`` could support into."""
+        found = self._reaches.get(prov)
+        if found is None:
+            found = self._reaches[prov] = set(_near(self.v, self.units[prov], self.season).provinces - {prov})
+        return found
+
+    def _supports(self, prov: str) -> list[tuple[int, int, str, str | None]]:
+        """The unit in ``prov``'s supports as ``(rank, at, supported unit's province, destination or None
+        for a hold)``, sorted: by the supported unit's province, its hold first, then the provinces within
+        reach it could move to in the order of its move targets. Found from the index of who could move
+        where, not by going through every unit for every unit."""
         supports: list[tuple[int, int, str, str | None]] = []
         movers = self._movers()
-        for dp in reach:
-            if dp == prov:
-                continue
+        for dp in self._reach(prov):
             if dp in self.units:
                 supports.append((self._rank[dp], -1, dp, None))
             supports += [(rank, at, other, dp) for rank, at, other in movers.get(dp, ()) if other != prov]
         supports.sort()
-        orders += [Support(u, other) if dp is None else Support(u, other, dp) for _, _, other, dp in supports]
-        if prov in self.comp:
-            shore = self.shores.get(self.comp[prov], set())
-            for other in sorted(shore):
-                a = self.units.get(other)
-                if a is None or a.type != "A":
-                    continue
-                for d in sorted(shore):
-                    if d != other and v.provinces[d].type == "coastal":
-                        orders.append(Convoy(u, other, d))
-        if self.cluster is not None:
-            orders += self._cluster_orders(u)
-        return orders
+        return supports
+
+    def _shore_armies(self, prov: str) -> list[tuple[str, list[str]]]:
+        """For a fleet in ``prov`` that could convoy: each army on its sea's shore, in sorted order, with
+        the coastal provinces of that shore it could be convoyed to, sorted."""
+        sea = self.comp.get(prov)
+        if sea is None:
+            return []
+        found = self._armies_ashore.get(sea)
+        if found is None:
+            shore = sorted(self.shores.get(sea, set()))
+            coastal = [d for d in shore if self.v.provinces[d].type == "coastal"]
+            found = self._armies_ashore[sea] = [
+                (other, [d for d in coastal if d != other])
+                for other in shore
+                if (a := self.units.get(other)) is not None and a.type == "A"
+            ]
+        return found
 
     def _cluster_orders(self, u: Unit) -> list[Order]:
         state = self.cluster
