@@ -845,8 +845,7 @@ class App:
         if session is None:
             return
         # what goes to the players: a game master copies the results as rule 7 reports them
-        record = session.view if not session.at_current else None
-        self.copy(session.players_results_text(record), "Results")
+        self.copy(session.players_results_text(session.results_record()), "Results")
 
     def on_embed(self, event: Any) -> None:
         self.changed()
@@ -1145,8 +1144,9 @@ class App:
         show_results = self.embed or bool(_id("show-results").checked)
         results = session.last_results() if show_results else []
         changed = session.changed_centres() if show_results else {}
+        marks = session.phase_marks() if show_results else None
         board.draw(position, session.shapes(), session.selected, session.targets(), orderable, sites, strengths,
-                   results, changed, session.retreat_choices())
+                   results, changed, session.retreat_choices(), marks)
         _id("phase-label").textContent = session.shown_phase_title()
         last = len(game.history)
         _id("hist-first").disabled = session.view == 0
@@ -1156,16 +1156,16 @@ class App:
         document.documentElement.dataset.phase = str(position.phase)
         self._powers()
         if self.embed:
-            _id("embed-results-text").textContent = session.results_text(
-                session.view if not session.at_current else None)
+            _id("embed-results-text").textContent = session.shown_results_text()
             self.post_height()
             return
-        _id("results-key").hidden = not (results or changed)
+        summary = session.results_summary() if show_results else []
+        _id("results-key").hidden = not summary
+        self._fill_list(_id("results-summary"), summary)
         self._orders_panel()
         self._position_text()
         self._secrets_panel(sites)
-        record = session.view if not session.at_current else None
-        _id("results").textContent = session.results_text(record)
+        _id("results").textContent = session.shown_results_text()
         _id("copy-results").textContent = "Copy results for the players" if self.role == GM else "Copy results"
         readonly = session.readonly
         _id("undo").disabled = readonly or not game.history
@@ -1334,6 +1334,15 @@ class App:
             item.dataset.power = power.id
             item.textContent = (f"{power.name}: units {', '.join(units) or 'none'}; "
                                 f"{len(centres)} centres: {', '.join(centres) or 'none'}.")
+            listing.appendChild(item)
+
+    @staticmethod
+    def _fill_list(listing: Any, lines: list[str]) -> None:
+        """Make ``listing`` (a <ul>) hold one item per line, as text."""
+        listing.replaceChildren()
+        for line in lines:
+            item = document.createElement("li")
+            item.textContent = line
             listing.appendChild(item)
 
     def _orders_panel(self) -> None:
