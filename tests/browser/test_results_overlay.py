@@ -8,7 +8,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from app_driver import adjudicate
+from app_driver import Site, adjudicate
+from test_accessibility import serious_violations
 from test_play import enter_text, phase
 
 RESULTS = "#map .adj-results .adj-order"
@@ -29,7 +30,7 @@ def _shot(page: Any, name: str) -> None:
         page.locator("#map").screenshot(path=os.path.join(folder, f"{name}.png"))
 
 
-def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any]) -> None:
+def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], site: Site) -> None:
     page, recorder = app
     assert page.locator(RESULTS).count() == 0
     assert not page.locator("#results-key").is_visible()
@@ -83,6 +84,11 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any]) ->
     assert "France builds 1 (may build in Brest)." in _summary(page)
     assert "Italy removes 1." in _summary(page)
     _shot(page, "3-adjustments")
+    # the results as text, for screen readers: opened from the keyboard; axe finds nothing serious
+    page.focus("#results-key summary")
+    page.keyboard.press("Enter")
+    assert page.locator("#results-summary li").first.is_visible()
+    assert serious_violations(page, site) == []
     assert recorder.page_errors == []
 
 
