@@ -597,6 +597,8 @@ def test_stand_offs_cut_supports_dislodgements_and_adjustments_are_marked_and_to
     marks = session.phase_marks()
     assert marks.adjustments == {"austria": 1, "italy": -1, "turkey": 1}
     assert marks.build_sites == {"austria": ["vie"], "turkey": ["con"]}
+    assert session.phase_marks("turkey").build_sites == {"turkey": ["con"]}  # the chosen power's only
+    assert session.phase_marks("turkey").adjustments == marks.adjustments
     assert "Italy removes 1." in session.results_summary()
     # a past position shows the results that made it, the same way
     session.step(to=2)

@@ -486,6 +486,7 @@ class App:
         self.on(_id("copy-embed"), "click", self.on_embed)
         self.on(_id("map-zoom"), "click", self.on_zoom)
         self.on(_id("show-results"), "change", lambda e: self.render())
+        self.on(_id("orders-power"), "change", lambda e: self.render())  # its build places are ringed
         self.on(_id("unlock-form"), "submit", self.on_unlock)
         self.on(_id("show-passphrases"), "click", lambda e: self.open_passphrases("change"))
         self.on(_id("passphrase-form"), "submit", self.on_passphrases)
@@ -1144,7 +1145,8 @@ class App:
         show_results = self.embed or bool(_id("show-results").checked)
         results = session.last_results() if show_results else []
         changed = session.changed_centres() if show_results else {}
-        marks = session.phase_marks() if show_results else None
+        chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
+        marks = session.phase_marks(chosen) if show_results else None
         board.draw(position, session.shapes(), session.selected, session.targets(), orderable, sites, strengths,
                    results, changed, session.retreat_choices(), marks)
         _id("phase-label").textContent = session.shown_phase_title()

@@ -316,11 +316,11 @@ class Session:
             for d in position.dislodged
         }
 
-    def phase_marks(self) -> PhaseMarks:
+    def phase_marks(self, power: str | None = None) -> PhaseMarks:
         """What the phase that made the shown position did besides its orders' arrows: stand-offs,
         units dislodged, and (in an adjustment position) the builds and removals due and where each
-        power may build."""
-        from adjutant.phases import adjustments_due, build_places
+        power may build (only ``power``'s build places when a power is chosen)."""
+        from adjutant.phases import adjustments_due
 
         standoffs: dict[str, list[str]] = {}
         dislodged: dict[str, str] = {}
@@ -341,12 +341,12 @@ class Session:
         sites: dict[str, list[str]] = {}
         if position.phase.kind == "adjustment":
             variant = self.game.variant
-            for power, due in sorted(adjustments_due(variant, position.units, position.centres).items()):
+            for due in sorted(adjustments_due(variant, position.units, position.centres).values(),
+                              key=lambda due: due.power):
                 if due.delta:
-                    adjustments[power] = due.delta
-                if due.delta > 0:
-                    places = build_places(variant, power, position.units, position.centres)
-                    sites[power] = sorted({province_of(text.split()[1]) for text in places})
+                    adjustments[due.power] = due.delta
+                if due.delta > 0 and power in (None, due.power):
+                    sites[due.power] = sorted({province_of(text.split()[1]) for text in due.build_places})
         return PhaseMarks(standoffs, dislodged, adjustments, sites)
 
     def results_summary(self) -> list[str]:

@@ -82,6 +82,11 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     sites = _attrs(page, "#map .adj-build-site", "e.dataset.power + ' ' + e.dataset.province")
     assert sites == ["austria vie", "france bre", "turkey con"]  # the empty home centres each may build in
     assert "France builds 1 (may build in Brest)." in _summary(page)
+    # a power chosen for orders: only its build places are ringed
+    page.select_option("#orders-power", "turkey")
+    assert _attrs(page, "#map .adj-build-site", "e.dataset.province") == ["con"]
+    page.select_option("#orders-power", "")
+    assert page.locator("#map .adj-build-site").count() == 3
     assert "Italy removes 1." in _summary(page)
     _shot(page, "3-adjustments")
     # the results as text, for screen readers: opened from the keyboard; axe finds nothing serious
