@@ -600,6 +600,12 @@ def test_stand_offs_cut_supports_dislodgements_and_adjustments_are_marked_and_to
     assert session.phase_marks("turkey").build_sites == {"turkey": ["con"]}  # the chosen power's only
     assert session.phase_marks("turkey").adjustments == marks.adjustments
     assert "Italy removes 1." in session.results_summary()
+    session.enter_orders("Build A vie\nA pie disband")
+    session.game.adjudicate()
+    session.step(to=len(session.game.history))
+    summary = session.results_summary()
+    assert "Austria: built in Vienna." in summary and "Italy: the unit in Piedmont was disbanded." in summary
+    assert session.phase_marks().adjustments == {}  # a spring position: nothing due
     # a past position shows the results that made it, the same way
     session.step(to=2)
     assert str(session.shown_position().phase) == "F1901M"

@@ -370,6 +370,10 @@ class Session:
                 if s.kind in ("move", "retreat") and s.success:
                     verb = "moved" if s.kind == "move" else "retreated"
                     lines.append(f"{owner(s.power)}: {name(s.at)} {verb} to {name(s.to)}.")
+                elif s.kind == "build" and s.success and s.at:
+                    lines.append(f"{owner(s.power)}: built in {name(s.at)}.")
+                elif s.kind == "disband" and s.success:
+                    lines.append(f"{owner(s.power)}: the unit in {name(s.at)} was disbanded.")
                 elif s.outcome == "cut":
                     lines.append(f"{owner(s.power)}: the support from {name(s.at)} was {s.reason}.")
                 elif s.outcome == "bounced" and s.kind in ("move", "retreat"):
