@@ -1163,7 +1163,8 @@ class App:
             return
         summary = session.results_summary() if show_results else []
         _id("results-key").hidden = not summary
-        self._fill_list(_id("results-summary"), summary)
+        _id("results-of").textContent = summary[0] if summary else ""
+        self._fill_list(_id("results-summary"), summary[1:])
         self._orders_panel()
         self._position_text()
         self._secrets_panel(sites)

@@ -117,7 +117,7 @@ def test_past_positions_are_shown_with_the_results_that_made_them(app: tuple[Any
     assert _attrs(page, "#map .adj-standoff", "e.dataset.province") == ["bur"]
     assert page.locator("#map .adj-orders .adj-order").count() == 0  # fall's orders show one step on
     assert "Results for Spring 1901 movement" in page.text_content("#results")
-    assert _summary(page)[0].startswith("Results of Spring 1901 movement")
+    assert page.inner_text("#results-of").startswith("Results of Spring 1901 movement")
     # and on again: the current position, fall's results with the dislodged Venetian army
     page.click("#hist-next")
     assert phase(page) == "F1901R"
