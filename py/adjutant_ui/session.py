@@ -210,6 +210,8 @@ class Session:
     _legal: dict[str, list[Order]] = field(default_factory=dict, repr=False)
     #: the position the legal orders in :attr:`_legal` are for
     _legal_at: Position | None = field(default=None, repr=False)
+    #: the last history record drawn with its results, and its shapes (a render asks several times)
+    _drawn: tuple[Any, list[Shape]] | None = field(default=None, repr=False)
 
     @classmethod
     def new(cls, variant_id: str) -> Session:
@@ -256,6 +258,8 @@ class Session:
     def _record_shapes(self, index: int) -> list[Shape]:
         """History record ``index``'s orders, drawn with their results."""
         record = self.game.history[index]
+        if self._drawn is not None and self._drawn[0] is record:
+            return list(self._drawn[1])
         position = self.game.position_at(index)
         dislodged = {d.unit.province: d.unit for d in position.dislodged}
         outcome = {r.order: r for r in record.results if r.order}
@@ -275,7 +279,8 @@ class Session:
                 if shape is not None:
                     reason = result.reason if result is not None else ""
                     out.append(replace(shape, reason=reason, outcome=outcome_of(reason)))
-        return out
+        self._drawn = (record, out)
+        return list(out)
 
     # --- a phase's results, drawn on the position they made (the current one or a past one) ----------
     def results_record(self) -> int | None:
