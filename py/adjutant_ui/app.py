@@ -846,7 +846,9 @@ class App:
         if session is None:
             return
         # what goes to the players: a game master copies the results as rule 7 reports them
-        self.copy(session.players_results_text(session.results_record()), "Results")
+        index = session.shown_record()
+        text = session.players_results_text(index) if index is not None else session.shown_results_text()
+        self.copy(text, "Results")
 
     def on_embed(self, event: Any) -> None:
         self.changed()

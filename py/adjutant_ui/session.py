@@ -432,12 +432,19 @@ class Session:
             lines.append("")
         return "\n".join(lines).rstrip() + "\n"
 
-    def shown_results_text(self) -> str:
-        """The results text of the phase that made the shown position (the one drawn on the map)."""
+    def shown_record(self) -> int | None:
+        """The history record whose results text goes with the shown position: the last one before it
+        with something to report (a skipped retreat phase that disbanded units has); None on the first
+        position."""
         index = self.view - 1
         while index > 0 and self.game.history[index].silent:
             index -= 1
-        if index < 0:
+        return index if index >= 0 else None
+
+    def shown_results_text(self) -> str:
+        """The results text of the phase that made the shown position (the one drawn on the map)."""
+        index = self.shown_record()
+        if index is None:
             return "No phase adjudicated yet." if self.at_current else "The game's first position."
         return self.results_text(index)
 
