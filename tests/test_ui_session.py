@@ -309,7 +309,7 @@ def test_history_steps_and_results_text() -> None:
     assert session.at_current and str(session.shown_position().phase) == "F1901M"
     session.step(delta=-1)
     assert not session.at_current and str(session.shown_position().phase) == "S1901M"
-    assert [s.kind for s in session.shapes() if s.power == "france"].count("move") == 1
+    assert session.shapes() == []  # spring's orders are drawn, with their results, on the position after it
     assert "A par - bur" in session.results_text() and "France" in session.results_text()
     session.step(delta=-1)
     assert session.view == 0
@@ -597,7 +597,47 @@ def test_the_last_phases_results_are_drawn_on_the_position_they_made() -> None:
     assert results[("support", "mar")].success is True
     assert session.changed_centres() == {}  # no centre changes hands in spring
     session.step(delta=-1)
-    assert session.last_results() == []  # a past phase shows its own orders (shapes), not these
+    assert session.last_results() == []  # the first position: no phase made it
+
+
+def test_stand_offs_cut_supports_dislodgements_and_adjustments_are_marked_and_told() -> None:
+    session = Session.new("standard")
+    session.enter_orders("A par - bur\nA mun - bur\nA vie - tyr\nA war - gal\nA con - bul")
+    session.game.adjudicate()
+    session.step(to=len(session.game.history))
+    assert session.phase_marks().standoffs == {"bur": ["mun", "par"]}
+    failed = {s.at: s.outcome for s in session.last_results() if s.success is False}
+    assert failed == {"par": "bounced", "mun": "bounced"}
+    assert "Stand-off in Burgundy (Munich, Paris)." in session.results_summary()
+    session.enter_orders("A tyr - ven\nF tri S A tyr - ven\nA bud S F tri\nA gal - bud\nA bul - ser\nF bre - pic")
+    session.game.adjudicate()
+    session.step(to=len(session.game.history))
+    marks = session.phase_marks()
+    assert marks.standoffs == {}  # Galicia bounced off the army holding Budapest: no stand-off
+    assert marks.dislodged == {"ven": "dislodged by A tyr"}
+    failed_supports = [(s.at, s.outcome) for s in session.last_results() if s.kind == "support" and not s.success]
+    assert failed_supports == [("bud", "cut")]
+    assert "Austria: the support from Budapest was cut by A gal." in session.results_summary()
+    session.enter_orders("A ven - pie")
+    session.game.adjudicate()
+    session.step(to=len(session.game.history))
+    marks = session.phase_marks()
+    assert marks.adjustments == {"austria": 1, "italy": -1, "turkey": 1}
+    assert marks.build_sites == {"austria": ["vie"], "turkey": ["con"]}
+    assert session.phase_marks("turkey").build_sites == {"turkey": ["con"]}  # the chosen power's only
+    assert session.phase_marks("turkey").adjustments == marks.adjustments
+    assert "Italy removes 1." in session.results_summary()
+    session.enter_orders("Build A vie\nA pie disband")
+    session.game.adjudicate()
+    session.step(to=len(session.game.history))
+    summary = session.results_summary()
+    assert "Austria: built in Vienna." in summary and "Italy: the unit in Piedmont was disbanded." in summary
+    assert session.phase_marks().adjustments == {}  # a spring position: nothing due
+    # a past position shows the results that made it, the same way
+    session.step(to=2)
+    assert str(session.shown_position().phase) == "F1901M"
+    assert session.phase_marks().standoffs == {"bur": ["mun", "par"]}
+    assert session.shown_results_text().startswith("Results for Spring 1901 movement")
 
 
 def test_centres_that_changed_hands_and_retreat_choices() -> None:

@@ -486,6 +486,7 @@ class App:
         self.on(_id("copy-embed"), "click", self.on_embed)
         self.on(_id("map-zoom"), "click", self.on_zoom)
         self.on(_id("show-results"), "change", lambda e: self.render())
+        self.on(_id("orders-power"), "change", lambda e: self.render())  # its build places are ringed
         self.on(_id("unlock-form"), "submit", self.on_unlock)
         self.on(_id("show-passphrases"), "click", lambda e: self.open_passphrases("change"))
         self.on(_id("passphrase-form"), "submit", self.on_passphrases)
@@ -845,8 +846,9 @@ class App:
         if session is None:
             return
         # what goes to the players: a game master copies the results as rule 7 reports them
-        record = session.view if not session.at_current else None
-        self.copy(session.players_results_text(record), "Results")
+        index = session.shown_record()
+        text = session.players_results_text(index) if index is not None else session.shown_results_text()
+        self.copy(text, "Results")
 
     def on_embed(self, event: Any) -> None:
         self.changed()
@@ -1145,8 +1147,10 @@ class App:
         show_results = self.embed or bool(_id("show-results").checked)
         results = session.last_results() if show_results else []
         changed = session.changed_centres() if show_results else {}
+        chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
+        marks = session.phase_marks(chosen) if show_results else None
         board.draw(position, session.shapes(), session.selected, session.targets(), orderable, sites, strengths,
-                   results, changed, session.retreat_choices())
+                   results, changed, session.retreat_choices(), marks)
         _id("phase-label").textContent = session.shown_phase_title()
         last = len(game.history)
         _id("hist-first").disabled = session.view == 0
@@ -1156,16 +1160,17 @@ class App:
         document.documentElement.dataset.phase = str(position.phase)
         self._powers()
         if self.embed:
-            _id("embed-results-text").textContent = session.results_text(
-                session.view if not session.at_current else None)
+            _id("embed-results-text").textContent = session.shown_results_text()
             self.post_height()
             return
-        _id("results-key").hidden = not (results or changed)
+        summary = session.results_summary() if show_results else []
+        _id("results-key").hidden = not summary
+        _id("results-of").textContent = summary[0] if summary else ""
+        self._fill_list(_id("results-summary"), summary[1:])
         self._orders_panel()
         self._position_text()
         self._secrets_panel(sites)
-        record = session.view if not session.at_current else None
-        _id("results").textContent = session.results_text(record)
+        _id("results").textContent = session.shown_results_text()
         _id("copy-results").textContent = "Copy results for the players" if self.role == GM else "Copy results"
         readonly = session.readonly
         _id("undo").disabled = readonly or not game.history
@@ -1334,6 +1339,15 @@ class App:
             item.dataset.power = power.id
             item.textContent = (f"{power.name}: units {', '.join(units) or 'none'}; "
                                 f"{len(centres)} centres: {', '.join(centres) or 'none'}.")
+            listing.appendChild(item)
+
+    @staticmethod
+    def _fill_list(listing: Any, lines: list[str]) -> None:
+        """Make ``listing`` (a <ul>) hold one item per line, as text."""
+        listing.replaceChildren()
+        for line in lines:
+            item = document.createElement("li")
+            item.textContent = line
             listing.appendChild(item)
 
     def _orders_panel(self) -> None:

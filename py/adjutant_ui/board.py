@@ -16,11 +16,13 @@ from typing import Any
 import js
 from pyodide.ffi import jsnull
 
-from .session import Shape
+from .session import PhaseMarks, Shape
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FALLBACK_COLOURS = ["#c0392b", "#2c3e50", "#2980b9", "#7f8c8d", "#27ae60", "#8e44ad", "#d4ac0d", "#e67e22", "#16a085"]
 UNIT_RADIUS = 11.0
+#: where a dislodged unit is drawn, from the place it stood
+DISLODGED_OFFSET = (16.0, 14.0)
 
 
 def _v(value: Any) -> Any:
@@ -100,12 +102,13 @@ class Board:
         results: list[Shape] | None = None,
         changed: dict[str, str] | None = None,
         retreats: dict[str, list[str]] | None = None,
+        marks: PhaseMarks | None = None,
     ) -> None:
         """Draw the position and the orders; in a game with secrets, also the Sites of the Ancients
         (province -> level) and the units' strengths (province -> "3", "2" or "M") the viewer may see.
         ``results`` are the last phase's orders with their results, drawn under the orders; ``changed``
         the centres that changed hands (province -> earlier owner); ``retreats`` where each dislodged
-        unit (by location) may retreat."""
+        unit (by location) may retreat; ``marks`` the stand-offs, dislodgements and adjustments due."""
         self.overlay.replaceChildren()
         self._colour_centres(position.centres)
         self._highlight(targets or [])
@@ -119,6 +122,8 @@ class Board:
                 self._shape(layer, shape, "result")
         if retreats:
             self._retreats(retreats)
+        if marks is not None:
+            self._marks(marks)
         orders = self._el("g", class_="adj-orders")
         units = self._el("g", class_="adj-units")
         for unit in position.units.values():
@@ -132,8 +137,11 @@ class Board:
             if home is None:
                 continue
             group = self._unit(units, d.unit, d.unit.location, selected == d.unit.location,
-                               d.unit.location in (orderable or set()), offset=(16.0, 14.0))
+                               d.unit.location in (orderable or set()), offset=DISLODGED_OFFSET)
             group.classList.add("dislodged")
+            title = _v(group.querySelector("title"))
+            if title is not None:
+                title.textContent = f"{title.textContent}, dislodged: it must retreat or be disbanded"
         for shape in shapes:
             self._shape(orders, shape)
 
@@ -178,7 +186,7 @@ class Board:
             home = self.anchor(location)
             if home is None:
                 continue
-            start = (home[0] + 16.0, home[1] + 14.0)
+            start = (home[0] + DISLODGED_OFFSET[0], home[1] + DISLODGED_OFFSET[1])
             for option in options:
                 end = self.anchor(option)
                 if end is None:
@@ -338,11 +346,98 @@ class Board:
             ring = self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
                             class_="adj-ring build")
             ring.style.stroke = colour
+        if shape.outcome:
+            group.classList.add(shape.outcome)
+            group.setAttribute("data-outcome", shape.outcome)
         if shape.success is False and shape.kind in ("move", "retreat", "support", "convoy"):
             end = to or via or at
-            mid = ((at[0] + end[0]) / 2, (at[1] + end[1]) / 2)
-            self._el("path", group, d=f"M{mid[0]-6:.1f},{mid[1]-6:.1f}L{mid[0]+6:.1f},{mid[1]+6:.1f}"
-                     f"M{mid[0]+6:.1f},{mid[1]-6:.1f}L{mid[0]-6:.1f},{mid[1]+6:.1f}", class_="adj-cross")
+            if shape.outcome == "bounced" and shape.kind in ("move", "retreat") and to is not None:
+                self._bounce(group, at, to)
+            elif shape.outcome == "cut" and shape.kind == "support":
+                target = ((via[0] + to[0]) / 2, (via[1] + to[1]) / 2) if via is not None and to is not None else end
+                self._cut(group, at, target)
+            else:
+                mid = ((at[0] + end[0]) / 2, (at[1] + end[1]) / 2)
+                self._el("path", group, d=f"M{mid[0]-6:.1f},{mid[1]-6:.1f}L{mid[0]+6:.1f},{mid[1]+6:.1f}"
+                         f"M{mid[0]+6:.1f},{mid[1]-6:.1f}L{mid[0]-6:.1f},{mid[1]+6:.1f}", class_="adj-cross")
+
+    def _bounce(self, group: Any, at: tuple[float, float], to: tuple[float, float]) -> None:
+        """A bounced move: a bar across the arrow just short of the province it could not enter."""
+        dx, dy = to[0] - at[0], to[1] - at[1]
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        back = min(UNIT_RADIUS + 12.0, length / 2)
+        cx, cy = to[0] - ux * back, to[1] - uy * back
+        self._el("path", group, d=f"M{cx - uy * 9:.1f},{cy + ux * 9:.1f}L{cx + uy * 9:.1f},{cy - ux * 9:.1f}",
+                 class_="adj-bounce")
+
+    def _cut(self, group: Any, at: tuple[float, float], target: tuple[float, float]) -> None:
+        """A cut support: a zigzag break across the middle of the support line."""
+        dx, dy = target[0] - at[0], target[1] - at[1]
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        mx, my = (at[0] + target[0]) / 2, (at[1] + target[1]) / 2
+        points = []
+        for step, side in ((-6.0, -8.0), (-2.0, 8.0), (2.0, -8.0), (6.0, 8.0)):
+            points.append(f"{mx + ux * step - uy * side:.1f},{my + uy * step + ux * side:.1f}")
+        self._el("polyline", group, points=" ".join(points), class_="adj-cut")
+
+    def _marks(self, marks: PhaseMarks) -> None:
+        """Stand-offs, the places units were dislodged from, and the adjustments due with the build sites."""
+        layer = self._el("g", class_="adj-marks")
+        for province, units in sorted(marks.standoffs.items()):
+            point = self.anchor(province)
+            if point is None:
+                continue
+            group = self._el("g", layer, class_="adj-standoff", data_province=province)
+            x, y = point
+            spikes = []
+            for i in range(16):
+                angle = math.pi * i / 8
+                r = 13.0 if i % 2 == 0 else 6.0
+                spikes.append(f"{x + r * math.cos(angle):.1f},{y + r * math.sin(angle):.1f}")
+            self._el("polygon", group, points=" ".join(spikes), class_="adj-standoff-body")
+            names = ", ".join(self.variant.province_name(u) for u in units)
+            self._el("title", group).textContent = (
+                f"Stand-off in {self.variant.province_name(province)}: {names} bounced; no unit may retreat there")
+        for location, reason in sorted(marks.dislodged.items()):
+            home = self.anchor(location)
+            if home is None:
+                continue
+            group = self._el("g", layer, class_="adj-dislodged-mark", data_location=location)
+            end = (home[0] + DISLODGED_OFFSET[0], home[1] + DISLODGED_OFFSET[1])
+            # a dashed red ring round the unit, drawn beside the place it was pushed out of
+            self._el("circle", group, cx=f"{end[0]:.1f}", cy=f"{end[1]:.1f}", r=UNIT_RADIUS + 5,
+                     class_="adj-dislodged-ring")
+            self._el("title", group).textContent = (
+                f"The unit in {self.variant.province_name(location)} was {reason or 'dislodged'}")
+        for power, delta in sorted(marks.adjustments.items()):
+            homes = [p for p in (self.centre_points.get(h) or self.anchor(h)
+                                 for h in self.variant.powers[power].home_centres) if p is not None]
+            colour = self.colours.get(power, "#444")
+            for province in marks.build_sites.get(power, []):
+                point = self.centre_points.get(province) or self.anchor(province)
+                if point is None:
+                    continue
+                site = self._el("circle", layer, cx=f"{point[0]:.1f}", cy=f"{point[1]:.1f}", r=14,
+                                class_="adj-build-site", data_power=power, data_province=province)
+                site.style.stroke = colour
+                self._el("title", site).textContent = (
+                    f"{self._owner(power)} may build in {self.variant.province_name(province)}")
+            if not homes:
+                continue
+            x = sum(p[0] for p in homes) / len(homes)
+            y = sum(p[1] for p in homes) / len(homes)
+            text = f"+{delta}" if delta > 0 else f"\u2212{-delta}"
+            group = self._el("g", layer, class_="adj-adjustment " + ("builds" if delta > 0 else "removals"),
+                             data_power=power, data_delta=delta)
+            body = self._el("rect", group, x=f"{x - 15:.1f}", y=f"{y - 10:.1f}", width=30, height=20, rx=10,
+                            class_="adj-adjustment-body")
+            body.style.fill = colour
+            self._text(group, x, y + 5, text, "adj-adjustment-text")
+            count = abs(delta)
+            what = ("build" if delta > 0 else "removal") + ("s" if count != 1 else "")
+            self._el("title", group).textContent = f"{self._owner(power)}: {count} {what} due"
 
     def _badge(self, group: Any, at: tuple[float, float], letter: str, colour: str) -> None:
         """A small lettered disc above a unit: the Cluster orders that are not moves (R, T, M)."""

@@ -110,6 +110,33 @@ class Shape:
     success: bool | None = None  # None: not adjudicated yet
     illegal: bool = False  # kept at the player's say although illegal: it will hold
     reason: str = ""  # why an adjudicated order failed (or what happened: "cut", "bounced", ...)
+    outcome: str = ""  # the kind of result the map draws a symbol for: bounced, cut, dislodged (or "")
+
+
+def outcome_of(reason: str) -> str:
+    """The kind of a result's reason the map has a symbol for: "bounced" (a move or retreat that
+    bounced), "cut" (a support cut), "dislodged" (the unit was dislodged), or ""."""
+    if reason.startswith("bounced"):
+        return "bounced"
+    if reason.startswith("cut"):
+        return "cut"
+    if "dislodged" in reason:
+        return "dislodged"
+    return ""
+
+
+@dataclass(frozen=True)
+class PhaseMarks:
+    """What a phase did besides its orders' arrows, as the map draws it on the position it made."""
+
+    #: provinces where moves bounced with nobody getting in -> the locations the units came from
+    standoffs: dict[str, list[str]] = field(default_factory=dict)
+    #: locations where a unit was dislodged -> the reason ("dislodged by A tyr")
+    dislodged: dict[str, str] = field(default_factory=dict)
+    #: in an adjustment position: power -> builds (positive) or removals (negative) due
+    adjustments: dict[str, int] = field(default_factory=dict)
+    #: in an adjustment position: power -> the home centres it may build in now
+    build_sites: dict[str, list[str]] = field(default_factory=dict)
 
 
 def place_label(variant: Any, token: str) -> str:
@@ -184,6 +211,8 @@ class Session:
     _legal: dict[str, list[Order]] = field(default_factory=dict, repr=False)
     #: the position the legal orders in :attr:`_legal` are for
     _legal_at: Position | None = field(default=None, repr=False)
+    #: the last history record drawn with its results, and its shapes (a render asks several times)
+    _drawn: tuple[Any, list[Shape]] | None = field(default=None, repr=False)
 
     @classmethod
     def new(cls, variant_id: str) -> Session:
@@ -213,22 +242,25 @@ class Session:
         self.clear_selection()
 
     def shapes(self) -> list[Shape]:
-        """The orders to draw: the current phase's as entered, or a past phase's with their results."""
-        if self.at_current:
-            units = self.game.units
-            dislodged = self.game.dislodged_units()
-            drawn = []
-            for orders in self.game.orders.values():
-                for order in orders:
-                    shape = order_shape(order, {**dislodged, **units})
-                    if shape is not None:
-                        drawn.append(replace(shape, illegal=True) if self.is_illegal(order) else shape)
-            return drawn
-        return self._record_shapes(self.view)
+        """The orders to draw: the current phase's as entered; none for a past position (the orders
+        given there are drawn, with their results, on the position they made: the next step)."""
+        if not self.at_current:
+            return []
+        units = self.game.units
+        dislodged = self.game.dislodged_units()
+        drawn = []
+        for orders in self.game.orders.values():
+            for order in orders:
+                shape = order_shape(order, {**dislodged, **units})
+                if shape is not None:
+                    drawn.append(replace(shape, illegal=True) if self.is_illegal(order) else shape)
+        return drawn
 
     def _record_shapes(self, index: int) -> list[Shape]:
         """History record ``index``'s orders, drawn with their results."""
         record = self.game.history[index]
+        if self._drawn is not None and self._drawn[0] is record:
+            return list(self._drawn[1])
         position = self.game.position_at(index)
         dislodged = {d.unit.province: d.unit for d in position.dislodged}
         outcome = {r.order: r for r in record.results if r.order}
@@ -246,27 +278,30 @@ class Session:
                 success = result.success if result is not None else None
                 shape = order_shape(order, {**dislodged, **position.units}, success)
                 if shape is not None:
-                    out.append(replace(shape, reason=result.reason if result is not None else ""))
-        return out
+                    reason = result.reason if result is not None else ""
+                    out.append(replace(shape, reason=reason, outcome=outcome_of(reason)))
+        self._drawn = (record, out)
+        return list(out)
 
-    # --- the last phase's results, drawn on the position they made --------------------------------
-    def _last_record(self) -> int | None:
-        """The last history record before the shown position that was adjudicated (not skipped)."""
+    # --- a phase's results, drawn on the position they made (the current one or a past one) ----------
+    def results_record(self) -> int | None:
+        """The history record whose results are drawn on the shown position: the last one before it
+        that was adjudicated (not skipped); None on the game's first position."""
         index = self.view - 1
         while index >= 0 and self.game.history[index].skipped:
             index -= 1
         return index if index >= 0 else None
 
     def last_results(self) -> list[Shape]:
-        """The orders of the phase that made the shown current position, with their results (the
-        "last phase's orders" overlay); none when looking at a past phase (its own orders are drawn)."""
-        index = self._last_record() if self.at_current else None
+        """The orders of the phase that made the shown position, with their results (the "last
+        phase's orders" overlay of webDiplomacy and Backstabbr), for the current and past positions."""
+        index = self.results_record()
         return self._record_shapes(index) if index is not None else []
 
     def changed_centres(self) -> dict[str, str]:
         """Supply centres whose owner changed since the position before the last adjudicated phase:
         province -> the earlier owner ("" for a neutral centre)."""
-        index = self._last_record() if self.at_current else None
+        index = self.results_record()
         if index is None:
             return {}
         before = self.game.position_at(index).centres
@@ -274,17 +309,101 @@ class Session:
         return {p: before.get(p, "") for p in sorted(set(before) | set(now)) if before.get(p) != now.get(p)}
 
     def retreat_choices(self) -> dict[str, list[str]]:
-        """In a retreat phase being played, where each dislodged unit (by location) may retreat."""
-        game = self.game
-        if not self.at_current or game.phase.kind != "retreat":
-            return {}
+        """In a retreat phase (being played or looked back at), where each dislodged unit (by
+        location) may retreat."""
         from adjutant.phases import retreat_options
 
-        position = game.position
+        position = self.shown_position()
+        if position.phase.kind != "retreat":
+            return {}
         return {
-            d.unit.location: retreat_options(game.variant, d, game.units, position.contested, game.phase.season)
+            d.unit.location: retreat_options(self.game.variant, d, position.units, position.contested,
+                                             position.phase.season)
             for d in position.dislodged
         }
+
+    def phase_marks(self, power: str | None = None) -> PhaseMarks:
+        """What the phase that made the shown position did besides its orders' arrows: stand-offs,
+        units dislodged, and (in an adjustment position) the builds and removals due and where each
+        power may build (only ``power``'s build places when a power is chosen)."""
+        from adjutant.phases import adjustments_due
+
+        standoffs: dict[str, list[str]] = {}
+        dislodged: dict[str, str] = {}
+        index = self.results_record()
+        if index is not None:
+            record = self.game.history[index]
+            shapes = self._record_shapes(index)
+            won = {s.to for s in shapes if s.kind in ("move", "retreat") and s.success}
+            for s in shapes:
+                if s.kind in ("move", "retreat") and s.outcome == "bounced" and s.to not in won:
+                    standoffs.setdefault(province_of(s.to), []).append(s.at)
+            standoffs = {p: sorted(units) for p, units in standoffs.items() if len(units) > 1}
+            for r in record.results:
+                if r.dislodged:
+                    dislodged[r.unit.split(" ")[-1]] = r.reason
+        position = self.shown_position()
+        adjustments: dict[str, int] = {}
+        sites: dict[str, list[str]] = {}
+        if position.phase.kind == "adjustment":
+            variant = self.game.variant
+            for due in sorted(adjustments_due(variant, position.units, position.centres).values(),
+                              key=lambda due: due.power):
+                if due.delta:
+                    adjustments[due.power] = due.delta
+                if due.delta > 0 and power in (None, due.power):
+                    sites[due.power] = sorted({province_of(text.split()[1]) for text in due.build_places})
+        return PhaseMarks(standoffs, dislodged, adjustments, sites)
+
+    def results_summary(self) -> list[str]:
+        """The results drawn on the map, as sentences (for screen readers and for anyone who prefers
+        to read): which phase, moves, bounces, cut supports, dislodgements, centres, adjustments."""
+        variant = self.game.variant
+        index = self.results_record()
+        marks = self.phase_marks()
+
+        def name(location: str) -> str:
+            return variant.province_name(location)
+
+        def owner(power: str) -> str:
+            return variant.powers[power].name if power in variant.powers else "no one"
+
+        lines: list[str] = []
+        if index is not None:
+            record = self.game.history[index]
+            lines.append(f"Results of {record.phase.title} ({record.phase}), drawn on the position they made.")
+            for s in self.last_results():
+                if s.kind in ("move", "retreat") and s.success:
+                    verb = "moved" if s.kind == "move" else "retreated"
+                    lines.append(f"{owner(s.power)}: {name(s.at)} {verb} to {name(s.to)}.")
+                elif s.kind == "build" and s.success and s.at:
+                    lines.append(f"{owner(s.power)}: built in {name(s.at)}.")
+                elif s.kind == "disband" and s.success:
+                    lines.append(f"{owner(s.power)}: the unit in {name(s.at)} was disbanded.")
+                elif s.outcome == "cut":
+                    lines.append(f"{owner(s.power)}: the support from {name(s.at)} was {s.reason}.")
+                elif s.outcome == "bounced" and s.kind in ("move", "retreat"):
+                    lines.append(f"{owner(s.power)}: {name(s.at)} bounced from {name(s.to)}.")
+                elif s.success is False and s.outcome != "dislodged":
+                    lines.append(f"{owner(s.power)}: the order of {name(s.at)} failed ({s.reason or 'failed'}).")
+        for province, units in sorted(marks.standoffs.items()):
+            lines.append(f"Stand-off in {name(province)} ({', '.join(name(u) for u in units)}).")
+        retreats = self.retreat_choices()
+        for location, reason in sorted(marks.dislodged.items()):
+            options = retreats.get(location)
+            where = (f"; may retreat to {', '.join(name(o) for o in options)}" if options
+                     else "; nowhere to retreat" if location in retreats else "")
+            lines.append(f"The unit in {name(location)} was {reason or 'dislodged'}{where}.")
+        for province, before in self.changed_centres().items():
+            now = self.shown_position().centres.get(province, "")
+            lines.append(f"{name(province)} changed hands: now {owner(now)}'s, was {owner(before)}'s.")
+        for power, delta in marks.adjustments.items():
+            if delta > 0:
+                where = ", ".join(name(p) for p in marks.build_sites.get(power, [])) or "nowhere free"
+                lines.append(f"{owner(power)} builds {delta} (may build in {where}).")
+            else:
+                lines.append(f"{owner(power)} removes {-delta}.")
+        return lines
 
     def results_text(self, index: int | None = None) -> str:
         """Judge-style results of a history record (the last adjudicated one by default)."""
@@ -313,6 +432,22 @@ class Session:
             lines.extend(by_power[power])
             lines.append("")
         return "\n".join(lines).rstrip() + "\n"
+
+    def shown_record(self) -> int | None:
+        """The history record whose results text goes with the shown position: the last one before it
+        with something to report (a skipped retreat phase that disbanded units has); None on the first
+        position."""
+        index = self.view - 1
+        while index > 0 and self.game.history[index].silent:
+            index -= 1
+        return index if index >= 0 else None
+
+    def shown_results_text(self) -> str:
+        """The results text of the phase that made the shown position (the one drawn on the map)."""
+        index = self.shown_record()
+        if index is None:
+            return "No phase adjudicated yet." if self.at_current else "The game's first position."
+        return self.results_text(index)
 
     def players_results_text(self, index: int | None = None) -> str:
         """The results as they go to the players: for a game master's game with secrets (Cluster), what

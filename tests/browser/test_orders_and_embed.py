@@ -126,10 +126,12 @@ def test_the_embed_snippet_shows_a_read_only_map_sized_to_its_container(
     frame.locator('#map .adj-unit[data-location="bur"]').click()
     assert frame.locator("#map .adj-unit.selected").count() == 0
     assert frame.locator("#map .adj-target").count() == 0
-    # Phase navigation: back to spring 1901 with its order drawn, then forward again.
+    # Spring's order is drawn with its result on the position it made; phase navigation goes back to
+    # the first position (nothing drawn on it) and forward again.
+    assert frame.locator("#map .adj-results .adj-order.move.succeeded").count() == 1
     frame.locator("#hist-prev").click()
     assert embed.evaluate("document.documentElement.dataset.phase") == "S1901M"
-    assert frame.locator("#map .adj-order.move.succeeded").count() == 1
+    assert frame.locator("#map .adj-order").count() == 0
     frame.locator("#hist-last").click()
     assert embed.evaluate("document.documentElement.dataset.phase") == "F1901M"
     # The phase's results as text, and the frame grows to its content's height (the snippet's script)

@@ -151,10 +151,14 @@ def test_a_cline_v_game_through_a_year(app: tuple[Any, Any]) -> None:
     assert "A par - bur" in page.inner_text("#results")
     adjudicate(page)
     assert phase(page) in ("W1901A", "S1902M")
-    # History: step back to the first phase and see its orders drawn with their results.
+    # History: step back to the first position (nothing drawn), then on to the position spring made,
+    # with spring's orders drawn with their results.
     page.click("#hist-first")
     assert phase(page) == "S1901M"
-    assert page.locator("#map .adj-order.move.succeeded").count() == 2
+    assert page.locator("#map .adj-order").count() == 0
+    page.click("#hist-next")
+    assert phase(page) == "F1901M"
+    assert page.locator("#map .adj-results .adj-order.move.succeeded").count() == 2
     page.click("#hist-last")
     assert phase(page) in ("W1901A", "S1902M")
     assert str(page.evaluate("location.hash")).startswith("#cline5.")  # the link names its variant first
