@@ -230,6 +230,8 @@ def test_anchor_points_fall_inside_their_province_in_chromium(variant_id, browse
     for loc, points in sorted(mg.anchors.items()):
         pid = loc.split("/")[0]
         for key, (x, y) in sorted(points.items()):
+            if key == "label" and pid in mg.outside_labels:
+                continue  # a province too small for its name has it beside it (test_map_labels.py)
             i = (int(y) * w + int(x)) * bpp
             got = tuple(px[i : i + 3])
             if max(abs(g - e) for g, e in zip(got, colour[pid], strict=True)) > 3:
