@@ -355,7 +355,9 @@ def _outside(mg: MapGeometry, pid: str, main: BaseGeometry, start: tuple[float, 
     pts: dict[str, tuple[float, float]] = {"unit": unit}
     own = [unit_box(unit)]
     if prov.centre:
-        far = sorted(anywhere[0], key=lambda q: (-round((q[0] - unit[0]) ** 2 + (q[1] - unit[1]) ** 2, 1), q))
+        # the farthest from the unit of the points a little inside the shore
+        roomy = [q for q, r in zip(*anywhere, strict=True) if r >= min(2.0, float(np.max(anywhere[1], initial=0.0)))]
+        far = sorted(roomy, key=lambda q: (-round((q[0] - unit[0]) ** 2 + (q[1] - unit[1]) ** 2, 1), q))
         pts["sc"] = over.get("sc", far[0] if far else unit)
         own.append(dot_box(pts["sc"], pid in homes))
     mg.anchors[pid] = {"label": start}
