@@ -246,12 +246,17 @@ def place(mg: MapGeometry) -> None:
     demands). Provinces are placed tightest first; each takes the first label point, nearest its
     pole of inaccessibility (or the geo file's ``anchors`` point), from which its name's box stays inside
     the province and its unit, dot and coasts fit beside it clear of everything placed before; failing
-    that with its sea name dropped, then in the smaller size. Deterministic."""
+    that with its sea name dropped, then in the smaller size, then with the name's box allowed over the
+    province's edge; a province where nothing fits (an island smaller than a unit) has its name beside it
+    (:func:`_outside`). Whatever still fits nowhere is left where it was first tried, for :func:`check` to
+    report. Deterministic."""
     v = mg.variant
     overrides = mg.geo.get("anchors", {})
     homes = {c for p in v.powers.values() for c in p.home_centres}
     names_placed: list[Box] = []
     others_placed: list[Box] = []
+    units_placed: list[Box] = []  # other provinces' unit spots and dots, which a unit or dot keeps off if it can
+    dots_placed: list[Box] = []
     # coasts the geo file places are fixed before any name
     for loc, lonlat in sorted(mg.geo.get("coasts", {}).items()):
         pid = loc.split("/")[0]
@@ -259,6 +264,7 @@ def place(mg: MapGeometry) -> None:
             u, vv = mg.proj.point(lonlat)
             mg.anchors[loc] = {"unit": (round(u, 1), round(vv, 1))}
             others_placed += [unit_box(mg.anchors[loc]["unit"]), coast_label_box(loc, mg.anchors[loc]["unit"])]
+            units_placed.append(unit_box(mg.anchors[loc]["unit"]))
     starts: dict[str, tuple[float, float]] = {}
     mains: dict[str, BaseGeometry] = {}
     for pid, shape in mg.shapes.items():
@@ -286,6 +292,7 @@ def place(mg: MapGeometry) -> None:
         inner = main.buffer(1.0)
         names_arr = np.array(names_placed).reshape(-1, 4)
         others_arr = np.array(others_placed).reshape(-1, 4)
+        marks = (np.array(units_placed).reshape(-1, 4), np.array(dots_placed).reshape(-1, 4))
         cands = _label_candidates(main, starts[pid])
         grid = cands[1:]
         anywhere: Anywhere = (grid, shapely.distance(shapely.points(np.array(grid).reshape(-1, 2)), main.boundary))
@@ -304,7 +311,7 @@ def place(mg: MapGeometry) -> None:
                         continue
                     if strict and not all(inner.contains(shapely.box(*b)) for b in boxes[:1]):
                         continue
-                    found = _fit_beside(mg, pid, main, at, boxes, names_arr, over, homes, anywhere)
+                    found = _fit_beside(mg, pid, main, at, boxes, names_arr, over, homes, anywhere, marks)
                     if found is not None:
                         chosen = (at, found)
                         break
@@ -336,10 +343,12 @@ def place(mg: MapGeometry) -> None:
         for loc, val in pts.items():
             if loc == "unit" or "/" in loc:
                 others_placed.append(unit_box(val))
+                units_placed.append(unit_box(val))
             if "/" in loc:
                 others_placed.append(coast_label_box(loc, val))
             if loc == "sc":
                 others_placed.append(dot_box(val, pid in homes))
+                dots_placed.append(dot_box(val, pid in homes))
 
 
 def _outside(mg: MapGeometry, pid: str, main: BaseGeometry, start: tuple[float, float], names_arr: np.ndarray,
@@ -380,21 +389,30 @@ def _outside(mg: MapGeometry, pid: str, main: BaseGeometry, start: tuple[float, 
 
 def _fit_beside(mg: MapGeometry, pid: str, main: BaseGeometry, at: tuple[float, float], boxes: list[Box],
                 names_arr: np.ndarray, over: dict[str, tuple[float, float]],
-                homes: set[str], anywhere: Anywhere) -> dict[str, tuple[float, float]] | None:
+                homes: set[str], anywhere: Anywhere,
+                marks: tuple[np.ndarray, np.ndarray]) -> dict[str, tuple[float, float]] | None:
     """The unit point, centre dot and computed coast points of a province whose name is at ``at``, each
-    clear of the name and of the names placed before; None if one does not fit."""
+    clear of the name and of the names placed before (and, where there is a place for it, a unit clear of
+    the dots and a dot clear of the units and dots placed before); None if one does not fit."""
     prov = mg.variant.provinces[pid]
     around = _union(boxes)
     out: dict[str, tuple[float, float]] = {}
-    unit = _beside(main, around, UNIT_HALF, UNIT_ROOM, boxes, names_arr, prov.type == "sea", over.get("unit"),
-                   anywhere)
+    units, dots = marks
+    unit = _beside(main, around, UNIT_HALF, UNIT_ROOM, boxes, np.vstack([names_arr, dots]), prov.type == "sea",
+                   over.get("unit"), anywhere)
+    if unit is None:
+        unit = _beside(main, around, UNIT_HALF, UNIT_ROOM, boxes, names_arr, prov.type == "sea", over.get("unit"),
+                       anywhere)
     if unit is None:
         return None
     out["unit"] = unit
     if prov.centre:
         r = DOT_RADIUS[pid in homes]
-        sc = _beside(main, around, (r, r), DOT_ROOM, [*boxes, unit_box(unit)], names_arr, False, over.get("sc"),
-                     anywhere)
+        sc = _beside(main, around, (r, r), DOT_ROOM, [*boxes, unit_box(unit)], np.vstack([names_arr, units, dots]),
+                     False, over.get("sc"), anywhere)
+        if sc is None:
+            sc = _beside(main, around, (r, r), DOT_ROOM, [*boxes, unit_box(unit)], names_arr, False, over.get("sc"),
+                         anywhere)
         if sc is None:
             return None
         out["sc"] = sc
