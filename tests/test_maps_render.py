@@ -158,15 +158,16 @@ def test_cline_canals_are_drawn_along_the_canal_not_unit_to_unit(variant_id):
         if el.get("class") == "link canal" and el.get("data-edge")
     }
     assert {"egy ind", "egy sms"} <= set(canals)
+    km = mg.geo["projection"]["km_per_unit"]
     for edge in ("egy ind", "egy sms"):
         pts = canals[edge]
         # the Suez symbol: short, and it crosses Egypt from the Mediterranean to the Gulf of Suez
-        assert shapely.LineString(pts).length < 40, edge
+        assert shapely.LineString(pts).length * km < 320, edge
         assert mg.shapes["sms"].contains(shapely.Point(pts[0])) and mg.shapes["ind"].contains(shapely.Point(pts[-1]))
     for edge, pts in canals.items():
         a, b = edge.split()
         line = shapely.LineString(pts)
-        assert line.length < 130, edge  # the whole Volga canal is about 110 units long
+        assert line.length * km < 1040, edge  # the whole Volga canal is drawn about 880 km long
         assert line.distance(mg.shapes[a]) < 4 and line.distance(mg.shapes[b]) < 4, edge
 
 
@@ -230,6 +231,8 @@ def test_anchor_points_fall_inside_their_province_in_chromium(variant_id, browse
     for loc, points in sorted(mg.anchors.items()):
         pid = loc.split("/")[0]
         for key, (x, y) in sorted(points.items()):
+            if key == "label" and pid in mg.outside_labels:
+                continue  # a province too small for its name has it beside it (test_map_labels.py)
             i = (int(y) * w + int(x)) * bpp
             got = tuple(px[i : i + 3])
             if max(abs(g - e) for g, e in zip(got, colour[pid], strict=True)) > 3:

@@ -10,9 +10,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from .labels import LabelCheckError
 from .layout import MapCheckError, MapGeometry
 
-__all__ = ["build_maps", "render_variant", "MapCheckError", "MapGeometry", "DRAWN", "PENDING", "SHARED"]
+__all__ = [
+    "build_maps", "render_variant", "MapCheckError", "LabelCheckError", "MapGeometry", "DRAWN", "PENDING", "SHARED",
+]
 
 DRAWN = ("standard", "loeb9", "cline5", "cline6")
 # drawn from maps/geo/ but their seeds do not yet give the variant's graph: not built by default
@@ -23,18 +26,20 @@ SHARED = {"coast_running": "standard", "cluster": "standard"}
 
 def render_variant(variant_id: str, shown: str | None = None) -> tuple[str, MapGeometry]:
     """The SVG text of one variant's map and its geometry; raises MapCheckError naming every pair
-    of provinces whose drawn border disagrees with the variant's adjacencies. ``shown``: the id of a
+    of provinces whose drawn border disagrees with the variant's adjacencies, and LabelCheckError naming
+    every province name a unit spot, coast label, centre dot or other name would hide. ``shown``: the id of a
     variant played on this board, whose name and id the SVG carries instead."""
     from adjutant.variant import load_variant
 
-    from . import layout, svg
+    from . import labels, layout, svg
 
     mg = layout.compute(variant_id)
     problems = layout.check(mg)
     if problems:
         raise MapCheckError(f"map of {variant_id!r} does not match its adjacencies:\n  " + "\n  ".join(problems))
     layout.offboard_boxes(mg)
-    layout.anchor_points(mg)
+    labels.place(mg)
+    labels.check(mg)
     layout.coast_lines(mg)
     layout.canal_lines(mg)
     return svg.render(mg, load_variant(shown) if shown else None), mg

@@ -9,12 +9,13 @@ from typing import Any
 import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import polylabel
 
 from . import data, geography, topology
 
 MIN_BORDER = 2.5  # SVG units (10 km on the standard board): a border any shorter is not a visible one
 SIMPLIFY = 2.0  # coverage simplification tolerance, SVG units
+SMALL_ROOM = 12.0  # a label with less free space than this around its point is set smaller
+NAME_ROOM = 20.0  # a sea's full name is written under its abbreviation only where there is this much room
 
 
 class MapCheckError(ValueError):
@@ -37,6 +38,9 @@ class MapGeometry:
     strip: float = 0.0  # height of the band below the board that holds the off-board boxes
     link_lines: dict[tuple[str, str], BaseGeometry] = field(default_factory=dict)  # canal and box symbols
     label_room: dict[str, float] = field(default_factory=dict)  # free space around each label point
+    small_labels: set[str] = field(default_factory=set)  # provinces whose abbreviation is set smaller
+    sea_names: set[str] = field(default_factory=set)  # seas whose full name is written under the abbreviation
+    outside_labels: set[str] = field(default_factory=set)  # provinces too small for their name: it is beside them
 
     @property
     def svg_height(self) -> float:
@@ -155,38 +159,7 @@ def check(mg: MapGeometry) -> list[str]:
     return problems
 
 
-def anchor_points(mg: MapGeometry) -> None:
-    """Unit, label and centre-marker points for every province, and one unit point per coast."""
-    overrides = mg.geo.get("anchors", {})
-    for pid, shape in mg.shapes.items():
-        prov = mg.variant.provinces[pid]
-        main = max(shapely.get_parts(shape), key=lambda p: p.area)
-        over = {k: mg.proj.point(val) for k, val in overrides.get(pid, {}).items()}
-        pts: dict[str, tuple[float, float]] = {}
-        if "label" in over:
-            pts["label"] = over["label"]
-        else:
-            p = polylabel(main, tolerance=0.5)
-            pts["label"] = (round(p.x, 1), round(p.y, 1))
-        mg.label_room[pid] = round(float(shapely.distance(shapely.Point(pts["label"]), main.boundary)), 1)
-        sea = prov.type == "sea"
-        pts["unit"] = over.get("unit") or _beside(main, pts["label"], (24.0, 30.0, 36.0), 10.0, [], up_first=sea)
-        if prov.centre:
-            pts["sc"] = over.get("sc") or _beside(main, pts["label"], (17.0, 21.0, 25.0), 6.0, [(pts["unit"], 16.0)])
-        mg.anchors[pid] = pts
-    for loc, lonlat in mg.geo.get("coasts", {}).items():
-        pid = loc.split("/")[0]
-        if pid in mg.shapes and loc.split("/")[1] in mg.variant.provinces[pid].coasts:
-            u, vv = mg.proj.point(lonlat)
-            mg.anchors[loc] = {"unit": (round(u, 1), round(vv, 1))}
-    for p in mg.variant.provinces.values():
-        for c in p.coasts:
-            loc = f"{p.id}/{c}"
-            if loc not in mg.anchors and p.id in mg.shapes:
-                mg.anchors[loc] = {"unit": _coast_point(mg, p.id, loc)}
-
-
-def _coast_point(mg: MapGeometry, pid: str, loc: str) -> tuple[float, float]:
+def coast_point(mg: MapGeometry, pid: str, loc: str) -> tuple[float, float]:
     """A unit point for a coast the geo file gives none: inland of the middle of its shoreline."""
     v = mg.variant
     seas = {link.b if link.a == loc else link.a for link in data.links(v) if loc in (link.a, link.b)}
@@ -201,31 +174,6 @@ def _coast_point(mg: MapGeometry, pid: str, loc: str) -> tuple[float, float]:
     d = max((dx * dx + dy * dy) ** 0.5, 1e-9)
     step = min(8.0, d / 2)
     return (round(mid.x + dx / d * step, 1), round(mid.y + dy / d * step, 1))
-
-
-_DIRECTIONS = [(0.0, 1.0), (1.0, 0.0), (-1.0, 0.0), (0.0, -1.0), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)]
-
-
-def _beside(shape: BaseGeometry, label: tuple[float, float], distances: tuple[float, ...], need: float,
-            avoid: list[tuple[tuple[float, float], float]], up_first: bool = False) -> tuple[float, float]:
-    """A point near the label, off its text, with at least ``need`` units of the province around it
-    (the first such in reading order), else the candidate with the most room, else the label itself."""
-    cands = []
-    for d in distances:
-        for dx, dy in (_DIRECTIONS[3:4] + _DIRECTIONS[1:3] + _DIRECTIONS[6:] if up_first else _DIRECTIONS):
-            # labels are wider than tall: push sideways candidates further out
-            cands.append((round(label[0] + dx * d * 1.3, 1), round(label[1] + dy * d * 0.8, 1)))
-    ok = [c for c in cands if all((c[0] - a[0]) ** 2 + (c[1] - a[1]) ** 2 >= r * r for a, r in avoid)]
-    if not ok:
-        return label
-    points = shapely.points(np.array(ok))
-    inside = shapely.contains(shape, points)
-    room = np.where(inside, shapely.distance(points, shape.boundary), -1.0)
-    for c, r in zip(ok, room.tolist(), strict=True):
-        if r >= need:
-            return c
-    best = int(np.argmax(room))
-    return ok[best] if room[best] > 2.0 else label
 
 
 def _largest_polygon(geom: BaseGeometry) -> BaseGeometry | None:

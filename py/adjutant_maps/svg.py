@@ -18,14 +18,13 @@ import svgwrite
 from shapely.geometry.base import BaseGeometry
 
 from . import data, palette
+from . import labels as labels_
 from .layout import MapGeometry
 
 if TYPE_CHECKING:
     from adjutant.variant import Variant
 
 PANEL = 250  # width of the legend panel right of the map, SVG units
-SMALL_ROOM = 12.0  # a label with less free space than this around its point is set smaller
-NAME_ROOM = 20.0  # a sea's full name is written under its abbreviation only where there is this much room
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 STYLE = f"""
 .land{{fill:#efe5c9;stroke:#6b5d45;stroke-width:.9;stroke-linejoin:round}}
@@ -198,7 +197,8 @@ def render(mg: MapGeometry, shown: Variant | None = None) -> str:
             if line is not None and not line.is_empty:
                 g.add(dwg.path(d=_line_d(line), class_="coast-line"))
             ux, uy = mg.anchors[loc]["unit"]
-            g.add(dwg.text(c.upper(), insert=(_num(ux), _num(uy + 4)), class_="coast-label"))
+            base = uy + labels_.baseline(labels_.COAST_LABEL_SIZE)
+            g.add(dwg.text(c.upper(), insert=(_num(ux), _num(base)), class_="coast-label"))
             coasts.add(g)
     dwg.add(coasts)
 
@@ -239,11 +239,12 @@ def render(mg: MapGeometry, shown: Variant | None = None) -> str:
             continue
         x, y = mg.anchors[p.id]["label"]
         sea = p.type == "sea"
-        room = mg.label_room.get(p.id, SMALL_ROOM)
-        cls = ("label sea-label" if sea else "label") + (" small" if room < SMALL_ROOM else "")
-        labels.add(dwg.text(p.id.capitalize(), insert=(_num(x), _num(y + (4 if room < SMALL_ROOM else 5))), class_=cls))
-        if sea and room >= NAME_ROOM:
-            labels.add(dwg.text(p.name, insert=(_num(x), _num(y + 17)), class_="sea-name"))
+        small = p.id in mg.small_labels
+        cls = ("label sea-label" if sea else "label") + (" small" if small else "")
+        base = y + labels_.baseline(labels_.label_size(mg, p.id))
+        labels.add(dwg.text(p.id.capitalize(), insert=(_num(x), _num(base)), class_=cls))
+        if p.id in mg.sea_names:
+            labels.add(dwg.text(p.name, insert=(_num(x), _num(base + labels_.SEA_NAME_GAP)), class_="sea-name"))
     dwg.add(labels)
 
     _legend(dwg, mg, colours, homes, shown.name)
