@@ -13,7 +13,8 @@ compactly); the seals follow the parts' order (:func:`part_names`), a part not s
 ``{"version": 1, "public": <the engine's public_data>, "sealed": {"gm": <seal>, "<power>": <seal>}}``; a
 version 1 link has no ``~`` (base64url has none), which tells the two apart.
 
-Each seal (web/seal.js) holds the byte :data:`COMPACT`, the 32 bytes of the SHA-256 of the public data
+Each seal (web/seal.js) holds the byte :data:`COMPACT`, the first :data:`BOUND` bytes of the SHA-256 of
+the public data
 (:func:`public_digest`: the public part travels in the clear, so the seal binds it, and a part opens only
 beside the public part it was sealed with), a byte naming its holder (its place in :func:`part_names`),
 then the part: a power's own secrets as raw deflate(JSON) of
@@ -50,6 +51,9 @@ SEALED_VERSION = 2
 #: the first byte of a part in the compact form; a part in the JSON form is raw deflate, whose first byte never has
 #: bits 1 and 2 both set (block type 3 is reserved), so no JSON part starts with it
 COMPACT = 0x87
+#: a compact part binds the public part by this many bytes of its SHA-256 (128 bits: forging a public part
+#: with the same ones is a second preimage, 2**128 tries)
+BOUND = 16
 #: the game master's part is named so (the engine's name for it); each player's part by its power's id
 GM = cluster.GM_PART
 #: a sealed link longer than this is refused before it is decoded
@@ -210,7 +214,7 @@ def plaintexts(game: Game, passphrases: dict[str, str]) -> dict[str, bytes]:
     holders = list(part_names(game.variant))
     out = {}
     for name, part in parts.items():
-        head = bytes([COMPACT]) + bytes.fromhex(digest) + bytes([holders.index(name)])
+        head = bytes([COMPACT]) + bytes.fromhex(digest)[:BOUND] + bytes([holders.index(name)])
         if name == GM and _state(game).seed is not None:
             out[name] = head + cg.gm_plaintext(game, passphrases)
             continue
@@ -259,15 +263,17 @@ def open_part(public: dict[str, Any], name: str, plaintext: bytes) -> Opened:
     what = "the game master's part" if name == GM else f"the part of {name}"
     plaintext = bytes(plaintext)
     if plaintext[:1] == bytes([COMPACT]):
-        if len(plaintext) < 34:
+        at = 1 + BOUND
+        if len(plaintext) <= at:
             raise GameFileError(f"{what} is damaged: it is cut short")
-        check_binding(public, {"public_sha256": plaintext[1:33].hex()}, what)
+        if plaintext[1:at].hex() != public_digest(public)[: 2 * BOUND]:
+            raise GameFileError(f"{PUBLIC_CHANGED} ({what} does not match it)")
         holders = list(part_names(load_variant(str(public.get("variant")))))
-        if not (plaintext[33] < len(holders) and holders[plaintext[33]] == name):
+        if not (plaintext[at] < len(holders) and holders[plaintext[at]] == name):
             raise GameFileError(f"the part named {name!r} is not that holder's")
         if name == GM:
-            return _open_compact_gm(public, plaintext[34:])
-        part = _restore(public, name, _inflate(plaintext[34:], what))
+            return _open_compact_gm(public, plaintext[at + 1 :])
+        part = _restore(public, name, _inflate(plaintext[at + 1 :], what))
         return Opened(name, join_parts(public, {name: part}), {})
     content = _inflate(plaintext, what)
     if not isinstance(content, dict) or not isinstance(content.get("part"), dict):
