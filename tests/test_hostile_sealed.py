@@ -235,3 +235,10 @@ def test_mutated_version_2_links_and_parts_give_a_game_or_a_game_file_error() ->
             cut = data[:at] if rng.random() < 0.3 else data[:at] + bytes([rng.randrange(256)]) + data[at + 1 :]
             with contextlib.suppress(GameFileError):
                 sealed.open_part(public, name, cut)
+
+
+def test_a_compact_part_beside_a_public_part_of_no_game_with_secrets_is_refused() -> None:
+    public = {"variant": "standard"}
+    part = bytes([sealed.COMPACT]) + bytes.fromhex(sealed.public_digest(public))[: sealed.BOUND] + b"\0AA"
+    with pytest.raises(GameFileError, match="not a game with secrets"):
+        sealed.open_part(public, sealed.GM, part)

@@ -268,7 +268,10 @@ def open_part(public: dict[str, Any], name: str, plaintext: bytes) -> Opened:
             raise GameFileError(f"{what} is damaged: it is cut short")
         if plaintext[1:at].hex() != public_digest(public)[: 2 * BOUND]:
             raise GameFileError(f"{PUBLIC_CHANGED} ({what} does not match it)")
-        holders = list(part_names(load_variant(str(public.get("variant")))))
+        variant = public.get("variant")
+        if not (isinstance(variant, str) and cg.is_cluster_variant(variant)):
+            raise GameFileError("the link's public part is not a game with secrets")
+        holders = list(part_names(load_variant(variant)))
         if not (plaintext[at] < len(holders) and holders[plaintext[at]] == name):
             raise GameFileError(f"the part named {name!r} is not that holder's")
         if name == GM:
