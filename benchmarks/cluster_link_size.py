@@ -5,8 +5,9 @@ transfers and mattermissions among them), after two, five and ten game years by 
 
 Prints, in characters of the fragment, the median and largest of:
 
-* the sealed link of adjutant_ui.sealed (``cluster.s=``: the public part and the game master's part as
-  game files), for comparison;
+* the sealed link of adjutant_ui.sealed (``cluster.s=2~``: the compact public part, the compact game
+  master's part and every power's part), and its version 1 (``cluster.s=``: the public part and the game
+  master's part as game files), for comparison;
 * a Cluster group game's players' link (``cluster.grp~``: the compact public part and every power's part);
 * its game master's link (``cluster.gm~``: the compact public part and the compact game master's part);
 * the compact public part alone.
@@ -20,9 +21,11 @@ Target (issue 17, item 6): at most 6,000 characters for ten years. Figures: docs
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
+import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
@@ -42,18 +45,32 @@ def fake_seal(plaintext: bytes, overhead: int) -> str:
     return b64(os.urandom(len(plaintext) + overhead))
 
 
-def sizes(game: object) -> tuple[int, int, int, int]:
+def sizes(game: object) -> tuple[int, int, int, int, int]:
     phrases = {p: sealed.generate_passphrase() for p in [sealed.GM, *game.variant.powers]}  # type: ignore[attr-defined]
     plain = sealed.plaintexts(game, phrases)  # type: ignore[arg-type]
+    seals = {name: fake_seal(data, SEAL_JS) for name, data in plain.items()}
+    new = sealed.sealed_link(game, seals).fragment()  # type: ignore[arg-type]
+    old_plain = version_1_plaintexts(game, phrases)
     old = sealed.encode_sealed_link(
-        cluster.public_data(game), {name: fake_seal(data, SEAL_JS) for name, data in plain.items()}  # type: ignore[arg-type]
+        cluster.public_data(game), {name: fake_seal(data, SEAL_JS) for name, data in old_plain.items()}  # type: ignore[arg-type]
     )
     public = cg.public_text(game)  # type: ignore[arg-type]
-    seals = {p: fake_seal(plain[p], SEAL_JS) for p in game.variant.powers}  # type: ignore[attr-defined]
-    players = cg.players_link("cluster", KEY, public, seals)
+    players = cg.players_link("cluster", KEY, public, {p: seals[p] for p in game.variant.powers})  # type: ignore[attr-defined]
     gm_part = fake_seal(cg.gm_plaintext(game, phrases), GROUP_JS)  # type: ignore[arg-type]
     gm = cg.gm_link("cluster", KEY, fake_seal(bytes(32), SEAL_JS), Intake(len(game.history)), public, gm_part)  # type: ignore[attr-defined]
-    return len(old), len(players), len(gm), len(public)
+    return len(new), len(old), len(players), len(gm), len(public)
+
+
+def version_1_plaintexts(game: object, phrases: dict[str, str]) -> dict[str, bytes]:
+    """The parts as a version 1 link seals them: JSON, the game master's the whole game file."""
+    digest = sealed.public_digest(cluster.public_data(game))  # type: ignore[arg-type]
+    out = {}
+    for name, part in cluster.secret_parts(game).items():  # type: ignore[arg-type]
+        content = {"part": part, "public_sha256": digest}
+        if name == sealed.GM:
+            content["passphrases"] = {p: v for p, v in phrases.items() if p != sealed.GM}
+        out[name] = zlib.compress(json.dumps(content, separators=(",", ":"), sort_keys=True).encode(), 9)[2:-4]
+    return out
 
 
 def main() -> None:
@@ -61,9 +78,9 @@ def main() -> None:
     ap.add_argument("--years", type=int, nargs="+", default=[2, 5, 10])
     ap.add_argument("--seeds", type=int, default=5)
     args = ap.parse_args()
-    names = ("sealed link (cluster.s=)", "players' link (cluster.grp~)", "game master's link (cluster.gm~)",
-             "public part alone")
-    rows: dict[int, list[tuple[int, int, int, int]]] = {years: [] for years in args.years}
+    names = ("sealed link (cluster.s=2~)", "sealed link version 1 (cluster.s=)", "players' link (cluster.grp~)",
+             "game master's link (cluster.gm~)", "public part alone")
+    rows: dict[int, list[tuple[int, int, int, int, int]]] = {years: [] for years in args.years}
     for seed in range(args.seeds):
         for game in random_game("cluster", seed, max(args.years)):
             year = game.phase.year - game.variant.first_year
@@ -73,7 +90,7 @@ def main() -> None:
         print(f"Cluster, {years} years, {len(rows[years])} seeded random games: characters (median / max)")
         for index, name in enumerate(names):
             column = [row[index] for row in rows[years]] or [0]
-            print(f"  {name:34} {statistics.median(column):>8.0f} / {max(column)}")
+            print(f"  {name:36} {statistics.median(column):>8.0f} / {max(column)}")
 
 
 if __name__ == "__main__":

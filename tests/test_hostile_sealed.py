@@ -3,12 +3,18 @@ of it is sealed inside each), and passphrases are rated, the game master's held 
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import json
+import random
 import zlib
+from typing import Any
 
 import pytest
-from adjutant import GameFileError, cluster
+from adjutant import GameFileError, cluster, gamefile
 from adjutant.game import Game
+from adjutant.group import b64
+from adjutant.randomgame import random_game
 from adjutant_ui import sealed
 
 
@@ -52,8 +58,7 @@ def test_a_part_opens_only_with_the_public_part_it_was_sealed_with(holder: str) 
 def test_a_part_sealed_before_the_binding_opens_with_a_warning() -> None:
     game = _game()
     public = cluster.public_data(game)
-    content = json.loads(zlib.decompressobj(-15).decompress(sealed.plaintexts(game, PHRASES)["england"]))
-    del content["public_sha256"]
+    content = {"part": cluster.secret_parts(game)["england"]}  # a version 1 link's part, with no digest
     old = zlib.compress(json.dumps(content).encode(), 9)[2:-4]
     opened = sealed.open_part(public, "england", old)
     assert "sealed before" in opened.warning and "could have been edited" in opened.warning
@@ -91,3 +96,149 @@ def test_the_game_master_needs_a_stronger_passphrase_than_a_player() -> None:
         f"the game master's passphrase opens every secret: use at least {sealed.MIN_GM_BITS} bits "
         "(Generate makes one)"
     ]
+
+
+# --- the link, version 2 (the compact parts) and version 1 ------------------------------------------
+def _ten_years(seed: int) -> Game:
+    *_, game = random_game("cluster", seed, 10)
+    assert game.phase.year >= game.variant.first_year + 10
+    return game
+
+
+def _seals(plain: dict[str, bytes]) -> dict[str, str]:
+    """Seals of the plaintexts as web/seal.js would lay them out (here: the plaintext in the clear, in
+    the seal's 33-byte header and 16-byte tag), so that a test can open them again."""
+    return {name: b64(bytes(33) + data + bytes(16)) for name, data in plain.items()}
+
+
+def _opened(seal: str) -> bytes:
+    return base64.urlsafe_b64decode(seal + "=" * (-len(seal) % 4))[33:-16]
+
+
+def _version_1_plaintexts(game: Game, phrases: dict[str, str]) -> dict[str, bytes]:
+    """What a version 1 link's seals hold: each part as JSON, the game master's the whole game file."""
+    digest = sealed.public_digest(cluster.public_data(game))
+    out = {}
+    for name, part in cluster.secret_parts(game).items():
+        content: dict[str, Any] = {"part": part, "public_sha256": digest}
+        if name == sealed.GM:
+            content["passphrases"] = {p: v for p, v in phrases.items() if p != sealed.GM}
+        out[name] = zlib.compress(json.dumps(content).encode(), 9)[2:-4]
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_ten_year_game_round_trips_through_a_version_2_link(seed: int) -> None:
+    game = _ten_years(seed)
+    phrases = {part: sealed.generate_passphrase() for part in sealed.part_names(game.variant)}
+    link = sealed.sealed_link(game, _seals(sealed.plaintexts(game, phrases)))
+    fragment = link.fragment()
+    assert fragment.startswith("cluster.s=2~") and sealed.is_sealed_link("#" + fragment)
+    read = sealed.decode_sealed_link("#" + fragment)
+    assert read == link and read.fragment() == fragment
+    public_view = sealed.join_parts(cluster.public_data(game), {})
+    assert gamefile.to_data(sealed.public_game(read)) == gamefile.to_data(public_view)
+    gm = sealed.open_part(read.public, sealed.GM, _opened(read.sealed[sealed.GM]))
+    assert gamefile.to_data(gm.game) == gamefile.to_data(game) and gm.warning == ""
+    assert gm.passphrases == {p: v for p, v in phrases.items() if p != sealed.GM}
+    parts = cluster.secret_parts(game)
+    for power in game.variant.powers:
+        opened = sealed.open_part(read.public, power, _opened(read.sealed[power]))
+        expected = sealed.join_parts(cluster.public_data(game), {power: parts[power]})
+        assert gamefile.to_data(opened.game) == gamefile.to_data(expected) and opened.warning == ""
+    # the version 1 link of the same game and seals is several times longer
+    assert len(sealed.encode_sealed_link(cluster.public_data(game), link.sealed)) > 2 * len(fragment)
+
+
+def test_a_version_2_link_with_only_the_game_masters_seal_keeps_the_others_empty() -> None:
+    game = _game()
+    link = sealed.sealed_link(game, {sealed.GM: "AQAA"})
+    fragment = link.fragment()
+    assert fragment.endswith("~AQAA" + "." * len(game.variant.powers))
+    assert sealed.decode_sealed_link(fragment).sealed == {sealed.GM: "AQAA"}
+
+
+def test_a_version_1_link_still_opens() -> None:
+    game = _game()
+    plain = _version_1_plaintexts(game, PHRASES)
+    fragment = sealed.encode_sealed_link(cluster.public_data(game), _seals(plain))
+    assert "~" not in fragment
+    read = sealed.decode_sealed_link("#" + fragment)
+    assert read.public_text == "" and read.fragment() == fragment  # its seals stay in their version
+    gm = sealed.open_part(read.public, sealed.GM, _opened(read.sealed[sealed.GM]))
+    assert gamefile.to_data(gm.game) == gamefile.to_data(game) and gm.warning == ""
+    assert gm.passphrases == {p: v for p, v in PHRASES.items() if p != sealed.GM}
+    england = sealed.open_part(read.public, "england", _opened(read.sealed["england"]))
+    assert sealed.strengths_of(england.game) == {"edi": "3"}
+
+
+@pytest.mark.parametrize("holder", ["england", "gm"])
+def test_a_version_2_link_whose_public_part_was_forged_opens_no_part(holder: str) -> None:
+    game = _game()
+    link = sealed.sealed_link(game, _seals(sealed.plaintexts(game, PHRASES)))
+    forged_text = b64(zlib.compress(json.dumps(_forged(link.public)).encode(), 9)[2:-4])
+    fragment = link.fragment().replace(link.public_text, forged_text)
+    read = sealed.decode_sealed_link(fragment)
+    assert read.public == _forged(link.public)
+    sealed.public_game(read)  # a well-formed public view: only the binding refuses it
+    with pytest.raises(GameFileError, match="public part was changed after it was sealed"):
+        sealed.open_part(read.public, holder, _opened(read.sealed[holder]))
+
+
+def _v2(fields: str) -> str:
+    return "cluster.s=" + fields
+
+
+_PUBLIC = sealed.sealed_link(_game(), {}).public_text
+_EMPTY = "." * 7
+
+
+@pytest.mark.parametrize(
+    ("fragment", "message"),
+    [
+        (_v2("3~x~y"), "newer Adjutant"),
+        (_v2("x~y~z"), "version is not a number"),
+        (_v2("1~x~y"), "wrong number of parts"),
+        (_v2(f"2~{_PUBLIC}"), "wrong number of parts"),
+        (_v2(f"2~{_PUBLIC}~AA{_EMPTY}~x"), "wrong number of parts"),
+        (f"s=2~{_PUBLIC}~AA{_EMPTY}", "does not name a game with secrets"),
+        (f"standard.s=2~{_PUBLIC}~AA{_EMPTY}", "does not name a game with secrets"),
+        (_v2(f"2~<b>x~AA{_EMPTY}"), "public part is damaged"),
+        (_v2(f"2~AAAA~AA{_EMPTY}"), "public part"),
+        (_v2(f"2~{_PUBLIC}~AA.AA"), "2 sealed parts for 8 holders"),
+        (_v2(f"2~{_PUBLIC}~{_EMPTY}"), "no sealed parts"),
+        (_v2(f"2~{_PUBLIC}~<img>{_EMPTY}"), "not base64url"),
+        (_v2("2~" + "A" * 1_000_001), "too long"),
+    ],
+)
+def test_a_hostile_version_2_link_raises_only_a_clear_game_file_error(fragment: str, message: str) -> None:
+    with pytest.raises(GameFileError, match=message):
+        sealed.decode_sealed_link(fragment)
+
+
+def test_mutated_version_2_links_and_parts_give_a_game_or_a_game_file_error() -> None:
+    game = _ten_years(1)
+    plain = sealed.plaintexts(game, PHRASES)
+    fragment = sealed.sealed_link(game, _seals(plain)).fragment()
+    rng = random.Random(17)
+    alphabet = "AZaz09-_~.!="
+    for _ in range(300):
+        at = rng.randrange(len(fragment))
+        mutated = fragment[:at] + rng.choice(alphabet) + fragment[at + rng.randrange(2) :]
+        with contextlib.suppress(GameFileError):
+            sealed.public_game(sealed.decode_sealed_link(mutated))
+    public = cluster.public_data(game)
+    for name in (sealed.GM, "england"):
+        data = plain[name]
+        for _ in range(40):
+            at = rng.randrange(len(data))
+            cut = data[:at] if rng.random() < 0.3 else data[:at] + bytes([rng.randrange(256)]) + data[at + 1 :]
+            with contextlib.suppress(GameFileError):
+                sealed.open_part(public, name, cut)
+
+
+def test_a_compact_part_beside_a_public_part_of_no_game_with_secrets_is_refused() -> None:
+    public = {"variant": "standard"}
+    part = bytes([sealed.COMPACT]) + bytes.fromhex(sealed.public_digest(public))[: sealed.BOUND] + b"\0AA"
+    with pytest.raises(GameFileError, match="not a game with secrets"):
+        sealed.open_part(public, sealed.GM, part)

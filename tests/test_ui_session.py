@@ -552,8 +552,10 @@ def test_each_sealed_part_opens_its_holders_view_and_the_public_view_shows_no_se
     # A part does not open another holder's view, nor another game's.
     with pytest.raises(GameFileError, match="not that holder's"):
         sealed.open_part(link.public, "france", texts["england"])
+    # (a compact part is bound to the public part it was sealed beside, which names its game: another
+    # game's part meets another public part)
     other = sealed.plaintexts(_played_cluster_game(), phrases)
-    with pytest.raises(GameFileError, match="another game"):
+    with pytest.raises(GameFileError, match="public part was changed after it was sealed"):
         sealed.open_part(link.public, "england", other["england"])
 
 

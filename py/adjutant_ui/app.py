@@ -1057,8 +1057,7 @@ class App:
         seal = js.window.adjutantSeal.seal
         game = session.game
         blobs = await asyncio.gather(*(seal(self.keys[name], name, to_js(data)) for name, data in parts.items()))
-        public = cluster.public_data(game)
-        link = SealedLink(public, {name: str(blob) for name, blob in zip(parts, blobs, strict=True)})
+        link = sealed.sealed_link(game, {name: str(blob) for name, blob in zip(parts, blobs, strict=True)})
         fragment = link.fragment()
         if count == self.seal_count and self.session is session:  # not overtaken by a later change
             self.link, self.last_link = link, fragment

@@ -3,15 +3,28 @@
 Plain Python (no `js`), so CPython tests drive it. The encryption itself is web/seal.js (Web Crypto):
 this module makes the bytes each part's seal holds and reads them back, and reads and writes the link.
 
-A sealed link's fragment is ``s=`` and then base64url(raw deflate(JSON)) of::
+A sealed link's fragment (version 2, written now) is the variant's id, a dot, then::
 
-    {"version": 1, "public": <the engine's public_data>, "sealed": {"gm": <seal>, "<power>": <seal>}}
+    s=2~<public part>~<game master's seal>.<first power's seal>.<second power's seal>…
 
-Each seal (web/seal.js) holds raw deflate(JSON) of ``{"part": <the engine's secret part>,
-"public_sha256": <hex SHA-256 of the public part>}`` (:func:`public_digest`): the public part travels in
-the clear, so the seal binds it, and a part opens only beside the public part it was sealed with. The game
-master's also holds the players' passphrases, so the game master can seal the players' parts again after
-reopening the link, and tell a player who lost theirs. Design and threats: docs/security.md.
+The public part is a Cluster group game's (:func:`adjutant.cluster_group.public_text`: the public data,
+compactly); the seals follow the parts' order (:func:`part_names`), a part not sealed left empty. Version 1
+(still read: :func:`decode_sealed_link`) is ``s=`` and then base64url(raw deflate(JSON)) of
+``{"version": 1, "public": <the engine's public_data>, "sealed": {"gm": <seal>, "<power>": <seal>}}``; a
+version 1 link has no ``~`` (base64url has none), which tells the two apart.
+
+Each seal (web/seal.js) holds the byte :data:`COMPACT`, the first :data:`BOUND` bytes of the SHA-256 of
+the public data
+(:func:`public_digest`: the public part travels in the clear, so the seal binds it, and a part opens only
+beside the public part it was sealed with), a byte naming its holder (its place in :func:`part_names`),
+then the part: a power's own secrets as raw deflate(JSON) of
+the engine's secret part without what the public part says (:func:`_restore`); the game master's a Cluster
+group game's game master's part (:func:`adjutant.cluster_group.gm_plaintext`: the seed, the game's id and
+every phase's orders, replayed when opened, and the players' passphrases, so the game master can seal the
+players' parts again after reopening the link, and tell a player who lost theirs). Version 1 links' seals
+hold raw deflate(JSON) of ``{"part": <the engine's secret part>, "public_sha256": <hex digest>}`` (the
+game master's part the whole game file, with ``"passphrases"``); both forms open. Design and threats:
+docs/security.md; lengths: docs/group-play.md.
 """
 
 from __future__ import annotations
@@ -27,13 +40,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjutant import AdjutantError, GameFileError, cluster
+from adjutant import cluster_group as cg
 from adjutant.codec import check_named_variant, link_start, split_link
 from adjutant.game import Game
 from adjutant.limits import inflate, read_json
-from adjutant.variant import Variant
+from adjutant.variant import Variant, load_variant
 
 SEALED_PREFIX = "s="
-SEALED_VERSION = 1
+SEALED_VERSION = 2
+#: the first byte of a part in the compact form; a part in the JSON form is raw deflate, whose first byte never has
+#: bits 1 and 2 both set (block type 3 is reserved), so no JSON part starts with it
+COMPACT = 0x87
+#: a compact part binds the public part by this many bytes of its SHA-256 (128 bits: forging a public part
+#: with the same ones is a second preimage, 2**128 tries)
+BOUND = 16
 #: the game master's part is named so (the engine's name for it); each player's part by its power's id
 GM = cluster.GM_PART
 #: a sealed link longer than this is refused before it is decoded
@@ -185,18 +205,46 @@ def _inflate(data: bytes, what: str) -> Any:
 
 
 def plaintexts(game: Game, passphrases: dict[str, str]) -> dict[str, bytes]:
-    """The bytes to seal for each part (web/seal.js encrypts them): every power's own secrets, and the
-    game master's full game with the players' passphrases."""
+    """The bytes to seal for each part (web/seal.js encrypts them), each in the compact form (see the
+    module's text): every power's own secrets, and the game master's game with the players'
+    passphrases. A part the compact form would not give back exactly is written in the JSON form."""
     parts = cluster.secret_parts(game)
-    digest = public_digest(cluster.public_data(game))
+    public = cluster.public_data(game)
+    digest = public_digest(public)
+    holders = list(part_names(game.variant))
     out = {}
     for name, part in parts.items():
+        head = bytes([COMPACT]) + bytes.fromhex(digest)[:BOUND] + bytes([holders.index(name)])
+        if name == GM and _state(game).seed is not None:
+            out[name] = head + cg.gm_plaintext(game, passphrases)
+            continue
+        secrets_ = part.get("secrets", {})
+        own = {k: v for k, v in secrets_.items() if k not in _RESTORED}
+        if name != GM and _restore(public, name, own) == part:
+            out[name] = head + _deflate(own)
+            continue
         content: dict[str, Any] = {"part": part}
         if name == GM:
             content["passphrases"] = {p: v for p, v in passphrases.items() if p != GM}
         content["public_sha256"] = digest
         out[name] = _deflate(content)
     return out
+
+
+#: what a power's compact part leaves out, as the public part says it (:func:`_restore`)
+_RESTORED = ("game", "view", "started")
+
+
+def _restore(public: dict[str, Any], name: str, own: Any) -> dict[str, Any]:
+    """A power's part (:func:`adjutant.cluster.secret_parts`) from its compact form: its own secrets, and
+    the game's id, phase, records and start as the public part it is bound to says them."""
+    state = public.get("cluster")
+    state = state if isinstance(state, dict) else {}
+    history = public.get("history")
+    game = state.get("game")
+    stamp = {"game": game, "phase": public.get("phase"), "records": len(history) if isinstance(history, list) else 0}
+    secrets_ = {**own, "game": game, "view": name, "started": state.get("started")} if isinstance(own, dict) else own
+    return {**stamp, "holder": name, "secrets": secrets_}
 
 
 @dataclass(frozen=True)
@@ -213,7 +261,24 @@ class Opened:
 def open_part(public: dict[str, Any], name: str, plaintext: bytes) -> Opened:
     """Read an opened seal; a damaged one raises GameFileError."""
     what = "the game master's part" if name == GM else f"the part of {name}"
-    content = _inflate(bytes(plaintext), what)
+    plaintext = bytes(plaintext)
+    if plaintext[:1] == bytes([COMPACT]):
+        at = 1 + BOUND
+        if len(plaintext) <= at:
+            raise GameFileError(f"{what} is damaged: it is cut short")
+        if plaintext[1:at].hex() != public_digest(public)[: 2 * BOUND]:
+            raise GameFileError(f"{PUBLIC_CHANGED} ({what} does not match it)")
+        variant = public.get("variant")
+        if not (isinstance(variant, str) and cg.is_cluster_variant(variant)):
+            raise GameFileError("the link's public part is not a game with secrets")
+        holders = list(part_names(load_variant(variant)))
+        if not (plaintext[at] < len(holders) and holders[plaintext[at]] == name):
+            raise GameFileError(f"the part named {name!r} is not that holder's")
+        if name == GM:
+            return _open_compact_gm(public, plaintext[at + 1 :])
+        part = _restore(public, name, _inflate(plaintext[at + 1 :], what))
+        return Opened(name, join_parts(public, {name: part}), {})
+    content = _inflate(plaintext, what)
     if not isinstance(content, dict) or not isinstance(content.get("part"), dict):
         raise GameFileError(f"{what} is damaged: it holds no secrets")
     phrases = content.get("passphrases", {}) if name == GM else {}
@@ -222,6 +287,19 @@ def open_part(public: dict[str, Any], name: str, plaintext: bytes) -> Opened:
     game = join_parts(public, {name: content["part"]})
     warning = check_binding(public, content, what)
     return Opened(name, game, dict(phrases), warning)
+
+
+def _open_compact_gm(public: dict[str, Any], data: bytes) -> Opened:
+    """The game master's game in the compact form, replayed (which
+    :func:`adjutant.cluster_group.read_gm_plaintext` checks gives this public part)."""
+    try:
+        game, phrases = cg.read_gm_plaintext(data, public)
+    except GameFileError:
+        raise
+    except Exception as error:  # noqa: BLE001 - a damaged part becomes a clear message
+        detail = str(error).split("\n")[0][:200] or type(error).__name__
+        raise GameFileError(f"the game master's part is damaged: {detail}") from None
+    return Opened(GM, game, phrases)
 
 
 # --- the public part's binding ----------------------------------------------------------------------
@@ -294,13 +372,24 @@ def gm_passphrase_problem(phrase: str) -> str:
 # --- the link ----------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SealedLink:
-    """A sealed link, decoded: the public data in the clear and each part's seal."""
+    """A sealed link, decoded: the public data in the clear and each part's seal; ``public_text`` is the
+    public part as a version 2 link writes it ("" for a version 1 link, whose seals hold that version's
+    parts and so stay in it)."""
 
     public: dict[str, Any]
     sealed: dict[str, str]
+    public_text: str = ""
 
     def fragment(self) -> str:
+        if self.public_text:
+            return _encode_compact(self.public, self.public_text, self.sealed)
         return encode_sealed_link(self.public, self.sealed)
+
+
+def sealed_link(game: Game, seals: dict[str, str]) -> SealedLink:
+    """The link of the game master's ``game`` with its parts' ``seals`` (web/seal.js made them from
+    :func:`plaintexts`), in the current version."""
+    return SealedLink(cluster.public_data(game), dict(seals), cg.public_text(game))
 
 
 def is_sealed_link(fragment: str) -> bool:
@@ -308,11 +397,21 @@ def is_sealed_link(fragment: str) -> bool:
 
 
 def encode_sealed_link(public: dict[str, Any], sealed: dict[str, str]) -> str:
-    """The fragment (without '#') for a game's public data and its parts' seals: the variant's id and a
-    dot, as an ordinary link starts (:mod:`adjutant.codec`), then ``s=`` and the rest."""
-    payload = {"version": SEALED_VERSION, "public": public, "sealed": sealed}
+    """The version 1 fragment (without '#') for a game's public data and its parts' seals: the variant's
+    id and a dot, as an ordinary link starts (:mod:`adjutant.codec`), then ``s=`` and the rest."""
+    payload = {"version": 1, "public": public, "sealed": sealed}
     seal = base64.urlsafe_b64encode(_deflate(payload)).decode("ascii").rstrip("=")
     return link_start(public.get("variant")) + SEALED_PREFIX + seal
+
+
+def _encode_compact(public: dict[str, Any], text: str, sealed: dict[str, str]) -> str:
+    variant = public.get("variant")
+    names = part_names(load_variant(str(variant)))
+    unknown = sorted(set(sealed) - set(names))
+    if unknown:
+        raise AdjutantError(f"no sealed part {unknown[0]!r} in a game of {variant}")
+    seals = ".".join(sealed.get(name, "") for name in names)
+    return f"{link_start(variant)}{SEALED_PREFIX}{SEALED_VERSION}~{text}~{seals}"
 
 
 def decode_sealed_link(fragment: str) -> SealedLink:
@@ -326,6 +425,8 @@ def decode_sealed_link(fragment: str) -> SealedLink:
         raise GameFileError("the link holds no game")
     if len(text) > MAX_LINK:
         raise GameFileError(f"the link is too long ({len(text)} characters) to be a game")
+    if "~" in text:
+        return _decode_compact(named, text)
     if not set(text) <= _B64URL:
         raise GameFileError("the link is damaged: it has characters that base64url does not use")
     try:
@@ -338,11 +439,8 @@ def decode_sealed_link(fragment: str) -> SealedLink:
     version = payload["version"]
     if not isinstance(version, int) or isinstance(version, bool):
         raise GameFileError("the link is damaged: its version is not a number")
-    if version > SEALED_VERSION:
-        raise GameFileError(
-            f"this link was made by a newer Adjutant (sealed link version {version}); "
-            f"this one reads up to {SEALED_VERSION}"
-        )
+    if version > 1:
+        _newer(version)
     public, sealed = payload.get("public"), payload.get("sealed")
     if not isinstance(public, dict):
         raise GameFileError("the link is damaged: it has no public part")
@@ -352,9 +450,47 @@ def decode_sealed_link(fragment: str) -> SealedLink:
     for name, seal in sealed.items():
         if not (isinstance(name, str) and 0 < len(name) <= 40 and name.replace("_", "").isalnum() and name.isascii()):
             raise GameFileError("the link is damaged: a sealed part has a malformed name")
-        if not isinstance(seal, str) or not seal or not set(seal) <= _B64URL:
-            raise GameFileError(f"the link is damaged: the sealed part {name!r} is not base64url")
+        _check_seal(name, seal)
     return SealedLink(public, dict(sealed))
+
+
+def _newer(version: int) -> None:
+    raise GameFileError(
+        f"this link was made by a newer Adjutant (sealed link version {version}); "
+        f"this one reads up to {SEALED_VERSION}"
+    )
+
+
+def _check_seal(name: str, seal: object) -> None:
+    if not isinstance(seal, str) or not seal or not set(seal) <= _B64URL:
+        raise GameFileError(f"the link is damaged: the sealed part {name!r} is not base64url")
+
+
+def _decode_compact(named: str | None, text: str) -> SealedLink:
+    """A version 2 link's fields (``text`` is what follows ``s=``)."""
+    fields = text.split("~")
+    version = fields[0]
+    if not (version.isascii() and version.isdigit() and len(version) <= 6):
+        raise GameFileError("the link is damaged: its version is not a number")
+    if int(version) > SEALED_VERSION:
+        _newer(int(version))
+    if int(version) != SEALED_VERSION or len(fields) != 3:
+        raise GameFileError("the link is damaged: it has the wrong number of parts")
+    if not cg.is_cluster_variant(named):
+        raise GameFileError("the link is damaged: it does not name a game with secrets")
+    assert named is not None
+    public = cg.read_public(fields[1])
+    check_named_variant(named, public.get("variant"))
+    names = list(part_names(load_variant(named)))
+    seals = fields[2].split(".")
+    if len(seals) != len(names):
+        raise GameFileError(f"the link is damaged: it has {len(seals)} sealed parts for {len(names)} holders")
+    sealed = {name: seal for name, seal in zip(names, seals, strict=True) if seal}
+    if not sealed:
+        raise GameFileError("the link is damaged: it has no sealed parts")
+    for name, seal in sealed.items():
+        _check_seal(name, seal)
+    return SealedLink(public, sealed, fields[1])
 
 
 def public_game(link: SealedLink) -> Game:
@@ -383,4 +519,5 @@ __all__ = [
     "public_digest",
     "plaintexts",
     "public_game",
+    "sealed_link",
 ]

@@ -15,6 +15,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from adjutant_ui.sealed import decode_sealed_link
 from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog
 
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
@@ -54,11 +55,10 @@ def unlock(page: Any, passphrase: str) -> str:
 
 
 def decode_fragment(fragment: str) -> dict[str, Any]:
-    assert fragment.startswith("cluster.s=")  # the variant, readable, for the page's first paint
-    data = fragment.removeprefix("cluster.s=")
-    raw = zlib.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), -15)
-    payload: dict[str, Any] = json.loads(raw)
-    return payload
+    # the variant, readable, for the page's first paint; then the link's version (2: the compact parts)
+    assert fragment.startswith("cluster.s=2~")
+    link = decode_sealed_link("#" + fragment)
+    return {"version": 2, "public": link.public, "sealed": link.sealed}
 
 
 def holds_all(data: Any, provinces: set[str]) -> bool:
@@ -144,7 +144,7 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
 
     # The link decoded here: the public part holds no secret; the sealed parts read as noise.
     payload = decode_fragment(link)
-    assert payload["version"] == 1
+    assert payload["version"] == 2
     assert set(payload["sealed"]) == {"gm", *POWERS}
     public = json.dumps(payload["public"])
     for secret in ("seed", "site", "nominat", "strength", "knowledge"):

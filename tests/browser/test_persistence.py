@@ -132,13 +132,11 @@ PASSPHRASES = {
 
 
 def sealed_payload(fragment: str) -> dict[str, Any]:
-    import base64
-    import json
-    import zlib
+    from adjutant_ui.sealed import decode_sealed_link
 
-    data = fragment.removeprefix("cluster.s=")
-    payload: dict[str, Any] = json.loads(zlib.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), -15))
-    return payload
+    assert fragment.startswith("cluster.s=2~")
+    link = decode_sealed_link(fragment)
+    return {"public": link.public, "sealed": link.sealed}
 
 
 def test_the_game_masters_adjudication_is_saved_before_the_players_keys_are_ready(
