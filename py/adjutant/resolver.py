@@ -393,8 +393,9 @@ class Resolver:
         if now == RESOLVED:
             return result[i]
         if now == GUESSING:
-            if i not in deps:
-                deps.append(i)
+            # appended at every read, even if listed already: a decision resolved further down that reads
+            # this guess must see the list grow, or it would be settled with the guessed value
+            deps.append(i)
             return result[i]
         mark = len(deps)
         result[i] = False
@@ -422,7 +423,7 @@ class Resolver:
             del deps[mark:]
             self.settle(i, first)
             return first
-        cycle = list(deps[mark:])
+        cycle = list(dict.fromkeys(deps[mark:]))
         if i not in cycle:
             cycle.insert(0, i)
         for j in cycle:
