@@ -988,19 +988,23 @@ class App:
         lines = [f"{names.get(part, part)}: {phrase}" for part, phrase in self._passphrase_entries().items()]
         self.copy("\n".join(lines), "Passphrases")
 
-    def on_passphrases(self, event: Any) -> None:
-        event.preventDefault()
-        purpose, _, variant_id = self.passphrase_purpose.partition(":")
-        phrases = self._passphrase_entries()
-        problems = sealed.passphrase_problems(phrases, sealed.part_names(load_variant(variant_id)))
-        errors = _id("passphrase-errors")
+    def list_problems(self, list_id: str, problems: list[str]) -> bool:
+        """Show ``problems`` (as text) in the list ``list_id``, replacing what it showed; whether there are any."""
+        errors = _id(list_id)
         errors.replaceChildren()
         for problem in problems:
             item = document.createElement("li")
             item.className = "rejected"
             item.textContent = problem
             errors.appendChild(item)
-        if problems:
+        return bool(problems)
+
+    def on_passphrases(self, event: Any) -> None:
+        event.preventDefault()
+        purpose, _, variant_id = self.passphrase_purpose.partition(":")
+        phrases = self._passphrase_entries()
+        problems = sealed.passphrase_problems(phrases, sealed.part_names(load_variant(variant_id)))
+        if self.list_problems("passphrase-errors", problems):
             return
         _id("passphrase-dialog").close()
         if purpose == "group":  # a Cluster group game (py/adjutant_ui/cluster_group.py)

@@ -293,14 +293,7 @@ class GroupController:
         event.preventDefault()
         phrase = str(_id("group-passphrase").value).strip()
         problems = sealed.passphrase_problems({"gm": phrase}, {"gm": "The game master's passphrase"})
-        errors = _id("group-errors")
-        errors.replaceChildren()
-        for problem in problems:
-            item = document.createElement("li")
-            item.className = "rejected"
-            item.textContent = problem
-            errors.appendChild(item)
-        if problems:
+        if self.app.list_problems("group-errors", problems):
             return
         _id("group-dialog").close()
         asyncio.ensure_future(self._start(str(_id("group-dialog").dataset.variant), phrase))
