@@ -365,7 +365,7 @@ def test_transfer_lifecycle_a_triple_aura_lasts_two_years_in_a_normal_host() -> 
     _play(g, "")  # F1902M
     _play(g, "")  # W1902A
     # S1903: worth 0, below the host's level: the aura dies, and the original unit with it; the host lives on,
-    # its own again (France's order for it no longer counts: it carries out Germany's)
+    # its own again (it carries out Germany's order, not France's)
     results = _play(g, "France: A Boh - Mun\nGermany: A Boh - Sil")
     assert "bur" not in g.units and "boh" not in g.units and g.units["sil"].power == "germany"
     assert _result(results, "A boh").success

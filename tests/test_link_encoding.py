@@ -68,7 +68,7 @@ def test_the_link_after_each_action_is_the_replayed_games(variant: str, seed: in
         game.adjudicate()
         check(game)
         if rng.random() < 0.25:
-            game.undo()  # the last phase's part is no longer the game's
+            game.undo()  # the last phase's kept part is dropped with its record
             check(game)
             game.adjudicate()
             check(game)

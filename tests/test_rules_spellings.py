@@ -1,7 +1,7 @@
 """The rules texts' own spellings parse: every province name and abbreviation their examples and tables
 use (OCR slips included: a player copying an order out of the text must not be refused), and every order
-written in Coast-Running's examples (issue 17.3). The lists are copied from the texts in
-``../shared/seeds/`` (see ``maps/<variant>.md`` for which text is which)."""
+written in Coast-Running's examples (issue 17.3). The lists are copied from the variants' rules texts
+(``maps/<variant>.md`` names each text and where it differs from the map data)."""
 
 from __future__ import annotations
 

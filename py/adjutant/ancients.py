@@ -1,5 +1,5 @@
 """Cluster Diplomacy's rules: the Sites of the Ancients, multiple units, Research, Transfer and
-Mattermission (the rules text, ``../shared/seeds/002_a458c0d5acaf6332.txt``; decisions in
+Mattermission (rules 4–7 of the Cluster Diplomacy rules text; its readings and decisions are in
 ``maps/cluster.md``).
 
 The game master places the sites at random before play (rule 6); the placement here is a pure function of

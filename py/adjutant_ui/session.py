@@ -697,7 +697,7 @@ class Session:
                 self.note = f"There is no dislodged unit in {here}: only dislodged units retreat now."
             return None, []
         unit = self.unit_at(province_of(self.selected))
-        if unit is None:  # (the selection no longer names a unit that can be ordered)
+        if unit is None:  # the selected place holds no unit this phase can order: start afresh
             self.clear_selection()
             return self.click(location)
         name = f"{unit.type} {variant.province_name(unit.location)}"

@@ -207,7 +207,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
     text = link.split("#", 1)[1]
     read = cg.read_link(text)
     # the public part changed (a centre given to another power), the sealed parts kept: a player's part
-    # no longer opens beside it
+    # does not open beside it
     forged = json.loads(json.dumps(read.public))
     forged["centres"]["france"] = [c for c in forged["centres"]["france"] if c != "par"]
     forged["centres"]["germany"].append("par")

@@ -198,7 +198,7 @@ def test_a_group_plays_two_years_of_standard_by_sealed_codes(new_context: Any, s
         new: "already in",
     }
     link = group.read_group_link(held)
-    # the same code with another power in its clear header: the additional data no longer matches
+    # the same code with another power in its clear header: the additional data does not match
     raw = group.unb64(new[len("orders~"):], "code")
     other_power = group.CODE_PREFIX + group.b64(raw[:9] + bytes([list(ref.variant.powers).index("italy")]) + raw[10:])
     cases[other_power] = "does not open"

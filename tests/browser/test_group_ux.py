@@ -181,7 +181,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert "Results for Spring 1901" in gm.evaluate("navigator.clipboard.readText()")
     assert gm.locator("#players-message").is_visible() and in_viewport(gm, "#message-status")
     assert "players' link and codes" in gm.inner_text("#group-jump")
-    # the next adjudication: that message, now out of date, is no longer shown to copy
+    # the next adjudication: a message of an earlier phase is not shown to copy
     adjudicate(gm, tap=True)
     gm.wait_for_function("document.documentElement.dataset.phase !== 'F1901M'")
     assert not gm.locator("#players-message").is_visible()
