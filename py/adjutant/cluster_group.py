@@ -147,19 +147,7 @@ def unpack_public(data: dict[str, Any]) -> dict[str, Any]:
             if flags & 2:
                 result["dislodged"] = True
             results.append(result)
-        record: dict[str, Any] = {"phase": phase}
-        if skipped:
-            record["skipped"] = True
-            if results:
-                record["results"] = results
-        else:
-            orders: dict[str, list[str]] = {}
-            for r in results:
-                if r["order"]:
-                    orders.setdefault(str(r["power"]), []).append(r["order"])
-            record["orders"] = dict(sorted(orders.items()))
-            record["results"] = results
-        history.append(record)
+        history.append(_history_record(phase, bool(skipped), results))
     out = {k: v for k, v in data.items() if k != "packed_history"}
     out["history"] = history
     return out
@@ -455,7 +443,13 @@ def _decode_results(board: _Board, pos: dict[str, Any], data: _Reader, templates
         if flags & 2:
             result["dislodged"] = True
         results.append(result)
-    record: dict[str, Any] = {"phase": pos["phase"]}
+    return _history_record(pos["phase"], bool(skipped), results)
+
+
+def _history_record(phase: Any, skipped: bool, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """A phase of the public history as the game file writes it: its results, and each power's orders
+    read from them (a skipped phase lists only what it disbanded)."""
+    record: dict[str, Any] = {"phase": phase}
     if skipped:
         record["skipped"] = True
         if results:

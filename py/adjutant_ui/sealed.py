@@ -81,15 +81,7 @@ def variant_has_secrets(variant: Variant) -> bool:
 def join_parts(public: dict[str, Any], parts: dict[str, dict[str, Any]]) -> Game:
     """The game as the holder of ``parts`` sees it; the public view with none. Whatever the engine
     raises on a damaged part comes out as a GameFileError."""
-    try:
-        return cluster.join_parts(public, parts)
-    except GameFileError:
-        raise
-    except AdjutantError as error:
-        raise GameFileError(str(error)) from None
-    except Exception as error:  # noqa: BLE001 - a hostile link's public part becomes a clear message
-        detail = str(error).split("\n")[0][:200] or type(error).__name__
-        raise GameFileError(f"the link's game is damaged: {detail}") from None
+    return cg.join(public, parts)
 
 
 def _state(game: Game) -> Any:

@@ -22,7 +22,7 @@ from adjutant.gamefile import from_data
 from adjutant_ui.session import order_label
 from app_driver import Site, adjudicate, open_app
 from test_cluster_game import strengths
-from test_group_game import engine_units, open_codes, units
+from test_group_game import engine_units, open_codes, send, units
 
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
 PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p in POWERS}}
@@ -77,24 +77,6 @@ def players_link(gm: Any) -> str:
     gm.click("#copy-public-link")
     gm.wait_for_function("window.__copied !== ''", timeout=20_000)
     return str(gm.evaluate("window.__copied"))
-
-
-def send(page: Any, orders: list[str]) -> str:
-    before = page.input_value("#orders-code")
-    if orders:
-        page.fill("#orders-text", "\n".join(orders))
-        page.click("#orders-apply")
-        assert page.eval_on_selector_all("#orders-errors li.rejected", "els => els.length") == 0, page.inner_text(
-            "#orders-errors"
-        )
-    page.click("#send-orders")
-    page.wait_for_function(
-        "before => { const v = document.getElementById('orders-code').value;"
-        " return v.startsWith('orders~') && v !== before; }",
-        arg=before,
-        timeout=10_000,
-    )
-    return page.input_value("#orders-code")
 
 
 def open_players_link(page: Any, link: str, power: str, phase: str) -> None:
