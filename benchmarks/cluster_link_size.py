@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
-from adjutant import cluster  # noqa: E402
 from adjutant import cluster_group as cg  # noqa: E402
+from adjutant import cluster_views  # noqa: E402
 from adjutant.group import Intake, b64  # noqa: E402
 from adjutant.randomgame import random_game  # noqa: E402
 from adjutant_ui import sealed  # noqa: E402
@@ -52,7 +52,7 @@ def sizes(game: object) -> tuple[int, int, int, int, int]:
     new = sealed.sealed_link(game, seals).fragment()  # type: ignore[arg-type]
     old_plain = version_1_plaintexts(game, phrases)
     old = sealed.encode_sealed_link(
-        cluster.public_data(game), {name: fake_seal(data, SEAL_JS) for name, data in old_plain.items()}  # type: ignore[arg-type]
+        cluster_views.public_data(game), {name: fake_seal(data, SEAL_JS) for name, data in old_plain.items()}  # type: ignore[arg-type]
     )
     public = cg.public_text(game)  # type: ignore[arg-type]
     players = cg.players_link("cluster", KEY, public, {p: seals[p] for p in game.variant.powers})  # type: ignore[attr-defined]
@@ -63,9 +63,9 @@ def sizes(game: object) -> tuple[int, int, int, int, int]:
 
 def version_1_plaintexts(game: object, phrases: dict[str, str]) -> dict[str, bytes]:
     """The parts as a version 1 link seals them: JSON, the game master's the whole game file."""
-    digest = sealed.public_digest(cluster.public_data(game))  # type: ignore[arg-type]
+    digest = sealed.public_digest(cluster_views.public_data(game))  # type: ignore[arg-type]
     out = {}
-    for name, part in cluster.secret_parts(game).items():  # type: ignore[arg-type]
+    for name, part in cluster_views.secret_parts(game).items():  # type: ignore[arg-type]
         content = {"part": part, "public_sha256": digest}
         if name == sealed.GM:
             content["passphrases"] = {p: v for p, v in phrases.items() if p != sealed.GM}

@@ -104,7 +104,7 @@ def _movement(v: Variant, units: dict[str, Unit], orders: dict[str, Any], season
 def _cluster_movement(v: Variant, units: dict[str, Unit], case: dict[str, Any], strengths: dict[str, int]) -> Outcome:
     """A Cluster case with sites or knowledge: the whole movement phase (transfers, mattermission,
     research), as a game adjudicates it."""
-    from adjutant.ancients import Aura, ClusterState, adjudicate_movement_phase
+    from adjutant.cluster_rules import Aura, ClusterState, adjudicate_movement_phase
     from adjutant.phases import Phase
 
     knowledge = {}

@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import pytest
 from adjutant import AdjutantError, Game, GameFileError, OrderError, Result, Unit, gamefile, load_variant
-from adjutant.ancients import Aura, ClusterState
-from adjutant.cluster import (
+from adjutant.cluster_rules import Aura, ClusterState
+from adjutant.cluster_views import (
     check_sites,
     distance,
     join_parts,

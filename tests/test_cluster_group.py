@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from adjutant import AdjutantError, GameFileError, cluster, group
+from adjutant import AdjutantError, GameFileError, cluster_views, group
 from adjutant import cluster_group as cg
 from adjutant.game import Game
 from adjutant.gamefile import dumps, loads
@@ -24,7 +24,7 @@ SEALS = {p: group.b64(f"sealed part {i}".encode()) for i, p in enumerate(POWERS)
 
 
 def _view(game: Game, power: str) -> Game:
-    return cluster.join_parts(cluster.public_data(game), {power: cluster.secret_parts(game)[power]})
+    return cluster_views.join_parts(cluster_views.public_data(game), {power: cluster_views.secret_parts(game)[power]})
 
 
 def _accept(game: Game, intake: group.Intake, power: str, payload: bytes, seq: int = 1) -> str:
@@ -36,7 +36,7 @@ def _accept(game: Game, intake: group.Intake, power: str, payload: bytes, seq: i
 def test_a_players_view_drafts_orders_the_game_master_takes_in() -> None:
     """Nominations, research and moves drafted in France's own view, encoded there and decoded against
     the game master's game, are France's orders there; the game adjudicates as if typed."""
-    game = cluster.new_game(seed=5)
+    game = cluster_views.new_game(seed=5)
     typed = loads(dumps(game))
     view = _view(game, "france")
     assert view.add_orders("A Par - Bur; F Bre RES; Nominate 3 mar; Nominate 2 later", "france") == []
@@ -55,7 +55,7 @@ def test_the_players_digest_is_the_game_masters() -> None:
     """A player's page binds a code to the public part it read from the link; the game master's page to
     the public data of its game: the same digest, phase after phase."""
     rng = random.Random(3)
-    game = cluster.new_game(seed=3)
+    game = cluster_views.new_game(seed=3)
     for _ in range(5):
         link = cg.read_link(cg.players_link("cluster", KEY, cg.public_text(game), SEALS))
         assert cg.phase_digest(link.public, KEY) == group.phase_digest(game, KEY)
@@ -71,7 +71,7 @@ def test_a_nomination_the_rules_refuse_is_refused_with_its_code() -> None:
     """A code is read against the game master's game with the rules' checks on giving an order: a second
     nomination of one unit (which the player's page would not take) refuses the code, and nothing
     changes; a nomination of another power's unit is not France's."""
-    game = cluster.new_game(seed=9)
+    game = cluster_views.new_game(seed=9)
     view = _view(game, "france")
     twice = [view.parse("Nominate 3 par", "france"), view.parse("Nominate 2 par", "france")]
     intake = group.Intake(0)
@@ -89,7 +89,7 @@ def test_a_nomination_the_rules_refuse_is_refused_with_its_code() -> None:
 
 def test_links_round_trip_and_hold_no_secret() -> None:
     rng = random.Random(11)
-    game = cluster.new_game(seed=11)
+    game = cluster_views.new_game(seed=11)
     for _ in range(3):
         for order in random_orders(game, rng):
             game.add_order(order)
@@ -99,7 +99,7 @@ def test_links_round_trip_and_hold_no_secret() -> None:
     text = cg.players_link("cluster", KEY, public, SEALS, "france")
     link = cg.read_link(text)
     assert (link.power, link.seals, link.is_gm) == ("france", SEALS, False)
-    assert dumps(link.public_game()) == dumps(cluster.public_view(game))
+    assert dumps(link.public_game()) == dumps(cluster_views.public_view(game))
     shown = json.dumps(link.public)
     assert "seed" not in shown and "sites" not in shown and "Nominate" not in shown
     gm = cg.read_link(cg.gm_link("cluster", KEY, "c2VhbGVk", group.Intake(3), public, "Z20"))
@@ -110,14 +110,14 @@ def test_links_round_trip_and_hold_no_secret() -> None:
 
 
 def test_the_game_masters_part_must_be_this_public_parts_game() -> None:
-    game = cluster.new_game(seed=2)
-    other = cluster.new_game(seed=2)
+    game = cluster_views.new_game(seed=2)
+    other = cluster_views.new_game(seed=2)
     other.add_orders("A par - bur", "france")
     other.adjudicate()
     with pytest.raises(GameFileError, match="not the game of the link's public part"):
-        cg.read_gm_plaintext(cg.gm_plaintext(other, {}), cluster.public_data(game))
+        cg.read_gm_plaintext(cg.gm_plaintext(other, {}), cluster_views.public_data(game))
     with pytest.raises(GameFileError, match="game master's part"):
-        cg.read_gm_plaintext(b"\x00\x01garbage", cluster.public_data(game))
+        cg.read_gm_plaintext(b"\x00\x01garbage", cluster_views.public_data(game))
 
 
 @pytest.mark.parametrize(
@@ -134,20 +134,20 @@ def test_the_game_masters_part_must_be_this_public_parts_game() -> None:
     ],
 )
 def test_damaged_players_links_are_refused_by_name(mangle, message) -> None:
-    text = cg.players_link("cluster", KEY, cg.public_text(cluster.new_game(seed=1)), SEALS)
+    text = cg.players_link("cluster", KEY, cg.public_text(cluster_views.new_game(seed=1)), SEALS)
     with pytest.raises(GameFileError, match=message):
         cg.read_link(mangle(text))
 
 
 def test_a_public_part_that_is_not_a_public_view_is_refused() -> None:
     """A public part holding the game master's game (its secrets), or pending orders, is not read."""
-    game = cluster.new_game(seed=4)
+    game = cluster_views.new_game(seed=4)
     from adjutant.gamefile import to_data
 
     secret = group.b64(cg._deflate(cg._canonical(to_data(game))))
     with pytest.raises(GameFileError):
         cg.read_link(cg.players_link("cluster", KEY, secret, SEALS))
-    public = cluster.public_data(game)
+    public = cluster_views.public_data(game)
     public["orders"] = {"france": ["A par - bur"]}  # (a public view reads no pending orders)
     text = group.b64(cg._deflate(cg._canonical(public)))
     assert not cg.read_link(cg.players_link("cluster", KEY, text, SEALS)).public_game().orders
@@ -169,7 +169,7 @@ def test_the_game_masters_part_restores_a_long_game_exactly(seed: int) -> None:
         pass
     for order in random_orders(game, rng):
         game.add_order(order)
-    public = cluster.public_data(game)
+    public = cluster_views.public_data(game)
     plain = cg.gm_plaintext(game, {p: f"{p}-phrase-1234" for p in POWERS})
     back, phrases = cg.read_gm_plaintext(plain, public)
     assert dumps(back) == dumps(game) and set(phrases) == set(POWERS)
@@ -177,10 +177,10 @@ def test_the_game_masters_part_restores_a_long_game_exactly(seed: int) -> None:
 
 
 def test_a_damaged_game_masters_part_is_refused_by_name() -> None:
-    game = cluster.new_game(seed=6)
+    game = cluster_views.new_game(seed=6)
     game.add_orders("A par - bur", "france")
     game.adjudicate()
-    public = cluster.public_data(game)
+    public = cluster_views.public_data(game)
     content = json.loads(cg.inflate(cg.gm_plaintext(game, {}), "x", 10**6))
     for key, value, message in [
         ("orders", group.b64(b"\x00\x05ab"), "cut short"),
@@ -200,7 +200,7 @@ def test_the_public_part_packs_its_history_and_reads_back_the_same() -> None:
 
     for game in random_game("cluster", 2, 3):  # noqa: B007 - the last state is the game played
         pass
-    public = cluster.public_data(game)
+    public = cluster_views.public_data(game)
     packed = cg.pack_public(public)
     assert "packed_history" in packed and "history" not in packed
     assert cg.read_public(cg.public_text(game)) == public
@@ -216,7 +216,7 @@ def test_the_public_part_packs_its_history_and_reads_back_the_same() -> None:
     ],
 )
 def test_a_malformed_packed_history_is_refused(history, message) -> None:
-    data = {**cluster.public_data(cluster.new_game(seed=1)), "packed_history": history}
+    data = {**cluster_views.public_data(cluster_views.new_game(seed=1)), "packed_history": history}
     data.pop("history")
     with pytest.raises(GameFileError, match=message):
         cg.read_public(group.b64(cg._deflate(cg._canonical(data))))
@@ -227,7 +227,7 @@ def _played(seed: int, years: int) -> list[dict]:
     """The public data after every phase of a seeded random game of ``years`` years."""
     from adjutant.randomgame import random_game
 
-    return [cluster.public_data(game) for game in random_game("cluster", seed, years)]
+    return [cluster_views.public_data(game) for game in random_game("cluster", seed, years)]
 
 
 def _split(raw: bytes) -> tuple[dict, bytes]:

@@ -13,7 +13,7 @@ MODULES = sorted(m.name for m in pkgutil.iter_modules(adjutant.__path__, "adjuta
 
 
 def test_every_engine_module_is_listed() -> None:
-    assert {"adjutant.game", "adjutant.report", "adjutant.resolver", "adjutant.cluster"} <= set(MODULES)
+    assert {"adjutant.game", "adjutant.report", "adjutant.resolver", "adjutant.cluster_views"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -212,7 +212,7 @@ def test_damaged_group_links_are_refused(fragment: str, reason: str) -> None:
 
 
 def test_cluster_games_are_not_group_links() -> None:
-    from adjutant import cluster
+    from adjutant import cluster_views
 
     with pytest.raises(AdjutantError, match="Cluster"):
-        group.public_link(cluster.new_game(1, "cluster"), KEY)
+        group.public_link(cluster_views.new_game(1, "cluster"), KEY)

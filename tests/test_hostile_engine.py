@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from adjutant import AdjutantError, Game, GameFileError, decode_link, dumps, encode_link, loads
-from adjutant.cluster import for_players, new_game, public_data
+from adjutant.cluster_views import for_players, new_game, public_data
 from adjutant.gamefile import MAX_BYTES, to_data
 from adjutant.limits import MAX_DEPTH, MAX_FILE_BYTES, read_json, too_deep
 from adjutant.orders import parse_order
@@ -82,7 +82,7 @@ def test_deep_nesting_is_refused_before_parsing(read: Any) -> None:
 
 
 def test_every_real_game_and_part_fits_the_depth_limit() -> None:
-    from adjutant.cluster import secret_parts
+    from adjutant.cluster_views import secret_parts
 
     game = cluster_game()
     for data in (to_data(game), public_data(game), to_data(for_players(game)), *secret_parts(game).values()):

@@ -11,7 +11,7 @@ import zlib
 from typing import Any
 
 import pytest
-from adjutant import GameFileError, cluster, gamefile
+from adjutant import GameFileError, cluster_views, gamefile
 from adjutant.game import Game
 from adjutant.group import b64
 from adjutant.randomgame import random_game
@@ -19,7 +19,7 @@ from adjutant_ui import sealed
 
 
 def _game() -> Game:
-    game = cluster.new_game(1901)
+    game = cluster_views.new_game(1901)
     game.nominate("england", 3, "edi")
     game.nominate("france", 3, "mar")
     game.add_orders("France: A par - bur\nEngland: F lon - nth\nGermany: A mun - bur")
@@ -43,7 +43,7 @@ def _forged(public: dict) -> dict:  # type: ignore[type-arg]
 @pytest.mark.parametrize("holder", ["england", "france", "gm"])
 def test_a_part_opens_only_with_the_public_part_it_was_sealed_with(holder: str) -> None:
     game = _game()
-    public = cluster.public_data(game)
+    public = cluster_views.public_data(game)
     texts = sealed.plaintexts(game, PHRASES)
     opened = sealed.open_part(public, holder, texts[holder])
     assert opened.warning == ""
@@ -57,15 +57,15 @@ def test_a_part_opens_only_with_the_public_part_it_was_sealed_with(holder: str) 
 
 def test_a_part_sealed_before_the_binding_opens_with_a_warning() -> None:
     game = _game()
-    public = cluster.public_data(game)
-    content = {"part": cluster.secret_parts(game)["england"]}  # a version 1 link's part, with no digest
+    public = cluster_views.public_data(game)
+    content = {"part": cluster_views.secret_parts(game)["england"]}  # a version 1 link's part, with no digest
     old = zlib.compress(json.dumps(content).encode(), 9)[2:-4]
     opened = sealed.open_part(public, "england", old)
     assert "sealed before" in opened.warning and "could have been edited" in opened.warning
 
 
 def test_the_digest_does_not_depend_on_key_order_or_spacing() -> None:
-    public = cluster.public_data(_game())
+    public = cluster_views.public_data(_game())
     shuffled = json.loads(json.dumps(dict(reversed(list(public.items())))))
     assert sealed.public_digest(shuffled) == sealed.public_digest(public)
     assert len(sealed.public_digest(public)) == 64
@@ -117,9 +117,9 @@ def _opened(seal: str) -> bytes:
 
 def _version_1_plaintexts(game: Game, phrases: dict[str, str]) -> dict[str, bytes]:
     """What a version 1 link's seals hold: each part as JSON, the game master's the whole game file."""
-    digest = sealed.public_digest(cluster.public_data(game))
+    digest = sealed.public_digest(cluster_views.public_data(game))
     out = {}
-    for name, part in cluster.secret_parts(game).items():
+    for name, part in cluster_views.secret_parts(game).items():
         content: dict[str, Any] = {"part": part, "public_sha256": digest}
         if name == sealed.GM:
             content["passphrases"] = {p: v for p, v in phrases.items() if p != sealed.GM}
@@ -136,18 +136,18 @@ def test_a_ten_year_game_round_trips_through_a_version_2_link(seed: int) -> None
     assert fragment.startswith("cluster.s=2~") and sealed.is_sealed_link("#" + fragment)
     read = sealed.decode_sealed_link("#" + fragment)
     assert read == link and read.fragment() == fragment
-    public_view = sealed.join_parts(cluster.public_data(game), {})
+    public_view = sealed.join_parts(cluster_views.public_data(game), {})
     assert gamefile.to_data(sealed.public_game(read)) == gamefile.to_data(public_view)
     gm = sealed.open_part(read.public, sealed.GM, _opened(read.sealed[sealed.GM]))
     assert gamefile.to_data(gm.game) == gamefile.to_data(game) and gm.warning == ""
     assert gm.passphrases == {p: v for p, v in phrases.items() if p != sealed.GM}
-    parts = cluster.secret_parts(game)
+    parts = cluster_views.secret_parts(game)
     for power in game.variant.powers:
         opened = sealed.open_part(read.public, power, _opened(read.sealed[power]))
-        expected = sealed.join_parts(cluster.public_data(game), {power: parts[power]})
+        expected = sealed.join_parts(cluster_views.public_data(game), {power: parts[power]})
         assert gamefile.to_data(opened.game) == gamefile.to_data(expected) and opened.warning == ""
     # the version 1 link of the same game and seals is several times longer
-    assert len(sealed.encode_sealed_link(cluster.public_data(game), link.sealed)) > 2 * len(fragment)
+    assert len(sealed.encode_sealed_link(cluster_views.public_data(game), link.sealed)) > 2 * len(fragment)
 
 
 def test_a_version_2_link_with_only_the_game_masters_seal_keeps_the_others_empty() -> None:
@@ -161,7 +161,7 @@ def test_a_version_2_link_with_only_the_game_masters_seal_keeps_the_others_empty
 def test_a_version_1_link_still_opens() -> None:
     game = _game()
     plain = _version_1_plaintexts(game, PHRASES)
-    fragment = sealed.encode_sealed_link(cluster.public_data(game), _seals(plain))
+    fragment = sealed.encode_sealed_link(cluster_views.public_data(game), _seals(plain))
     assert "~" not in fragment
     read = sealed.decode_sealed_link("#" + fragment)
     assert read.public_text == "" and read.fragment() == fragment  # its seals stay in their version
@@ -227,7 +227,7 @@ def test_mutated_version_2_links_and_parts_give_a_game_or_a_game_file_error() ->
         mutated = fragment[:at] + rng.choice(alphabet) + fragment[at + rng.randrange(2) :]
         with contextlib.suppress(GameFileError):
             sealed.public_game(sealed.decode_sealed_link(mutated))
-    public = cluster.public_data(game)
+    public = cluster_views.public_data(game)
     for name in (sealed.GM, "england"):
         data = plain[name]
         for _ in range(40):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from adjutant import GameFileError, cluster
+from adjutant import GameFileError, cluster_views
 from adjutant.game import Game, Position
 from adjutant.orders import Support, Unit
 from adjutant_ui.session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
@@ -511,7 +511,7 @@ def test_a_read_only_view_offers_nothing_to_click() -> None:
 def _played_cluster_game() -> Game:
     from adjutant_ui import sealed
 
-    game = cluster.new_game(1901)
+    game = cluster_views.new_game(1901)
     game.nominate("england", 3, "edi")
     game.nominate("england", 2, None)
     game.nominate("france", 3, "mar")
@@ -528,7 +528,8 @@ def test_each_sealed_part_opens_its_holders_view_and_the_public_view_shows_no_se
     phrases = {part: f"{part}-passphrase" for part in sealed.part_names(game.variant)}
     texts = sealed.plaintexts(game, phrases)
     assert set(texts) == set(phrases)
-    link = sealed.decode_sealed_link(sealed.encode_sealed_link(cluster.public_data(game), {p: "AA" for p in texts}))
+    seals = {p: "AA" for p in texts}
+    link = sealed.decode_sealed_link(sealed.encode_sealed_link(cluster_views.public_data(game), seals))
 
     public = sealed.public_game(link)
     assert sealed.sites_of(public) == {} and sealed.strengths_of(public) == {}
@@ -563,7 +564,7 @@ def test_a_sealed_link_with_a_part_for_no_holder_of_the_game_is_refused() -> Non
     from adjutant_ui import sealed
 
     game = _played_cluster_game()
-    fragment = sealed.encode_sealed_link(cluster.public_data(game), {"gm": "AA", "wales": "AA"})
+    fragment = sealed.encode_sealed_link(cluster_views.public_data(game), {"gm": "AA", "wales": "AA"})
     with pytest.raises(GameFileError, match="'wales'"):
         sealed.public_game(sealed.decode_sealed_link(fragment))
     with pytest.raises(GameFileError):

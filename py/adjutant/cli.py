@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from . import report
-from .cluster import for_players
+from .cluster_views import for_players
 from .codec import decode_link, encode_link
 from .errors import AdjutantError
 from .game import Game

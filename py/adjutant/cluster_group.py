@@ -3,7 +3,7 @@
 A Cluster group game is a group game (:mod:`adjutant.group`: the game master's ECDH key, sealed orders
 codes, the intake) whose game cannot go into a link in the clear. Its links hold instead:
 
-* the **public part**: what rule 7 reports to everyone (:func:`adjutant.cluster.public_data`), written
+* the **public part**: what rule 7 reports to everyone (:func:`adjutant.cluster_views.public_data`), written
   by :func:`public_text` compactly (:func:`pack_compact`: the public orders and outcomes of each phase,
   each next public position made from them);
 * in the **players' link**, one **sealed part per power** (that power's own secrets, sealed by
@@ -23,10 +23,10 @@ The power parts are in the order of the variant's powers, joined by ``.`` (base6
 additional data binds the digest of the public part's *data* (:func:`phase_digest`), which a player
 computes from the link and the game master from the game.
 
->>> from adjutant import cluster
->>> game = cluster.new_game(seed=7)
+>>> from adjutant import cluster_views
+>>> game = cluster_views.new_game(seed=7)
 >>> text = public_text(game)
->>> read_public(text) == cluster.public_data(game)
+>>> read_public(text) == cluster_views.public_data(game)
 True
 >>> phase_digest(read_public(text), b"k") == game_digest(game, b"k")
 True
@@ -41,7 +41,7 @@ import zlib
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import cluster, group
+from . import cluster_views, group
 from .codec import MAX_PHASES, check_named_variant, link_start, split_link
 from .errors import AdjutantError, GameFileError
 from .game import Game
@@ -88,7 +88,7 @@ def _deflate(data: bytes) -> bytes:
 def public_text(game: Game) -> str:
     """The public part of the game master's game: base64url of raw deflate of its public data, its
     history packed (:func:`pack_public`)."""
-    public = cluster.public_data(game)
+    public = cluster_views.public_data(game)
     compact = pack_compact(public)
     if compact is not None:
         return b64(_deflate(compact))
@@ -537,7 +537,7 @@ def _predict(board: _Board, atoms: set[tuple[Any, ...]], record: dict[str, Any])
 
 
 def _first_atoms(variant: str) -> set[tuple[Any, ...]]:
-    start = cluster.public_data(cluster.new_game(seed=0, variant=variant))
+    start = cluster_views.public_data(cluster_views.new_game(seed=0, variant=variant))
     atoms = _atoms({k: v for k, v in start.items() if k in _KNOWN_POSITION})
     assert atoms is not None
     return {a for a in atoms if a[0] != "g"}  # (each game has its own id)
@@ -672,7 +672,7 @@ def unpack_compact(raw: bytes) -> dict[str, Any]:
 
 def read_public(text: str) -> dict[str, Any]:
     """The public data a link's public part holds; GameFileError naming what is wrong. (Whether it is a
-    game is checked when it is joined: :func:`adjutant.cluster.join_parts`.)"""
+    game is checked when it is joined: :func:`adjutant.cluster_views.join_parts`.)"""
     raw = inflate(unb64(text, "the link's public part"), "the link's public part", MAX_INFLATED)
     if raw[:1] != b"{":
         if len(raw) > MAX_COMPACT:
@@ -692,7 +692,7 @@ def phase_digest(public: Any, public_key: bytes) -> bytes:
 
 def game_digest(game: Game, public_key: bytes) -> bytes:
     """:func:`phase_digest` of the game master's game."""
-    return phase_digest(cluster.public_data(game), public_key)
+    return phase_digest(cluster_views.public_data(game), public_key)
 
 
 # --- the game master's part ----------------------------------------------------------------------------
@@ -750,7 +750,7 @@ def decode_orders_by_phase(variant: str, game_id: str, seed: int, phases: int, d
                            draw: Any = None) -> Game:
     """The game :func:`encode_orders_by_phase` wrote, replayed from its seed: ``phases`` phases played,
     then the pending orders. GameFileError naming what is wrong."""
-    game = cluster.new_game(seed, variant)
+    game = cluster_views.new_game(seed, variant)
     state = game.position.cluster
     assert state is not None
     game.position = replace(game.position, cluster=replace(state, game=game_id))
@@ -829,9 +829,9 @@ def read_gm_plaintext(data: bytes, public: Any) -> tuple[Game, dict[str, str]]:
         raise GameFileError(f"{what} is damaged: its draw is malformed")
     game = decode_orders_by_phase(str(variant), content["game"], seed, phases, unb64(content["orders"], what), draw)
     state = game.position.cluster
-    if state is None or state.view != cluster.GM_PART:
+    if state is None or state.view != cluster_views.GM_PART:
         raise GameFileError(f"{what} does not hold a Cluster game master's game")
-    if _canonical(cluster.public_data(game)) != _canonical(public):
+    if _canonical(cluster_views.public_data(game)) != _canonical(public):
         raise GameFileError(f"{what} is not the game of the link's public part")
     return game, {k: v for k, v in phrases.items() if k in game.variant.powers}
 
@@ -862,9 +862,9 @@ class ClusterLink:
 
 
 def join(public: Any, parts: dict[str, Any]) -> Game:
-    """:func:`adjutant.cluster.join_parts`, whatever goes wrong said as a GameFileError."""
+    """:func:`adjutant.cluster_views.join_parts`, whatever goes wrong said as a GameFileError."""
     try:
-        return cluster.join_parts(public, parts)
+        return cluster_views.join_parts(public, parts)
     except GameFileError:
         raise
     except AdjutantError as error:

@@ -310,7 +310,7 @@ def encode_link(game: Game) -> str:
     """The fragment text that :func:`decode_link` turns back into the same game."""
     if game.position.cluster is not None:
         # a game with a hidden setup (Cluster's sites) cannot be replayed from its orders alone: the link
-        # holds its game file (the page seals the secrets before sharing; see adjutant.cluster)
+        # holds its game file (the page seals the secrets before sharing; see adjutant.cluster_views)
         from .gamefile import to_data
 
         text = json.dumps({"a": LINK_VERSION, "v": game.variant.id, "f": to_data(game)}, separators=(",", ":"))

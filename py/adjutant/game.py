@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from . import ancients
-from .ancients import ClusterState
+from . import cluster_rules
+from .cluster_rules import ClusterState
 from .errors import AdjutantError, OrderError
 from .orders import (
     POWER_ORDERS,
@@ -169,7 +169,7 @@ class Game:
                 t, loc = text.split()
                 units[loc.split("/")[0]] = Unit(p.id, t, loc)
         centres = {h: p.id for p in v.powers.values() for h in p.home_centres}
-        cluster = ancients.start(v, seed) if v.cluster is not None else None
+        cluster = cluster_rules.start(v, seed) if v.cluster is not None else None
         return cls(v, Position(Phase(v.first_year, "spring", "movement"), units, centres, cluster=cluster))
 
     # --- reading ----------------------------------------------------------------------------------
@@ -227,7 +227,7 @@ class Game:
         who = power or default_power
         if self.position.cluster is not None and who is not None and self.phase.kind != "adjustment":
             # a power also orders the hosts its transferees command (Cluster 5.2)
-            units, dislodged = ancients.board_for(self.position.cluster, units, dislodged, who)
+            units, dislodged = cluster_rules.board_for(self.position.cluster, units, dislodged, who)
         return parse_order(
             text,
             self.variant,
@@ -306,12 +306,12 @@ class Game:
                 return f"!there are no multiple units in {self.variant.name}"
             mine = self.orders.get(order.power, [])
             pending = [o for o in mine if isinstance(o, Nominate) and o.level != order.level]
-            why = ancients.nomination_problem(self.variant, state, self.units, order, pending)
+            why = cluster_rules.nomination_problem(self.variant, state, self.units, order, pending)
             return f"!{why}" if why else ""
         if self.phase.kind == "movement":
             assert not isinstance(order, (Build, Waive, Retreat, Disband))
             if state is not None:
-                why = ancients.entry_problem(self.variant, state, order)
+                why = cluster_rules.entry_problem(self.variant, state, order)
                 if why and isinstance(order, (Transfer, Mattermit)):
                     return f"!{why}"
                 if why:
@@ -404,7 +404,7 @@ class Game:
         added to the history (the adjudicated phase first)."""
         if self.over:
             raise AdjutantError("the game is over")
-        if self.position.cluster is not None and self.position.cluster.view != ancients.GM:
+        if self.position.cluster is not None and self.position.cluster.view != cluster_rules.GM:
             raise AdjutantError("this is a view of the game, for display: only the game master's game is adjudicated")
         self._owned = None  # (the centres may have been changed in place since the last adjudication)
         added = [self._step()]
@@ -531,11 +531,11 @@ class Game:
         if kind == "retreat":
             given_r = [o for os in self.orders.values() for o in os if isinstance(o, (Retreat, Disband))]
             if p.cluster is not None:
-                given_r = ancients.retreat_orders(p.cluster, self.dislodged_units(), given_r)
+                given_r = cluster_rules.retreat_orders(p.cluster, self.dislodged_units(), given_r)
             units, rresults = adjudicate_retreats(v, p.units, p.dislodged, p.contested, given_r, p.phase.season)
             cluster = p.cluster
             if cluster is not None:
-                units, cluster, more = ancients.after_retreats(v, cluster, units, rresults)
+                units, cluster, more = cluster_rules.after_retreats(v, cluster, units, rresults)
                 rresults = rresults + more
             results = [
                 Result(r.unit.power, format_order(r.order) if r.order else "", str(r.unit), r.success, r.reason)
@@ -549,7 +549,7 @@ class Game:
         units, aresults = adjudicate_adjustments(v, p.units, p.centres, given_a)
         cluster = p.cluster
         if cluster is not None:
-            units, cluster, more_a = ancients.after_adjustments(cluster, p.units, units)
+            units, cluster, more_a = cluster_rules.after_adjustments(cluster, p.units, units)
             aresults = aresults + more_a
         results = []
         for a in aresults:
@@ -565,8 +565,10 @@ class Game:
         """A Cluster Diplomacy movement phase: nominations, transfers and mattermissions around the resolver."""
         given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
         nominations = [o for os in self.orders.values() for o in os if isinstance(o, Nominate)]
-        given = ancients.effective_orders(cluster, p.units, given, phase=p.phase)
-        out, cluster = ancients.adjudicate_movement_phase(self.variant, p.phase, p.units, cluster, given, nominations)
+        given = cluster_rules.effective_orders(cluster, p.units, given, phase=p.phase)
+        out, cluster = cluster_rules.adjudicate_movement_phase(
+            self.variant, p.phase, p.units, cluster, given, nominations
+        )
         texts = {o.unit.province: format_order(o) for o in given}
         results = []
         dislodged_units = {d.unit.province for d in out.dislodged}

@@ -18,7 +18,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from . import ancients
+from . import cluster_rules
 from .errors import AdjutantError, GameFileError
 from .game import Game, PhaseRecord, Position, Result
 from .limits import MAX_FILE_BYTES, read_json
@@ -26,7 +26,7 @@ from .orders import POWER_ORDERS
 from .phases import Phase
 
 FORMAT = "adjutant-game"
-#: version 2 adds the "cluster" section (and the views of :mod:`adjutant.cluster`); a game without it is
+#: version 2 adds the "cluster" section (and the views of :mod:`adjutant.cluster_views`); a game without it is
 #: still written as version 1, which every earlier reader reads
 VERSION = 2
 #: refuse anything larger before parsing it (the page's "Open file" refuses the same)
@@ -37,8 +37,8 @@ MAX_PHASES = 1000
 
 def to_data(game: Game) -> dict[str, Any]:
     cluster = game.position.cluster
-    if cluster is not None and cluster.view != ancients.GM:
-        from .cluster import view_to_data
+    if cluster is not None and cluster.view != cluster_rules.GM:
+        from .cluster_views import view_to_data
 
         return view_to_data(game)
     data = position_data(game.position)
@@ -119,7 +119,7 @@ def from_data(data: Any) -> Game:
     variant_id = data.get("variant")
     _expect(isinstance(variant_id, str), "the game file names no variant")
     if "view" in data:
-        from .cluster import view_from_data
+        from .cluster_views import view_from_data
 
         return view_from_data(data)
     cluster = data.get("cluster")
@@ -137,7 +137,7 @@ def from_data(data: Any) -> Game:
             f'a game of {game.variant.name} needs its "cluster" section: {{"game": id, "seed": number}}',
         )
         try:
-            start = ancients.start(game.variant, cluster["seed"], cluster["game"])
+            start = cluster_rules.start(game.variant, cluster["seed"], cluster["game"])
         except AdjutantError as e:
             raise GameFileError(f"the game's sites: {e}") from None
         game.position = replace(game.position, cluster=start)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import weakref
 from collections.abc import Mapping
 
-from . import ancients
-from .ancients import MATTERMISSION, TRANSFER, ClusterState
+from . import cluster_rules
+from .cluster_rules import MATTERMISSION, TRANSFER, ClusterState
 from .game import Game
 from .legality import illegal_reason
 from .orders import (
@@ -265,13 +265,13 @@ class Candidates:
         knows = state.knowledge.get(u.power, ())
         if not state.found.get(u.power, {}).get(u.province) or u.province in state.originals():
             return out
-        if TRANSFER in knows and ancients.level_of(state, u.province) > 1:
+        if TRANSFER in knows and cluster_rules.level_of(state, u.province) > 1:
             for other in sorted(self.units):
                 o = self.units[other]
                 if other != u.province and o.type == u.type:
                     out.append(Transfer(u, other, o.type))
         if MATTERMISSION in knows:
-            out += [Mattermit(u, t) for t in ancients.mattermission_targets(self.v, u.province, u.type)]
+            out += [Mattermit(u, t) for t in cluster_rules.mattermission_targets(self.v, u.province, u.type)]
         return out
 
 

@@ -12,8 +12,8 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 
-from . import ancients
-from .ancients import ClusterState
+from . import cluster_rules
+from .cluster_rules import ClusterState
 from .game import Game
 from .legal import Candidates, possible_orders
 from .legality import illegal_reason
@@ -64,7 +64,7 @@ def _random_cluster_orders(game: Game, state: ClusterState, c: Candidates, rng: 
     transferred hosts (half the time: else the host follows its owner's)."""
     out: list[Order] = []
     v = game.variant
-    for power, levels in ancients.nominations_due(v, state, []).items():
+    for power, levels in cluster_rules.nominations_due(v, state, []).items():
         chosen: list[Nominate] = []
         for level in levels:
             if state.started:
@@ -72,7 +72,7 @@ def _random_cluster_orders(game: Game, state: ClusterState, c: Candidates, rng: 
             else:
                 places = sorted(p for p, u in game.units.items() if u.power == power)
             options = [Nominate(power, level, game.units[p].location) for p in places] + [Nominate(power, level)]
-            options = [n for n in options if not ancients.nomination_problem(v, state, game.units, n, chosen)]
+            options = [n for n in options if not cluster_rules.nomination_problem(v, state, game.units, n, chosen)]
             pick = rng.choice(options)
             chosen.append(pick)
             out.append(pick)

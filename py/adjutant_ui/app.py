@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import js
-from adjutant import AdjutantError, available_variants, cluster, load_variant
+from adjutant import AdjutantError, available_variants, cluster_views, load_variant
 from adjutant import group as group_codes
 from adjutant.limits import MAX_FILE_BYTES
 from pyodide.ffi import create_proxy, jsnull, to_js
@@ -1019,7 +1019,7 @@ class App:
         try:
             keys = await self._derive_keys(phrases)
             if purpose == "new":
-                game = cluster.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
+                game = cluster_views.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
                 self.replacing()
                 await self.show(Session(game), role=GM, keys=keys, passphrases=phrases)
             elif self.session is not None and sealed.has_secrets(self.session.game) and self.role == GM:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import js
-from adjutant import AdjutantError, GameFileError, cluster, group
+from adjutant import AdjutantError, GameFileError, cluster_views, group
 from adjutant import cluster_group as cg
 from adjutant.game import Game
 from pyodide.ffi import jsnull, to_js
@@ -103,7 +103,7 @@ async def start(ctrl: GroupController, variant_id: str, phrases: dict[str, str])
     try:
         powers = {p: v for p, v in phrases.items() if p != sealed.GM}
         made, keys = await asyncio.gather(js.window.adjutantGroup.newGame(phrases[sealed.GM]), derive_keys(powers))
-        game = cluster.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
+        game = cluster_views.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
         from .group import GroupState
 
         state = GroupState(Session(game), _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
@@ -154,7 +154,7 @@ async def reseal(ctrl: GroupController, state: GroupState, replace_hash: bool = 
     missing = sorted(set(game.variant.powers) - set(side.keys))
     if missing:
         raise AdjutantError(f"no passphrase for {', '.join(missing)}: set the passphrases again")
-    public = cluster.public_data(game)
+    public = cluster_views.public_data(game)
     text = cg.public_text(game)
     plain = sealed.plaintexts(game, {})
     seal = js.window.adjutantSeal.seal

@@ -39,7 +39,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from adjutant import AdjutantError, GameFileError, cluster
+from adjutant import AdjutantError, GameFileError, cluster_views
 from adjutant import cluster_group as cg
 from adjutant.codec import check_named_variant, link_start, split_link
 from adjutant.game import Game
@@ -55,7 +55,7 @@ COMPACT = 0x87
 #: with the same ones is a second preimage, 2**128 tries)
 BOUND = 16
 #: the game master's part is named so (the engine's name for it); each player's part by its power's id
-GM = cluster.GM_PART
+GM = cluster_views.GM_PART
 #: a sealed link longer than this is refused before it is decoded
 MAX_LINK = 1_000_000
 #: nor may it, or any part once opened, inflate to more than this
@@ -103,14 +103,14 @@ def strengths_of(game: Game) -> dict[str, str]:
     the game master's game, a power's own and the revealed ones in its view, the revealed ones in public."""
     if _state(game) is None:
         return {}
-    return {str(p): str(level) for p, level in cluster.known_strengths(game).items()}
+    return {str(p): str(level) for p, level in cluster_views.known_strengths(game).items()}
 
 
 def nominations_due(game: Game) -> dict[str, list[int]]:
     """Rule 2: for each power, the levels (3, 2) it may still nominate a unit for now."""
     if _state(game) is None:
         return {}
-    return cluster.nominations_due(game)
+    return cluster_views.nominations_due(game)
 
 
 def secret_lines(game: Game, role: str, sites: dict[str, int]) -> list[str]:
@@ -200,8 +200,8 @@ def plaintexts(game: Game, passphrases: dict[str, str]) -> dict[str, bytes]:
     """The bytes to seal for each part (web/seal.js encrypts them), each in the compact form (see the
     module's text): every power's own secrets, and the game master's game with the players'
     passphrases. A part the compact form would not give back exactly is written in the JSON form."""
-    parts = cluster.secret_parts(game)
-    public = cluster.public_data(game)
+    parts = cluster_views.secret_parts(game)
+    public = cluster_views.public_data(game)
     digest = public_digest(public)
     holders = list(part_names(game.variant))
     out = {}
@@ -228,7 +228,7 @@ _RESTORED = ("game", "view", "started")
 
 
 def _restore(public: dict[str, Any], name: str, own: Any) -> dict[str, Any]:
-    """A power's part (:func:`adjutant.cluster.secret_parts`) from its compact form: its own secrets, and
+    """A power's part (:func:`adjutant.cluster_views.secret_parts`) from its compact form: its own secrets, and
     the game's id, phase, records and start as the public part it is bound to says them."""
     state = public.get("cluster")
     state = state if isinstance(state, dict) else {}
@@ -381,7 +381,7 @@ class SealedLink:
 def sealed_link(game: Game, seals: dict[str, str]) -> SealedLink:
     """The link of the game master's ``game`` with its parts' ``seals`` (web/seal.js made them from
     :func:`plaintexts`), in the current version."""
-    return SealedLink(cluster.public_data(game), dict(seals), cg.public_text(game))
+    return SealedLink(cluster_views.public_data(game), dict(seals), cg.public_text(game))
 
 
 def is_sealed_link(fragment: str) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 from adjutant import AdjutantError, GameFileError, load_variant
 from adjutant import codec as _codec
 from adjutant import gamefile as _gamefile
-from adjutant.cluster import for_players
+from adjutant.cluster_views import for_players
 from adjutant.game import Game, OrderProblem, Position
 from adjutant.orders import (
     POWER_ORDERS,

@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from adjutant import cluster, group
 from adjutant import cluster_group as cg
+from adjutant import cluster_views, group
 from adjutant.gamefile import from_data
 from adjutant_ui.session import order_label
 from app_driver import Site, adjudicate, open_app
@@ -98,12 +98,12 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
         gm.click("#download")
     ref = from_data(json.loads(Path(download.value.path()).read_text(encoding="utf-8")))
     # the game master's link holds no secret in the clear: its public part is the public view
-    assert cg.read_link(fragment).public == cluster.public_data(ref)
+    assert cg.read_link(fragment).public == cluster_views.public_data(ref)
 
     link = players_link(gm)
     assert ".grp~" in link
     read = cg.read_link(link.split("#", 1)[1])
-    assert read.public == cluster.public_data(ref) and set(read.seals) == set(POWERS)
+    assert read.public == cluster_views.public_data(ref) and set(read.seals) == set(POWERS)
     pages: dict[str, Any] = {}
     for power in ("france", "germany"):
         context, _ = new_context()
@@ -149,7 +149,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
         ref.adjudicate()
         after = gm_fragment(gm, before)
         assert units(gm) == engine_units(ref)
-        assert cg.read_link(after).public == cluster.public_data(ref)
+        assert cg.read_link(after).public == cluster_views.public_data(ref)
         old = gm.input_value("#players-message")
         gm.click("#message-players")
         gm.wait_for_function(
@@ -160,7 +160,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
         assert found is not None and "Results for" in message
         new_link = found.group(0)
         public = cg.read_link(new_link.split("#", 1)[1]).public
-        assert public == cluster.public_data(ref)  # no secret, no pending order: the public view
+        assert public == cluster_views.public_data(ref)  # no secret, no pending order: the public view
         for secret in ("seed", "sites", "nominat", "knowledge"):
             assert secret not in json.dumps(public).lower(), secret
         for power, page in pages.items():

@@ -214,7 +214,7 @@ class Transferee:
 @dataclass(frozen=True)
 class ClusterState:
     """Everything Cluster Diplomacy adds to a position. Secret but for what the rules report: the
-    revealed multiples and the research results (see :mod:`adjutant.cluster` for the views)."""
+    revealed multiples and the research results (see :mod:`adjutant.cluster_views` for the views)."""
 
     #: an id for the game, public, so that a game's parts can be told from another game's
     game: str

@@ -4,7 +4,7 @@ The game master's game (:func:`new_game`) holds every secret. What the rules rep
 *public* data (:func:`public_data`); the secrets are its *parts* (:func:`secret_parts`): the game master's
 (everything, to restore the game exactly) and each power's own. :func:`join_parts` puts them together
 again: with the game master's part, the game itself; with a power's, that power's view, for display only.
-The rules themselves are in :mod:`adjutant.ancients`; the decisions in ``maps/cluster.md``.
+The rules themselves are in :mod:`adjutant.cluster_rules`; the decisions in ``maps/cluster.md``.
 
 >>> game = new_game(seed=1901)
 >>> game.nominate("france", 3, "par")
@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import gamefile
-from .ancients import (
+from .cluster_rules import (
     GM,
     PUBLIC,
     Aura,
@@ -82,7 +82,7 @@ def nominations_due(game: Game) -> dict[str, list[int]]:
     """Power -> the levels it may nominate now and has not: before the first movement phase is
     adjudicated, each level not yet named or left to a later build; later, a level left over while the
     power has a unit built last winter to give it to."""
-    from .ancients import nominations_due as due
+    from .cluster_rules import nominations_due as due
 
     if game.phase.kind != "movement" or game.over:
         return {}
