@@ -113,7 +113,7 @@ def _game(
     """A game of Cluster at ``phase`` with the units given ("france A bur, germany A mun"), or the
     starting ones, and a Cluster state set by hand."""
     g = new_game(seed=11)
-    state = g.position.cluster
+    state = g.position.variant_state
     assert state is not None
     board = dict(g.units)
     if units:
@@ -129,7 +129,7 @@ def _game(
         deferred={},
         started=True,
     )
-    g.position = replace(g.position, phase=Phase.parse(phase), units=board, cluster=state)
+    g.position = replace(g.position, phase=Phase.parse(phase), units=board, variant_state=state)
     return g
 
 
@@ -149,8 +149,8 @@ def _result(results: list[Result], unit: str) -> Result:
 
 
 def _state(g: Game) -> ClusterState:
-    assert g.position.cluster is not None
-    return g.position.cluster
+    assert g.position.variant_state is not None
+    return g.position.variant_state
 
 
 # --- orders ------------------------------------------------------------------------------------------
@@ -395,7 +395,7 @@ def test_a_transferee_may_move_out_of_its_host_before_its_aura_drops() -> None:
     move out)": a host on a site, ordered by its transferee's power, transfers the aura on to another unit,
     for one more level; the host it leaves is its owner's again."""
     g = _transferred()
-    g.position = replace(g.position, cluster=replace(_state(g), sites={**_state(g).sites, "mun": 1}))
+    g.position = replace(g.position, variant_state=replace(_state(g), sites={**_state(g).sites, "mun": 1}))
     results = _play(g, "France: A Mun TRA A Ruh\nGermany: A Mun H")
     assert _result(results, "A mun").reason == "transfer: took over A ruh"
     (t,) = _state(g).transferees
@@ -414,9 +414,9 @@ def test_the_transferees_power_is_offered_the_transfer_out_of_its_host() -> None
 
     g = _transferred()
     state = replace(_state(g), sites={**_state(g).sites, "mun": 1})
-    g.position = replace(g.position, cluster=state)
+    g.position = replace(g.position, variant_state=state)
     assert not [o for o in possible_orders(g, "mun") if isinstance(o, Transfer)]  # France has not found mun
-    g.position = replace(g.position, cluster=replace(state, found={"france": {"mun": 1}}))
+    g.position = replace(g.position, variant_state=replace(state, found={"france": {"mun": 1}}))
     out = [o for o in possible_orders(g, "mun") if isinstance(o, Transfer)]
     assert [format_order(o) for o in out] == ["A mun TRA A bur", "A mun TRA A ruh"]
     assert {o.unit.power for o in out} == {"france"}  # France's orders, for the host it commands
@@ -427,7 +427,7 @@ def test_the_transferees_power_is_offered_the_transfer_out_of_its_host() -> None
 
 def test_only_the_transferee_moves_a_host_out_and_not_below_strength_two() -> None:
     g = _transferred()
-    g.position = replace(g.position, cluster=replace(_state(g), sites={**_state(g).sites, "mun": 1}))
+    g.position = replace(g.position, variant_state=replace(_state(g), sites={**_state(g).sites, "mun": 1}))
     results = _play(g, "Germany: A Mun TRA A Ruh")  # the host's owner: its own unit is a normal one
     assert _result(results, "A mun").reason.startswith("transfer fails")
     assert _state(g).transferees[0].host == "mun"
@@ -443,7 +443,7 @@ def test_the_original_unit_only_stands() -> None:
 
 def test_a_transferee_discovers_the_site_it_finishes_a_turn_on() -> None:
     g = _transferred()
-    g.position = replace(g.position, cluster=replace(_state(g), sites={**_state(g).sites, "tyr": 3}))
+    g.position = replace(g.position, variant_state=replace(_state(g), sites={**_state(g).sites, "tyr": 3}))
     _play(g, "France: A Mun - Tyr")
     assert _state(g).knowledge["france"] == ("mattermission", "transfer")
     assert _state(g).found["france"]["tyr"] == 3

@@ -48,7 +48,7 @@ def test_a_players_view_drafts_orders_the_game_master_takes_in() -> None:
     game.adjudicate()
     typed.adjudicate()
     assert dumps(game) == dumps(typed)
-    assert game.position.cluster is not None and game.position.cluster.auras["mar"].level == 3
+    assert game.position.variant_state is not None and game.position.variant_state.auras["mar"].level == 3
 
 
 def test_the_players_digest_is_the_game_masters() -> None:

@@ -47,7 +47,7 @@ def scattered(game: Game, rng: random.Random) -> dict[str, Unit]:
 def test_counted_and_nth_candidates_are_the_full_lists(variant: str) -> None:
     for game in random_game(variant, 5, 4):
         if game.phase.kind == "movement":
-            check_candidates(Candidates(game.variant, game.units, game.phase.season, game.position.cluster))
+            check_candidates(Candidates(game.variant, game.units, game.phase.season, game.position.variant_state))
     rng = random.Random(variant)
     for _ in range(6):
         for season in ("spring", "fall"):

@@ -28,7 +28,7 @@ def _movement_phases(variant: str, seed: int, years: int):
     game = Game.new(variant, seed=seed)
     while game.phase.year < game.variant.first_year + years and not game.over:
         orders = random_orders(game, rng, hold_bias=0.1)
-        if game.phase.kind == "movement" and game.position.cluster is None:
+        if game.phase.kind == "movement" and game.position.variant_state is None:
             yield game, [o for o in orders if not isinstance(o, POWER_ORDERS)]
         for order in orders:
             game.add_order(order)

@@ -41,7 +41,7 @@ import zlib
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import cluster_views, group
+from . import cluster_rules, cluster_views, group
 from .codec import MAX_PHASES, check_named_variant, link_start, split_link
 from .errors import AdjutantError, GameFileError
 from .game import Game
@@ -726,7 +726,7 @@ _PHASES: dict[tuple[str, str, str], bytes] = {}
 
 
 def _phase_bytes(game: Game, phase: object, position: Any, orders: dict[str, list[str]]) -> bytes:
-    state = position.cluster
+    state = cluster_rules.cluster_state(position.variant_state)
     key = (state.game if state is not None else "", str(phase), json.dumps(orders, sort_keys=True))
     cached = _PHASES.get(key)
     if cached is None:
@@ -751,9 +751,9 @@ def decode_orders_by_phase(variant: str, game_id: str, seed: int, phases: int, d
     """The game :func:`encode_orders_by_phase` wrote, replayed from its seed: ``phases`` phases played,
     then the pending orders. GameFileError naming what is wrong."""
     game = cluster_views.new_game(seed, variant)
-    state = game.position.cluster
+    state = cluster_rules.cluster_state(game.position.variant_state)
     assert state is not None
-    game.position = replace(game.position, cluster=replace(state, game=game_id))
+    game.position = replace(game.position, variant_state=replace(state, game=game_id))
     powers = list(game.variant.powers)
     at = 0
 
@@ -794,7 +794,7 @@ def decode_orders_by_phase(variant: str, game_id: str, seed: int, phases: int, d
 def gm_plaintext(game: Game, passphrases: dict[str, str]) -> bytes:
     """The bytes sealed as the game master's part: the game (its seed and every phase's orders, compactly:
     :func:`encode_orders_by_phase`) and the players' passphrases."""
-    state = game.position.cluster
+    state = cluster_rules.cluster_state(game.position.variant_state)
     assert state is not None and state.seed is not None
     phrases = {p: v for p, v in passphrases.items() if p in game.variant.powers}
     content = {
@@ -828,7 +828,7 @@ def read_gm_plaintext(data: bytes, public: Any) -> tuple[Game, dict[str, str]]:
     if draw is not None and not (isinstance(draw, list) and all(isinstance(p, str) for p in draw)):
         raise GameFileError(f"{what} is damaged: its draw is malformed")
     game = decode_orders_by_phase(str(variant), content["game"], seed, phases, unb64(content["orders"], what), draw)
-    state = game.position.cluster
+    state = cluster_rules.cluster_state(game.position.variant_state)
     if state is None or state.view != cluster_views.GM_PART:
         raise GameFileError(f"{what} does not hold a Cluster game master's game")
     if _canonical(cluster_views.public_data(game)) != _canonical(public):

@@ -4,8 +4,9 @@ Mattermission (rules 4–7 of the Cluster Diplomacy rules text; its readings and
 
 The game master places the sites at random before play (rule 6); the placement here is a pure function of
 the variant and a seed, so it is reproducible from the seed kept (secretly) in the game. The rest is the
-Cluster state a position carries (:class:`ClusterState`) and the steps of a phase that change it, called by
-:class:`adjutant.game.Game` around the ordinary adjudication.
+Cluster state a position carries (:class:`ClusterState`) and the steps of a phase that change it, which
+:class:`ClusterDiplomacy` hands the game as the hooks of :mod:`adjutant.variant_rules`, around the ordinary
+adjudication.
 
 >>> from adjutant import load_variant
 >>> v = load_variant("cluster")
@@ -19,18 +20,22 @@ True
 from __future__ import annotations
 
 import random
+import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import AdjutantError
+from .errors import AdjutantError, GameFileError
 from .orders import (
+    Disband,
     Hold,
     Mattermit,
     Move,
     Nominate,
+    Order,
     Research,
+    Retreat,
     Support,
     Transfer,
     Unit,
@@ -40,6 +45,7 @@ from .phases import AdjustmentResult, Phase, RetreatResult
 from .resolver import MovementOutcome, OrderResult, adjudicate_movement
 from .rules import ClusterRules
 from .variant import Variant, province_of
+from .variant_rules import Objection, VariantMovement, VariantRules, VariantState
 
 #: How many times placement starts again from scratch before giving up (it never needs many).
 ATTEMPTS = 200
@@ -212,7 +218,7 @@ class Transferee:
 
 
 @dataclass(frozen=True)
-class ClusterState:
+class ClusterState(VariantState):
     """Everything Cluster Diplomacy adds to a position. Secret but for what the rules report: the
     revealed multiples and the research results (see :mod:`adjutant.cluster_views` for the views)."""
 
@@ -264,6 +270,11 @@ class ClusterState:
 
     def originals(self) -> set[str]:
         return {t.original for t in self.transferees if t.original is not None}
+
+
+def cluster_state(state: VariantState | None) -> ClusterState | None:
+    """A position's Cluster state (its ``variant_state``), or None in a game of another variant."""
+    return state if isinstance(state, ClusterState) else None
 
 
 def start(variant: Variant, seed: int | None = None, game: str | None = None) -> ClusterState:
@@ -802,6 +813,42 @@ def research_note(variant: Variant, prov: str, level: int) -> str:
     return f"research: a level-{level} Site of the Ancients in {where}"
 
 
+# --- the orders offered (:mod:`adjutant.legal`) --------------------------------------------------------
+
+
+def unit_orders(variant: Variant, state: ClusterState, units: Mapping[str, Unit], u: Unit) -> list[Order]:
+    """Cluster's own orders for ``u``: Research for every unit; Transfer and Mattermission where its power
+    knows them and knows the site the unit stands on (Transfer into every other unit of its type)."""
+    out: list[Order] = [Research(u)]
+    knows = state.knowledge.get(u.power, ())
+    if not state.found.get(u.power, {}).get(u.province) or u.province in state.originals():
+        return out
+    if TRANSFER in knows and level_of(state, u.province) > 1:
+        for other in sorted(units):
+            o = units[other]
+            if other != u.province and o.type == u.type:
+                out.append(Transfer(u, other, o.type))
+    if MATTERMISSION in knows:
+        out += [Mattermit(u, t) for t in mattermission_targets(variant, u.province, u.type)]
+    return out
+
+
+def transfers_out(state: ClusterState, units: Mapping[str, Unit], prov: str) -> list[Order]:
+    """Cluster 5.2, "moving out": the transfers the power whose transferee the unit in ``prov`` hosts may
+    order for it (the order is that power's: its unit is the host as that power commands it), when that
+    power knows Transfer and the site the host stands on and the transferee is worth 2 or more; into
+    every other unit of the host's type, as for a multiple unit of its own (maps/cluster.md)."""
+    t = state.carried(prov)
+    u = units.get(prov)
+    if t is None or u is None or t.value <= 1:
+        return []
+    if TRANSFER not in state.knowledge.get(t.power, ()) or not state.found.get(t.power, {}).get(prov):
+        return []
+    host = Unit(t.power, u.type, u.location)
+    return [Transfer(host, other, units[other].type) for other in sorted(units)
+            if other != prov and units[other].type == u.type]
+
+
 # --- retreats and adjustments ------------------------------------------------------------------------
 
 
@@ -886,3 +933,265 @@ def after_adjustments(
         fresh={p: tuple(ps) for p, ps in fresh.items()},
     )
     return units, new_state, extra
+
+
+# --- the state's file form (a view's: see :mod:`adjutant.gamefile`) -------------------------------------
+
+
+def _expect(cond: bool, message: str) -> None:
+    if not cond:
+        raise GameFileError(message)
+
+
+def state_to_data(state: ClusterState) -> dict[str, Any]:
+    """A view's Cluster state as JSON (never the sites or seed: only the game master's game has them,
+    and its file keeps the seed)."""
+    data: dict[str, Any] = {"game": state.game, "view": state.view, "started": state.started}
+    if state.auras:
+        data["auras"] = {p: [a.level, a.revealed] for p, a in state.auras.items()}
+    if state.retreating:
+        data["retreating"] = {p: [a.level, a.revealed] for p, a in state.retreating.items()}
+    if state.research:
+        data["research"] = [list(r) for r in state.research]
+    if state.deferred:
+        data["deferred"] = {p: list(ks) for p, ks in state.deferred.items()}
+    if state.knowledge:
+        data["knowledge"] = {p: list(ks) for p, ks in state.knowledge.items()}
+    if state.found:
+        data["found"] = {p: dict(f) for p, f in state.found.items()}
+    if state.transferees:
+        data["transferees"] = [
+            [t.power, t.host, t.original, t.value, t.host_level, t.since, t.retreating] for t in state.transferees
+        ]
+    if state.fresh:
+        data["fresh"] = {p: list(ps) for p, ps in state.fresh.items()}
+    return data
+
+
+def _int(x: Any, what: str) -> int:
+    _expect(type(x) is int and -100 < x < 100, f"{what} must be a small whole number")
+    return int(x)
+
+
+def _word(x: Any, what: str) -> str:
+    _expect(
+        isinstance(x, str) and 0 < len(x) <= 40 and re.fullmatch(r"[a-z0-9_/,]+", x) is not None, f"{what} is malformed"
+    )
+    return str(x)
+
+
+def _aura_map(x: Any, what: str) -> dict[str, Aura]:
+    _expect(isinstance(x, dict), f"{what} must be an object")
+    out = {}
+    for p, v in x.items():
+        _expect(isinstance(v, list) and len(v) == 2 and isinstance(v[1], bool), f"{what} is malformed")
+        out[_word(p, what)] = Aura(_int(v[0], what), bool(v[1]))
+    return out
+
+
+def state_from_data(data: Any) -> ClusterState:
+    _expect(isinstance(data, dict), "the cluster section must be an object")
+    try:
+        game = _word(data.get("game"), "the game's id")
+        view = _word(data.get("view"), "the view")
+        _expect(isinstance(data.get("started", False), bool), "'started' must be true or false")
+        research = []
+        for r in data.get("research", []):
+            _expect(isinstance(r, list) and len(r) == 3, "a research result is malformed")
+            research.append(
+                (str(Phase.parse(_word(r[0].lower(), "a phase"))), _word(r[1], "a province"), _int(r[2], "a level"))
+            )
+        transferees = []
+        for t in data.get("transferees", []):
+            _expect(isinstance(t, list) and len(t) == 7 and isinstance(t[6], bool), "a transferee is malformed")
+            original = None if t[2] is None else _word(t[2], "a province")
+            transferees.append(
+                Transferee(
+                    _word(t[0], "a power"),
+                    _word(t[1], "a province"),
+                    original,
+                    _int(t[3], "a value"),
+                    _int(t[4], "a level"),
+                    str(Phase.parse(_word(t[5].lower(), "a phase"))),
+                    t[6],
+                )
+            )
+        return ClusterState(
+            game,
+            None,
+            auras=_aura_map(data.get("auras", {}), "auras"),
+            retreating=_aura_map(data.get("retreating", {}), "retreating"),
+            research=tuple(research),
+            deferred={
+                _word(p, "a power"): tuple(_int(k, "a level") for k in ks) for p, ks in data.get("deferred", {}).items()
+            },
+            knowledge={
+                _word(p, "a power"): tuple(_word(k, "knowledge") for k in ks)
+                for p, ks in data.get("knowledge", {}).items()
+            },
+            found={
+                _word(p, "a power"): {_word(q, "a province"): _int(k, "a level") for q, k in f.items()}
+                for p, f in data.get("found", {}).items()
+            },
+            transferees=tuple(transferees),
+            fresh={
+                _word(p, "a power"): tuple(_word(q, "a province") for q in ps)
+                for p, ps in data.get("fresh", {}).items()
+            },
+            started=bool(data.get("started", False)),
+            view=view,
+        )
+    except (AttributeError, TypeError, ValueError) as e:  # a list where an object belongs, and the like
+        if isinstance(e, GameFileError):
+            raise
+        raise GameFileError(f"the cluster section is malformed ({str(e)[:100]})") from None
+
+
+# --- the hooks of the game (:mod:`adjutant.variant_rules`) ---------------------------------------------
+
+
+def _own(state: VariantState | None) -> ClusterState:
+    found = cluster_state(state)
+    if found is None:
+        raise AdjutantError("the position has no Cluster state")
+    return found
+
+
+class ClusterDiplomacy(VariantRules):
+    """Cluster Diplomacy's rules as the game's hooks: the sites drawn at the start, nominations, hosts
+    ordered by their transferees' powers, Transfer and Mattermission checked as they are given and
+    offered, the movement phase around the resolver, multiple units and transferees carried through
+    retreats and adjustments, and the state in the game file. In a position without a Cluster state each
+    hook is the classic one."""
+
+    title = "Cluster"
+    file_key = "cluster"
+    hidden_setup = True
+
+    def applies_to(self, variant: Variant) -> bool:
+        return variant.cluster is not None
+
+    def start(self, variant: Variant, seed: int | None) -> ClusterState:
+        return start(variant, seed)
+
+    def orderable(
+        self,
+        state: VariantState | None,
+        power: str,
+        kind: str,
+        units: Mapping[str, Unit],
+        dislodged: Mapping[str, Unit],
+    ) -> tuple[Mapping[str, Unit], Mapping[str, Unit]]:
+        found = cluster_state(state)
+        if found is None or kind == "adjustment":
+            return units, dislodged
+        # a power also orders the hosts its transferees command (rule 5.2)
+        return board_for(found, units, dislodged, power)
+
+    def nominations_refused(self, variant: Variant, state: VariantState | None) -> str:
+        return "" if isinstance(state, ClusterState) else super().nominations_refused(variant, state)
+
+    def nomination_problem(
+        self,
+        variant: Variant,
+        state: VariantState | None,
+        units: Mapping[str, Unit],
+        order: Nominate,
+        pending: Iterable[Nominate],
+    ) -> str:
+        found = cluster_state(state)
+        if found is None:
+            return super().nomination_problem(variant, state, units, order, pending)
+        return nomination_problem(variant, found, units, order, pending)
+
+    def unit_order_problem(self, variant: Variant, state: VariantState | None, order: UnitOrder) -> Objection | None:
+        found = cluster_state(state)
+        why = entry_problem(variant, found, order) if found is not None else ""
+        # a Transfer or Mattermission the board alone rules out is not taken; another order is, and holds
+        return Objection(why, isinstance(order, (Transfer, Mattermit))) if why else None
+
+    def unit_candidates(
+        self, variant: Variant, state: VariantState, units: Mapping[str, Unit], unit: Unit
+    ) -> list[Order]:
+        found = cluster_state(state)
+        return unit_orders(variant, found, units, unit) if found is not None else []
+
+    def candidates_for_others(self, state: VariantState | None, units: Mapping[str, Unit], prov: str) -> list[Order]:
+        found = cluster_state(state)
+        return transfers_out(found, units, prov) if found is not None else []
+
+    def view_of(self, state: VariantState | None) -> str | None:
+        found = cluster_state(state)
+        return found.view if found is not None and found.view != GM else None
+
+    def adjudicates_movement(self, state: VariantState | None) -> bool:
+        return isinstance(state, ClusterState)
+
+    def adjudicate_movement(
+        self,
+        variant: Variant,
+        phase: Phase,
+        units: Mapping[str, Unit],
+        state: VariantState | None,
+        given: Sequence[UnitOrder],
+        nominations: Sequence[Nominate],
+    ) -> VariantMovement:
+        """Nominations, transfers and mattermissions around the resolver (:func:`adjudicate_movement_phase`),
+        with one order per unit (:func:`effective_orders`)."""
+        found = _own(state)
+        orders = effective_orders(found, units, given, phase=phase)
+        outcome, after = adjudicate_movement_phase(variant, phase, units, found, orders, nominations)
+        return VariantMovement(outcome, after, orders)
+
+    def retreat_orders(
+        self, state: VariantState | None, dislodged: Mapping[str, Unit], given: list[Retreat | Disband]
+    ) -> list[Retreat | Disband]:
+        found = cluster_state(state)
+        return retreat_orders(found, dislodged, given) if found is not None else given
+
+    def after_retreats(
+        self, variant: Variant, state: VariantState | None, units: dict[str, Unit], results: list[RetreatResult]
+    ) -> tuple[dict[str, Unit], VariantState | None, list[RetreatResult]]:
+        found = cluster_state(state)
+        if found is None:
+            return super().after_retreats(variant, state, units, results)
+        return after_retreats(variant, found, units, results)
+
+    def after_adjustments(
+        self, state: VariantState | None, before: Mapping[str, Unit], after: dict[str, Unit]
+    ) -> tuple[dict[str, Unit], VariantState | None, list[AdjustmentResult]]:
+        found = cluster_state(state)
+        if found is None:
+            return super().after_adjustments(state, before, after)
+        return after_adjustments(found, before, after)
+
+    def adjustments_skipped(self, state: VariantState | None) -> VariantState | None:
+        found = cluster_state(state)
+        return replace(found, fresh={}) if found is not None else state  # no builds this winter
+
+    def file_section(self, state: VariantState | None) -> Any:
+        found = cluster_state(state)
+        return {"game": found.game, "seed": found.seed} if found is not None else None
+
+    def state_from_file(self, variant: Variant, section: Any) -> ClusterState:
+        _expect(
+            isinstance(section, dict)
+            and isinstance(section.get("game"), str)
+            and type(section.get("seed")) is int
+            and 0 <= section["seed"] < 2**63,
+            f'a game of {variant.name} needs its "cluster" section: {{"game": id, "seed": number}}',
+        )
+        try:
+            return start(variant, section["seed"], section["game"])
+        except AdjutantError as e:
+            raise GameFileError(f"the game's sites: {e}") from None
+
+    def state_to_data(self, state: VariantState | None) -> dict[str, Any]:
+        return state_to_data(_own(state))
+
+    def state_from_data(self, variant: Variant, data: Any) -> ClusterState:
+        return state_from_data(data)
+
+    def game_id(self, state: VariantState | None) -> str | None:
+        found = cluster_state(state)
+        return found.game if found is not None else None

@@ -32,6 +32,7 @@ from typing import Any
 
 from .errors import AdjutantError, GameFileError
 from .game import Game, PhaseRecord, Position
+from .gamefile import from_data, to_data
 from .legal import Candidates, adjustment_candidates, retreat_candidates
 from .limits import inflate, read_json
 from .orders import Build, Disband, Order, Waive, format_order
@@ -308,11 +309,9 @@ class _Parts:
 
 def encode_link(game: Game) -> str:
     """The fragment text that :func:`decode_link` turns back into the same game."""
-    if game.position.cluster is not None:
+    if game.rules.hidden_setup:
         # a game with a hidden setup (Cluster's sites) cannot be replayed from its orders alone: the link
         # holds its game file (the page seals the secrets before sharing; see adjutant.cluster_views)
-        from .gamefile import to_data
-
         text = json.dumps({"a": LINK_VERSION, "v": game.variant.id, "f": to_data(game)}, separators=(",", ":"))
         return link_start(game.variant.id) + _b64(zlib.compress(text.encode("utf-8"), 9)[2:-4])
     # Each adjudicated phase's orders are written against the position it started in (the game keeps
@@ -378,8 +377,6 @@ def _from_payload(payload: Any) -> Game:
     if not isinstance(variant, str):
         raise GameFileError("the link names no variant")
     if "f" in payload:
-        from .gamefile import from_data
-
         return from_data(payload["f"])
     try:
         game = Game.new(variant)

@@ -19,18 +19,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from . import cluster_rules
-from .cluster_rules import ClusterState
 from .errors import AdjutantError, OrderError
 from .orders import (
     POWER_ORDERS,
     Build,
     Disband,
-    Mattermit,
     Nominate,
     Order,
     Retreat,
-    Transfer,
     Unit,
     UnitOrder,
     Waive,
@@ -53,7 +49,9 @@ from .phases import (
     voluntary_removal,
 )
 from .resolver import Checked, checked_order, movement_resolver
+from .rulebook import rules_for
 from .variant import Variant, load_variant
+from .variant_rules import VariantRules, VariantState
 
 _POWER_ORDER_TYPES = frozenset(POWER_ORDERS)
 #: a retreat result's reason for a unit given no order, and for one that could be given none
@@ -70,9 +68,9 @@ class Position:
     centres: dict[str, str]
     dislodged: tuple[Dislodgement, ...] = ()
     contested: frozenset[str] = frozenset()
-    #: Cluster Diplomacy's state (multiple units, sites, knowledge, transferees), secret but for what
-    #: the rules report
-    cluster: ClusterState | None = None
+    #: what the variant's own rules add to the position (:class:`~adjutant.variant_rules.VariantState`;
+    #: Cluster Diplomacy's multiple units, sites, knowledge and transferees), None under the classic rules
+    variant_state: VariantState | None = None
 
     def __init__(
         self,
@@ -81,11 +79,16 @@ class Position:
         centres: dict[str, str],
         dislodged: tuple[Dislodgement, ...] = (),
         contested: frozenset[str] = frozenset(),
-        cluster: ClusterState | None = None,
+        variant_state: VariantState | None = None,
     ) -> None:
         # the fields above, set at once (for speed: the frozen dataclass's __init__ sets them one by one)
         self.__dict__.update(
-            phase=phase, units=units, centres=centres, dislodged=dislodged, contested=contested, cluster=cluster
+            phase=phase,
+            units=units,
+            centres=centres,
+            dislodged=dislodged,
+            contested=contested,
+            variant_state=variant_state,
         )
 
 
@@ -169,8 +172,8 @@ class Game:
                 t, loc = text.split()
                 units[loc.split("/")[0]] = Unit(p.id, t, loc)
         centres = {h: p.id for p in v.powers.values() for h in p.home_centres}
-        cluster = cluster_rules.start(v, seed) if v.cluster is not None else None
-        return cls(v, Position(Phase(v.first_year, "spring", "movement"), units, centres, cluster=cluster))
+        state = rules_for(v).start(v, seed)
+        return cls(v, Position(Phase(v.first_year, "spring", "movement"), units, centres, variant_state=state))
 
     # --- reading ----------------------------------------------------------------------------------
     @property
@@ -180,6 +183,12 @@ class Game:
     @property
     def units(self) -> dict[str, Unit]:
         return self.position.units
+
+    @property
+    def rules(self) -> VariantRules:
+        """The rules the variant is played by (:func:`adjutant.rulebook.rules_for`): their hooks add to
+        the classic rules (Cluster Diplomacy's) or leave them as they are."""
+        return rules_for(self.variant)
 
     @property
     def over(self) -> bool:
@@ -223,11 +232,11 @@ class Game:
 
     # --- orders -----------------------------------------------------------------------------------
     def parse(self, text: str, power: str | None = None, default_power: str | None = None) -> Order:
-        units, dislodged = self.units, self.dislodged_units()
+        units: Mapping[str, Unit] = self.units
+        dislodged: Mapping[str, Unit] = self.dislodged_units()
         who = power or default_power
-        if self.position.cluster is not None and who is not None and self.phase.kind != "adjustment":
-            # a power also orders the hosts its transferees command (Cluster 5.2)
-            units, dislodged = cluster_rules.board_for(self.position.cluster, units, dislodged, who)
+        if who is not None:
+            units, dislodged = self.rules.orderable(self.position.variant_state, who, self.phase.kind, units, dislodged)
         return parse_order(
             text,
             self.variant,
@@ -300,22 +309,17 @@ class Game:
 
     def _check(self, order: Order) -> str:
         """A warning for an order that will be adjudicated as illegal, or '!' + why it cannot be given."""
-        state = self.position.cluster
+        state, rules = self.position.variant_state, self.rules
         if isinstance(order, Nominate):
-            if state is None:
-                return f"!there are no multiple units in {self.variant.name}"
             mine = self.orders.get(order.power, [])
             pending = [o for o in mine if isinstance(o, Nominate) and o.level != order.level]
-            why = cluster_rules.nomination_problem(self.variant, state, self.units, order, pending)
+            why = rules.nomination_problem(self.variant, state, self.units, order, pending)
             return f"!{why}" if why else ""
         if self.phase.kind == "movement":
             assert not isinstance(order, (Build, Waive, Retreat, Disband))
-            if state is not None:
-                why = cluster_rules.entry_problem(self.variant, state, order)
-                if why and isinstance(order, (Transfer, Mattermit)):
-                    return f"!{why}"
-                if why:
-                    return why
+            objection = rules.unit_order_problem(self.variant, state, order)
+            if objection is not None:
+                return f"!{objection.reason}" if objection.refused else objection.reason
             return self._checked(order).illegal
         if self.phase.kind == "retreat" and isinstance(order, Retreat):
             d = next(x for x in self.position.dislodged if x.unit.province == order.unit.province)
@@ -338,8 +342,9 @@ class Game:
         and may be changed until then. Raises :class:`OrderError` saying why it cannot be made now."""
         if self.over:
             raise AdjutantError("the game is over")
-        if self.position.cluster is None:
-            raise OrderError(f"there are no multiple units in {self.variant.name}")
+        refused = self.rules.nominations_refused(self.variant, self.position.variant_state)
+        if refused:
+            raise OrderError(refused)
         if power not in self.variant.powers:
             raise OrderError(f"{power!r} is not a power of {self.variant.name}")
         if self.phase.kind != "movement":
@@ -404,7 +409,7 @@ class Game:
         added to the history (the adjudicated phase first)."""
         if self.over:
             raise AdjutantError("the game is over")
-        if self.position.cluster is not None and self.position.cluster.view != cluster_rules.GM:
+        if self.rules.view_of(self.position.variant_state) is not None:
             raise AdjutantError("this is a view of the game, for display: only the game master's game is adjudicated")
         self._owned = None  # (the centres may have been changed in place since the last adjudication)
         added = [self._step()]
@@ -420,7 +425,7 @@ class Game:
         on coming to an adjustment phase: a spring after a skipped winter has the same centres.)"""
         while self.winner is None and self.draw is None:
             p = self.position
-            phase, units, centres, cluster = p.phase, p.units, p.centres, p.cluster
+            phase, units, centres, state = p.phase, p.units, p.centres, p.variant_state
             if phase.kind == "retreat":
                 if p.dislodged:
                     if not self._nowhere_to_retreat():
@@ -430,13 +435,12 @@ class Game:
                 if phase.season == "fall":
                     centres = update_centres(self.variant, units, centres)
             elif phase.kind == "adjustment" and self._nothing_to_adjust():
-                if cluster is not None:
-                    cluster = replace(cluster, fresh={})  # no builds this winter
+                state = self.rules.adjustments_skipped(state)
             else:
                 return
             record = PhaseRecord(phase, {}, [], skipped=True)
             added.append(record)
-            self._record(record, Position(phase.next(), units, centres, cluster=cluster))
+            self._record(record, Position(phase.next(), units, centres, variant_state=state))
             if self.position.phase.kind == "adjustment":
                 self._check_victory()
 
@@ -526,31 +530,27 @@ class Game:
         p = self.position
         v = self.variant
         kind = p.phase.kind
+        rules, state = self.rules, p.variant_state
         if kind == "movement":
-            return self._movement(p) if p.cluster is None else self._cluster_movement(p, p.cluster)
+            return self._variant_movement(p) if rules.adjudicates_movement(state) else self._movement(p)
         if kind == "retreat":
             given_r = [o for os in self.orders.values() for o in os if isinstance(o, (Retreat, Disband))]
-            if p.cluster is not None:
-                given_r = cluster_rules.retreat_orders(p.cluster, self.dislodged_units(), given_r)
+            given_r = rules.retreat_orders(state, self.dislodged_units(), given_r)
             units, rresults = adjudicate_retreats(v, p.units, p.dislodged, p.contested, given_r, p.phase.season)
-            cluster = p.cluster
-            if cluster is not None:
-                units, cluster, more = cluster_rules.after_retreats(v, cluster, units, rresults)
-                rresults = rresults + more
+            units, state, more = rules.after_retreats(v, state, units, rresults)
+            rresults = rresults + more
             results = [
                 Result(r.unit.power, format_order(r.order) if r.order else "", str(r.unit), r.success, r.reason)
                 for r in rresults
             ]
             record = PhaseRecord(p.phase, self._written(), results)
             centres = update_centres(v, units, p.centres) if p.phase.season == "fall" else p.centres
-            self._advance(record, Position(p.phase.next(), units, centres, cluster=cluster))
+            self._advance(record, Position(p.phase.next(), units, centres, variant_state=state))
             return record
         given_a = [o for os in self.orders.values() for o in os if isinstance(o, (Build, Disband, Waive))]
         units, aresults = adjudicate_adjustments(v, p.units, p.centres, given_a)
-        cluster = p.cluster
-        if cluster is not None:
-            units, cluster, more_a = cluster_rules.after_adjustments(cluster, p.units, units)
-            aresults = aresults + more_a
+        units, state, more_a = rules.after_adjustments(state, p.units, units)
+        aresults = aresults + more_a
         results = []
         for a in aresults:
             unit = str(a.unit) if a.unit else (str(a.order.unit) if isinstance(a.order, Disband) else "")
@@ -558,16 +558,17 @@ class Game:
                 unit = f"{a.order.type} {a.order.location}"
             results.append(Result(a.power, format_order(a.order) if a.order else "", unit, a.success, a.reason))
         record = PhaseRecord(p.phase, self._written(), results)
-        self._advance(record, Position(p.phase.next(), units, p.centres, cluster=cluster))
+        self._advance(record, Position(p.phase.next(), units, p.centres, variant_state=state))
         return record
 
-    def _cluster_movement(self, p: Position, cluster: ClusterState) -> PhaseRecord:
-        """A Cluster Diplomacy movement phase: nominations, transfers and mattermissions around the resolver."""
+    def _variant_movement(self, p: Position) -> PhaseRecord:
+        """A movement phase the variant adjudicates itself (:meth:`VariantRules.adjudicate_movement
+        <adjutant.variant_rules.VariantRules.adjudicate_movement>`: Cluster's nominations, transfers and
+        mattermissions around the resolver)."""
         given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
         nominations = [o for os in self.orders.values() for o in os if isinstance(o, Nominate)]
-        given = cluster_rules.effective_orders(cluster, p.units, given, phase=p.phase)
-        out, cluster = cluster_rules.adjudicate_movement_phase(
-            self.variant, p.phase, p.units, cluster, given, nominations
+        out, state, given = self.rules.adjudicate_movement(
+            self.variant, p.phase, p.units, p.variant_state, given, nominations
         )
         texts = {o.unit.province: format_order(o) for o in given}
         results = []
@@ -587,7 +588,7 @@ class Game:
         self._advance(
             record,
             Position(
-                p.phase.next(), out.units, p.centres, tuple(out.dislodged), frozenset(out.contested), cluster
+                p.phase.next(), out.units, p.centres, tuple(out.dislodged), frozenset(out.contested), state
             ),
         )
         return record

@@ -15,37 +15,40 @@ position written in the file, so a file that was edited or damaged is refused ra
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import Any
 
-from . import cluster_rules
 from .errors import AdjutantError, GameFileError
 from .game import Game, PhaseRecord, Position, Result
 from .limits import MAX_FILE_BYTES, read_json
-from .orders import POWER_ORDERS
-from .phases import Phase
+from .orders import POWER_ORDERS, Unit
+from .phases import Dislodgement, Phase
+from .rulebook import file_sections, rules_for
+from .variant import Variant, load_variant, province_of
 
 FORMAT = "adjutant-game"
-#: version 2 adds the "cluster" section (and the views of :mod:`adjutant.cluster_views`); a game without it is
-#: still written as version 1, which every earlier reader reads
+#: version 2 adds a variant's own section (Cluster's "cluster", :attr:`VariantRules.file_key
+#: <adjutant.variant_rules.VariantRules.file_key>`) and the views of a game; a game without one is still
+#: written as version 1, which every earlier reader reads
 VERSION = 2
 #: refuse anything larger before parsing it (the page's "Open file" refuses the same)
 MAX_BYTES = MAX_FILE_BYTES
 #: and games longer than this (about two hundred game years): reading replays every phase
 MAX_PHASES = 1000
+_UNIT = re.compile(r"^([AF]) ([a-z0-9]+(?:/[a-z]{2})?)$")
 
 
 def to_data(game: Game) -> dict[str, Any]:
-    cluster = game.position.cluster
-    if cluster is not None and cluster.view != cluster_rules.GM:
-        from .cluster_views import view_to_data
-
+    rules, state = game.rules, game.position.variant_state
+    if rules.view_of(state) is not None:
         return view_to_data(game)
     data = position_data(game.position)
-    data.update({"format": FORMAT, "version": 1 if cluster is None else 2, "variant": game.variant.id})
+    section = rules.file_section(state)
+    data.update({"format": FORMAT, "version": 1 if section is None else 2, "variant": game.variant.id})
     data = {k: data[k] for k in ("format", "version", "variant", *data) if k in data}
-    if cluster is not None:
-        data["cluster"] = {"game": cluster.game, "seed": cluster.seed}
+    if section is not None and rules.file_key is not None:
+        data[rules.file_key] = section
     orders = game._written()
     if orders:
         data["orders"] = orders
@@ -119,30 +122,18 @@ def from_data(data: Any) -> Game:
     variant_id = data.get("variant")
     _expect(isinstance(variant_id, str), "the game file names no variant")
     if "view" in data:
-        from .cluster_views import view_from_data
-
         return view_from_data(data)
-    cluster = data.get("cluster")
     try:
         game = Game.new(variant_id)
     except AdjutantError as e:
         raise GameFileError(f"the game's variant: {e}") from None
-    state = game.position.cluster
-    if state is not None:
-        _expect(
-            isinstance(cluster, dict)
-            and isinstance(cluster.get("game"), str)
-            and type(cluster.get("seed")) is int
-            and 0 <= cluster["seed"] < 2**63,
-            f'a game of {game.variant.name} needs its "cluster" section: {{"game": id, "seed": number}}',
-        )
-        try:
-            start = cluster_rules.start(game.variant, cluster["seed"], cluster["game"])
-        except AdjutantError as e:
-            raise GameFileError(f"the game's sites: {e}") from None
-        game.position = replace(game.position, cluster=start)
-    else:
-        _expect(cluster is None, f"{game.variant.name} has no Cluster state, yet the file gives one")
+    rules = game.rules
+    for key, other in file_sections().items():
+        if key != rules.file_key:
+            _expect(data.get(key) is None, f"{game.variant.name} has no {other.title} state, yet the file gives one")
+    if rules.file_key is not None:
+        start = rules.state_from_file(game.variant, data.get(rules.file_key))
+        game.position = replace(game.position, variant_state=start)
     history = data.get("history", [])
     _expect(isinstance(history, list), "history must be a list")
     played = sum(1 for rec in history if not (isinstance(rec, dict) and rec.get("skipped")))
@@ -206,6 +197,140 @@ def _give(game: Game, orders: Any, where: str) -> None:
             if isinstance(order, POWER_ORDERS) and order.power != power:
                 raise GameFileError(f"{where}: {text!r} is not an order of {power}")
             game.add_order(order)
+
+
+def _member(x: Any, names: Any) -> bool:
+    """Whether ``x`` is one of ``names`` (a JSON value that is not text, say a list, is not)."""
+    return isinstance(x, str) and x in names
+
+
+def view_to_data(game: Game) -> dict[str, Any]:
+    """A view of a game (Cluster's public view or a power's: :meth:`VariantRules.view_of
+    <adjutant.variant_rules.VariantRules.view_of>`) as a game file: every position written out with the
+    variant's state, since a view cannot be replayed (its hidden strengths are missing)."""
+    rules, state = game.rules, game.position.variant_state
+    key = rules.file_key
+    if key is None:
+        raise GameFileError(f"{game.variant.name} has no views: its game files hold the whole game")
+    view = rules.view_of(state)
+    data: dict[str, Any] = {"format": FORMAT, "version": 2, "variant": game.variant.id, "view": view}
+    data.update(position_data(game.position))
+    data[key] = rules.state_to_data(state)
+    data["history"] = [record_data(r) for r in game.history]
+    data["snapshots"] = [{**position_data(p), key: rules.state_to_data(p.variant_state)} for p in game.snapshots]
+    if game.winner:
+        data["winner"] = game.winner
+    if game.draw:
+        data["draw"] = list(game.draw)
+    return data
+
+
+def view_from_data(data: Any) -> Game:
+    """A view written by :func:`view_to_data`, for display: it is checked for form, not replayed."""
+    _expect(isinstance(data, dict), "a game file is a JSON object")
+    _expect(data.get("format") == FORMAT, "this is not an Adjutant game file")
+    _expect(data.get("version") == 2, "a view of a game is a version 2 game file")
+    try:
+        variant = load_variant(str(data.get("variant")))
+    except AdjutantError as e:
+        raise GameFileError(f"the game's variant: {e}") from None
+    rules = rules_for(variant)
+    key = rules.file_key
+    _expect(key is not None, f"{variant.name} has no views: its game files hold the whole game")
+    history_data = data.get("history", [])
+    snapshots = data.get("snapshots", [])
+    _expect(isinstance(history_data, list) and isinstance(snapshots, list), "history and snapshots must be lists")
+    _expect(len(history_data) == len(snapshots), "a view needs one snapshot per history entry")
+    _expect(len(history_data) <= 2 * MAX_PHASES, "the game is too long to read")
+    position = _view_position(variant, data)
+    state = position.variant_state
+    _expect(rules.view_of(state) == data.get("view"), f"the view does not match its {key} section")
+    history = [_view_record(variant, rec) for rec in history_data]
+    game = Game(variant, position, {}, history, None, None, [_view_position(variant, s) for s in snapshots])
+    if any(rules.game_id(p.variant_state) != rules.game_id(state) for p in game.snapshots):
+        raise GameFileError("the snapshots are from another game")
+    winner = data.get("winner")
+    _expect(winner is None or _member(winner, variant.powers), "the winner is not a power")
+    game.winner = winner
+    if data.get("draw") is not None:
+        draw = data["draw"]
+        _expect(
+            isinstance(draw, list) and bool(draw) and all(_member(p, variant.powers) for p in draw),
+            "the draw is malformed",
+        )
+        game.draw = tuple(draw)
+    return game
+
+
+def _view_record(variant: Variant, rec: Any) -> PhaseRecord:
+    _expect(isinstance(rec, dict), "a history entry must be an object")
+    try:
+        phase = Phase.parse(str(rec.get("phase")))
+        orders = rec.get("orders", {})
+        _expect(isinstance(orders, dict), "a history entry's orders must be an object")
+        clean = {}
+        for power, texts in orders.items():
+            _expect(
+                power in variant.powers and isinstance(texts, list) and all(isinstance(t, str) for t in texts),
+                "a history entry's orders are malformed",
+            )
+            clean[power] = [t[:200] for t in texts]
+        results = rec.get("results", [])
+        _expect(isinstance(results, list), "a history entry's results must be a list")
+        rs = [result_from_data(r) for r in results]
+    except (KeyError, TypeError, AttributeError) as e:
+        raise GameFileError(f"a history entry is malformed ({str(e)[:100]})") from None
+    except GameFileError:
+        raise
+    except AdjutantError as e:
+        raise GameFileError(f"a history entry: {e}") from None
+    for r in rs:
+        _expect(r.power in variant.powers, "a result names no power")
+    return PhaseRecord(phase, clean, rs, bool(rec.get("skipped", False)))
+
+
+def _view_unit(variant: Variant, power: str, text: Any) -> Unit:
+    m = _UNIT.match(text) if isinstance(text, str) else None
+    _expect(m is not None and _member(power, variant.powers), f"{str(text)[:60]!r} is not a unit")
+    assert m is not None
+    _expect(province_of(m.group(2)) in variant.provinces, f"{text!r} is not on the map")
+    return Unit(power, m.group(1), m.group(2))
+
+
+def _view_position(variant: Variant, data: Any) -> Position:
+    _expect(isinstance(data, dict), "a position must be an object")
+    try:
+        phase = Phase.parse(str(data.get("phase")))
+    except AdjutantError as e:
+        raise GameFileError(str(e)) from None
+    units: dict[str, Unit] = {}
+    _expect(isinstance(data.get("units"), dict) and isinstance(data.get("centres"), dict), "a position is malformed")
+    for power, texts in data["units"].items():
+        _expect(isinstance(texts, list), "units must be lists")
+        for text in texts:
+            u = _view_unit(variant, power, text)
+            _expect(u.province not in units, f"two units in {u.province}")
+            units[u.province] = u
+    centres = {}
+    for power, provs in data["centres"].items():
+        _expect(power in variant.powers and isinstance(provs, list), "centres are malformed")
+        for p in provs:
+            _expect(_member(p, variant.centres), f"{str(p)[:60]!r} is not a supply centre")
+            centres[p] = power
+    dislodged = []
+    for d in data.get("dislodged", []):
+        _expect(isinstance(d, dict), "a dislodged unit is malformed")
+        u = _view_unit(variant, d.get("power"), d.get("unit"))
+        came = d.get("attacker_from")
+        _expect(came is None or _member(came, variant.provinces), "a dislodged unit's attacker is malformed")
+        dislodged.append(Dislodgement(u, came, units.get(u.province, u)))
+    contested = data.get("contested", [])
+    _expect(
+        isinstance(contested, list) and all(_member(c, variant.provinces) for c in contested), "contested is malformed"
+    )
+    rules = rules_for(variant)
+    state = rules.state_from_data(variant, data.get(rules.file_key)) if rules.file_key is not None else None
+    return Position(phase, units, centres, tuple(dislodged), frozenset(contested), state)
 
 
 def result_from_data(d: dict[str, Any]) -> Result:

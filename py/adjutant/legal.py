@@ -15,8 +15,6 @@ from __future__ import annotations
 import weakref
 from collections.abc import Mapping
 
-from . import cluster_rules
-from .cluster_rules import MATTERMISSION, TRANSFER, ClusterState
 from .game import Game
 from .legality import illegal_reason
 from .orders import (
@@ -24,18 +22,17 @@ from .orders import (
     Convoy,
     Disband,
     Hold,
-    Mattermit,
     Move,
     Order,
-    Research,
     Retreat,
     Support,
-    Transfer,
     Unit,
     Waive,
 )
 from .routes import is_convoy_sea
+from .rulebook import rules_for
 from .variant import Variant, province_of
+from .variant_rules import VariantState
 
 
 def _sea_components(variant: Variant, fleets_at_sea: set[str]) -> dict[str, int]:
@@ -90,14 +87,16 @@ class Candidates:
     """The candidate orders of every unit in one movement phase (computed once per position)."""
 
     def __init__(
-        self, variant: Variant, units: Mapping[str, Unit], season: str, cluster: ClusterState | None = None
+        self, variant: Variant, units: Mapping[str, Unit], season: str, variant_state: VariantState | None = None
     ) -> None:
         self.v = variant
         self.units = units
         self.season = season
-        #: Cluster Diplomacy: Research for every unit, Transfer and Mattermission where the unit's power
-        #: knows them and knows the site the unit stands on
-        self.cluster = cluster
+        #: the position's variant state: with one, each unit's candidates end with the variant's own orders
+        #: (:meth:`VariantRules.unit_candidates <adjutant.variant_rules.VariantRules.unit_candidates>`: in
+        #: Cluster, Research, and Transfer and Mattermission where the power knows them and the site)
+        self.variant_state = variant_state
+        self.rules = rules_for(variant)
         fleets = {p for p, u in units.items() if u.type == "F" and is_convoy_sea(variant, p, season)}
         self.comp = _sea_components(variant, fleets)
         # coastal provinces each sea component touches
@@ -175,8 +174,8 @@ class Candidates:
             orders.append(Move(u, d, d not in adjacent))
         orders += [Support(u, other) if dp is None else Support(u, other, dp) for *_, other, dp in self._supports(prov)]
         orders += [Convoy(u, army, d) for army, destinations in self._shore_armies(prov) for d in destinations]
-        if self.cluster is not None:
-            orders += self._cluster_orders(u)
+        if self.variant_state is not None:
+            orders += self.rules.unit_candidates(self.v, self.variant_state, self.units, u)
         return orders
 
     def count(self, prov: str) -> int:
@@ -189,8 +188,8 @@ class Candidates:
         n -= sum(dp in reach for dp in self.target_provinces(prov))
         for _, destinations in self._shore_armies(prov):
             n += len(destinations)
-        if self.cluster is not None:
-            n += len(self._cluster_orders(self.units[prov]))
+        if self.variant_state is not None:
+            n += len(self.rules.unit_candidates(self.v, self.variant_state, self.units, self.units[prov]))
         return n
 
     def nth(self, prov: str, k: int) -> Order:
@@ -216,8 +215,8 @@ class Candidates:
             if k < len(destinations):
                 return Convoy(u, army, destinations[k])
             k -= len(destinations)
-        if self.cluster is not None:
-            return self._cluster_orders(u)[k]
+        if self.variant_state is not None:
+            return self.rules.unit_candidates(self.v, self.variant_state, self.units, u)[k]
         raise IndexError(k)
 
     def _reach(self, prov: str) -> set[str]:
@@ -258,51 +257,20 @@ class Candidates:
             ]
         return found
 
-    def _cluster_orders(self, u: Unit) -> list[Order]:
-        state = self.cluster
-        assert state is not None
-        out: list[Order] = [Research(u)]
-        knows = state.knowledge.get(u.power, ())
-        if not state.found.get(u.power, {}).get(u.province) or u.province in state.originals():
-            return out
-        if TRANSFER in knows and cluster_rules.level_of(state, u.province) > 1:
-            for other in sorted(self.units):
-                o = self.units[other]
-                if other != u.province and o.type == u.type:
-                    out.append(Transfer(u, other, o.type))
-        if MATTERMISSION in knows:
-            out += [Mattermit(u, t) for t in cluster_rules.mattermission_targets(self.v, u.province, u.type)]
-        return out
-
 
 def candidates(game: Game, prov: str) -> list[Order]:
-    """Every order offered for the unit in ``prov`` (a dislodged one in a retreat phase); in Cluster, for a
-    host, also the transfers out that its transferee's power may order (:func:`transfers_out`)."""
+    """Every order offered for the unit in ``prov`` (a dislodged one in a retreat phase), and those another
+    power may give for it (:meth:`VariantRules.candidates_for_others
+    <adjutant.variant_rules.VariantRules.candidates_for_others>`: in Cluster, the transfers out of a host)."""
     kind = game.phase.kind
     if kind == "movement":
-        state = game.position.cluster
+        state = game.position.variant_state
         orders = Candidates(game.variant, game.units, game.phase.season, state).of(prov)
-        return orders + transfers_out(state, game.units, prov) if state is not None else orders
+        return orders + game.rules.candidates_for_others(state, game.units, prov)
     if kind == "retreat":
         u = game.dislodged_units()[prov]
         return retreat_candidates(game.variant, u)
     raise ValueError("in an adjustment phase, use adjustment_candidates")
-
-
-def transfers_out(state: ClusterState, units: Mapping[str, Unit], prov: str) -> list[Order]:
-    """Cluster 5.2, "moving out": the transfers the power whose transferee the unit in ``prov`` hosts may
-    order for it (the order is that power's: its unit is the host as that power commands it), when that
-    power knows Transfer and the site the host stands on and the transferee is worth 2 or more; into
-    every other unit of the host's type, as for a multiple unit of its own (maps/cluster.md)."""
-    t = state.carried(prov)
-    u = units.get(prov)
-    if t is None or u is None or t.value <= 1:
-        return []
-    if TRANSFER not in state.knowledge.get(t.power, ()) or not state.found.get(t.power, {}).get(prov):
-        return []
-    host = Unit(t.power, u.type, u.location)
-    return [Transfer(host, other, units[other].type) for other in sorted(units)
-            if other != prov and units[other].type == u.type]
 
 
 def retreat_candidates(variant: Variant, u: Unit) -> list[Order]:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from . import cluster_rules
-from .cluster_rules import ClusterState
+from .cluster_rules import ClusterState, cluster_state
 from .game import Game
 from .legal import Candidates, possible_orders
 from .legality import illegal_reason
@@ -27,7 +27,7 @@ def random_orders(game: Game, rng: random.Random, hold_bias: float = 0.0) -> lis
     kind = game.phase.kind
     out: list[Order] = []
     if kind == "movement":
-        state = game.position.cluster
+        state = cluster_state(game.position.variant_state)
         c = Candidates(game.variant, game.units, game.phase.season, state)
         for prov in sorted(game.units):
             legal = [o for o in c.of(prov) if not illegal_reason(game.variant, o, game.units, game.phase.season)]  # type: ignore[arg-type]

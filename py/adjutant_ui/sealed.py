@@ -41,6 +41,7 @@ from typing import Any
 
 from adjutant import AdjutantError, GameFileError, cluster_views
 from adjutant import cluster_group as cg
+from adjutant.cluster_rules import cluster_state
 from adjutant.codec import check_named_variant, link_start, split_link
 from adjutant.game import Game
 from adjutant.limits import inflate, read_json
@@ -86,7 +87,7 @@ def join_parts(public: dict[str, Any], parts: dict[str, dict[str, Any]]) -> Game
 
 def _state(game: Game) -> Any:
     """The position's Cluster state (the engine's ``ClusterState``), or None."""
-    return game.position.cluster
+    return cluster_state(game.position.variant_state)
 
 
 def sites_of(game: Game) -> dict[str, int]:

@@ -166,7 +166,8 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
         for power, page in pages.items():
             open_players_link(page, new_link, power, str(ref.phase))
             assert units(page) == engine_units(ref)
-            own = {p: str(a.level) for p, a in (ref.position.cluster.auras.items() if ref.position.cluster else [])
+            state = ref.position.variant_state
+            own = {p: str(a.level) for p, a in (state.auras.items() if state else [])
                    if ref.units[p].power == power or a.revealed}
             assert strengths(page) == own
 
@@ -214,8 +215,8 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
     third, _ = new_context()
     back = open_app(third, site.url + "#" + held)
     assert units(back) == engine_units(ref)
-    assert strengths(back) == {p: str(a.level) for p, a in ref.position.cluster.auras.items() if a.revealed}
+    assert strengths(back) == {p: str(a.level) for p, a in ref.position.variant_state.auras.items() if a.revealed}
     said = unlock(back, PASSPHRASES["gm"])
     assert "Unlocked" in said, said
     back.wait_for_selector("#open-codes:not([disabled])")
-    assert strengths(back) == {p: str(a.level) for p, a in ref.position.cluster.auras.items()}
+    assert strengths(back) == {p: str(a.level) for p, a in ref.position.variant_state.auras.items()}
