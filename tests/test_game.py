@@ -72,7 +72,7 @@ def test_undo_gives_the_orders_back() -> None:
     assert dumps(g) == before
     record = g.undo()  # the winter build
     assert str(record.phase) == "W1901A" and str(g.phase) == "W1901A"
-    assert g._written() == {"france": ["Build A par"]}
+    assert g.written_orders() == {"france": ["Build A par"]}
     empty = Game.new("standard")
     with pytest.raises(AdjutantError, match="nothing to undo"):
         empty.undo()

@@ -126,7 +126,7 @@ class _Digits:
         return n
 
 
-def _phase_slots(game: Game) -> list[tuple[str, list[Order]]]:
+def phase_slots(game: Game) -> list[tuple[str, list[Order]]]:
     """``(key, candidates)`` for each unit (movement, retreat) of the current phase, in a fixed order."""
     kind = game.phase.kind
     if kind == "movement":
@@ -141,12 +141,12 @@ def _phase_slots(game: Game) -> list[tuple[str, list[Order]]]:
 
 
 def _counted_slots(game: Game) -> list[tuple[str, int, Callable[[str, int], Order]]]:
-    """What :func:`_phase_slots` gives, as ``(key, number of candidates, the candidate at an index of
+    """What :func:`phase_slots` gives, as ``(key, number of candidates, the candidate at an index of
     the key's)``: a decoder reads one order per unit, so it makes that one and counts the others."""
     if game.phase.kind == "movement":
         c = Candidates(game.variant, game.units, game.phase.season)
         return [(prov, c.count(prov), c.nth) for prov in sorted(game.units)]
-    return [(prov, len(cands), _indexer(cands)) for prov, cands in _phase_slots(game)]
+    return [(prov, len(cands), _indexer(cands)) for prov, cands in phase_slots(game)]
 
 
 def _indexer(cands: list[Order]) -> Callable[[str, int], Order]:
@@ -159,7 +159,7 @@ def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, ext
         given[power] = [game.parse(t, power) for t in texts]
     if game.phase.kind != "adjustment":
         by_prov = {o.unit.province: (p, o) for p, os in given.items() for o in os}  # type: ignore[union-attr]
-        for prov, cands in _phase_slots(game):
+        for prov, cands in phase_slots(game):
             if prov not in by_prov:
                 digits.put(0, len(cands) + 2)
                 continue
@@ -327,7 +327,7 @@ def encode_link(game: Game) -> str:
         radix *= segment.radix
         extra += [[n, *item[1:]] for item in segment.extra]
         n += 1
-    pending = game._written() if not game.over else {}
+    pending = game.written_orders() if not game.over else {}
     digits = _Digits()
     current: list[Any] = []
     _encode_phase(game, pending, digits, current, n)

@@ -307,6 +307,11 @@ class Game:
                 if row is not None and row.written is o:
                     del checks[o.unit.province]
 
+    def refusal(self, order: Order) -> str:
+        """Why ``order`` cannot be given now ("" if it can: it may still be illegal, and hold)."""
+        why = self._check(order)
+        return why[1:] if why.startswith("!") else ""
+
     def _check(self, order: Order) -> str:
         """A warning for an order that will be adjudicated as illegal, or '!' + why it cannot be given."""
         state, rules = self.position.variant_state, self.rules
@@ -515,7 +520,7 @@ class Game:
             if len(leaders) == 1:
                 self.winner = leaders[0]
 
-    def _written(self) -> dict[str, list[str]]:
+    def written_orders(self) -> dict[str, list[str]]:
         """The orders given, by power: unit orders in province order, adjustments in the order given
         (the first builds are the ones made)."""
         out = {}
@@ -543,7 +548,7 @@ class Game:
                 Result(r.unit.power, format_order(r.order) if r.order else "", str(r.unit), r.success, r.reason)
                 for r in rresults
             ]
-            record = PhaseRecord(p.phase, self._written(), results)
+            record = PhaseRecord(p.phase, self.written_orders(), results)
             centres = update_centres(v, units, p.centres) if p.phase.season == "fall" else p.centres
             self._advance(record, Position(p.phase.next(), units, centres, variant_state=state))
             return record
@@ -557,7 +562,7 @@ class Game:
             if isinstance(a.order, Build):
                 unit = f"{a.order.type} {a.order.location}"
             results.append(Result(a.power, format_order(a.order) if a.order else "", unit, a.success, a.reason))
-        record = PhaseRecord(p.phase, self._written(), results)
+        record = PhaseRecord(p.phase, self.written_orders(), results)
         self._advance(record, Position(p.phase.next(), units, p.centres, variant_state=state))
         return record
 

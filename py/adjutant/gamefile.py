@@ -49,7 +49,7 @@ def to_data(game: Game) -> dict[str, Any]:
     data = {k: data[k] for k in ("format", "version", "variant", *data) if k in data}
     if section is not None and rules.file_key is not None:
         data[rules.file_key] = section
-    orders = game._written()
+    orders = game.written_orders()
     if orders:
         data["orders"] = orders
     data["history"] = [record_data(r) for r in game.history]

@@ -35,7 +35,7 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 
-from .codec import MAX_LINK, _phase_slots, check_named_variant, decode_link, encode_link, link_start, split_link
+from .codec import MAX_LINK, check_named_variant, decode_link, encode_link, link_start, phase_slots, split_link
 from .errors import AdjutantError, GameFileError, OrderError
 from .game import Game
 from .legal import adjustment_candidates
@@ -132,7 +132,7 @@ def _owner(order: Order) -> str:
 def _unit_slots(game: Game, power: str) -> list[tuple[str, list[Order]]]:
     owners = {prov: u.power for prov, u in game.units.items()}
     owners.update({d.unit.province: d.unit.power for d in game.position.dislodged})
-    return [(prov, cands) for prov, cands in _phase_slots(game) if owners.get(prov) == power]
+    return [(prov, cands) for prov, cands in phase_slots(game) if owners.get(prov) == power]
 
 
 def _index(cands: list[Order], order: Order) -> int | None:
@@ -378,12 +378,12 @@ class Intake:
         game.clear_orders(sealed.power)
         for order in orders:
             # Cluster: what the rules refuse when it is given (a nomination, a transfer…) refuses the code
-            why = game._check(order) if game.variant.cluster is not None else ""
-            if why.startswith("!"):
+            why = game.refusal(order) if game.variant.cluster is not None else ""
+            if why:
                 game.clear_orders(sealed.power)
                 for old in before:
                     game.add_order(old)
-                raise CodeError(f"{name}: {format_order(order)}: {why[1:]}")
+                raise CodeError(f"{name}: {format_order(order)}: {why}")
             game.add_order(order)
         self.received[sealed.power] = Received(seq, "code")
         return f"{name}: {len(orders)} order{'s' if len(orders) != 1 else ''} in"

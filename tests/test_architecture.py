@@ -1,0 +1,144 @@
+"""How the code is put together: the modules that play a game know no variant's own rules (they call
+the hooks of adjutant.variant_rules), no import cycle runs through the game file, and no module reaches
+into another's private names."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "py" / "adjutant"
+#: every module of ours, by dotted name
+MODULES = {
+    ".".join(path.relative_to(ROOT / "py").with_suffix("").parts): path
+    for package in ("adjutant", "adjutant_maps", "adjutant_ui")
+    for path in sorted((ROOT / "py" / package).glob("*.py"))
+}
+MODULES["build"] = ROOT / "build.py"
+#: the Cluster Diplomacy modules: its rules, its views, its group links
+CLUSTER = {"adjutant.cluster_rules", "adjutant.cluster_views", "adjutant.cluster_group"}
+#: what a NamedTuple offers under a leading underscore: public by its own documentation
+NAMED_TUPLE_API = {"_replace", "_fields", "_asdict", "_make", "_field_defaults"}
+
+
+def _tree(name: str) -> ast.Module:
+    return ast.parse(MODULES[name].read_text(encoding="utf-8"))
+
+
+def _absolute(name: str, node: ast.ImportFrom) -> str:
+    """The module an ``from ... import`` names, made absolute."""
+    if not node.level:
+        return node.module or ""
+    package = name.split(".")[: -node.level] if "." in name else []
+    return ".".join(package + ([node.module] if node.module else []))
+
+
+def imports(name: str) -> dict[str, str]:
+    """The modules of ours that ``name`` imports (at any depth of its code), by the name it binds them to
+    (the module itself for what it imports from it)."""
+    found: dict[str, str] = {}
+    for node in ast.walk(_tree(name)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in MODULES:
+                    found[alias.asname or alias.name] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(name, node)
+            for alias in node.names:
+                if f"{base}.{alias.name}" in MODULES:  # a module imported from its package
+                    found[alias.asname or alias.name] = f"{base}.{alias.name}"
+                elif base in MODULES:
+                    found[f"{base}:{alias.name}"] = base
+    return found
+
+
+@pytest.mark.parametrize("name", ["adjutant.game", "adjutant.gamefile", "adjutant.legal", "adjutant.codec"])
+def test_the_game_modules_know_no_variant_of_their_own(name: str) -> None:
+    imported = set(imports(name).values())
+    assert not imported & CLUSTER, f"{name} imports {sorted(imported & CLUSTER)}: it should call a hook"
+    source = MODULES[name].read_text(encoding="utf-8")
+    for word in ("ClusterState", ".cluster is not None", "position.cluster"):
+        assert word not in source, f"{name} names {word!r}: Cluster's rules belong in adjutant.cluster_rules"
+
+
+def test_no_import_cycle_runs_through_the_game_file() -> None:
+    seen: set[str] = set()
+    todo = sorted(set(imports("adjutant.gamefile").values()))
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo += sorted(set(imports(name).values()) - seen)
+    assert "adjutant.gamefile" not in seen
+    assert not seen & CLUSTER - {"adjutant.cluster_rules"}, "the game file reads no Cluster view or link"
+
+
+def _defined(tree: ast.Module) -> set[str]:
+    """The private names a module defines itself: functions, classes, attributes and fields."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)  # a name in __slots__
+    return {n for n in names if n.startswith("_")}
+
+
+def private_uses(name: str) -> list[str]:
+    """Where module ``name`` uses a private name of another module: imports it, reads it off another
+    module, or reads a private attribute its own code does not define off something not its own."""
+    tree = _tree(name)
+    own = _defined(tree)
+    bound = imports(name)
+    # (another package's module is its own business: the check is of our modules)
+    elsewhere = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            elsewhere |= {(a.asname or a.name).split(".")[0] for a in node.names if not _ours(a.name)}
+        elif isinstance(node, ast.ImportFrom) and not node.level and not _ours(node.module or ""):
+            elsewhere |= {a.asname or a.name for a in node.names}
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and _absolute(name, node) in MODULES:
+            out += [f"line {node.lineno}: imports {a.name}" for a in node.names if _private(a.name)]
+        elif isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in NAMED_TUPLE_API:
+            base = node.value
+            if isinstance(base, ast.Name) and base.id in bound:
+                out.append(f"line {node.lineno}: {base.id}.{node.attr}")
+            elif not (isinstance(base, ast.Name) and base.id in ("self", "cls", *elsewhere)) and node.attr not in own:
+                out.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return out
+
+
+def _ours(module: str) -> bool:
+    return module.split(".")[0] in {"adjutant", "adjutant_maps", "adjutant_ui", "build"}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_uses_another_modules_private_names(name: str) -> None:
+    assert private_uses(name) == []
+
+
+def test_the_private_name_check_finds_a_private_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a module that reads the game's private rows and imports the codec's private helper
+    source = "from .codec import _Digits\nfrom . import game\n\ndef f(g):\n    return g._checks, game._count\n"
+    path = tmp_path / "reaching.py"
+    path.write_text(source, encoding="utf-8")
+    monkeypatch.setitem(MODULES, "adjutant.reaching", path)
+    assert private_uses("adjutant.reaching") == [
+        "line 1: imports _Digits",
+        "line 5: g._checks",
+        "line 5: game._count",
+    ]
