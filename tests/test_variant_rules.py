@@ -1,0 +1,109 @@
+"""A variant's own rules are hooks the game calls (adjutant.variant_rules): a variant without any and
+Cluster Diplomacy with its own go through the same Game code, and a variant's hook changes the game
+without the game knowing which variant it is."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from adjutant import rulebook
+from adjutant.cluster_rules import ClusterDiplomacy
+from adjutant.game import Game
+from adjutant.gamefile import dumps, loads
+from adjutant.orders import Move, UnitOrder
+from adjutant.randomgame import random_game
+from adjutant.variant import Variant
+from adjutant.variant_rules import CLASSIC, Objection, VariantRules, VariantState
+
+#: every hook a variant's rules may override
+HOOKS = sorted(name for name, value in vars(VariantRules).items() if callable(value) and not name.startswith("_"))
+#: the hooks the game calls whatever the variant (the variant's own movement only where it has one)
+GAME_HOOKS = {
+    "start",
+    "orderable",
+    "unit_order_problem",
+    "view_of",
+    "adjudicates_movement",
+    "retreat_orders",
+    "after_retreats",
+    "after_adjustments",
+    "adjustments_skipped",
+    "file_section",
+}
+
+
+def recording(base: type[VariantRules], variant_id: str) -> tuple[VariantRules, list[str]]:
+    """``base``'s rules for ``variant_id``, recording the name of each hook called."""
+    calls: list[str] = []
+
+    def recorded(name: str) -> Callable[..., Any]:
+        def hook(self: VariantRules, *args: Any, **kwargs: Any) -> Any:
+            calls.append(name)
+            return getattr(base, name)(self, *args, **kwargs)
+
+        return hook
+
+    recorder = type("Recording" + base.__name__, (base,), {name: recorded(name) for name in HOOKS})
+    recorder.applies_to = lambda self, variant: variant.id == variant_id  # type: ignore[method-assign]
+    return recorder(), calls
+
+
+def play(variant: str, rules: VariantRules, monkeypatch: pytest.MonkeyPatch) -> Game:
+    """Three years of a seeded random game under ``rules``, orders typed in the first phase, written to
+    a file and read back."""
+    monkeypatch.setattr(rulebook, "RULEBOOK", (rules,))
+    typed = Game.new(variant, seed=14)
+    assert typed.add_orders("France: A Par - Bur; A Mar - Spa") == []  # read for their power, checked as given
+    game = list(random_game(variant, seed=14, years=3))[-1]
+    played = {(r.phase.kind, r.skipped) for r in game.history}
+    assert {("retreat", False), ("adjustment", False), ("adjustment", True)} <= played
+    return loads(dumps(game))
+
+
+def test_the_classic_rules_and_clusters_go_through_the_same_game_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    classic, classic_calls = recording(VariantRules, "standard")
+    cluster, cluster_calls = recording(ClusterDiplomacy, "cluster")
+    play("standard", classic, monkeypatch)
+    play("cluster", cluster, monkeypatch)
+    assert set(classic_calls) >= GAME_HOOKS
+    assert set(cluster_calls) >= GAME_HOOKS
+    # Cluster adjudicates its movement phases itself, around the resolver; the classic rules never do
+    assert "adjudicate_movement" in cluster_calls and "adjudicate_movement" not in classic_calls
+    assert "state_from_file" in cluster_calls and "state_from_file" not in classic_calls
+
+
+def test_the_classic_hooks_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = dumps(play("standard", CLASSIC, monkeypatch))
+    classic, calls = recording(VariantRules, "standard")
+    assert dumps(play("standard", classic, monkeypatch)) == plain and calls
+
+
+class NoBurgundy(VariantRules):
+    """A made-up variant's rule: no unit may move to Burgundy (the order is refused as it is given)."""
+
+    def applies_to(self, variant: Variant) -> bool:
+        return variant.id == "standard"
+
+    def unit_order_problem(self, variant: Variant, state: VariantState | None, order: UnitOrder) -> Objection | None:
+        if isinstance(order, Move) and order.dest == "bur":
+            return Objection("Burgundy is closed", refused=True)
+        return None
+
+
+def test_a_variants_hook_changes_the_game_without_the_game_knowing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rulebook, "RULEBOOK", (NoBurgundy(),))
+    game = Game.new("standard")
+    assert isinstance(game.rules, NoBurgundy)
+    (problem,) = game.add_orders("France: A Par - Bur; A Mar - Spa")
+    assert problem.message == "Burgundy is closed" and not problem.kept
+    assert [str(o.unit) for os in game.orders.values() for o in os] == ["A mar"]
+
+
+def test_the_rulebook_gives_each_variant_its_rules() -> None:
+    from adjutant import load_variant
+
+    assert isinstance(rulebook.rules_for(load_variant("cluster")), ClusterDiplomacy)
+    assert rulebook.rules_for(load_variant("standard")) is CLASSIC
+    assert Game.new("standard").position.variant_state is None
