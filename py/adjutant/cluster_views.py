@@ -302,8 +302,4 @@ __all__ = [
     "public_data",
     "public_view",
     "secret_parts",
-    "state_from_data",
-    "state_to_data",
-    "view_from_data",
-    "view_to_data",
 ]

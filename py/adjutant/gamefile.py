@@ -1,7 +1,10 @@
 """The game file (versioned JSON, schema in ``game.schema.json`` beside this module) and its reading.
 
 Reading replays every phase's orders from the variant's start and checks the result against the
-position written in the file, so a file that was edited or damaged is refused rather than half-read.
+position written in the file, so a file that was edited or damaged is refused rather than half-read. A
+variant's own state (Cluster's) is written and read by its rules' hooks (:mod:`adjutant.variant_rules`);
+a view of a game, which cannot be replayed (Cluster's public view, a power's), is written with every
+position (:func:`view_to_data`) and read back for display only.
 
 >>> from adjutant.game import Game
 >>> g = Game.new("standard")
