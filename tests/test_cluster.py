@@ -618,3 +618,14 @@ def test_cluster_game_files_and_views_follow_the_published_schema() -> None:
     ):
         validator.validate(data)
     assert json.loads(dumps(g))["version"] == 2 and json.loads(dumps(Game.new("standard")))["version"] == 1
+
+
+def test_a_view_that_calls_itself_the_game_masters_game_is_refused() -> None:
+    # a view holds no sites or seed: were it read as the whole game, it could be adjudicated without them
+    g = new_game(seed=3)
+    g.add_orders("France: A Par - Bur")
+    g.adjudicate()
+    forged = public_data(g)
+    forged["view"] = forged["cluster"]["view"] = "gm"
+    with pytest.raises(GameFileError, match="the view does not match its cluster section"):
+        gamefile.from_data(forged)
