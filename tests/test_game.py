@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from adjutant import AdjutantError, Game, GameFileError, OrderError, decode_link, dumps, encode_link, loads
+from adjutant import AdjutantError, Game, GameFileError, OrderError, Position, decode_link, dumps, encode_link, loads
 from adjutant.orders import Move, Unit, format_order
 from adjutant.randomgame import random_game
 from adjutant.variant import available_variants
@@ -72,7 +72,7 @@ def test_undo_gives_the_orders_back() -> None:
     assert dumps(g) == before
     record = g.undo()  # the winter build
     assert str(record.phase) == "W1901A" and str(g.phase) == "W1901A"
-    assert g._written() == {"france": ["Build A par"]}
+    assert g.written_orders() == {"france": ["Build A par"]}
     empty = Game.new("standard")
     with pytest.raises(AdjutantError, match="nothing to undo"):
         empty.undo()
@@ -264,7 +264,7 @@ def test_a_hand_built_order_naming_an_unknown_place_is_refused_and_keeps_the_ear
     g.add_orders("France: A Par - Bur")
     with pytest.raises(OrderError, match="'xyz' is not a place on this map"):
         g.add_order(Move(Unit("france", "A", "xyz"), "bur"))
-    assert [format_order(o) for o in g.orders["france"]] == ["A par - bur"]
+    assert [format_order(o) for o in g.orders_of("france")] == ["A par - bur"]
 
 
 def _movement_outcome(g: Game) -> tuple[dict[str, list[str]], list[tuple[str, bool, str]]]:
@@ -273,8 +273,20 @@ def _movement_outcome(g: Game) -> tuple[dict[str, list[str]], list[tuple[str, bo
     return record.orders, [(r.unit, r.success, r.reason) for r in record.results]
 
 
-def _change_directly(g: Game) -> None:
-    g.orders["france"][0] = g.parse("A Par - Pic", "france")
+def _give_again(g: Game) -> None:
+    g.add_order(g.parse("A Par - Pic", "france"))
+
+
+def _replace_the_position(g: Game) -> None:
+    # the same board in a new position: the orders are checked again in it
+    g.position = Position(g.phase, dict(g.units), dict(g.position.centres))
+    g.add_orders("France: A Par - Pic")
+
+
+def _take_back_another_powers_order(g: Game) -> None:
+    # England's order for the French army is taken back: France's own order for it stands again
+    g.add_order(Move(Unit("england", "A", "par"), "gas"))
+    g.clear_orders("england")
 
 
 def _set_orders(g: Game) -> None:
@@ -305,7 +317,9 @@ def _order_for_another_powers_unit(g: Game) -> None:
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        (_change_directly, "France: A Par - Pic; F Bre - Mao\nGermany: A Mun - Bur"),
+        (_give_again, "France: A Par - Pic; F Bre - Mao\nGermany: A Mun - Bur"),
+        (_replace_the_position, "France: A Par - Pic; F Bre - Mao\nGermany: A Mun - Bur"),
+        (_take_back_another_powers_order, "France: A Par - Bur; F Bre - Mao\nGermany: A Mun - Bur"),
         (_set_orders, "France: A Par - Pic; F Bre - Mao\nGermany: A Mun - Bur"),
         (_clear_one_power, "France: A Par - Bur; F Bre - Mao"),
         (_clear_all_then_give, "France: A Par - Pic; F Bre - Mao"),

@@ -190,7 +190,7 @@ def test_a_bad_line_among_good_orders_is_reported_and_the_good_ones_are_kept() -
     game = new_game(5)
     problems = game.add_orders("France: Nominate 3 A Par\nFrance: Nominate ² later\nGermany: Nominate 3 A Ber")
     assert [p.line for p in problems] == [2]
-    assert sorted(game._written()) == ["france", "germany"]
+    assert sorted(game.written_orders()) == ["france", "germany"]
 
 
 # --- hypothesis: random data and mutations of valid input --------------------------------------------

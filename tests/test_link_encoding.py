@@ -29,7 +29,7 @@ def replayed_payload(game: Game) -> dict[str, Any]:
             for text in texts:
                 g.add_order(g.parse(text, power))
         g.adjudicate()
-    codec._encode_phase(g, game._written() if not game.over else {}, digits, extra, len(records))
+    codec._encode_phase(g, game.written_orders() if not game.over else {}, digits, extra, len(records))
     number = digits.pack()
     payload: dict[str, Any] = {"a": codec.LINK_VERSION, "v": game.variant.id, "n": len(records)}
     if number:

@@ -75,7 +75,8 @@ def _state(game: Game) -> ClusterState:
 
 def pending_nominations(game: Game, power: str | None = None) -> list[Nominate]:
     """The nominations made this phase (of one power, or all), not yet adjudicated."""
-    return [o for p, os in sorted(game.orders.items()) if power in (None, p) for o in os if isinstance(o, Nominate)]
+    given = sorted(game.all_orders().items())
+    return [o for p, os in given if power in (None, p) for o in os if isinstance(o, Nominate)]
 
 
 def nominations_due(game: Game) -> dict[str, list[int]]:
@@ -153,7 +154,6 @@ def public_view(game: Game) -> Game:
     return Game(
         game.variant,
         _public_position(game.position),
-        {},
         history,
         game.winner,
         game.draw,
@@ -435,7 +435,7 @@ def view_from_data(data: Any) -> Game:
     state = _state_of(position)
     _check(state.view == data.get("view"), "the view does not match its cluster section")
     history = [_record(variant, rec) for rec in history_data]
-    game = Game(variant, position, {}, history, None, None, [_position(variant, s) for s in snapshots])
+    game = Game(variant, position, history, None, None, [_position(variant, s) for s in snapshots])
     if any(_state_of(p).game != state.game for p in game.snapshots):
         raise GameFileError("the snapshots are from another game")
     winner = data.get("winner")

@@ -328,7 +328,7 @@ def encode_link(game: Game) -> str:
         radix *= segment.radix
         extra += [[n, *item[1:]] for item in segment.extra]
         n += 1
-    pending = game._written() if not game.over else {}
+    pending = game.written_orders() if not game.over else {}
     digits = _Digits()
     current: list[Any] = []
     _encode_phase(game, pending, digits, current, n)

@@ -138,22 +138,24 @@ class OrderProblem:
 
 @dataclass
 class Game:
+    """A game of one variant. The orders given for the current phase are the game's own: they are read
+    through :meth:`orders_of`, :meth:`all_orders` and :meth:`written_orders`, and changed only through
+    :meth:`add_orders`, :meth:`add_order`, :meth:`set_orders` and :meth:`clear_orders`."""
+
     variant: Variant
     position: Position
-    orders: dict[str, list[Order]] = field(default_factory=dict)
     history: list[PhaseRecord] = field(default_factory=list)
     winner: str | None = None
     draw: tuple[str, ...] | None = None
     #: positions before each history record, for undo and for stepping through the history
     snapshots: list[Position] = field(default_factory=list, repr=False)
-    #: each movement order checked once, as it is given, by province (the order is its ``written``)
+    #: each power's orders for the current phase, as given (powers in the order they first gave orders)
+    _orders: dict[str, list[Order]] = field(default_factory=dict, init=False)
+    #: each movement order checked once, as it is given: by province, the row of the last order given for
+    #: the unit there (the order is the row's ``written``). :meth:`adjudicate` hands the resolver these rows
     _checks: dict[str, Checked] = field(default_factory=dict, init=False, repr=False, compare=False)
-    #: the position :attr:`_checks` were made in
+    #: the position :attr:`_checks` were made in (the rows depend on its units and season)
     _checks_at: Position | None = field(default=None, init=False, repr=False, compare=False)
-    #: each power's orders as the game's methods last left them, while :attr:`_checks` holds exactly one row
-    #: per order given (None once it may not: an order given for a unit another power had ordered, or one
-    #: that is not a unit's). While ``orders`` equals it, :meth:`adjudicate` hands the resolver those rows
-    _seen: dict[str, list[Order]] | None = field(default=None, init=False, repr=False, compare=False)
     #: during one adjudication, the centres each power owns, with the ``centres`` dict they were counted in
     _owned: tuple[dict[str, str], dict[str, int]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -201,18 +203,18 @@ class Game:
         if self.over:
             return due
         if kind == "movement":
-            ordered = {o.unit.province for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
+            ordered = {o.unit.province for os in self._orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
             for u in self.units.values():
                 if u.province not in ordered:
                     due[u.power] = due.get(u.power, 0) + 1
         elif kind == "retreat":
-            ordered = {o.unit.province for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
+            ordered = {o.unit.province for os in self._orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
             for d in self.position.dislodged:
                 if d.unit.province not in ordered:
                     due[d.unit.power] = due.get(d.unit.power, 0) + 1
         else:
             for power, adj in adjustments_due(self.variant, self.units, self.position.centres).items():
-                left = abs(adj.delta) - len(self.orders.get(power, []))
+                left = abs(adj.delta) - len(self._orders.get(power, []))
                 if left > 0:
                     due[power] = left
         return due
@@ -221,7 +223,27 @@ class Game:
         """Winter: builds (positive) or removals (negative) each power must make."""
         return {p: a.delta for p, a in adjustments_due(self.variant, self.units, self.position.centres).items()}
 
-    # --- orders -----------------------------------------------------------------------------------
+    # --- the orders given -----------------------------------------------------------------------------
+    def orders_of(self, power: str) -> tuple[Order, ...]:
+        """``power``'s orders for this phase, in the order given."""
+        return tuple(self._orders.get(power, ()))
+
+    def all_orders(self) -> dict[str, tuple[Order, ...]]:
+        """The orders given for this phase, by power (the powers that gave any, in the order they first did)."""
+        return {power: tuple(mine) for power, mine in self._orders.items() if mine}
+
+    def written_orders(self) -> dict[str, list[str]]:
+        """The orders given, by power, in their canonical text: unit orders in province order, adjustments
+        in the order given (the first builds are the ones made)."""
+        out = {}
+        for p, os in sorted(self._orders.items()):
+            if self.phase.kind != "adjustment":
+                os = sorted(os, key=_unit_order_key)
+            if os:
+                out[p] = [format_order(o) for o in os]
+        return out
+
+    # --- giving orders ------------------------------------------------------------------------------
     def parse(self, text: str, power: str | None = None, default_power: str | None = None) -> Order:
         units, dislodged = self.units, self.dislodged_units()
         who = power or default_power
@@ -273,30 +295,37 @@ class Game:
         if power not in self.variant.powers:
             raise AdjutantError(f"{power!r} is not a power of {self.variant.name}")
         # Cluster nominations are not orders to units: they stay
-        mine = self.orders.get(power, [])
+        mine = self._orders.get(power, [])
+        self._orders[power] = [o for o in mine if isinstance(o, Nominate)]
         self._forget(mine)
-        self.orders[power] = [o for o in mine if isinstance(o, Nominate)]
-        if self._seen is not None:
-            self._seen[power] = list(self.orders[power])
         return self.add_orders(text, power)
 
     def clear_orders(self, power: str | None = None) -> None:
         if power is None:
-            self.orders.clear()
-            self._checks, self._seen = {}, {}
+            self._orders.clear()
+            self._checks = {}
         else:
-            self._forget(self.orders.pop(power, []))
-            if self._seen is not None:
-                self._seen.pop(power, None)
+            self._forget(self._orders.pop(power, []))
 
     def _forget(self, orders: Iterable[Order]) -> None:
-        """Drop the rows of orders taken back."""
+        """Drop the rows of orders taken back (once they are out of :attr:`_orders`). A unit another power
+        also gave an order for keeps that order, and its row."""
         checks = self._checks
         for o in orders:
-            if not isinstance(o, POWER_ORDERS):
-                row = checks.get(o.unit.province)
-                if row is not None and row.written is o:
-                    del checks[o.unit.province]
+            if type(o) in _POWER_ORDER_TYPES:
+                continue
+            prov = o.unit.province  # type: ignore[union-attr]  # (a unit's order)
+            row = checks.get(prov)
+            if row is None or row.written != o:
+                continue
+            del checks[prov]
+            other = next(
+                (x for os in self._orders.values() for x in os
+                 if type(x) not in _POWER_ORDER_TYPES and x.unit.province == prov),  # type: ignore[union-attr]
+                None,
+            )
+            if other is not None:
+                checks[prov] = self._row(other)  # type: ignore[arg-type]  # (a unit's order)
 
     def _check(self, order: Order) -> str:
         """A warning for an order that will be adjudicated as illegal, or '!' + why it cannot be given."""
@@ -304,7 +333,7 @@ class Game:
         if isinstance(order, Nominate):
             if state is None:
                 return f"!there are no multiple units in {self.variant.name}"
-            mine = self.orders.get(order.power, [])
+            mine = self._orders.get(order.power, [])
             pending = [o for o in mine if isinstance(o, Nominate) and o.level != order.level]
             why = ancients.nomination_problem(self.variant, state, self.units, order, pending)
             return f"!{why}" if why else ""
@@ -316,7 +345,7 @@ class Game:
                     return f"!{why}"
                 if why:
                     return why
-            return self._checked(order).illegal
+            return self._row(order).illegal
         if self.phase.kind == "retreat" and isinstance(order, Retreat):
             d = next(x for x in self.position.dislodged if x.unit.province == order.unit.province)
             reason = retreat_problem(
@@ -357,19 +386,14 @@ class Game:
         """Keep an order as given, replacing the unit's earlier order (a build replaces an earlier build
         in the same province). Unlike :meth:`add_orders` it turns nothing away and reports nothing: for orders
         already read. A movement order's legality is worked out here, once, for :meth:`adjudicate`."""
-        unit_order = self.phase.kind == "movement" and not isinstance(order, (*POWER_ORDERS, Retreat, Disband))
-        if unit_order:
-            before = self._checks.get(order.unit.province) if self._checks_at is self.position else None  # type: ignore[union-attr]
+        if self.phase.kind == "movement" and type(order) not in _POWER_ORDER_TYPES:
+            o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
             try:
-                self._checked(order)  # type: ignore[arg-type]  # (a unit's order)
+                row = self._row(o)
             except KeyError as missing:  # a hand-built order naming a place the map does not have
                 raise OrderError(f"{missing.args[0]!r} is not a place on this map", format_order(order)) from None
-        power = order_power(order)
-        mine = self.orders.setdefault(power, [])
-        if not unit_order:
-            self._seen = None
-        elif before is not None and before.power != power:
-            self._seen = None  # (the row replaced was another power's order for the unit: it stays given)
+            self._checks[o.unit.province] = row
+        mine = self._orders.setdefault(order_power(order), [])
         if isinstance(order, Nominate):
             mine[:] = [o for o in mine if not (isinstance(o, Nominate) and o.level == order.level)]
         elif not isinstance(order, (Build, Waive)):
@@ -381,22 +405,27 @@ class Game:
                 if not (isinstance(o, Build) and o.location.split("/")[0] == order.location.split("/")[0])
             ]
         mine.append(order)
-        if self._seen is not None:
-            self._seen[power] = list(mine)
 
-    def _checked(self, order: UnitOrder) -> Checked:
-        """A movement order in this position as the resolver reads it (:func:`~adjutant.resolver.checked_order`),
-        worked out when the order is given and kept until the phase is adjudicated."""
+    def _row(self, order: UnitOrder) -> Checked:
+        """A movement order in this position as the resolver reads it (:func:`~adjutant.resolver.checked_order`):
+        the row kept if the order was given, else worked out now."""
         if self._checks_at is not self.position:
-            self._checks, self._checks_at = {}, self.position
-            self._seen = {} if not self.orders else None
-        prov = order.unit.province
-        check = self._checks.get(prov)
-        if check is not None and check.written is order:
-            return check
-        check = checked_order(self.variant, order, self.phase.season, self.units)
-        self._checks[prov] = check
-        return check
+            self._check_again()
+        row = self._checks.get(order.unit.province)
+        if row is not None and row.written == order:
+            return row
+        return checked_order(self.variant, order, self.phase.season, self.units)
+
+    def _check_again(self) -> None:
+        """Work out the rows of the orders given in this position (a new one since they were given)."""
+        checks: dict[str, Checked] = {}
+        variant, season, units = self.variant, self.phase.season, self.units
+        for os in self._orders.values():
+            for order in os:
+                if type(order) not in _POWER_ORDER_TYPES:  # (the order types have no subclasses)
+                    o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
+                    checks[o.unit.province] = checked_order(variant, o, season, units)
+        self._checks, self._checks_at = checks, self.position
 
     # --- adjudication -------------------------------------------------------------------------------
     def adjudicate(self) -> list[PhaseRecord]:
@@ -495,9 +524,8 @@ class Game:
     def _advance(self, record: PhaseRecord, position: Position) -> None:
         """After an adjudicated phase: record it, move on, clear the orders, and check for a winner."""
         self._record(record, position)
-        self.orders = {}
+        self._orders = {}
         self._checks = {}
-        self._seen = None
         if position.phase.kind == "adjustment" or (
             position.phase.season == "spring" and record.phase.season != "spring"
         ):
@@ -511,17 +539,6 @@ class Game:
             if len(leaders) == 1:
                 self.winner = leaders[0]
 
-    def _written(self) -> dict[str, list[str]]:
-        """The orders given, by power: unit orders in province order, adjustments in the order given
-        (the first builds are the ones made)."""
-        out = {}
-        for p, os in sorted(self.orders.items()):
-            if self.phase.kind != "adjustment":
-                os = sorted(os, key=_unit_order_key)
-            if os:
-                out[p] = [format_order(o) for o in os]
-        return out
-
     def _step(self) -> PhaseRecord:
         p = self.position
         v = self.variant
@@ -529,7 +546,7 @@ class Game:
         if kind == "movement":
             return self._movement(p) if p.cluster is None else self._cluster_movement(p, p.cluster)
         if kind == "retreat":
-            given_r = [o for os in self.orders.values() for o in os if isinstance(o, (Retreat, Disband))]
+            given_r = [o for os in self._orders.values() for o in os if isinstance(o, (Retreat, Disband))]
             if p.cluster is not None:
                 given_r = ancients.retreat_orders(p.cluster, self.dislodged_units(), given_r)
             units, rresults = adjudicate_retreats(v, p.units, p.dislodged, p.contested, given_r, p.phase.season)
@@ -541,11 +558,11 @@ class Game:
                 Result(r.unit.power, format_order(r.order) if r.order else "", str(r.unit), r.success, r.reason)
                 for r in rresults
             ]
-            record = PhaseRecord(p.phase, self._written(), results)
+            record = PhaseRecord(p.phase, self.written_orders(), results)
             centres = update_centres(v, units, p.centres) if p.phase.season == "fall" else p.centres
             self._advance(record, Position(p.phase.next(), units, centres, cluster=cluster))
             return record
-        given_a = [o for os in self.orders.values() for o in os if isinstance(o, (Build, Disband, Waive))]
+        given_a = [o for os in self._orders.values() for o in os if isinstance(o, (Build, Disband, Waive))]
         units, aresults = adjudicate_adjustments(v, p.units, p.centres, given_a)
         cluster = p.cluster
         if cluster is not None:
@@ -557,14 +574,14 @@ class Game:
             if isinstance(a.order, Build):
                 unit = f"{a.order.type} {a.order.location}"
             results.append(Result(a.power, format_order(a.order) if a.order else "", unit, a.success, a.reason))
-        record = PhaseRecord(p.phase, self._written(), results)
+        record = PhaseRecord(p.phase, self.written_orders(), results)
         self._advance(record, Position(p.phase.next(), units, p.centres, cluster=cluster))
         return record
 
     def _cluster_movement(self, p: Position, cluster: ClusterState) -> PhaseRecord:
         """A Cluster Diplomacy movement phase: nominations, transfers and mattermissions around the resolver."""
-        given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
-        nominations = [o for os in self.orders.values() for o in os if isinstance(o, Nominate)]
+        given: list[UnitOrder] = [o for os in self._orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
+        nominations = [o for os in self._orders.values() for o in os if isinstance(o, Nominate)]
         given = ancients.effective_orders(cluster, p.units, given, phase=p.phase)
         out, cluster = ancients.adjudicate_movement_phase(self.variant, p.phase, p.units, cluster, given, nominations)
         texts = {o.unit.province: format_order(o) for o in given}
@@ -591,20 +608,10 @@ class Game:
         return record
 
     def _movement(self, p: Position) -> PhaseRecord:
-        # each order was checked when it was given (:meth:`_checked`): the rows stand for the orders as
-        # they are, unless ``orders`` was changed other than through the game's methods
-        seen = self._seen
-        if seen is not None and self._checks_at is p and seen == self.orders:
-            checks = self._checks
-            n_given = len(checks)
-        else:
-            checks, n_given = {}, 0
-            for os in self.orders.values():
-                for order in os:
-                    if type(order) not in _POWER_ORDER_TYPES:  # (the order types have no subclasses)
-                        o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
-                        checks[o.unit.province] = self._checked(o)
-                        n_given += 1
+        # each order was checked when it was given (:meth:`add_order`): the rows are the orders as they stand
+        if self._checks_at is not p:
+            self._check_again()
+        checks = self._checks
         resolver = movement_resolver(self.variant, p.units, (), p.phase.season, checks=checks)
         resolver.decide()
         units, dislodged, contested, success, reasons, attackers = resolver.tally()
@@ -615,10 +622,10 @@ class Game:
         columns = zip(powers, texts, resolver.unit_text, success, reasons, dislodged_flags, strict=True)
         results: list[Result] = list(map(tuple.__new__, [Result] * len(attackers), columns))
         unordered = texts.count("")
-        if len(texts) - unordered == n_given:
+        if len(texts) - unordered == sum(map(len, self._orders.values())):
             # each order was for a unit on the board, one per unit: the resolver's order is the province order
-            # (each unit's power gave its order: the powers that gave orders are those ``orders`` holds)
-            written: dict[str, list[str]] = {power: [] for power in sorted(self.orders)}
+            # (each order's power gave it: the powers that gave orders are those ``_orders`` holds)
+            written: dict[str, list[str]] = {power: [] for power in sorted(self._orders)}
             for power, text in zip(powers, texts, strict=True):
                 if text:
                     written[power].append(text)
@@ -626,7 +633,7 @@ class Game:
                 written = {power: mine for power, mine in written.items() if mine}  # (a power that gave none)
         else:
             by_power: defaultdict[str, list[str]] = defaultdict(list)
-            unit_orders = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
+            unit_orders = [o for os in self._orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
             for o in sorted(unit_orders, key=lambda o: o.unit.province):
                 by_power[o.unit.power].append(format_order(o))
             written = dict(sorted(by_power.items()))
@@ -646,9 +653,8 @@ class Game:
         self.position = self.snapshots.pop()
         self.winner = None
         self.draw = None
-        self.orders = {}
+        self._orders = {}
         self._checks = {}
-        self._seen = None
         for power, texts in record.orders.items():
             for text in texts:
                 self.add_order(self.parse(text, power))
@@ -670,14 +676,9 @@ class Game:
         self.draw = names
 
     def copy(self) -> Game:
-        game = replace(
-            self,
-            orders={p: list(os) for p, os in self.orders.items()},
-            history=list(self.history),
-            snapshots=list(self.snapshots),
-        )
+        game = replace(self, history=list(self.history), snapshots=list(self.snapshots))
+        game._orders = {p: list(os) for p, os in self._orders.items()}
         game._checks, game._checks_at = dict(self._checks), self._checks_at
-        game._seen = None if self._seen is None else {p: list(os) for p, os in self._seen.items()}
         return game
 
 

@@ -46,7 +46,7 @@ def to_data(game: Game) -> dict[str, Any]:
     data = {k: data[k] for k in ("format", "version", "variant", *data) if k in data}
     if cluster is not None:
         data["cluster"] = {"game": cluster.game, "seed": cluster.seed}
-    orders = game._written()
+    orders = game.written_orders()
     if orders:
         data["orders"] = orders
     data["history"] = [record_data(r) for r in game.history]

@@ -113,7 +113,7 @@ def orders_status(game: Game) -> str:
     if game.over:
         return "The game is over."
     due = game.orders_due()
-    given = sum(len(os) for os in game.orders.values())
+    given = sum(len(os) for os in game.all_orders().values())
     if not due:
         return f"{given} orders given; nothing more is due. Ready to adjudicate."
     owing = ", ".join(f"{v.powers[p].name} ({n})" for p, n in sorted(due.items()))
