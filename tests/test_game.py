@@ -5,8 +5,19 @@ from __future__ import annotations
 import json
 
 import pytest
-from adjutant import AdjutantError, Game, GameFileError, OrderError, Position, decode_link, dumps, encode_link, loads
-from adjutant.orders import Move, Unit, format_order
+from adjutant import (
+    AdjutantError,
+    Game,
+    GameFileError,
+    OrderCheck,
+    OrderError,
+    Position,
+    decode_link,
+    dumps,
+    encode_link,
+    loads,
+)
+from adjutant.orders import Move, Nominate, Unit, format_order
 from adjutant.randomgame import random_game
 from adjutant.variant import available_variants
 from hypothesis import given, settings
@@ -386,3 +397,17 @@ def test_a_retreat_phase_waits_when_some_unit_can_retreat() -> None:
     g.position.units.pop("gas")
     g.adjudicate()
     assert str(g.phase) == "S1901R" and g.orders_due() == {"france": 1}
+
+
+def test_check_order_says_what_the_rules_make_of_an_order_without_giving_it() -> None:
+    g = Game.new("standard")
+    assert g.check_order(g.parse("A Par - Bur", "france")) == OrderCheck("legal", "")
+    illegal = g.check_order(g.parse("A Par - Mun", "france"))
+    assert illegal.verdict == "illegal" and "adjacent" in illegal.reason
+    refused = OrderCheck("refused", "there are no multiple units in Standard Diplomacy")
+    assert g.check_order(Nominate("france", 2, None)) == refused
+    assert g.all_orders() == {}
+    # add_orders takes a legal order, and an illegal one with its reason
+    problems = g.add_orders("France: A Par - Mun; F Bre - Mao")
+    assert [(p.text, p.message, p.kept) for p in problems] == [("France: A Par - Mun", illegal.reason, True)]
+    assert [format_order(o) for o in g.orders_of("france")] == ["A par - mun", "F bre - mao"]

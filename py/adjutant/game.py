@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from . import ancients
 from .ancients import ClusterState
@@ -134,6 +134,21 @@ class OrderProblem:
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.text}: {self.message}" if self.text else f"line {self.line}: {self.message}"
+
+
+#: what the rules make of an order: taken as given; taken, though it is adjudicated as illegal (the unit
+#: holds); or not taken at all (it cannot be given now)
+Verdict = Literal["legal", "illegal", "refused"]
+
+
+class OrderCheck(NamedTuple):
+    """What the rules make of an order given now (:meth:`Game.check_order`), and why ("" when legal)."""
+
+    verdict: Verdict
+    reason: str = ""
+
+
+LEGAL = OrderCheck("legal")
 
 
 @dataclass
@@ -281,13 +296,13 @@ class Game:
             except OrderError as e:
                 problems.append(OrderProblem(line, part, e.reason, False))
                 continue
-            warning = self._check(order)
-            if warning.startswith("!"):
-                problems.append(OrderProblem(line, part, warning[1:], False))
+            check, row = self._judge(order)
+            if check.verdict == "refused":
+                problems.append(OrderProblem(line, part, check.reason, False))
                 continue
-            self.add_order(order)
-            if warning:
-                problems.append(OrderProblem(line, part, warning, True))
+            self._keep(order, row)
+            if check.verdict == "illegal":
+                problems.append(OrderProblem(line, part, check.reason, True))
         return problems
 
     def set_orders(self, power: str, text: str) -> list[OrderProblem]:
@@ -327,39 +342,47 @@ class Game:
             if other is not None:
                 checks[prov] = self._row(other)  # type: ignore[arg-type]  # (a unit's order)
 
-    def _check(self, order: Order) -> str:
-        """A warning for an order that will be adjudicated as illegal, or '!' + why it cannot be given."""
+    def check_order(self, order: Order) -> OrderCheck:
+        """What the rules make of ``order`` if it were given now (it is not given)."""
+        return self._judge(order)[0]
+
+    def _judge(self, order: Order) -> tuple[OrderCheck, Checked | None]:
+        """:meth:`check_order`'s answer, with a movement order's row (for :meth:`_keep`, if it is given)."""
         state = self.position.cluster
         if isinstance(order, Nominate):
             if state is None:
-                return f"!there are no multiple units in {self.variant.name}"
+                return OrderCheck("refused", f"there are no multiple units in {self.variant.name}"), None
             mine = self._orders.get(order.power, [])
             pending = [o for o in mine if isinstance(o, Nominate) and o.level != order.level]
             why = ancients.nomination_problem(self.variant, state, self.units, order, pending)
-            return f"!{why}" if why else ""
-        if self.phase.kind == "movement":
-            assert not isinstance(order, (Build, Waive, Retreat, Disband))
+            return OrderCheck("refused", why) if why else LEGAL, None
+        if self.phase.kind == "movement" and not isinstance(order, POWER_ORDERS):
             if state is not None:
                 why = ancients.entry_problem(self.variant, state, order)
-                if why and isinstance(order, (Transfer, Mattermit)):
-                    return f"!{why}"
                 if why:
-                    return why
-            return self._row(order).illegal
+                    return OrderCheck("refused" if isinstance(order, (Transfer, Mattermit)) else "illegal", why), None
+            try:
+                row = self._row(order)
+            except KeyError as missing:  # a hand-built order naming a place the map does not have
+                return OrderCheck("refused", _not_on_the_map(missing)), None
+            return OrderCheck("illegal", row.illegal) if row.illegal else LEGAL, row
         if self.phase.kind == "retreat" and isinstance(order, Retreat):
-            d = next(x for x in self.position.dislodged if x.unit.province == order.unit.province)
+            d = next((x for x in self.position.dislodged if x.unit.province == order.unit.province), None)
+            if d is None:
+                return OrderCheck("refused", f"{order.unit} was not dislodged"), None
             reason = retreat_problem(
                 self.variant, d, order.dest, self.units, self.position.contested, self.phase.season
             )
-            return reason.removeprefix("illegal: ").removesuffix(": disbanded")
+            reason = reason.removeprefix("illegal: ").removesuffix(": disbanded")
+            return OrderCheck("illegal", reason) if reason else LEGAL, None
         if self.phase.kind == "adjustment":
             power = order_power(order)
             due = adjustments_due(self.variant, self.units, self.position.centres)
             if isinstance(order, Disband) and voluntary_removal(self.variant, order.unit, due):
-                return ""
+                return LEGAL, None
             if power not in due:
-                return f"!{self.variant.powers[power].name} has no builds or removals due"
-        return ""
+                return OrderCheck("refused", f"{self.variant.powers[power].name} has no builds or removals due"), None
+        return LEGAL, None
 
     def nominate(self, power: str, level: int, location: str | None) -> None:
         """Cluster Diplomacy (rule 2): name ``power``'s ``level`` times force unit, the unit in ``location``,
@@ -377,21 +400,26 @@ class Game:
             unit = self.units.get(location.split("/")[0])
             location = unit.location if unit is not None else location
         order = Nominate(power, level, location)
-        why = self._check(order)
-        if why:
-            raise OrderError(why.removeprefix("!"), format_order(order))
+        check = self.check_order(order)
+        if check.verdict != "legal":
+            raise OrderError(check.reason, format_order(order))
         self.add_order(order)
 
     def add_order(self, order: Order) -> None:
         """Keep an order as given, replacing the unit's earlier order (a build replaces an earlier build
         in the same province). Unlike :meth:`add_orders` it turns nothing away and reports nothing: for orders
         already read. A movement order's legality is worked out here, once, for :meth:`adjudicate`."""
+        self._keep(order, None)
+
+    def _keep(self, order: Order, row: Checked | None) -> None:
+        """:meth:`add_order`, given a movement order's row if it is already worked out."""
         if self.phase.kind == "movement" and type(order) not in _POWER_ORDER_TYPES:
             o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
-            try:
-                row = self._row(o)
-            except KeyError as missing:  # a hand-built order naming a place the map does not have
-                raise OrderError(f"{missing.args[0]!r} is not a place on this map", format_order(order)) from None
+            if row is None:
+                try:
+                    row = self._row(o)
+                except KeyError as missing:  # a hand-built order naming a place the map does not have
+                    raise OrderError(_not_on_the_map(missing), format_order(order)) from None
             self._checks[o.unit.province] = row
         mine = self._orders.setdefault(order_power(order), [])
         if isinstance(order, Nominate):
@@ -682,6 +710,11 @@ class Game:
         return game
 
 
+def _not_on_the_map(missing: KeyError) -> str:
+    """What is wrong with an order naming a place the map does not have (its name is the missing key)."""
+    return f"{missing.args[0]!r} is not a place on this map"
+
+
 def _count(values: Iterable[str]) -> dict[str, int]:
     """How many times each value comes (a plain loop: for speed, a ``Counter`` costs more to make)."""
     counts: dict[str, int] = {}
@@ -708,4 +741,4 @@ def _unit_order_key(o: Order) -> tuple[str, str]:
     return (o.unit.province, "")
 
 
-__all__ = ["Game", "OrderProblem", "PhaseRecord", "Position", "Result"]
+__all__ = ["LEGAL", "Game", "OrderCheck", "OrderProblem", "PhaseRecord", "Position", "Result", "Verdict"]

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 
 from .codec import MAX_LINK, _phase_slots, check_named_variant, decode_link, encode_link, link_start, split_link
 from .errors import AdjutantError, GameFileError, OrderError
-from .game import Game
+from .game import LEGAL, Game
 from .legal import adjustment_candidates
 from .orders import Build, Order, Support, Waive, format_order
 
@@ -375,12 +375,12 @@ class Intake:
         game.clear_orders(sealed.power)
         for order in orders:
             # Cluster: what the rules refuse when it is given (a nomination, a transfer…) refuses the code
-            why = game._check(order) if game.variant.cluster is not None else ""
-            if why.startswith("!"):
+            check = game.check_order(order) if game.variant.cluster is not None else LEGAL
+            if check.verdict == "refused":
                 game.clear_orders(sealed.power)
                 for old in before:
                     game.add_order(old)
-                raise CodeError(f"{name}: {format_order(order)}: {why[1:]}")
+                raise CodeError(f"{name}: {format_order(order)}: {check.reason}")
             game.add_order(order)
         self.received[sealed.power] = Received(seq, "code")
         return f"{name}: {len(orders)} order{'s' if len(orders) != 1 else ''} in"
