@@ -14,12 +14,11 @@ Only :meth:`Game.adjudicate` changes the position; everything else reads it.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, NamedTuple
 
-from . import ancients
+from . import ancients, records
 from .ancients import ClusterState
 from .errors import AdjutantError, OrderError
 from .orders import (
@@ -52,13 +51,11 @@ from .phases import (
     update_centres,
     voluntary_removal,
 )
+from .records import PhaseRecord, Result
 from .resolver import Checked, checked_order, movement_resolver
 from .variant import Variant, load_variant
 
 _POWER_ORDER_TYPES = frozenset(POWER_ORDERS)
-#: a retreat result's reason for a unit given no order, and for one that could be given none
-_NOT_ORDERED = "no retreat ordered: disbanded"
-_NOWHERE = "no place to retreat: disbanded"
 
 
 @dataclass(frozen=True)
@@ -87,40 +84,6 @@ class Position:
         self.__dict__.update(
             phase=phase, units=units, centres=centres, dislodged=dislodged, contested=contested, cluster=cluster
         )
-
-
-class Result(NamedTuple):
-    """One line of a phase's results."""
-
-    power: str
-    #: the order in canonical form, or "" for what happened without an order (civil disorder, no order)
-    order: str
-    unit: str
-    success: bool
-    reason: str = ""
-    dislodged: bool = False
-
-    def to_data(self) -> dict[str, object]:
-        d: dict[str, object] = {"power": self.power, "order": self.order, "unit": self.unit, "success": self.success}
-        if self.reason:
-            d["reason"] = self.reason
-        if self.dislodged:
-            d["dislodged"] = True
-        return d
-
-
-@dataclass
-class PhaseRecord:
-    phase: Phase
-    orders: dict[str, list[str]]
-    results: list[Result]
-    #: added by the adjudication of the phase before, with no order given in it
-    skipped: bool = False
-
-    @property
-    def silent(self) -> bool:
-        """A skipped phase with nothing to report (a retreat phase whose units could only be disbanded has)."""
-        return self.skipped and not self.results
 
 
 @dataclass(frozen=True)
@@ -250,13 +213,7 @@ class Game:
     def written_orders(self) -> dict[str, list[str]]:
         """The orders given, by power, in their canonical text: unit orders in province order, adjustments
         in the order given (the first builds are the ones made)."""
-        out = {}
-        for p, os in sorted(self._orders.items()):
-            if self.phase.kind != "adjustment":
-                os = sorted(os, key=_unit_order_key)
-            if os:
-                out[p] = [format_order(o) for o in os]
-        return out
+        return records.written(self._orders, self.phase.kind)
 
     # --- giving orders ------------------------------------------------------------------------------
     def parse(self, text: str, power: str | None = None, default_power: str | None = None) -> Order:
@@ -491,7 +448,7 @@ class Game:
                     cluster = replace(cluster, fresh={})  # no builds this winter
             else:
                 return
-            record = PhaseRecord(phase, {}, [], skipped=True)
+            record = records.skipped(phase)
             added.append(record)
             self._record(record, Position(phase.next(), units, centres, cluster=cluster))
             if self.position.phase.kind == "adjustment":
@@ -508,12 +465,7 @@ class Game:
         """Adjudicate a retreat phase in which no dislodged unit can retreat, as the judges do: every one is
         disbanded, the results say so, and the game goes on. The phase is recorded as skipped (no order could
         be given in it: undo takes it back with the phase before, and a game file does not replay it)."""
-        record = self._step()
-        record.skipped = True
-        record.results = [
-            r._replace(reason=_NOWHERE) if r.reason == _NOT_ORDERED else r for r in record.results
-        ]
-        return record
+        return self._step(nowhere_to_retreat=True)
 
     def _centre_counts(self) -> dict[str, int]:
         """The centres each power owns, counted once an adjudication: the victory check and a skipped
@@ -567,7 +519,9 @@ class Game:
             if len(leaders) == 1:
                 self.winner = leaders[0]
 
-    def _step(self) -> PhaseRecord:
+    def _step(self, nowhere_to_retreat: bool = False) -> PhaseRecord:
+        """Adjudicate the current phase, record it and move on (``nowhere_to_retreat``: a retreat phase in
+        which no dislodged unit can retreat, recorded as :func:`~adjutant.records.retreats` says)."""
         p = self.position
         v = self.variant
         kind = p.phase.kind
@@ -582,11 +536,7 @@ class Game:
             if cluster is not None:
                 units, cluster, more = ancients.after_retreats(v, cluster, units, rresults)
                 rresults = rresults + more
-            results = [
-                Result(r.unit.power, format_order(r.order) if r.order else "", str(r.unit), r.success, r.reason)
-                for r in rresults
-            ]
-            record = PhaseRecord(p.phase, self.written_orders(), results)
+            record = records.retreats(p.phase, self.written_orders(), rresults, nowhere_to_retreat)
             centres = update_centres(v, units, p.centres) if p.phase.season == "fall" else p.centres
             self._advance(record, Position(p.phase.next(), units, centres, cluster=cluster))
             return record
@@ -596,13 +546,7 @@ class Game:
         if cluster is not None:
             units, cluster, more_a = ancients.after_adjustments(cluster, p.units, units)
             aresults = aresults + more_a
-        results = []
-        for a in aresults:
-            unit = str(a.unit) if a.unit else (str(a.order.unit) if isinstance(a.order, Disband) else "")
-            if isinstance(a.order, Build):
-                unit = f"{a.order.type} {a.order.location}"
-            results.append(Result(a.power, format_order(a.order) if a.order else "", unit, a.success, a.reason))
-        record = PhaseRecord(p.phase, self.written_orders(), results)
+        record = records.adjustments(p.phase, self.written_orders(), aresults)
         self._advance(record, Position(p.phase.next(), units, p.centres, cluster=cluster))
         return record
 
@@ -643,29 +587,7 @@ class Game:
         resolver = movement_resolver(self.variant, p.units, (), p.phase.season, checks=checks)
         resolver.decide()
         units, dislodged, contested, success, reasons, attackers = resolver.tally()
-        powers, texts = resolver.power, resolver.text
-        # (a unit has an attacker just when it is among the dislodged)
-        dislodged_flags = [a is not None for a in attackers] if dislodged else [False] * len(attackers)
-        # each Result made from its columns (for speed: ``tuple.__new__`` skips the NamedTuple's constructor)
-        columns = zip(powers, texts, resolver.unit_text, success, reasons, dislodged_flags, strict=True)
-        results: list[Result] = list(map(tuple.__new__, [Result] * len(attackers), columns))
-        unordered = texts.count("")
-        if len(texts) - unordered == sum(map(len, self._orders.values())):
-            # each order was for a unit on the board, one per unit: the resolver's order is the province order
-            # (each order's power gave it: the powers that gave orders are those ``_orders`` holds)
-            written: dict[str, list[str]] = {power: [] for power in sorted(self._orders)}
-            for power, text in zip(powers, texts, strict=True):
-                if text:
-                    written[power].append(text)
-            if [] in written.values():
-                written = {power: mine for power, mine in written.items() if mine}  # (a power that gave none)
-        else:
-            by_power: defaultdict[str, list[str]] = defaultdict(list)
-            unit_orders = [o for os in self._orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
-            for o in sorted(unit_orders, key=lambda o: o.unit.province):
-                by_power[o.unit.power].append(format_order(o))
-            written = dict(sorted(by_power.items()))
-        record = PhaseRecord(p.phase, written, results)
+        record = records.movement(p.phase, resolver, success, reasons, attackers, self._orders)
         self._advance(record, Position(p.phase.next(), units, p.centres, tuple(dislodged), frozenset(contested)))
         return record
 
@@ -730,15 +652,6 @@ def _count_powers(units: Mapping[str, Unit]) -> dict[str, int]:
         p = u.power
         counts[p] = counts.get(p, 0) + 1
     return counts
-
-
-def _unit_order_key(o: Order) -> tuple[str, str]:
-    """Unit orders in province order, then a power's own (Cluster nominations, strongest first)."""
-    if isinstance(o, Nominate):
-        return ("~", str(9 - o.level))
-    if isinstance(o, POWER_ORDERS):
-        return ("~", format_order(o))
-    return (o.unit.province, "")
 
 
 __all__ = ["LEGAL", "Game", "OrderCheck", "OrderProblem", "PhaseRecord", "Position", "Result", "Verdict"]
