@@ -48,6 +48,7 @@ from .ancients import (
 )
 from .errors import AdjutantError, GameFileError
 from .game import Game, PhaseRecord, Position, Result
+from .kinds import unit_type_of
 from .orders import Nominate, Unit, format_order
 from .phases import Dislodgement, Phase
 from .variant import Variant, load_variant, province_of
@@ -483,7 +484,7 @@ def _unit(variant: Variant, power: str, text: Any) -> Unit:
     _check(m is not None and _member(power, variant.powers), f"{str(text)[:60]!r} is not a unit")
     assert m is not None
     _check(province_of(m.group(2)) in variant.provinces, f"{text!r} is not on the map")
-    return Unit(power, m.group(1), m.group(2))
+    return Unit(power, unit_type_of(m.group(1)), m.group(2))
 
 
 def _position(variant: Variant, data: Any) -> Position:

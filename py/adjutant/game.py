@@ -21,6 +21,7 @@ from typing import Literal, NamedTuple
 from . import ancients, records
 from .ancients import ClusterState
 from .errors import AdjutantError, OrderError
+from .kinds import unit_type_of
 from .orders import (
     POWER_ORDERS,
     Build,
@@ -147,7 +148,7 @@ class Game:
         for p in v.powers.values():
             for text in p.units:
                 t, loc = text.split()
-                units[loc.split("/")[0]] = Unit(p.id, t, loc)
+                units[loc.split("/")[0]] = Unit(p.id, unit_type_of(t), loc)
         centres = {h: p.id for p in v.powers.values() for h in p.home_centres}
         cluster = ancients.start(v, seed) if v.cluster is not None else None
         return cls(v, Position(Phase(v.first_year, "spring", "movement"), units, centres, cluster=cluster))

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from . import ancients
 from .ancients import MATTERMISSION, TRANSFER, ClusterState
 from .game import Game
+from .kinds import Season, UnitType
 from .legality import illegal_reason
 from .orders import (
     Build,
@@ -62,7 +63,7 @@ class _Near:
 
     __slots__ = ("adjacent", "open", "open_provinces", "provinces")
 
-    def __init__(self, variant: Variant, unit_type: str, location: str, season: str) -> None:
+    def __init__(self, variant: Variant, unit_type: UnitType, location: str, season: Season) -> None:
         places = variant.neighbours(unit_type, location)
         self.adjacent = frozenset(places)
         self.open = tuple(d for d in places if variant.provinces[province_of(d)].open_in(season))
@@ -75,7 +76,7 @@ class _Near:
 _NEAR: weakref.WeakKeyDictionary[Variant, dict[tuple[str, str, str], _Near]] = weakref.WeakKeyDictionary()
 
 
-def _near(variant: Variant, u: Unit, season: str) -> _Near:
+def _near(variant: Variant, u: Unit, season: Season) -> _Near:
     table = _NEAR.get(variant)
     if table is None:
         table = _NEAR[variant] = {}
@@ -90,7 +91,7 @@ class Candidates:
     """The candidate orders of every unit in one movement phase (computed once per position)."""
 
     def __init__(
-        self, variant: Variant, units: Mapping[str, Unit], season: str, cluster: ClusterState | None = None
+        self, variant: Variant, units: Mapping[str, Unit], season: Season, cluster: ClusterState | None = None
     ) -> None:
         self.v = variant
         self.units = units

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .kinds import PhaseKind
 from .orders import POWER_ORDERS, Build, Disband, Nominate, Order, Unit, format_order
 from .phases import AdjustmentResult, Phase, RetreatResult
 from .resolver import Resolver
@@ -58,7 +59,7 @@ class PhaseRecord:
         return self.skipped and not self.results
 
 
-def written(orders: Mapping[str, Iterable[Order]], kind: str) -> dict[str, list[str]]:
+def written(orders: Mapping[str, Iterable[Order]], kind: PhaseKind) -> dict[str, list[str]]:
     """Orders given in a phase of ``kind``, by power, as a record holds them: in their canonical text, unit
     orders in province order, adjustments in the order given (the first builds are the ones made)."""
     out = {}
