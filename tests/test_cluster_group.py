@@ -40,11 +40,11 @@ def test_a_players_view_drafts_orders_the_game_master_takes_in() -> None:
     typed = loads(dumps(game))
     view = _view(game, "france")
     assert view.add_orders("A Par - Bur; F Bre RES; Nominate 3 mar; Nominate 2 later", "france") == []
-    payload = group.encode_orders(view, "france", view.orders["france"])
+    payload = group.encode_orders(view, "france", list(view.orders_of("france")))
     intake = group.Intake(0)
     assert _accept(game, intake, "france", payload) == "France: 4 orders in"
     typed.add_orders("A Par - Bur; F Bre RES; Nominate 3 mar; Nominate 2 later", "france")
-    assert sorted(map(str, game.orders["france"])) == sorted(map(str, typed.orders["france"]))
+    assert sorted(map(str, game.orders_of("france"))) == sorted(map(str, typed.orders_of("france")))
     game.adjudicate()
     typed.adjudicate()
     assert dumps(game) == dumps(typed)
@@ -78,13 +78,13 @@ def test_a_nomination_the_rules_refuse_is_refused_with_its_code() -> None:
     _accept(game, intake, "france", group.encode_orders(view, "france", [view.parse("A par - bur", "france")]))
     with pytest.raises(group.CodeError, match="France: Nominate 2 par: A par is already nominated"):
         _accept(game, intake, "france", group.encode_orders(view, "france", twice), seq=2)
-    assert [str(o) for o in game.orders["france"]] == [str(view.parse("A par - bur", "france"))]
+    assert [str(o) for o in game.orders_of("france")] == [str(view.parse("A par - bur", "france"))]
     game.clear_orders()
     intake = group.Intake(0)
     other = group.encode_orders(view, "france", twice[:1]).replace(b"par", b"mun")
     with pytest.raises(group.CodeError, match="not France's: 'Nominate 3 mun'"):
         _accept(game, intake, "france", other)
-    assert not game.orders and "france" not in intake.received
+    assert not game.all_orders() and "france" not in intake.received
 
 
 def test_links_round_trip_and_hold_no_secret() -> None:
@@ -150,7 +150,7 @@ def test_a_public_part_that_is_not_a_public_view_is_refused() -> None:
     public = cluster_views.public_data(game)
     public["orders"] = {"france": ["A par - bur"]}  # (a public view reads no pending orders)
     text = group.b64(cg._deflate(cg._canonical(public)))
-    assert not cg.read_link(cg.players_link("cluster", KEY, text, SEALS)).public_game().orders
+    assert not cg.read_link(cg.players_link("cluster", KEY, text, SEALS)).public_game().all_orders()
 
 
 def test_players_link_needs_every_powers_part() -> None:

@@ -5,8 +5,19 @@ from __future__ import annotations
 import json
 
 import pytest
-from adjutant import AdjutantError, Game, GameFileError, OrderError, decode_link, dumps, encode_link, loads
-from adjutant.orders import Move, Unit, format_order
+from adjutant import (
+    AdjutantError,
+    Game,
+    GameFileError,
+    OrderCheck,
+    OrderError,
+    Position,
+    decode_link,
+    dumps,
+    encode_link,
+    loads,
+)
+from adjutant.orders import Move, Nominate, Unit, format_order
 from adjutant.randomgame import random_game
 from adjutant.variant import available_variants
 from hypothesis import given, settings
@@ -264,7 +275,7 @@ def test_a_hand_built_order_naming_an_unknown_place_is_refused_and_keeps_the_ear
     g.add_orders("France: A Par - Bur")
     with pytest.raises(OrderError, match="'xyz' is not a place on this map"):
         g.add_order(Move(Unit("france", "A", "xyz"), "bur"))
-    assert [format_order(o) for o in g.orders["france"]] == ["A par - bur"]
+    assert [format_order(o) for o in g.orders_of("france")] == ["A par - bur"]
 
 
 def _movement_outcome(g: Game) -> tuple[dict[str, list[str]], list[tuple[str, bool, str]]]:
@@ -273,8 +284,20 @@ def _movement_outcome(g: Game) -> tuple[dict[str, list[str]], list[tuple[str, bo
     return record.orders, [(r.unit, r.success, r.reason) for r in record.results]
 
 
-def _change_directly(g: Game) -> None:
-    g.orders["france"][0] = g.parse("A Par - Pic", "france")
+def _give_again(g: Game) -> None:
+    g.add_order(g.parse("A Par - Pic", "france"))
+
+
+def _replace_the_position(g: Game) -> None:
+    # the same board in a new position: the orders are checked again in it
+    g.position = Position(g.phase, dict(g.units), dict(g.position.centres))
+    g.add_orders("France: A Par - Pic")
+
+
+def _take_back_another_powers_order(g: Game) -> None:
+    # England's order for the French army is taken back: France's own order for it stands again
+    g.add_order(Move(Unit("england", "A", "par"), "gas"))
+    g.clear_orders("england")
 
 
 def _set_orders(g: Game) -> None:
@@ -305,7 +328,9 @@ def _order_for_another_powers_unit(g: Game) -> None:
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        (_change_directly, "France: A Par - Pic; F Bre - Mao\nGermany: A Mun - Bur"),
+        (_give_again, "France: A Par - Pic; F Bre - Mao\nGermany: A Mun - Bur"),
+        (_replace_the_position, "France: A Par - Pic; F Bre - Mao\nGermany: A Mun - Bur"),
+        (_take_back_another_powers_order, "France: A Par - Bur; F Bre - Mao\nGermany: A Mun - Bur"),
         (_set_orders, "France: A Par - Pic; F Bre - Mao\nGermany: A Mun - Bur"),
         (_clear_one_power, "France: A Par - Bur; F Bre - Mao"),
         (_clear_all_then_give, "France: A Par - Pic; F Bre - Mao"),
@@ -372,3 +397,17 @@ def test_a_retreat_phase_waits_when_some_unit_can_retreat() -> None:
     g.position.units.pop("gas")
     g.adjudicate()
     assert str(g.phase) == "S1901R" and g.orders_due() == {"france": 1}
+
+
+def test_check_order_says_what_the_rules_make_of_an_order_without_giving_it() -> None:
+    g = Game.new("standard")
+    assert g.check_order(g.parse("A Par - Bur", "france")) == OrderCheck("legal", "")
+    illegal = g.check_order(g.parse("A Par - Mun", "france"))
+    assert illegal.verdict == "illegal" and "adjacent" in illegal.reason
+    refused = OrderCheck("refused", "there are no multiple units in Standard Diplomacy")
+    assert g.check_order(Nominate("france", 2, None)) == refused
+    assert g.all_orders() == {}
+    # add_orders takes a legal order, and an illegal one with its reason
+    problems = g.add_orders("France: A Par - Mun; F Bre - Mao")
+    assert [(p.text, p.message, p.kept) for p in problems] == [("France: A Par - Mun", illegal.reason, True)]
+    assert [format_order(o) for o in g.orders_of("france")] == ["A par - mun", "F bre - mao"]

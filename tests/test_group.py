@@ -48,7 +48,7 @@ def test_orders_round_trip_through_a_game(variant: str) -> None:
 def test_nine_units_fit_a_short_payload() -> None:
     game = Game.new("standard")
     game.add_orders("A Par - Bur; F Bre - Mao; A Mar S A Par - Bur", "france")
-    assert len(group.encode_orders(game, "france", game.orders["france"])) <= 4
+    assert len(group.encode_orders(game, "france", list(game.orders_of("france")))) <= 4
 
 
 def test_an_order_for_another_power_is_not_encoded_nor_decoded() -> None:
@@ -151,7 +151,7 @@ def test_the_latest_code_wins_and_an_older_one_is_refused() -> None:
         intake.accept(game, _sealed(game, "france"), first)
     assert encode_link(game) == before
     assert "already in" in intake.accept(game, _sealed(game, "france"), later)
-    assert [str(o.dest) for o in game.orders["france"]] == ["pic"]  # type: ignore[attr-defined]
+    assert [str(o.dest) for o in game.orders_of("france")] == ["pic"]  # type: ignore[attr-defined]
     intake.refuse("the code is for an earlier phase", "germany")
     rows = {p: s for p, _n, s in group.status(game, intake)}
     assert rows["france"] == "sealed orders in (sent 01 Jan 00:00 UTC)" and rows["england"] == "waiting"
@@ -179,14 +179,14 @@ def test_public_links_carry_no_pending_orders_and_the_gm_link_does() -> None:
     game.add_orders("A Par - Bur; F Lon - Nth")
     public = group.public_link(game, KEY)
     read = group.read_group_link(public)
-    assert read.public_key == KEY and not read.game.orders and not read.is_gm
+    assert read.public_key == KEY and not read.game.all_orders() and not read.is_gm
     assert group.read_group_link(group.public_link(game, KEY, "france")).power == "france"
     intake = group.Intake(0)
     intake.typed("france")
     gm = group.gm_link(game, KEY, "c2VhbGVk", intake)
     back = group.read_group_link(gm)
     assert back.is_gm and back.sealed_private == "c2VhbGVk"
-    assert sorted(back.game.orders) == ["england", "france"]
+    assert sorted(back.game.all_orders()) == ["england", "france"]
     assert group.Intake.from_text(back.intake, back.game).received["france"].source == "typed"
     # a "public" link made to hold orders is refused
     forged = "standard.grp~" + group.b64(KEY) + "~" + encode_link(game).split(".", 1)[1]

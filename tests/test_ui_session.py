@@ -14,7 +14,7 @@ from adjutant_ui.session import Session, decode_link, encode_link, game_from_tex
 def order_list(session: Session) -> list[str]:
     from adjutant.orders import format_order
 
-    return sorted(format_order(o) for os in session.game.orders.values() for o in os)
+    return sorted(format_order(o) for os in session.game.all_orders().values() for o in os)
 
 
 def test_clicking_a_unit_then_a_target_moves_it() -> None:
@@ -250,7 +250,7 @@ def test_typed_illegal_orders_are_refused_unless_kept_anyway() -> None:
     problems = session.enter_orders("F lon - bre", "england", keep_illegal=True)
     assert problems[0].kept
     assert order_list(session) == ["A lvp - yor", "F lon - bre"]
-    assert "not adjacent" in session.is_illegal(session.game.orders["england"][-1])
+    assert "not adjacent" in session.is_illegal(session.game.orders_of("england")[-1])
 
 
 def test_typed_orders_for_a_power_merge_by_unit_and_say_what_they_replaced() -> None:
@@ -297,7 +297,7 @@ def test_the_order_list_writes_places_as_capitalised_abbreviations() -> None:
 
     session = Session.new("standard")
     session.enter_orders("F stp/sc - bot\nA par - bur")
-    labels = sorted(order_label(session.game.variant, o) for os in session.game.orders.values() for o in os)
+    labels = sorted(order_label(session.game.variant, o) for os in session.game.all_orders().values() for o in os)
     assert labels == ["A Par - Bur", "F Stp/sc - Bot"]
 
 

@@ -98,7 +98,7 @@ def test_a_variants_hook_changes_the_game_without_the_game_knowing(monkeypatch: 
     assert isinstance(game.rules, NoBurgundy)
     (problem,) = game.add_orders("France: A Par - Bur; A Mar - Spa")
     assert problem.message == "Burgundy is closed" and not problem.kept
-    assert [str(o.unit) for os in game.orders.values() for o in os] == ["A mar"]
+    assert [str(o.unit) for os in game.all_orders().values() for o in os] == ["A mar"]
 
 
 def test_the_rulebook_gives_each_variant_its_rules() -> None:

@@ -108,6 +108,10 @@ def _base() -> dict:  # type: ignore[type-arg]
         (lambda d: d.update(options={"backup_rule": "brannan"}), "option 'backup_rule' must be one of"),
         (lambda d: d.update(options={"protect_orders": True}), "unknown option 'protect_orders'"),
         (lambda d: d.update(edge_kinds={"lon par": "weak"}), "edge_kinds names 'lon par', which is not an edge"),
+        (
+            lambda d: d["powers"][0].update(build_sites=[{"province": "gal", "units": ["Army"]}]),
+            "the units of a build site of 'austria' must be a list of 'A' and 'F'",
+        ),
     ],
 )
 def test_loading_errors_name_the_file_and_the_entry(tmp_path: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]

@@ -5,7 +5,7 @@ The public API: load a variant, start or read a game, give orders, adjudicate, s
 
 from .codec import decode_link, encode_link
 from .errors import AdjutantError, GameFileError, OrderError, VariantError
-from .game import Game, OrderProblem, PhaseRecord, Position, Result
+from .game import Game, OrderCheck, OrderProblem, PhaseRecord, Position, Result
 from .gamefile import dumps, loads
 from .orders import Unit, format_order, parse_order
 from .phases import Phase
@@ -15,6 +15,7 @@ __all__ = [
     "AdjutantError",
     "Game",
     "GameFileError",
+    "OrderCheck",
     "OrderError",
     "OrderProblem",
     "Phase",

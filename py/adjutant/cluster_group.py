@@ -717,7 +717,7 @@ def encode_orders_by_phase(game: Game) -> bytes:
         out += _phase_bytes(game, record.phase, position, record.orders)
     if not game.over:
         for power in game.variant.powers:
-            _put(out, group.encode_orders(game, power, list(game.orders.get(power, []))))
+            _put(out, group.encode_orders(game, power, list(game.orders_of(power))))
     return bytes(out)
 
 
@@ -920,7 +920,7 @@ def read_link(fragment: str) -> ClusterLink:
     public = read_public(text)
     check_named_variant(named, public.get("variant"))
     game = join(public, {})  # a public part that is not a Cluster public view is refused here
-    if game.orders:
+    if game.all_orders():
         raise GameFileError("the group link is damaged: a public part holds no pending orders")
     if gm:
         _b64_part(parts[1], "sealed key")

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import AdjutantError, GameFileError
+from .kinds import Season, UnitType
 from .orders import (
     Disband,
     Hold,
@@ -165,7 +166,7 @@ def distance(variant: Variant, start: str, goal: str) -> int | None:
     return None
 
 
-def mattermission_targets(variant: Variant, site: str, unit_type: str) -> list[str]:
+def mattermission_targets(variant: Variant, site: str, unit_type: UnitType) -> list[str]:
     """Where a unit of the type standing on a Mattermission site may be mattermitted: every place on land or
     a coast where it could stand, within the variant's range of the site (decisions in maps/cluster.md)."""
     rules = _rules(variant)
@@ -541,7 +542,7 @@ def used_strengths(
     variant: Variant,
     units: Mapping[str, Unit],
     orders: Sequence[UnitOrder],
-    season: str,
+    season: Season,
     strengths: Mapping[str, int],
     outcome: MovementOutcome,
     candidates: Iterable[str],

@@ -74,7 +74,8 @@ def _state(game: Game) -> ClusterState:
 
 def pending_nominations(game: Game, power: str | None = None) -> list[Nominate]:
     """The nominations made this phase (of one power, or all), not yet adjudicated."""
-    return [o for p, os in sorted(game.orders.items()) if power in (None, p) for o in os if isinstance(o, Nominate)]
+    given = sorted(game.all_orders().items())
+    return [o for p, os in given if power in (None, p) for o in os if isinstance(o, Nominate)]
 
 
 def nominations_due(game: Game) -> dict[str, list[int]]:
@@ -151,7 +152,6 @@ def public_view(game: Game) -> Game:
     return Game(
         game.variant,
         _public_position(game.position),
-        {},
         history,
         game.winner,
         game.draw,

@@ -14,12 +14,13 @@ Only :meth:`Game.adjudicate` changes the position; everything else reads it.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
+from . import records
 from .errors import AdjutantError, OrderError
+from .kinds import unit_type_of
 from .orders import (
     POWER_ORDERS,
     Build,
@@ -48,15 +49,13 @@ from .phases import (
     update_centres,
     voluntary_removal,
 )
+from .records import PhaseRecord, Result
 from .resolver import Checked, checked_order, movement_resolver
 from .rulebook import rules_for
 from .variant import Variant, load_variant
 from .variant_rules import VariantRules, VariantState
 
 _POWER_ORDER_TYPES = frozenset(POWER_ORDERS)
-#: a retreat result's reason for a unit given no order, and for one that could be given none
-_NOT_ORDERED = "no retreat ordered: disbanded"
-_NOWHERE = "no place to retreat: disbanded"
 
 
 @dataclass(frozen=True)
@@ -92,40 +91,6 @@ class Position:
         )
 
 
-class Result(NamedTuple):
-    """One line of a phase's results."""
-
-    power: str
-    #: the order in canonical form, or "" for what happened without an order (civil disorder, no order)
-    order: str
-    unit: str
-    success: bool
-    reason: str = ""
-    dislodged: bool = False
-
-    def to_data(self) -> dict[str, object]:
-        d: dict[str, object] = {"power": self.power, "order": self.order, "unit": self.unit, "success": self.success}
-        if self.reason:
-            d["reason"] = self.reason
-        if self.dislodged:
-            d["dislodged"] = True
-        return d
-
-
-@dataclass
-class PhaseRecord:
-    phase: Phase
-    orders: dict[str, list[str]]
-    results: list[Result]
-    #: added by the adjudication of the phase before, with no order given in it
-    skipped: bool = False
-
-    @property
-    def silent(self) -> bool:
-        """A skipped phase with nothing to report (a retreat phase whose units could only be disbanded has)."""
-        return self.skipped and not self.results
-
-
 @dataclass(frozen=True)
 class OrderProblem:
     """An order that could not be taken (``kept`` False) or that was taken but is illegal and will hold."""
@@ -139,24 +104,41 @@ class OrderProblem:
         return f"line {self.line}: {self.text}: {self.message}" if self.text else f"line {self.line}: {self.message}"
 
 
+#: what the rules make of an order: taken as given; taken, though it is adjudicated as illegal (the unit
+#: holds); or not taken at all (it cannot be given now)
+Verdict = Literal["legal", "illegal", "refused"]
+
+
+class OrderCheck(NamedTuple):
+    """What the rules make of an order given now (:meth:`Game.check_order`), and why ("" when legal)."""
+
+    verdict: Verdict
+    reason: str = ""
+
+
+LEGAL = OrderCheck("legal")
+
+
 @dataclass
 class Game:
+    """A game of one variant. The orders given for the current phase are the game's own: they are read
+    through :meth:`orders_of`, :meth:`all_orders` and :meth:`written_orders`, and changed only through
+    :meth:`add_orders`, :meth:`add_order`, :meth:`set_orders` and :meth:`clear_orders`."""
+
     variant: Variant
     position: Position
-    orders: dict[str, list[Order]] = field(default_factory=dict)
     history: list[PhaseRecord] = field(default_factory=list)
     winner: str | None = None
     draw: tuple[str, ...] | None = None
     #: positions before each history record, for undo and for stepping through the history
     snapshots: list[Position] = field(default_factory=list, repr=False)
-    #: each movement order checked once, as it is given, by province (the order is its ``written``)
+    #: each power's orders for the current phase, as given (powers in the order they first gave orders)
+    _orders: dict[str, list[Order]] = field(default_factory=dict, init=False)
+    #: each movement order checked once, as it is given: by province, the row of the last order given for
+    #: the unit there (the order is the row's ``written``). :meth:`adjudicate` hands the resolver these rows
     _checks: dict[str, Checked] = field(default_factory=dict, init=False, repr=False, compare=False)
-    #: the position :attr:`_checks` were made in
+    #: the position :attr:`_checks` were made in (the rows depend on its units and season)
     _checks_at: Position | None = field(default=None, init=False, repr=False, compare=False)
-    #: each power's orders as the game's methods last left them, while :attr:`_checks` holds exactly one row
-    #: per order given (None once it may not: an order given for a unit another power had ordered, or one
-    #: that is not a unit's). While ``orders`` equals it, :meth:`adjudicate` hands the resolver those rows
-    _seen: dict[str, list[Order]] | None = field(default=None, init=False, repr=False, compare=False)
     #: during one adjudication, the centres each power owns, with the ``centres`` dict they were counted in
     _owned: tuple[dict[str, str], dict[str, int]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -170,7 +152,7 @@ class Game:
         for p in v.powers.values():
             for text in p.units:
                 t, loc = text.split()
-                units[loc.split("/")[0]] = Unit(p.id, t, loc)
+                units[loc.split("/")[0]] = Unit(p.id, unit_type_of(t), loc)
         centres = {h: p.id for p in v.powers.values() for h in p.home_centres}
         state = rules_for(v).start(v, seed)
         return cls(v, Position(Phase(v.first_year, "spring", "movement"), units, centres, variant_state=state))
@@ -210,18 +192,18 @@ class Game:
         if self.over:
             return due
         if kind == "movement":
-            ordered = {o.unit.province for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
+            ordered = {o.unit.province for os in self._orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
             for u in self.units.values():
                 if u.province not in ordered:
                     due[u.power] = due.get(u.power, 0) + 1
         elif kind == "retreat":
-            ordered = {o.unit.province for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
+            ordered = {o.unit.province for os in self._orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
             for d in self.position.dislodged:
                 if d.unit.province not in ordered:
                     due[d.unit.power] = due.get(d.unit.power, 0) + 1
         else:
             for power, adj in adjustments_due(self.variant, self.units, self.position.centres).items():
-                left = abs(adj.delta) - len(self.orders.get(power, []))
+                left = abs(adj.delta) - len(self._orders.get(power, []))
                 if left > 0:
                     due[power] = left
         return due
@@ -230,7 +212,21 @@ class Game:
         """Winter: builds (positive) or removals (negative) each power must make."""
         return {p: a.delta for p, a in adjustments_due(self.variant, self.units, self.position.centres).items()}
 
-    # --- orders -----------------------------------------------------------------------------------
+    # --- the orders given -----------------------------------------------------------------------------
+    def orders_of(self, power: str) -> tuple[Order, ...]:
+        """``power``'s orders for this phase, in the order given."""
+        return tuple(self._orders.get(power, ()))
+
+    def all_orders(self) -> dict[str, tuple[Order, ...]]:
+        """The orders given for this phase, by power (the powers that gave any, in the order they first did)."""
+        return {power: tuple(mine) for power, mine in self._orders.items() if mine}
+
+    def written_orders(self) -> dict[str, list[str]]:
+        """The orders given, by power, in their canonical text: unit orders in province order, adjustments
+        in the order given (the first builds are the ones made)."""
+        return records.written(self._orders, self.phase.kind)
+
+    # --- giving orders ------------------------------------------------------------------------------
     def parse(self, text: str, power: str | None = None, default_power: str | None = None) -> Order:
         units: Mapping[str, Unit] = self.units
         dislodged: Mapping[str, Unit] = self.dislodged_units()
@@ -268,13 +264,13 @@ class Game:
             except OrderError as e:
                 problems.append(OrderProblem(line, part, e.reason, False))
                 continue
-            warning = self._check(order)
-            if warning.startswith("!"):
-                problems.append(OrderProblem(line, part, warning[1:], False))
+            check, row = self._judge(order)
+            if check.verdict == "refused":
+                problems.append(OrderProblem(line, part, check.reason, False))
                 continue
-            self.add_order(order)
-            if warning:
-                problems.append(OrderProblem(line, part, warning, True))
+            self._keep(order, row)
+            if check.verdict == "illegal":
+                problems.append(OrderProblem(line, part, check.reason, True))
         return problems
 
     def set_orders(self, power: str, text: str) -> list[OrderProblem]:
@@ -282,64 +278,76 @@ class Game:
         if power not in self.variant.powers:
             raise AdjutantError(f"{power!r} is not a power of {self.variant.name}")
         # Cluster nominations are not orders to units: they stay
-        mine = self.orders.get(power, [])
+        mine = self._orders.get(power, [])
+        self._orders[power] = [o for o in mine if isinstance(o, Nominate)]
         self._forget(mine)
-        self.orders[power] = [o for o in mine if isinstance(o, Nominate)]
-        if self._seen is not None:
-            self._seen[power] = list(self.orders[power])
         return self.add_orders(text, power)
 
     def clear_orders(self, power: str | None = None) -> None:
         if power is None:
-            self.orders.clear()
-            self._checks, self._seen = {}, {}
+            self._orders.clear()
+            self._checks = {}
         else:
-            self._forget(self.orders.pop(power, []))
-            if self._seen is not None:
-                self._seen.pop(power, None)
+            self._forget(self._orders.pop(power, []))
 
     def _forget(self, orders: Iterable[Order]) -> None:
-        """Drop the rows of orders taken back."""
+        """Drop the rows of orders taken back (once they are out of :attr:`_orders`). A unit another power
+        also gave an order for keeps that order, and its row."""
         checks = self._checks
         for o in orders:
-            if not isinstance(o, POWER_ORDERS):
-                row = checks.get(o.unit.province)
-                if row is not None and row.written is o:
-                    del checks[o.unit.province]
+            if type(o) in _POWER_ORDER_TYPES:
+                continue
+            prov = o.unit.province  # type: ignore[union-attr]  # (a unit's order)
+            row = checks.get(prov)
+            if row is None or row.written != o:
+                continue
+            del checks[prov]
+            other = next(
+                (x for os in self._orders.values() for x in os
+                 if type(x) not in _POWER_ORDER_TYPES and x.unit.province == prov),  # type: ignore[union-attr]
+                None,
+            )
+            if other is not None:
+                checks[prov] = self._row(other)  # type: ignore[arg-type]  # (a unit's order)
 
-    def refusal(self, order: Order) -> str:
-        """Why ``order`` cannot be given now ("" if it can: it may still be illegal, and hold)."""
-        why = self._check(order)
-        return why[1:] if why.startswith("!") else ""
+    def check_order(self, order: Order) -> OrderCheck:
+        """What the rules make of ``order`` if it were given now (it is not given)."""
+        return self._judge(order)[0]
 
-    def _check(self, order: Order) -> str:
-        """A warning for an order that will be adjudicated as illegal, or '!' + why it cannot be given."""
+    def _judge(self, order: Order) -> tuple[OrderCheck, Checked | None]:
+        """:meth:`check_order`'s answer, with a movement order's row (for :meth:`_keep`, if it is given)."""
         state, rules = self.position.variant_state, self.rules
         if isinstance(order, Nominate):
-            mine = self.orders.get(order.power, [])
+            mine = self._orders.get(order.power, [])
             pending = [o for o in mine if isinstance(o, Nominate) and o.level != order.level]
             why = rules.nomination_problem(self.variant, state, self.units, order, pending)
-            return f"!{why}" if why else ""
-        if self.phase.kind == "movement":
-            assert not isinstance(order, (Build, Waive, Retreat, Disband))
+            return OrderCheck("refused", why) if why else LEGAL, None
+        if self.phase.kind == "movement" and not isinstance(order, POWER_ORDERS):
             objection = rules.unit_order_problem(self.variant, state, order)
             if objection is not None:
-                return f"!{objection.reason}" if objection.refused else objection.reason
-            return self._checked(order).illegal
+                return OrderCheck("refused" if objection.refused else "illegal", objection.reason), None
+            try:
+                row = self._row(order)
+            except KeyError as missing:  # a hand-built order naming a place the map does not have
+                return OrderCheck("refused", _not_on_the_map(missing)), None
+            return OrderCheck("illegal", row.illegal) if row.illegal else LEGAL, row
         if self.phase.kind == "retreat" and isinstance(order, Retreat):
-            d = next(x for x in self.position.dislodged if x.unit.province == order.unit.province)
+            d = next((x for x in self.position.dislodged if x.unit.province == order.unit.province), None)
+            if d is None:
+                return OrderCheck("refused", f"{order.unit} was not dislodged"), None
             reason = retreat_problem(
                 self.variant, d, order.dest, self.units, self.position.contested, self.phase.season
             )
-            return reason.removeprefix("illegal: ").removesuffix(": disbanded")
+            reason = reason.removeprefix("illegal: ").removesuffix(": disbanded")
+            return OrderCheck("illegal", reason) if reason else LEGAL, None
         if self.phase.kind == "adjustment":
             power = order_power(order)
             due = adjustments_due(self.variant, self.units, self.position.centres)
             if isinstance(order, Disband) and voluntary_removal(self.variant, order.unit, due):
-                return ""
+                return LEGAL, None
             if power not in due:
-                return f"!{self.variant.powers[power].name} has no builds or removals due"
-        return ""
+                return OrderCheck("refused", f"{self.variant.powers[power].name} has no builds or removals due"), None
+        return LEGAL, None
 
     def nominate(self, power: str, level: int, location: str | None) -> None:
         """Cluster Diplomacy (rule 2): name ``power``'s ``level`` times force unit, the unit in ``location``,
@@ -358,28 +366,28 @@ class Game:
             unit = self.units.get(location.split("/")[0])
             location = unit.location if unit is not None else location
         order = Nominate(power, level, location)
-        why = self._check(order)
-        if why:
-            raise OrderError(why.removeprefix("!"), format_order(order))
+        check = self.check_order(order)
+        if check.verdict != "legal":
+            raise OrderError(check.reason, format_order(order))
         self.add_order(order)
 
     def add_order(self, order: Order) -> None:
         """Keep an order as given, replacing the unit's earlier order (a build replaces an earlier build
         in the same province). Unlike :meth:`add_orders` it turns nothing away and reports nothing: for orders
         already read. A movement order's legality is worked out here, once, for :meth:`adjudicate`."""
-        unit_order = self.phase.kind == "movement" and not isinstance(order, (*POWER_ORDERS, Retreat, Disband))
-        if unit_order:
-            before = self._checks.get(order.unit.province) if self._checks_at is self.position else None  # type: ignore[union-attr]
-            try:
-                self._checked(order)  # type: ignore[arg-type]  # (a unit's order)
-            except KeyError as missing:  # a hand-built order naming a place the map does not have
-                raise OrderError(f"{missing.args[0]!r} is not a place on this map", format_order(order)) from None
-        power = order_power(order)
-        mine = self.orders.setdefault(power, [])
-        if not unit_order:
-            self._seen = None
-        elif before is not None and before.power != power:
-            self._seen = None  # (the row replaced was another power's order for the unit: it stays given)
+        self._keep(order, None)
+
+    def _keep(self, order: Order, row: Checked | None) -> None:
+        """:meth:`add_order`, given a movement order's row if it is already worked out."""
+        if self.phase.kind == "movement" and type(order) not in _POWER_ORDER_TYPES:
+            o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
+            if row is None:
+                try:
+                    row = self._row(o)
+                except KeyError as missing:  # a hand-built order naming a place the map does not have
+                    raise OrderError(_not_on_the_map(missing), format_order(order)) from None
+            self._checks[o.unit.province] = row
+        mine = self._orders.setdefault(order_power(order), [])
         if isinstance(order, Nominate):
             mine[:] = [o for o in mine if not (isinstance(o, Nominate) and o.level == order.level)]
         elif not isinstance(order, (Build, Waive)):
@@ -391,22 +399,27 @@ class Game:
                 if not (isinstance(o, Build) and o.location.split("/")[0] == order.location.split("/")[0])
             ]
         mine.append(order)
-        if self._seen is not None:
-            self._seen[power] = list(mine)
 
-    def _checked(self, order: UnitOrder) -> Checked:
-        """A movement order in this position as the resolver reads it (:func:`~adjutant.resolver.checked_order`),
-        worked out when the order is given and kept until the phase is adjudicated."""
+    def _row(self, order: UnitOrder) -> Checked:
+        """A movement order in this position as the resolver reads it (:func:`~adjutant.resolver.checked_order`):
+        the row kept if the order was given, else worked out now."""
         if self._checks_at is not self.position:
-            self._checks, self._checks_at = {}, self.position
-            self._seen = {} if not self.orders else None
-        prov = order.unit.province
-        check = self._checks.get(prov)
-        if check is not None and check.written is order:
-            return check
-        check = checked_order(self.variant, order, self.phase.season, self.units)
-        self._checks[prov] = check
-        return check
+            self._check_again()
+        row = self._checks.get(order.unit.province)
+        if row is not None and row.written == order:
+            return row
+        return checked_order(self.variant, order, self.phase.season, self.units)
+
+    def _check_again(self) -> None:
+        """Work out the rows of the orders given in this position (a new one since they were given)."""
+        checks: dict[str, Checked] = {}
+        variant, season, units = self.variant, self.phase.season, self.units
+        for os in self._orders.values():
+            for order in os:
+                if type(order) not in _POWER_ORDER_TYPES:  # (the order types have no subclasses)
+                    o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
+                    checks[o.unit.province] = checked_order(variant, o, season, units)
+        self._checks, self._checks_at = checks, self.position
 
     # --- adjudication -------------------------------------------------------------------------------
     def adjudicate(self) -> list[PhaseRecord]:
@@ -443,7 +456,7 @@ class Game:
                 state = self.rules.adjustments_skipped(state)
             else:
                 return
-            record = PhaseRecord(phase, {}, [], skipped=True)
+            record = records.skipped(phase)
             added.append(record)
             self._record(record, Position(phase.next(), units, centres, variant_state=state))
             if self.position.phase.kind == "adjustment":
@@ -460,12 +473,7 @@ class Game:
         """Adjudicate a retreat phase in which no dislodged unit can retreat, as the judges do: every one is
         disbanded, the results say so, and the game goes on. The phase is recorded as skipped (no order could
         be given in it: undo takes it back with the phase before, and a game file does not replay it)."""
-        record = self._step()
-        record.skipped = True
-        record.results = [
-            r._replace(reason=_NOWHERE) if r.reason == _NOT_ORDERED else r for r in record.results
-        ]
-        return record
+        return self._step(nowhere_to_retreat=True)
 
     def _centre_counts(self) -> dict[str, int]:
         """The centres each power owns, counted once an adjudication: the victory check and a skipped
@@ -504,9 +512,8 @@ class Game:
     def _advance(self, record: PhaseRecord, position: Position) -> None:
         """After an adjudicated phase: record it, move on, clear the orders, and check for a winner."""
         self._record(record, position)
-        self.orders = {}
+        self._orders = {}
         self._checks = {}
-        self._seen = None
         if position.phase.kind == "adjustment" or (
             position.phase.season == "spring" and record.phase.season != "spring"
         ):
@@ -520,18 +527,9 @@ class Game:
             if len(leaders) == 1:
                 self.winner = leaders[0]
 
-    def written_orders(self) -> dict[str, list[str]]:
-        """The orders given, by power: unit orders in province order, adjustments in the order given
-        (the first builds are the ones made)."""
-        out = {}
-        for p, os in sorted(self.orders.items()):
-            if self.phase.kind != "adjustment":
-                os = sorted(os, key=_unit_order_key)
-            if os:
-                out[p] = [format_order(o) for o in os]
-        return out
-
-    def _step(self) -> PhaseRecord:
+    def _step(self, nowhere_to_retreat: bool = False) -> PhaseRecord:
+        """Adjudicate the current phase, record it and move on (``nowhere_to_retreat``: a retreat phase in
+        which no dislodged unit can retreat, recorded as :func:`~adjutant.records.retreats` says)."""
         p = self.position
         v = self.variant
         kind = p.phase.kind
@@ -539,30 +537,18 @@ class Game:
         if kind == "movement":
             return self._variant_movement(p) if rules.adjudicates_movement(state) else self._movement(p)
         if kind == "retreat":
-            given_r = [o for os in self.orders.values() for o in os if isinstance(o, (Retreat, Disband))]
+            given_r = [o for os in self._orders.values() for o in os if isinstance(o, (Retreat, Disband))]
             given_r = rules.retreat_orders(state, self.dislodged_units(), given_r)
             units, rresults = adjudicate_retreats(v, p.units, p.dislodged, p.contested, given_r, p.phase.season)
             units, state, more = rules.after_retreats(v, state, units, rresults)
-            rresults = rresults + more
-            results = [
-                Result(r.unit.power, format_order(r.order) if r.order else "", str(r.unit), r.success, r.reason)
-                for r in rresults
-            ]
-            record = PhaseRecord(p.phase, self.written_orders(), results)
+            record = records.retreats(p.phase, self.written_orders(), rresults + more, nowhere_to_retreat)
             centres = update_centres(v, units, p.centres) if p.phase.season == "fall" else p.centres
             self._advance(record, Position(p.phase.next(), units, centres, variant_state=state))
             return record
-        given_a = [o for os in self.orders.values() for o in os if isinstance(o, (Build, Disband, Waive))]
+        given_a = [o for os in self._orders.values() for o in os if isinstance(o, (Build, Disband, Waive))]
         units, aresults = adjudicate_adjustments(v, p.units, p.centres, given_a)
         units, state, more_a = rules.after_adjustments(state, p.units, units)
-        aresults = aresults + more_a
-        results = []
-        for a in aresults:
-            unit = str(a.unit) if a.unit else (str(a.order.unit) if isinstance(a.order, Disband) else "")
-            if isinstance(a.order, Build):
-                unit = f"{a.order.type} {a.order.location}"
-            results.append(Result(a.power, format_order(a.order) if a.order else "", unit, a.success, a.reason))
-        record = PhaseRecord(p.phase, self.written_orders(), results)
+        record = records.adjustments(p.phase, self.written_orders(), aresults + more_a)
         self._advance(record, Position(p.phase.next(), units, p.centres, variant_state=state))
         return record
 
@@ -570,8 +556,8 @@ class Game:
         """A movement phase the variant adjudicates itself (:meth:`VariantRules.adjudicate_movement
         <adjutant.variant_rules.VariantRules.adjudicate_movement>`: Cluster's nominations, transfers and
         mattermissions around the resolver)."""
-        given: list[UnitOrder] = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
-        nominations = [o for os in self.orders.values() for o in os if isinstance(o, Nominate)]
+        given: list[UnitOrder] = [o for os in self._orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
+        nominations = [o for os in self._orders.values() for o in os if isinstance(o, Nominate)]
         out, state, given = self.rules.adjudicate_movement(
             self.variant, p.phase, p.units, p.variant_state, given, nominations
         )
@@ -599,46 +585,14 @@ class Game:
         return record
 
     def _movement(self, p: Position) -> PhaseRecord:
-        # each order was checked when it was given (:meth:`_checked`): the rows stand for the orders as
-        # they are, unless ``orders`` was changed other than through the game's methods
-        seen = self._seen
-        if seen is not None and self._checks_at is p and seen == self.orders:
-            checks = self._checks
-            n_given = len(checks)
-        else:
-            checks, n_given = {}, 0
-            for os in self.orders.values():
-                for order in os:
-                    if type(order) not in _POWER_ORDER_TYPES:  # (the order types have no subclasses)
-                        o: UnitOrder = order  # type: ignore[assignment]  # (a unit's order)
-                        checks[o.unit.province] = self._checked(o)
-                        n_given += 1
+        # each order was checked when it was given (:meth:`add_order`): the rows are the orders as they stand
+        if self._checks_at is not p:
+            self._check_again()
+        checks = self._checks
         resolver = movement_resolver(self.variant, p.units, (), p.phase.season, checks=checks)
         resolver.decide()
         units, dislodged, contested, success, reasons, attackers = resolver.tally()
-        powers, texts = resolver.power, resolver.text
-        # (a unit has an attacker just when it is among the dislodged)
-        dislodged_flags = [a is not None for a in attackers] if dislodged else [False] * len(attackers)
-        # each Result made from its columns (for speed: ``tuple.__new__`` skips the NamedTuple's constructor)
-        columns = zip(powers, texts, resolver.unit_text, success, reasons, dislodged_flags, strict=True)
-        results: list[Result] = list(map(tuple.__new__, [Result] * len(attackers), columns))
-        unordered = texts.count("")
-        if len(texts) - unordered == n_given:
-            # each order was for a unit on the board, one per unit: the resolver's order is the province order
-            # (each unit's power gave its order: the powers that gave orders are those ``orders`` holds)
-            written: dict[str, list[str]] = {power: [] for power in sorted(self.orders)}
-            for power, text in zip(powers, texts, strict=True):
-                if text:
-                    written[power].append(text)
-            if [] in written.values():
-                written = {power: mine for power, mine in written.items() if mine}  # (a power that gave none)
-        else:
-            by_power: defaultdict[str, list[str]] = defaultdict(list)
-            unit_orders = [o for os in self.orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
-            for o in sorted(unit_orders, key=lambda o: o.unit.province):
-                by_power[o.unit.power].append(format_order(o))
-            written = dict(sorted(by_power.items()))
-        record = PhaseRecord(p.phase, written, results)
+        record = records.movement(p.phase, resolver, success, reasons, attackers, self._orders)
         self._advance(record, Position(p.phase.next(), units, p.centres, tuple(dislodged), frozenset(contested)))
         return record
 
@@ -654,9 +608,8 @@ class Game:
         self.position = self.snapshots.pop()
         self.winner = None
         self.draw = None
-        self.orders = {}
+        self._orders = {}
         self._checks = {}
-        self._seen = None
         for power, texts in record.orders.items():
             for text in texts:
                 self.add_order(self.parse(text, power))
@@ -678,15 +631,15 @@ class Game:
         self.draw = names
 
     def copy(self) -> Game:
-        game = replace(
-            self,
-            orders={p: list(os) for p, os in self.orders.items()},
-            history=list(self.history),
-            snapshots=list(self.snapshots),
-        )
+        game = replace(self, history=list(self.history), snapshots=list(self.snapshots))
+        game._orders = {p: list(os) for p, os in self._orders.items()}
         game._checks, game._checks_at = dict(self._checks), self._checks_at
-        game._seen = None if self._seen is None else {p: list(os) for p, os in self._seen.items()}
         return game
+
+
+def _not_on_the_map(missing: KeyError) -> str:
+    """What is wrong with an order naming a place the map does not have (its name is the missing key)."""
+    return f"{missing.args[0]!r} is not a place on this map"
 
 
 def _count(values: Iterable[str]) -> dict[str, int]:
@@ -706,13 +659,4 @@ def _count_powers(units: Mapping[str, Unit]) -> dict[str, int]:
     return counts
 
 
-def _unit_order_key(o: Order) -> tuple[str, str]:
-    """Unit orders in province order, then a power's own (Cluster nominations, strongest first)."""
-    if isinstance(o, Nominate):
-        return ("~", str(9 - o.level))
-    if isinstance(o, POWER_ORDERS):
-        return ("~", format_order(o))
-    return (o.unit.province, "")
-
-
-__all__ = ["Game", "OrderProblem", "PhaseRecord", "Position", "Result"]
+__all__ = ["LEGAL", "Game", "OrderCheck", "OrderProblem", "PhaseRecord", "Position", "Result", "Verdict"]

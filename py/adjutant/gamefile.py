@@ -24,6 +24,7 @@ from typing import Any
 
 from .errors import AdjutantError, GameFileError
 from .game import Game, PhaseRecord, Position, Result
+from .kinds import unit_type_of
 from .limits import MAX_FILE_BYTES, read_json
 from .orders import POWER_ORDERS, Unit
 from .phases import Dislodgement, Phase
@@ -249,7 +250,7 @@ def view_from_data(data: Any) -> Game:
     state = position.variant_state
     _expect(rules.view_of(state) == data.get("view"), f"the view does not match its {key} section")
     history = [_view_record(variant, rec) for rec in history_data]
-    game = Game(variant, position, {}, history, None, None, [_view_position(variant, s) for s in snapshots])
+    game = Game(variant, position, history, None, None, [_view_position(variant, s) for s in snapshots])
     if any(rules.game_id(p.variant_state) != rules.game_id(state) for p in game.snapshots):
         raise GameFileError("the snapshots are from another game")
     winner = data.get("winner")
@@ -297,7 +298,7 @@ def _view_unit(variant: Variant, power: str, text: Any) -> Unit:
     _expect(m is not None and _member(power, variant.powers), f"{str(text)[:60]!r} is not a unit")
     assert m is not None
     _expect(province_of(m.group(2)) in variant.provinces, f"{text!r} is not on the map")
-    return Unit(power, m.group(1), m.group(2))
+    return Unit(power, unit_type_of(m.group(1)), m.group(2))
 
 
 def _view_position(variant: Variant, data: Any) -> Position:

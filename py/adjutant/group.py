@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 
 from .codec import MAX_LINK, check_named_variant, decode_link, encode_link, link_start, phase_slots, split_link
 from .errors import AdjutantError, GameFileError, OrderError
-from .game import Game
+from .game import LEGAL, Game
 from .legal import adjustment_candidates
 from .orders import Build, Order, Support, Waive, format_order
 
@@ -89,12 +89,9 @@ def public_body(game: Game) -> str:
     the variant's id."""
     if game.variant.cluster is not None:
         raise AdjutantError("a Cluster game keeps secrets: it is shared as a sealed link, not a group link")
-    pending = game.orders
-    game.orders = {}  # what encode_link writes of the current phase is only this: the link is made without it
-    try:
-        return split_link(encode_link(game))[1]
-    finally:
-        game.orders = pending
+    bare = game.copy()
+    bare.clear_orders()  # the pending orders are all encode_link writes of the current phase
+    return split_link(encode_link(bare))[1]
 
 
 def phase_digest(game: Game, public_key: bytes) -> bytes:
@@ -374,16 +371,16 @@ class Intake:
                 return f"{name}: this code is already in"
             if seq < had.seq:
                 raise CodeError(f"{name}: an older code than the one already in (sent again, or replayed)")
-        before = list(game.orders.get(sealed.power, []))
+        before = game.orders_of(sealed.power)
         game.clear_orders(sealed.power)
         for order in orders:
             # Cluster: what the rules refuse when it is given (a nomination, a transfer…) refuses the code
-            why = game.refusal(order) if game.variant.cluster is not None else ""
-            if why:
+            check = game.check_order(order) if game.variant.cluster is not None else LEGAL
+            if check.verdict == "refused":
                 game.clear_orders(sealed.power)
                 for old in before:
                     game.add_order(old)
-                raise CodeError(f"{name}: {format_order(order)}: {why}")
+                raise CodeError(f"{name}: {format_order(order)}: {check.reason}")
             game.add_order(order)
         self.received[sealed.power] = Received(seq, "code")
         return f"{name}: {len(orders)} order{'s' if len(orders) != 1 else ''} in"
@@ -422,7 +419,7 @@ def status(game: Game, intake: Intake) -> list[tuple[str, str, str]]:
         got = intake.received.get(power.id)
         if got is not None and got.source == "code":
             state = f"sealed orders in (sent {time.strftime('%d %b %H:%M UTC', time.gmtime(got.seq / 1000))})"
-        elif got is not None or game.orders.get(power.id):
+        elif got is not None or game.orders_of(power.id):
             state = "typed by the game master"
         elif power.id in due:
             state = "waiting"
@@ -490,7 +487,7 @@ def read_group_link(fragment: str) -> GroupLink:
     if game.variant.cluster is not None:
         raise GameFileError("the group link is damaged: a Cluster game is shared as a sealed link")
     if not gm:
-        if game.orders:
+        if game.all_orders():
             raise GameFileError("the group link is damaged: a public link holds no pending orders")
         power = parts[2] if len(parts) == 3 else ""
         if power and power not in game.variant.powers:
@@ -508,7 +505,7 @@ def results_message(game: Game, link: str, results: str) -> str:
 
 
 def power_order_texts(game: Game, power: str) -> list[str]:
-    return [format_order(o) for o in game.orders.get(power, [])]
+    return [format_order(o) for o in game.orders_of(power)]
 
 
 __all__ = [

@@ -16,6 +16,7 @@ import weakref
 from collections.abc import Mapping
 
 from .game import Game
+from .kinds import Season, UnitType
 from .legality import illegal_reason
 from .orders import (
     Build,
@@ -59,7 +60,7 @@ class _Near:
 
     __slots__ = ("adjacent", "open", "open_provinces", "provinces")
 
-    def __init__(self, variant: Variant, unit_type: str, location: str, season: str) -> None:
+    def __init__(self, variant: Variant, unit_type: UnitType, location: str, season: Season) -> None:
         places = variant.neighbours(unit_type, location)
         self.adjacent = frozenset(places)
         self.open = tuple(d for d in places if variant.provinces[province_of(d)].open_in(season))
@@ -72,7 +73,7 @@ class _Near:
 _NEAR: weakref.WeakKeyDictionary[Variant, dict[tuple[str, str, str], _Near]] = weakref.WeakKeyDictionary()
 
 
-def _near(variant: Variant, u: Unit, season: str) -> _Near:
+def _near(variant: Variant, u: Unit, season: Season) -> _Near:
     table = _NEAR.get(variant)
     if table is None:
         table = _NEAR[variant] = {}
@@ -87,7 +88,7 @@ class Candidates:
     """The candidate orders of every unit in one movement phase (computed once per position)."""
 
     def __init__(
-        self, variant: Variant, units: Mapping[str, Unit], season: str, variant_state: VariantState | None = None
+        self, variant: Variant, units: Mapping[str, Unit], season: Season, variant_state: VariantState | None = None
     ) -> None:
         self.v = variant
         self.units = units

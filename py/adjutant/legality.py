@@ -7,19 +7,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .kinds import Season
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder
 from .routes import sea_route_exists
 from .variant import Variant, province_of
 
 
-def _reaches(variant: Variant, unit: Unit, province: str, season: str) -> bool:
+def _reaches(variant: Variant, unit: Unit, province: str, season: Season) -> bool:
     """Whether the unit could move to (and so support into) ``province`` without a convoy."""
     if province in variant.closed_in(season) or not variant.reaches(unit.type, unit.location, province):
         return False
     return unit.type != "A" or variant.edge_kind(unit.location, province) != "weak"
 
 
-def normalize_move(variant: Variant, order: Move, season: str) -> tuple[Move | None, str]:
+def normalize_move(variant: Variant, order: Move, season: Season) -> tuple[Move | None, str]:
     """Check a move; returns the move with its coast filled in where only one is possible, or None and
     the reason it is illegal."""
     unit, dest = order.unit, order.dest
@@ -66,12 +67,12 @@ def normalize_move(variant: Variant, order: Move, season: str) -> tuple[Move | N
     return Move(unit, options[0], False), ""
 
 
-def illegal_reason(variant: Variant, order: UnitOrder, units: Mapping[str, Unit], season: str) -> str:
+def illegal_reason(variant: Variant, order: UnitOrder, units: Mapping[str, Unit], season: Season) -> str:
     """Why a movement-phase order is illegal, or ``""``. Illegal orders are adjudicated as holds."""
     return check_order(variant, order, season)[1]
 
 
-def check_order(variant: Variant, order: UnitOrder, season: str) -> tuple[UnitOrder, str]:
+def check_order(variant: Variant, order: UnitOrder, season: Season) -> tuple[UnitOrder, str]:
     """The order as it will be adjudicated (a move's coast filled in) and why it is illegal, or ``""``."""
     kind = type(order)
     if kind is Hold:
@@ -95,7 +96,7 @@ def check_order(variant: Variant, order: UnitOrder, season: str) -> tuple[UnitOr
     return order, _other_reason(variant, order, season)
 
 
-def _other_reason(variant: Variant, order: UnitOrder, season: str) -> str:
+def _other_reason(variant: Variant, order: UnitOrder, season: Season) -> str:
     v = variant
     unit = order.unit
     here = v.provinces[unit.province]

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .errors import OrderError
+from .kinds import PhaseKind, UnitType
 from .variant import Power, Variant, normalize_name, province_of
 
 UNIT_NAMES = {"A": "army", "F": "fleet"}
@@ -28,7 +29,7 @@ UNIT_NAMES = {"A": "army", "F": "fleet"}
 @dataclass(frozen=True, slots=True)
 class Unit:
     power: str
-    type: str
+    type: UnitType
     location: str
     province: str = field(init=False, repr=False, compare=False)
 
@@ -60,7 +61,7 @@ class Support:
     unit: Unit
     target: str
     dest: str | None = None
-    target_type: str | None = None
+    target_type: UnitType | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,7 @@ class Transfer:
 
     unit: Unit
     target: str
-    target_type: str
+    target_type: UnitType
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +130,7 @@ class Disband:
 @dataclass(frozen=True, slots=True)
 class Build:
     power: str
-    type: str
+    type: UnitType
     location: str
 
 
@@ -237,7 +238,7 @@ _KEYWORDS = {
     "via": "VIA",
     "by": "VIA",
 }
-_UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
+_UNIT_WORDS: dict[str, UnitType] = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 _COAST_WORDS = {
     "nc": "nc",
     "sc": "sc",
@@ -292,7 +293,7 @@ class _Reader:
         tok = self.peek()
         return _KEYWORDS.get(tok) if tok is not None else None
 
-    def unit_type(self) -> str | None:
+    def unit_type(self) -> UnitType | None:
         tok = self.peek()
         if tok in _UNIT_WORDS and not self._starts_place_longer():
             self.i += 1
@@ -386,7 +387,7 @@ def parse_order(
     units: Mapping[str, Unit],
     *,
     power: str | None = None,
-    phase: str = "movement",
+    phase: PhaseKind = "movement",
     dislodged: Mapping[str, Unit] | None = None,
     default_power: str | None = None,
 ) -> Order:
@@ -549,7 +550,7 @@ def parse_order(
     return _check_phase(order, phase, r)
 
 
-def _nominate(r: _Reader, power: str | None, phase: str, units: Mapping[str, Unit]) -> Order:
+def _nominate(r: _Reader, power: str | None, phase: PhaseKind, units: Mapping[str, Unit]) -> Order:
     """``Nominate 3 A par`` / ``Nominate 2 later`` (Cluster rule 2)."""
     r.i += 1
     level_text = r.peek()
@@ -574,7 +575,7 @@ def _nominate(r: _Reader, power: str | None, phase: str, units: Mapping[str, Uni
     return _check_phase(order, phase, r)
 
 
-def _check_phase(order: Order, phase: str, r: _Reader) -> Order:
+def _check_phase(order: Order, phase: PhaseKind, r: _Reader) -> Order:
     allowed = {"movement": MOVEMENT_ORDERS, "retreat": RETREAT_ORDERS, "adjustment": ADJUSTMENT_ORDERS}[phase]
     if not isinstance(order, allowed):
         name = {
@@ -604,7 +605,7 @@ def _check_phase(order: Order, phase: str, r: _Reader) -> Order:
     return order
 
 
-def _build(utype: str | None, loc: str, power: str | None, phase: str, r: _Reader) -> Order:
+def _build(utype: UnitType | None, loc: str, power: str | None, phase: PhaseKind, r: _Reader) -> Order:
     if phase != "adjustment":
         raise r.error(f"a build order cannot be given in a {phase} phase")
     if utype is None:
@@ -620,7 +621,7 @@ def _build(utype: str | None, loc: str, power: str | None, phase: str, r: _Reade
 def _find_unit(
     units: Mapping[str, Unit],
     dislodged: Mapping[str, Unit] | None,
-    phase: str,
+    phase: PhaseKind,
     utype: str | None,
     loc: str,
     power: str | None,
@@ -672,7 +673,7 @@ def parse_orders(
     units: Mapping[str, Unit],
     *,
     power: str | None = None,
-    phase: str = "movement",
+    phase: PhaseKind = "movement",
     dislodged: Mapping[str, Unit] | None = None,
 ) -> tuple[list[Order], list[OrderError]]:
     """Read a paste of orders. Returns the orders read and one error per line that could not be read."""

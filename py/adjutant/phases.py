@@ -16,18 +16,19 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .errors import AdjutantError
+from .kinds import PhaseKind, Season
 from .orders import Build, Disband, Retreat, Unit, Waive
 from .variant import Variant, province_of
 
-SEASON_LETTERS = {"spring": "S", "fall": "F", "winter": "W"}
-KIND_LETTERS = {"movement": "M", "retreat": "R", "adjustment": "A"}
+SEASON_LETTERS: dict[Season, str] = {"spring": "S", "fall": "F", "winter": "W"}
+KIND_LETTERS: dict[PhaseKind, str] = {"movement": "M", "retreat": "R", "adjustment": "A"}
 
 
 @dataclass(frozen=True, order=True)
 class Phase:
     year: int
-    season: str
-    kind: str
+    season: Season
+    kind: PhaseKind
 
     def __str__(self) -> str:
         return f"{SEASON_LETTERS[self.season]}{self.year}{KIND_LETTERS[self.kind]}"
@@ -55,7 +56,7 @@ class Phase:
 
 
 @functools.lru_cache(maxsize=1024)
-def _next_phase(year: int, season: str, kind: str) -> Phase:
+def _next_phase(year: int, season: Season, kind: PhaseKind) -> Phase:
     """:meth:`Phase.next`, made once per phase (phases are values: the same one serves every game)."""
     if kind == "movement":
         return Phase(year, season, "retreat")
@@ -89,7 +90,7 @@ class RetreatResult:
 
 
 def retreat_options(
-    variant: Variant, d: Dislodgement, units: Mapping[str, Unit], contested: Iterable[str], season: str
+    variant: Variant, d: Dislodgement, units: Mapping[str, Unit], contested: Iterable[str], season: Season
 ) -> list[str]:
     """Where a dislodged unit may retreat: adjacent, empty, not contested, not where its attacker came
     from, open this season, and not across a weak passage."""
@@ -112,7 +113,7 @@ def adjudicate_retreats(
     dislodged: Iterable[Dislodgement],
     contested: Iterable[str],
     orders: Iterable[Retreat | Disband],
-    season: str,
+    season: Season,
 ) -> tuple[dict[str, Unit], list[RetreatResult]]:
     """Resolve retreats; returns the units on the board afterwards and one result per dislodged unit."""
     dislodged = list(dislodged)
@@ -148,7 +149,7 @@ def adjudicate_retreats(
 
 
 def _retreat_dest(
-    variant: Variant, d: Dislodgement, dest: str, units: Mapping[str, Unit], contested: set[str], season: str
+    variant: Variant, d: Dislodgement, dest: str, units: Mapping[str, Unit], contested: set[str], season: Season
 ) -> str:
     if d.unit.type == "A":
         return province_of(dest)
@@ -160,7 +161,7 @@ def _retreat_dest(
 
 
 def retreat_problem(
-    variant: Variant, d: Dislodgement, dest: str, units: Mapping[str, Unit], contested: Iterable[str], season: str
+    variant: Variant, d: Dislodgement, dest: str, units: Mapping[str, Unit], contested: Iterable[str], season: Season
 ) -> str:
     """Why a retreat is illegal (``"illegal: …: disbanded"``), or ``""``."""
     contested = set(contested)
@@ -171,7 +172,7 @@ def retreat_problem(
 
 
 def _why_not(
-    variant: Variant, d: Dislodgement, dest: str, units: Mapping[str, Unit], contested: set[str], season: str
+    variant: Variant, d: Dislodgement, dest: str, units: Mapping[str, Unit], contested: set[str], season: Season
 ) -> str:
     prov = province_of(dest)
     name = variant.provinces[prov].name if prov in variant.provinces else dest

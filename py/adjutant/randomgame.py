@@ -15,6 +15,7 @@ from dataclasses import replace
 from . import cluster_rules
 from .cluster_rules import ClusterState, cluster_state
 from .game import Game
+from .kinds import unit_type_of
 from .legal import Candidates, possible_orders
 from .legality import illegal_reason
 from .orders import Build, Disband, Nominate, Order, Unit, Waive
@@ -51,7 +52,7 @@ def random_orders(game: Game, rng: random.Random, hold_bias: float = 0.0) -> lis
                         continue
                     t, loc = rng.choice(free).split()
                     used.add(province_of(loc))
-                    out.append(Build(power, t, loc))
+                    out.append(Build(power, unit_type_of(t), loc))
             else:
                 mine = sorted((u for u in game.units.values() if u.power == power), key=lambda u: u.province)
                 for u in rng.sample(mine, min(len(mine), -adj.delta)):

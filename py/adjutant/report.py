@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from .errors import AdjutantError
 from .game import Game, PhaseRecord, Result
+from .kinds import PhaseKind, unit_type_of
 from .orders import UNIT_NAMES, Unit, describe, parse_order
 from .variant import Variant
 
 
-def _order_text(v: Variant, r: Result, kind: str) -> str:
+def _order_text(v: Variant, r: Result, kind: PhaseKind) -> str:
     if not r.order:
         if r.unit:
             t, loc = r.unit.split()
@@ -26,7 +27,7 @@ def _order_text(v: Variant, r: Result, kind: str) -> str:
     units = {}
     if r.unit:
         t, loc = r.unit.split()
-        units[loc.split("/")[0]] = Unit(r.power, t, loc)
+        units[loc.split("/")[0]] = Unit(r.power, unit_type_of(t), loc)
     try:
         order = parse_order(r.order, v, units, power=r.power, phase=kind, dislodged=units)
     except AdjutantError:  # a record from an older map: print it as written
@@ -113,7 +114,7 @@ def orders_status(game: Game) -> str:
     if game.over:
         return "The game is over."
     due = game.orders_due()
-    given = sum(len(os) for os in game.orders.values())
+    given = sum(len(os) for os in game.all_orders().values())
     if not due:
         return f"{given} orders given; nothing more is due. Ready to adjudicate."
     owing = ", ".join(f"{v.powers[p].name} ({n})" for p, n in sorted(due.items()))

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from .kinds import Season
 from .legality import check_order
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder, format_order
 from .phases import Dislodgement
@@ -130,7 +131,7 @@ def _row(order: UnitOrder, written: UnitOrder, text: str, illegal: str = "", wea
     )
 
 
-def checked_order(variant: Variant, order: UnitOrder, season: str, units: Mapping[str, Unit]) -> Checked:
+def checked_order(variant: Variant, order: UnitOrder, season: Season, units: Mapping[str, Unit]) -> Checked:
     """:func:`~adjutant.legality.check_order`'s answer in the form the resolver reads. An army's move by convoy is also
     checked against the position: with no fleets where a convoy could be, it is illegal (DATC 6.D.32)."""
     adjudicated, why = check_order(variant, order, season)
@@ -143,7 +144,7 @@ def checked_order(variant: Variant, order: UnitOrder, season: str, units: Mappin
     return _row(adjudicated, order, format_order(order), weak=weak)
 
 
-def _no_fleets_to_convoy(variant: Variant, move: Move, season: str, units: Mapping[str, Unit]) -> str:
+def _no_fleets_to_convoy(variant: Variant, move: Move, season: Season, units: Mapping[str, Unit]) -> str:
     """Why an army's move by convoy cannot be carried by the units on the board (DATC 6.D.32: with no
     fleets where a convoy could be, the move is illegal and the army holds, and may be supported to hold;
     with fleets there it merely fails, 6.D.8), or ""."""
@@ -189,7 +190,7 @@ class Resolver:
         variant: Variant,
         units: Mapping[str, Unit],
         orders: Iterable[UnitOrder],
-        season: str = "spring",
+        season: Season = "spring",
         backup: BackupRule = szykman,
         prepare: Callable[[Resolver], None] | None = None,
         strengths: Mapping[str, int] | None = None,
@@ -780,7 +781,7 @@ def adjudicate_movement(
     variant: Variant,
     units: Mapping[str, Unit],
     orders: Iterable[UnitOrder],
-    season: str = "spring",
+    season: Season = "spring",
     backup: BackupRule | None = None,
     strengths: Mapping[str, int] | None = None,
     checks: Mapping[str, Checked] | None = None,
@@ -795,7 +796,7 @@ def movement_resolver(
     variant: Variant,
     units: Mapping[str, Unit],
     orders: Iterable[UnitOrder],
-    season: str = "spring",
+    season: Season = "spring",
     backup: BackupRule | None = None,
     strengths: Mapping[str, int] | None = None,
     checks: Mapping[str, Checked] | None = None,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
+from .kinds import Season
 from .variant import Variant, province_of
 
 
@@ -31,7 +32,7 @@ def _always(place: str) -> bool:
     return True
 
 
-def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: set[str] | None = None) -> bool:
+def sea_route_exists(variant: Variant, src: str, dst: str, season: Season, only: set[str] | None = None) -> bool:
     """Whether some chain of seas (of the seas in ``only``, if given) joins two coastal provinces."""
     graph, shore = variant.sea_graph(season)
     goal = shore.get(dst)
@@ -45,7 +46,7 @@ def sea_route_exists(variant: Variant, src: str, dst: str, season: str, only: se
 
 
 def convoy_chain(
-    variant: Variant, season: str, src: str, dst: str, fleets: Iterable[str], holds: Callable[[str], bool]
+    variant: Variant, season: Season, src: str, dst: str, fleets: Iterable[str], holds: Callable[[str], bool]
 ) -> bool:
     """Whether a chain of the seas ``fleets`` (where fleets convoy an army) whose convoys hold joins the
     coastal provinces ``src`` and ``dst``. Whether a convoy holds is asked lazily, once for each sea the
@@ -61,7 +62,7 @@ def convoy_chain(
     return any(s in goal for s in _reached([s for s in fleets if s in near_src], holds, step))
 
 
-def is_convoy_sea(variant: Variant, province: str, season: str) -> bool:
+def is_convoy_sea(variant: Variant, province: str, season: Season) -> bool:
     """Whether a fleet in ``province`` may convoy in the season."""
     p = variant.provinces.get(province)
     return p is not None and p.is_sea and p.convoy and p.open_in(season)

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from .errors import VariantError
+from .kinds import SEASONS, UNIT_TYPES, Season, UnitType, unit_type_of
 from .rules import ClusterRules, RuleOptions
 
 PROVINCE_TYPES = ("land", "coastal", "sea", "impassable")
 EDGE_LISTS = ("both", "army", "fleet", "none")
 EDGE_KINDS = ("weak", "passage", "canal", "box")
 COAST_NAMES = {"nc": "north coast", "sc": "south coast", "ec": "east coast", "wc": "west coast"}
-SEASONS = ("spring", "fall", "winter")
 
 
 def maps_dir() -> Path:
@@ -75,7 +75,7 @@ class Province:
     def is_sea(self) -> bool:
         return self.type == "sea"
 
-    def open_in(self, season: str) -> bool:
+    def open_in(self, season: Season) -> bool:
         return not self.seasons or season in self.seasons
 
 
@@ -84,7 +84,7 @@ class BuildSite:
     """A place a power may build although it is not one of its home centres."""
 
     province: str
-    units: tuple[str, ...] = ("A", "F")
+    units: tuple[UnitType, ...] = UNIT_TYPES
     requires: tuple[str, ...] = ()
     coast: str | None = None
 
@@ -140,11 +140,13 @@ class Variant:
     #: :meth:`convoy_route_seas`, kept as each pair is first asked for
     _routes: dict[tuple[str, str, str], frozenset[str]] = field(default_factory=dict, repr=False)
     #: :meth:`builds_at`, kept as each is first asked for
-    _builds: dict[tuple[str, tuple[str, ...], str | None], tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _builds: dict[tuple[str, tuple[UnitType, ...], str | None], tuple[str, ...]] = field(
+        default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         touch: dict[str, dict[str, set[str]]] = {"A": {}, "F": {}}
-        for t, table in (("A", self._army), ("F", self._fleet)):
+        for t, table in zip(UNIT_TYPES, (self._army, self._fleet), strict=True):
             for loc, targets in table.items():
                 if self.can_stand(t, loc):
                     touch[t].setdefault(province_of(loc), set()).update(province_of(d) for d in targets)
@@ -196,7 +198,7 @@ class Variant:
             return [province] + [f"{province}/{c}" for c in p.coasts]
         return [province] if p.type != "impassable" else []
 
-    def can_stand(self, unit_type: str, location: str) -> bool:
+    def can_stand(self, unit_type: UnitType, location: str) -> bool:
         prov, _, coast = location.partition("/")
         p = self.provinces.get(prov)
         if p is None:
@@ -229,13 +231,13 @@ class Variant:
         return f"{name} ({COAST_NAMES.get(coast, coast)})" if coast else name
 
     # --- adjacency ----------------------------------------------------------------------------
-    def can_move(self, unit_type: str, src: str, dst: str) -> bool:
+    def can_move(self, unit_type: UnitType, src: str, dst: str) -> bool:
         """Whether a unit of the type may move from ``src`` to ``dst`` (locations, coasts named for fleets)."""
         if unit_type == "A":
             return dst in self._army.get(src, frozenset())
         return dst in self._fleet.get(src, frozenset())
 
-    def neighbours(self, unit_type: str, location: str) -> list[str]:
+    def neighbours(self, unit_type: UnitType, location: str) -> list[str]:
         table = self._army if unit_type == "A" else self._fleet
         return sorted(table.get(location, frozenset()))
 
@@ -244,16 +246,16 @@ class Variant:
             return None
         return self._pair_kinds.get((province_of(a), province_of(b)))
 
-    def convoy_seas(self, season: str) -> tuple[str, ...]:
+    def convoy_seas(self, season: Season) -> tuple[str, ...]:
         """The seas whose fleets may convoy in the season."""
         return self._convoy_seas[season]
 
-    def sea_graph(self, season: str) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
+    def sea_graph(self, season: Season) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
         """The seas that convoy in the season as a graph: each one's neighbours among them, and for each
         province the seas among them that touch it."""
         return self._sea_graph[season]
 
-    def convoy_route_seas(self, src: str, dst: str, season: str) -> frozenset[str]:
+    def convoy_route_seas(self, src: str, dst: str, season: Season) -> frozenset[str]:
         """The seas on some chordless sea route from province ``src`` to ``dst`` in the season: a route with
         no fleet to spare (each sea on it touches neither the start nor any sea before the last one). A fact
         of the map, worked out once for each pair asked about."""
@@ -263,7 +265,7 @@ class Variant:
             seas = self._routes[key] = self._chordless_route_seas(src, dst, season)
         return seas
 
-    def _chordless_route_seas(self, src: str, dst: str, season: str) -> frozenset[str]:
+    def _chordless_route_seas(self, src: str, dst: str, season: Season) -> frozenset[str]:
         graph, shore = self.sea_graph(season)
         found: set[str] = set()
 
@@ -286,7 +288,7 @@ class Variant:
         return frozenset(found)
 
     def builds_at(
-        self, province: str, types: tuple[str, ...] = ("A", "F"), coast: str | None = None
+        self, province: str, types: tuple[UnitType, ...] = UNIT_TYPES, coast: str | None = None
     ) -> tuple[str, ...]:
         """``("A lon", "F lon")``: the builds of the types the map allows in a province (on the coast, if
         given), whoever owns it and whatever stands there: a unit may stand there, and leave. A fact of
@@ -304,11 +306,11 @@ class Variant:
             )
         return builds
 
-    def closed_in(self, season: str) -> frozenset[str]:
+    def closed_in(self, season: Season) -> frozenset[str]:
         """The provinces closed in the season (a unit there can only hold)."""
         return self._closed[season]
 
-    def reaches(self, unit_type: str, src: str, province: str) -> bool:
+    def reaches(self, unit_type: UnitType, src: str, province: str) -> bool:
         """Whether a unit of the type at location ``src`` borders some place of ``province`` it could enter."""
         return province in self._reach[unit_type].get(src, ())
 
@@ -316,7 +318,7 @@ class Variant:
         """The locations of ``province`` a fleet at ``src`` may move to."""
         return [loc for loc in self.fleet_locations(province) if loc in self._fleet.get(src, frozenset())]
 
-    def touches(self, src_province: str, dst_province: str, unit_type: str | None = None) -> bool:
+    def touches(self, src_province: str, dst_province: str, unit_type: UnitType | None = None) -> bool:
         """Whether some unit (or a unit of the type) in ``src_province`` could move to ``dst_province``."""
         if unit_type is None:
             return self.touches(src_province, dst_province, "A") or self.touches(src_province, dst_province, "F")
@@ -581,13 +583,16 @@ def build_variant(data: dict[str, Any], source: str = "<data>") -> Variant:
             if len(parts) != 2 or parts[0] not in ("A", "F"):
                 raise VariantError(f"{source}: unit {u!r} of {pid!r} must look like 'A par' or 'F stp/sc'")
             check_location(parts[1], f"unit {u!r} of {pid!r}")
-            if not _can_stand(provinces, parts[0], parts[1]):
+            if not _can_stand(provinces, unit_type_of(parts[0]), parts[1]):
                 raise VariantError(f"{source}: unit {u!r} of {pid!r} starts where it may not stand")
         sites = []
         for s in raw.get("build_sites", []):
+            types = s.get("units", list(UNIT_TYPES))
+            if not isinstance(types, list) or not all(t in UNIT_TYPES for t in types):
+                raise VariantError(f"{source}: the units of a build site of {pid!r} must be a list of 'A' and 'F'")
             site = BuildSite(
                 province=str(s.get("province")),
-                units=tuple(s.get("units", ["A", "F"])),
+                units=tuple(unit_type_of(t) for t in types),
                 requires=tuple(s.get("requires", [])),
                 coast=s.get("coast"),
             )
@@ -643,7 +648,7 @@ def build_variant(data: dict[str, Any], source: str = "<data>") -> Variant:
     )
 
 
-def _can_stand(provinces: dict[str, Province], unit_type: str, location: str) -> bool:
+def _can_stand(provinces: dict[str, Province], unit_type: UnitType, location: str) -> bool:
     prov, _, coast = location.partition("/")
     p = provinces[prov]
     if unit_type == "A":
@@ -651,7 +656,7 @@ def _can_stand(provinces: dict[str, Province], unit_type: str, location: str) ->
     return coast in p.coasts if coast else p.fleet_can_stand
 
 
-def reachable(variant: Variant, start: str, kinds: Iterable[str] = ("A", "F")) -> set[str]:
+def reachable(variant: Variant, start: str, kinds: Iterable[UnitType] = UNIT_TYPES) -> set[str]:
     """Provinces reachable from ``start`` by any chain of moves of the given unit types."""
     seen = {start}
     todo = [start]

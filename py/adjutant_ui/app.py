@@ -1359,7 +1359,7 @@ class App:
         game = session.game
         listing = _id("order-list")
         listing.replaceChildren()
-        for power, orders in sorted(game.orders.items()):
+        for power, orders in sorted(game.all_orders().items()):
             for order in orders:
                 item = document.createElement("li")
                 item.dataset.power = power

@@ -370,7 +370,7 @@ class GroupController:
                 return
         game = state.game
         try:
-            payload = group.encode_orders(game, state.power, list(game.orders.get(state.power, [])))
+            payload = group.encode_orders(game, state.power, list(game.orders_of(state.power)))
             header = group.header_for(game, state.public_key, state.power)
             digest = cluster_group.code_digest(state) if state.cluster is not None else None
             aad = group.additional_data(header, game, state.public_key, digest)
@@ -384,7 +384,7 @@ class GroupController:
         code = group.CODE_PREFIX + str(body)
         _id("orders-code").value = code
         _id("orders-code-box").hidden = False
-        count = len(game.orders.get(state.power, []))
+        count = len(game.orders_of(state.power))
         name = game.variant.powers[state.power].name
         _id("orders-code-note").textContent = (
             f"Sealed {count} order{'s' if count != 1 else ''} for {name}, {game.phase.title}. Now send this "
@@ -639,7 +639,7 @@ class GroupController:
         elif game.over:
             summary = "The game is over."
         else:
-            mine = len(game.orders.get(state.power, []))
+            mine = len(game.orders_of(state.power))
             due = game.orders_due().get(state.power, 0)
             waiting = f", {due} units without orders (they hold)." if due > 1 else ""
             waiting = waiting or (", 1 unit without orders (it holds)." if due else ".")

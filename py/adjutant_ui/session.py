@@ -249,7 +249,7 @@ class Session:
         units = self.game.units
         dislodged = self.game.dislodged_units()
         drawn = []
-        for orders in self.game.orders.values():
+        for orders in self.game.all_orders().values():
             for order in orders:
                 shape = order_shape(order, {**dislodged, **units})
                 if shape is not None:
@@ -464,7 +464,7 @@ class Session:
         with the parser's reason, unless ``keep_illegal``: then it is kept and will hold. Afterwards
         :attr:`replaced` lists the orders replaced and :attr:`refused` the lines not taken."""
         game = self.game
-        before = {p: list(os) for p, os in game.orders.items()}
+        before = {p: list(os) for p, os in game.all_orders().items()}
         problems = game.add_orders(text, power)
         out: list[Any] = []
         for problem in problems:
@@ -480,7 +480,7 @@ class Session:
         self.replaced = []
         variant = game.variant
         for power_id, earlier in before.items():
-            now = game.orders.get(power_id, [])
+            now = game.orders_of(power_id)
             for old in earlier:
                 if any(o is old for o in now) or isinstance(old, POWER_ORDERS):
                     continue
@@ -501,7 +501,7 @@ class Session:
         """Drop ``order`` (just given) and give back the order its unit had before."""
         game = self.game
         power = order_power(order)
-        mine = [o for o in game.orders.get(power, []) if o != order]
+        mine = [o for o in game.orders_of(power) if o != order]
         if not isinstance(order, POWER_ORDERS):
             earlier = next((o for o in before.get(power, []) if not isinstance(o, POWER_ORDERS)
                             and o.unit.province == order.unit.province), None)
@@ -523,7 +523,7 @@ class Session:
             return []
         variant = game.variant
         kind = game.phase.kind
-        given = {o.unit.province for os in game.orders.values() for o in os if not isinstance(o, POWER_ORDERS)}
+        given = {o.unit.province for os in game.all_orders().values() for o in os if not isinstance(o, POWER_ORDERS)}
 
         def name(unit: Any) -> str:
             power = variant.powers[unit.power].name if unit.power in variant.powers else unit.power

@@ -142,7 +142,9 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
         log = open_codes(gm, "\n".join(codes))
         assert all(line.startswith("kept: ") for line in log), log
         assert sorted(gm.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)")) == sorted(
-            f"{ref.variant.powers[p].abbrev}: {order_label(ref.variant, o)}" for p, os in ref.orders.items() for o in os
+            f"{ref.variant.powers[p].abbrev}: {order_label(ref.variant, o)}"
+            for p, os in ref.all_orders().items()
+            for o in os
         )
         before = gm_fragment(gm)
         adjudicate(gm)

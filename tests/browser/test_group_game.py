@@ -162,7 +162,7 @@ def play(
         new_link = re.search(r"https?://\S+#\S+", message)
         assert new_link is not None and "Results for" in message
         public = new_link.group(0)
-        assert ".grp~" in public and group.read_group_link(public.split("#", 1)[1]).game.orders == {}
+        assert ".grp~" in public and group.read_group_link(public.split("#", 1)[1]).game.all_orders() == {}
         for index, power in enumerate(pages):
             page = pages[power]
             # the first player opens the message's link as it is: this browser remembers their power
@@ -276,7 +276,7 @@ def test_the_game_master_reopens_the_link_and_unlocks_it(new_context: Any, site:
         "ITA: F Nap - Ion",
     ]
     # the players' link made from here holds none of them
-    assert group.read_group_link(group.public_link(link.game, link.public_key)).game.orders == {}
+    assert group.read_group_link(group.public_link(link.game, link.public_key)).game.all_orders() == {}
 
 
 def test_a_page_served_over_plain_http_says_sealing_needs_https(browser: Any, site: Site) -> None:
