@@ -227,8 +227,16 @@ class Board:
                     if focusable:  # (a coast's province is highlighted too, but reached once)
                         element.setAttribute("tabindex", "0")
                         element.setAttribute("role", "button")
-                        element.setAttribute("aria-label", self.variant.province_name(location))
+                        element.setAttribute("aria-label", self._place_label(element, location))
                         focusable = False
+
+    def _place_label(self, element: Any, location: str) -> str:
+        """A highlighted place's accessible name: its full name, and the label the map shows on it (a
+        coast's "NC"), so that the name holds the text a sighted user sees there."""
+        name = self.variant.province_name(location)
+        shown = _v(element.querySelector(".coast-label")) if "/" in location else None
+        text = str(shown.textContent).strip() if shown is not None else ""
+        return f"{name}, {text}" if text and text not in name else name
 
     def _unit(self, parent: Any, unit: Any, location: str, selected: bool, orderable: bool,
               offset: tuple[float, float] = (0.0, 0.0)) -> Any:

@@ -5,10 +5,13 @@ and the results are also listed as text."""
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
-from app_driver import Site, adjudicate
+import pytest
+from adjutant.variant import province_of
+from app_driver import Site, adjudicate, reopen_app
 from test_accessibility import serious_violations
 from test_play import enter_text, phase
 
@@ -123,4 +126,63 @@ def test_past_positions_are_shown_with_the_results_that_made_them(app: tuple[Any
     assert phase(page) == "F1901R"
     assert _attrs(page, "#map .adj-dislodged-mark", "e.dataset.location") == ["ven"]
     assert page.locator("#map .adj-standoff").count() == 0
+    assert recorder.page_errors == []
+
+
+def _adjustment_game(variant: str, seed: int, years: int) -> Any:
+    """A seeded game of random legal orders (adjutant.randomgame), stopped at its first adjustment
+    position where one power has builds due and another removals."""
+    from adjutant.phases import adjustments_due
+    from adjutant.randomgame import random_game
+
+    for game in random_game(variant, seed, years):
+        if game.phase.kind == "adjustment":
+            due = [d.delta for d in adjustments_due(game.variant, game.units, game.position.centres).values()]
+            if any(delta > 0 for delta in due) and any(delta < 0 for delta in due):
+                return game
+    raise AssertionError(f"no adjustment position with builds and removals in {variant} seed {seed}")
+
+
+@pytest.mark.parametrize(("variant", "seed", "years"), [("loeb9", 12, 1), ("cline5", 6, 2), ("coast_running", 11, 1)])
+def test_adjustment_badges_on_the_nine_power_maps_and_coast_running(
+        app: tuple[Any, Any], site: Site, variant: str, seed: int, years: int) -> None:
+    """Each power's builds or removals due (the engine's count) have a badge in its colour on its home
+    centres, inside the map, with its build places ringed; the powers table and the text say the same."""
+    from adjutant import encode_link
+    from adjutant.phases import adjustments_due
+
+    game = _adjustment_game(variant, seed, years)
+    due = {d.power: d for d in adjustments_due(game.variant, game.units, game.position.centres).values() if d.delta}
+    page, recorder = app
+    page = reopen_app(page, site.url + "#" + encode_link(game))
+    assert page.get_attribute("#map", "data-variant") == variant
+    assert phase(page) == str(game.phase)
+    badges = _attrs(page, "#map .adj-adjustment", "e.dataset.power + ' ' + e.querySelector('text').textContent")
+    assert badges == sorted(f"{p} {'+' if d.delta > 0 else chr(0x2212)}{abs(d.delta)}" for p, d in due.items())
+    # every badge lies on the map, in its power's colour
+    colours = json.loads(page.get_attribute("#map svg", "data-power-colours") or "{}")
+    drawn = page.evaluate("""() => {
+        const map = document.querySelector('#map svg').getBoundingClientRect();
+        return [...document.querySelectorAll('#map .adj-adjustment')].map(g => {
+            const r = g.getBoundingClientRect();
+            return [g.dataset.power, g.querySelector('rect').style.fill, r.width > 0 && r.left >= map.left - 1
+                    && r.right <= map.right + 1 && r.top >= map.top - 1 && r.bottom <= map.bottom + 1];
+        }); }""")
+    for power, fill, inside in drawn:
+        assert inside, f"{power}'s badge is off the map"
+        same = page.evaluate("([a, b]) => { const s = document.createElement('span').style; s.color = a;"
+                             " const t = document.createElement('span').style; t.color = b;"
+                             " return s.color === t.color; }", [fill, colours[power]])
+        assert same, f"{power}'s badge is not in its colour"
+    sites = _attrs(page, "#map .adj-build-site", "e.dataset.power + ' ' + e.dataset.province")
+    expected = sorted({f"{p} {province_of(text.split()[1])}" for p, d in due.items() if d.delta > 0
+                       for text in d.build_places})
+    assert sites == expected
+    for power, d in due.items():
+        name = game.variant.powers[power].name
+        status = page.inner_text(f'#powers tr[data-power="{power}"] td:last-child')
+        assert status.startswith("builds due" if d.delta > 0 else "removals due"), status
+        line = f"{name} builds {d.delta}" if d.delta > 0 else f"{name} removes {-d.delta}."
+        assert any(item.startswith(line) for item in _summary(page))
+    assert serious_violations(page, site) == []
     assert recorder.page_errors == []
