@@ -20,6 +20,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js
 from . import cluster_group, sealed
 from .board import Board
 from .group import GroupController
+from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
 from .session import (
@@ -111,7 +112,10 @@ class App:
         self.embed = view == "embed"
         self.session: Session | None = None
         self.board: Board | None = None
-        self.proxies: list[Any] = []
+        #: every proxy of a Python callable handed to JavaScript (adjutant_ui.proxies)
+        self.proxies = Proxies(create_proxy)
+        #: the proxies of the buttons offered in the message box, released when the message changes
+        self.message_proxies: list[Any] = []
         #: what each button drawn at a render does, by its data-action: one listener on each panel reads
         #: it, so that no event proxy is made per render
         self.actions: dict[str, Any] = {}
@@ -142,12 +146,13 @@ class App:
         self.keep_autosave = False
 
     # --- plumbing ------------------------------------------------------------------------------------
-    def on(self, element: Any, event: str, handler: Any) -> None:
+    def on(self, element: Any, event: str, handler: Any) -> Any:
+        """Listen to ``event`` on ``element`` for the page's lifetime; the listener's proxy."""
         if element is None:
-            return
-        proxy = create_proxy(handler)
-        self.proxies.append(proxy)
+            return None
+        proxy = self.proxies.make(handler)
         element.addEventListener(event, proxy)
+        return proxy
 
     def on_zoom(self, event: Any = None) -> None:
         """Show the board at twice the size, scrolling inside its frame (the nine-power maps' labels
@@ -172,6 +177,9 @@ class App:
         box = _id("message")
         for action in box.querySelectorAll(".message-action"):
             action.remove()
+        for proxy in self.message_proxies:
+            self.proxies.release(proxy)
+        self.message_proxies = []
         _id("message-text").textContent = text
         box.className = f"message {kind}"
         box.hidden = False
@@ -286,7 +294,8 @@ class App:
         button.type = "button"
         button.className = "message-action"
         button.textContent = label
-        self.on(button, "click", lambda event: self._download(text, filename, "text/plain"))
+        listener = self.on(button, "click", lambda event: self._download(text, filename, "text/plain"))
+        self.message_proxies.append(listener)
         _id("message").insertBefore(button, _id("message-close"))
 
     def _download(self, text: str, filename: str, kind: str) -> None:
@@ -298,7 +307,7 @@ class App:
         document.body.appendChild(link)
         link.click()
         link.remove()
-        js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+        js.setTimeout(self.proxies.once(lambda: js.URL.revokeObjectURL(url)), 1000)
 
     def _store(self, link: str, autosave: bool = True) -> None:
         """Save the game in hand: its own slot (listed under Recent games) and, unless told not to, the
@@ -490,6 +499,7 @@ class App:
         self.on(_id("unlock-form"), "submit", self.on_unlock)
         self.on(_id("show-passphrases"), "click", lambda e: self.open_passphrases("change"))
         self.on(_id("passphrase-form"), "submit", self.on_passphrases)
+        self.on(_id("passphrase-fields"), "input", lambda e: self._rate(e.target))
         self.on(_id("passphrase-generate"), "click", self.on_generate_passphrases)
         self.on(_id("passphrase-copy"), "click", self.on_copy_passphrases)
         self.on(_id("passphrase-cancel"), "click", lambda e: _id("passphrase-dialog").close())
@@ -955,8 +965,7 @@ class App:
         strength.setAttribute("aria-live", "polite")
         entry.setAttribute("aria-describedby", strength.id)
         holder.append(entry, strength)
-        self.on(entry, "input", lambda event: self._rate(entry))
-        self._rate(entry)
+        self._rate(entry)  # (as it is typed: the one listener on #passphrase-fields, wired in _wire)
         return holder
 
     @staticmethod
@@ -1447,5 +1456,6 @@ def run(view: str) -> None:
             js.window.adjutantShell.fatal(f"Adjutant could not start: {error}")
             raise
 
-    js.window.adjutantApp = create_proxy(lambda: json.dumps({"ready": True}))
+    # the debug hook the browser tests read: ready, and how many proxies the page holds alive
+    js.window.adjutantApp = create_proxy(lambda: json.dumps({"ready": True, "proxies": app.proxies.count}))
     asyncio.ensure_future(main())
