@@ -1412,8 +1412,11 @@ class App:
                 button("Convoy", lambda e: self._mode("convoy"), "convoy")
             if unit is not None and session.can_protect(unit):
                 button("Protect", lambda e: self._mode("protect"), "protect")
-            if game.variant.cluster is not None:
-                button("Research", lambda e: self._research(), "research")
+            for mode, label in session.cluster_choices():  # only what the engine's legal orders hold
+                if mode == "research":
+                    button(label, lambda e: self._research(), mode)
+                else:
+                    button(label, lambda e, m=mode: self._mode(m), mode)
         if session.selected and kind == "retreat":
             button("Disband", lambda e: self.act_on(session.selected or ""), "disband")
         if session.selected and kind == "adjustment":

@@ -202,9 +202,15 @@ class Board:
         if point is None:
             return
         group.setAttribute("data-strength", mark)
+        label = _attr(group, "aria-label")
+        if label:
+            group.setAttribute("aria-label", f"{label}, strength {mark}")
+        # the mark is drawn beside the unit's group, not in it: the unit's visible text stays its letter,
+        # which its accessible name holds
         x, y = point[0] - 11.0, point[1] - 10.0
-        self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=6.5, class_="adj-strength-body")
-        self._text(group, x, y + 3.5, mark, "adj-strength-text")
+        drawn = self._el("g", group.parentNode, class_="adj-strength", data_location=location)
+        self._el("circle", drawn, cx=f"{x:.1f}", cy=f"{y:.1f}", r=6.5, class_="adj-strength-body")
+        self._text(drawn, x, y + 3.5, mark, "adj-strength-text")
 
     def _colour_centres(self, centres: dict[str, str]) -> None:
         for circle in self.svg.querySelectorAll("circle.sc[data-province]"):
