@@ -495,6 +495,10 @@ class App:
         self.on(_id("copy-embed"), "click", self.on_embed)
         self.on(_id("map-zoom"), "click", self.on_zoom)
         self.on(_id("show-results"), "change", lambda e: self.render())
+        for event in ("focusin", "mouseover"):
+            self.on(_id("results-summary"), event, self.on_result_focus)
+        for event in ("focusout", "mouseleave"):
+            self.on(_id("results-summary"), event, self.on_result_blur)
         self.on(_id("orders-power"), "change", lambda e: self.render())  # its build places are ringed
         self.on(_id("unlock-form"), "submit", self.on_unlock)
         self.on(_id("show-passphrases"), "click", lambda e: self.open_passphrases("change"))
@@ -1175,10 +1179,10 @@ class App:
             _id("embed-results-text").textContent = session.shown_results_text()
             self.post_height()
             return
-        summary = session.results_summary() if show_results else []
-        _id("results-key").hidden = not summary
-        _id("results-of").textContent = summary[0] if summary else ""
-        self._fill_list(_id("results-summary"), summary[1:])
+        entries = session.results_entries() if show_results else []
+        _id("results-key").hidden = not entries
+        _id("results-of").textContent = entries[0][0] if entries else ""
+        self._results_list(entries[1:])
         self._orders_panel()
         self._position_text()
         self._secrets_panel(sites)
@@ -1361,6 +1365,31 @@ class App:
             item = document.createElement("li")
             item.textContent = line
             listing.appendChild(item)
+
+    @staticmethod
+    def _results_list(entries: list[tuple[str, str]]) -> None:
+        """The results as sentences, each focusable: focused (or pointed at), it picks out its symbols on
+        the map (the listeners are on the list, wired once: see on_result_focus)."""
+        listing = _id("results-summary")
+        listing.replaceChildren()
+        for text, key in entries:
+            item = document.createElement("li")
+            item.textContent = text
+            if key:
+                item.dataset.result = key
+                item.tabIndex = 0
+            listing.appendChild(item)
+
+    def on_result_focus(self, event: Any) -> None:
+        """A result in the list is focused or pointed at: pick out its symbols on the map."""
+        item = event.target.closest("li[data-result]") if hasattr(event.target, "closest") else None
+        item = _v(item)
+        if self.board is not None:
+            self.board.mark_result(str(item.dataset.result) if item is not None else "")
+
+    def on_result_blur(self, event: Any) -> None:
+        if self.board is not None:
+            self.board.mark_result("")
 
     def _orders_panel(self) -> None:
         session = self.session

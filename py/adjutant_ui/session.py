@@ -358,6 +358,12 @@ class Session:
     def results_summary(self) -> list[str]:
         """The results drawn on the map, as sentences (for screen readers and for anyone who prefers
         to read): which phase, moves, bounces, cut supports, dislodgements, centres, adjustments."""
+        return [text for text, _ in self.results_entries()]
+
+    def results_entries(self) -> list[tuple[str, str]]:
+        """:meth:`results_summary`'s sentences, each with the key of the symbols that draw it on the map
+        (the board's ``data-result``: ``order:<location>``, ``standoff:<province>``,
+        ``dislodged:<location>``, ``centre:<province>``, ``adjust:<power>``); "" for the heading."""
         variant = self.game.variant
         index = self.results_record()
         marks = self.phase_marks()
@@ -368,41 +374,44 @@ class Session:
         def owner(power: str) -> str:
             return variant.powers[power].name if power in variant.powers else "no one"
 
-        lines: list[str] = []
+        lines: list[tuple[str, str]] = []
         if index is not None:
             record = self.game.history[index]
-            lines.append(f"Results of {record.phase.title} ({record.phase}), drawn on the position they made.")
+            lines.append((f"Results of {record.phase.title} ({record.phase}), drawn on the position they made.", ""))
             for s in self.last_results():
+                key = f"order:{s.at}"
                 if s.kind in ("move", "retreat") and s.success:
                     verb = "moved" if s.kind == "move" else "retreated"
-                    lines.append(f"{owner(s.power)}: {name(s.at)} {verb} to {name(s.to)}.")
+                    lines.append((f"{owner(s.power)}: {name(s.at)} {verb} to {name(s.to)}.", key))
                 elif s.kind == "build" and s.success and s.at:
-                    lines.append(f"{owner(s.power)}: built in {name(s.at)}.")
+                    lines.append((f"{owner(s.power)}: built in {name(s.at)}.", key))
                 elif s.kind == "disband" and s.success:
-                    lines.append(f"{owner(s.power)}: the unit in {name(s.at)} was disbanded.")
+                    lines.append((f"{owner(s.power)}: the unit in {name(s.at)} was disbanded.", key))
                 elif s.outcome == "cut":
-                    lines.append(f"{owner(s.power)}: the support from {name(s.at)} was {s.reason}.")
+                    lines.append((f"{owner(s.power)}: the support from {name(s.at)} was {s.reason}.", key))
                 elif s.outcome == "bounced" and s.kind in ("move", "retreat"):
-                    lines.append(f"{owner(s.power)}: {name(s.at)} bounced from {name(s.to)}.")
+                    lines.append((f"{owner(s.power)}: {name(s.at)} bounced from {name(s.to)}.", key))
                 elif s.success is False and s.outcome != "dislodged":
-                    lines.append(f"{owner(s.power)}: the order of {name(s.at)} failed ({s.reason or 'failed'}).")
+                    lines.append((f"{owner(s.power)}: the order of {name(s.at)} failed ({s.reason or 'failed'}).", key))
         for province, units in sorted(marks.standoffs.items()):
-            lines.append(f"Stand-off in {name(province)} ({', '.join(name(u) for u in units)}).")
+            lines.append((f"Stand-off in {name(province)} ({', '.join(name(u) for u in units)}).",
+                          f"standoff:{province}"))
         retreats = self.retreat_choices()
         for location, reason in sorted(marks.dislodged.items()):
             options = retreats.get(location)
             where = (f"; may retreat to {', '.join(name(o) for o in options)}" if options
                      else "; nowhere to retreat" if location in retreats else "")
-            lines.append(f"The unit in {name(location)} was {reason or 'dislodged'}{where}.")
+            lines.append((f"The unit in {name(location)} was {reason or 'dislodged'}{where}.", f"dislodged:{location}"))
         for province, before in self.changed_centres().items():
             now = self.shown_position().centres.get(province, "")
-            lines.append(f"{name(province)} changed hands: now {owner(now)}'s, was {owner(before)}'s.")
+            lines.append((f"{name(province)} changed hands: now {owner(now)}'s, was {owner(before)}'s.",
+                          f"centre:{province}"))
         for power, delta in marks.adjustments.items():
             if delta > 0:
                 where = ", ".join(name(p) for p in marks.build_sites.get(power, [])) or "nowhere free"
-                lines.append(f"{owner(power)} builds {delta} (may build in {where}).")
+                lines.append((f"{owner(power)} builds {delta} (may build in {where}).", f"adjust:{power}"))
             else:
-                lines.append(f"{owner(power)} removes {-delta}.")
+                lines.append((f"{owner(power)} removes {-delta}.", f"adjust:{power}"))
         return lines
 
     def results_text(self, index: int | None = None) -> str:

@@ -26,6 +26,39 @@ def _summary(page: Any) -> list[str]:
     return [str(t) for t in page.eval_on_selector_all("#results-summary li", "els => els.map(e => e.textContent)")]
 
 
+def _picked(page: Any) -> list[str]:
+    """What the map picks out now: each element's class and the result it draws."""
+    return _attrs(page, "#map .adj-picked", "e.getAttribute('class').split(' ')[0] + ' ' + e.dataset.result")
+
+
+def _pick(page: Any, text: str) -> list[str]:
+    """Focus the result listed as ``text`` (with Tab, from the entry before it if any) and say what
+    the map picks out."""
+    items = page.locator("#results-summary li")
+    texts = [str(t) for t in items.all_inner_texts()]
+    index = texts.index(text)
+    if index:
+        items.nth(index - 1).focus()
+        page.keyboard.press("Tab")
+    else:
+        items.first.focus()
+    assert page.evaluate("document.activeElement.textContent") == text
+    return _picked(page)
+
+
+def _every_result_is_drawn(page: Any) -> None:
+    """Each listed result is focusable, visibly, and has its symbols on the map."""
+    keys = page.eval_on_selector_all("#results-summary li", "els => els.map(e => [e.tabIndex, e.dataset.result])")
+    assert keys and all(tab == 0 and key for tab, key in keys), keys
+    drawn = set(page.eval_on_selector_all("#map [data-result]", "els => els.map(e => e.dataset.result)"))
+    assert {key for _, key in keys} <= drawn
+    page.focus("#results-key summary")
+    page.keyboard.press("Tab")  # from the list's heading to its first result
+    assert page.evaluate("document.activeElement.dataset.result") == keys[0][1]
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid"
+
+
 def _shot(page: Any, name: str) -> None:
     """A screenshot of the map to look at (ADJUTANT_SHOTS=<folder>); nothing is asserted on it."""
     folder = os.environ.get("ADJUTANT_SHOTS")
@@ -50,6 +83,17 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     assert page.locator("#results-key").is_visible()
     assert "Stand-off in Burgundy (Munich, Paris)." in _summary(page)
     _shot(page, "1-bounce")
+    # each result, reached from the keyboard, picks out its own symbols on the map (and only those)
+    page.focus("#results-key summary")
+    page.keyboard.press("Enter")
+    _every_result_is_drawn(page)
+    assert _pick(page, "France: Paris bounced from Burgundy.") == ["adj-order order:par"]
+    assert _pick(page, "Germany: Munich bounced from Burgundy.") == ["adj-order order:mun"]
+    assert _pick(page, "Stand-off in Burgundy (Munich, Paris).") == ["adj-standoff standoff:bur"]
+    page.focus("#orders-text")  # the focus leaves the list: nothing is picked out
+    assert _picked(page) == []
+    page.locator("#results-summary li", has_text="France: Paris bounced").hover()  # pointing at it does the same
+    assert _picked(page) == ["adj-order order:par"]
     # the results are drawn beside the new orders, and can be hidden
     page.uncheck("#show-results")
     assert page.locator(RESULTS).count() == 0
@@ -72,6 +116,11 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     assert options == ["ven>apu", "ven>pie", "ven>tus"]
     assert ("The unit in Venice was dislodged by A tyr; may retreat to Apulia, Piedmont, Tuscany."
             in _summary(page))
+    _every_result_is_drawn(page)
+    assert _pick(page, "Austria: the support from Budapest was cut by A gal.") == ["adj-order order:bud"]
+    assert _pick(page, "The unit in Venice was dislodged by A tyr; may retreat to Apulia, Piedmont, Tuscany.") == [
+        "adj-dislodged-mark dislodged:ven", "adj-retreat-option dislodged:ven", "adj-retreat-option dislodged:ven",
+        "adj-retreat-option dislodged:ven"]
     _shot(page, "2-cut-dislodged")
 
     # After the retreat: the centres that changed hands, and the builds and removals due.
@@ -92,10 +141,13 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     assert page.locator("#map .adj-build-site").count() == 3
     assert "Italy removes 1." in _summary(page)
     _shot(page, "3-adjustments")
-    # the results as text, for screen readers: opened from the keyboard; axe finds nothing serious
-    page.focus("#results-key summary")
-    page.keyboard.press("Enter")
+    # the results as text, for screen readers, each picking out its symbols; axe finds nothing serious
     assert page.locator("#results-summary li").first.is_visible()
+    _every_result_is_drawn(page)
+    assert _pick(page, "Belgium changed hands: now France's, was no one's.") == ["adj-centre-changed centre:bel"]
+    assert _pick(page, "France builds 1 (may build in Brest).") == [
+        "adj-adjustment adjust:france", "adj-build-site adjust:france"]
+    assert _pick(page, "Italy removes 1.") == ["adj-adjustment adjust:italy"]
     assert serious_violations(page, site) == []
     assert recorder.page_errors == []
 
@@ -121,6 +173,10 @@ def test_past_positions_are_shown_with_the_results_that_made_them(app: tuple[Any
     assert page.locator("#map .adj-orders .adj-order").count() == 0  # fall's orders show one step on
     assert "Results for Spring 1901 movement" in page.text_content("#results")
     assert page.inner_text("#results-of").startswith("Results of Spring 1901 movement")
+    page.focus("#results-key summary")
+    page.keyboard.press("Enter")
+    _every_result_is_drawn(page)
+    assert _pick(page, "Stand-off in Burgundy (Munich, Paris).") == ["adj-standoff standoff:bur"]
     # and on again: the current position, fall's results with the dislodged Venetian army
     page.click("#hist-next")
     assert phase(page) == "F1901R"
