@@ -1358,15 +1358,6 @@ class App:
             listing.appendChild(item)
 
     @staticmethod
-    def _fill_list(listing: Any, lines: list[str]) -> None:
-        """Make ``listing`` (a <ul>) hold one item per line, as text."""
-        listing.replaceChildren()
-        for line in lines:
-            item = document.createElement("li")
-            item.textContent = line
-            listing.appendChild(item)
-
-    @staticmethod
     def _results_list(entries: list[tuple[str, str]]) -> None:
         """The results as sentences, each focusable: focused (or pointed at), it picks out its symbols on
         the map (the listeners are on the list, wired once: see on_result_focus)."""
