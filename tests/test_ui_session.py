@@ -501,6 +501,53 @@ def test_research_by_clicking_a_unit_in_cluster_only() -> None:
     assert standard.research() is None
 
 
+def cluster_game_knowing(*knowledge: str) -> Game:
+    """A Cluster game (spring 1901, nominations made) where France's A Par is a triple unit standing on a
+    level 2 site France has found, France knowing ``knowledge`` ("transfer", "mattermission")."""
+    from dataclasses import replace
+
+    from adjutant.ancients import Aura
+
+    game = cluster.new_game(11)
+    state = game.position.cluster
+    assert state is not None
+    state = replace(state, sites={**state.sites, "par": 2}, auras={"par": Aura(3)}, deferred={}, started=True,
+                    knowledge={"france": knowledge}, found={"france": {"par": 2}})
+    game.position = replace(game.position, cluster=state)
+    return game
+
+
+def test_cluster_click_entry_offers_only_the_engines_legal_cluster_orders() -> None:
+    from adjutant.ancients import mattermission_targets
+
+    plain = Session(cluster_game_knowing())
+    plain.click("par")
+    assert plain.cluster_choices() == [("research", "Research")]  # France knows neither Transfer nor Mattermission
+    knowing = Session(cluster_game_knowing("transfer", "mattermission"))
+    knowing.click("mar")  # not on a site France has found: research only
+    assert knowing.cluster_choices() == [("research", "Research")]
+    knowing.clear_selection()
+    knowing.click("par")
+    assert knowing.cluster_choices() == [("research", "Research"), ("transfer", "Transfer"),
+                                         ("mattermit", "Mattermission")]
+    knowing.mode = "transfer"  # into any other army (the fleets are not Paris's type)
+    armies = sorted(u.location for u in knowing.game.units.values() if u.type == "A" and u.province != "par")
+    assert knowing.targets() == armies
+    assert knowing.click("bre") == (None, []) and "cannot transfer to the unit in Brest" in knowing.note
+    assert knowing.click("mun") == ("A par TRA A mun", [])
+    knowing.click("par")
+    knowing.mode = "mattermit"
+    assert knowing.targets() == sorted(mattermission_targets(knowing.game.variant, "par", "A"))
+    dest = knowing.targets()[0]
+    assert knowing.click(dest) == (f"A par MAT {dest}", [])
+    assert knowing.enter_orders("A par MAT " + dest) == []
+    knowing.click("par")
+    assert knowing.research() == "A par RES"
+    standard = Session.new("standard")
+    standard.click("par")
+    assert standard.cluster_choices() == [] and standard.research() is None
+
+
 def test_a_read_only_view_offers_nothing_to_click() -> None:
     session = Session(Game.new("standard"), readonly=True)
     assert session.orderable_units() == {} and session.targets() == []

@@ -20,6 +20,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js
 from . import cluster_group, sealed
 from .board import Board
 from .group import GroupController
+from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
 from .session import (
@@ -111,7 +112,10 @@ class App:
         self.embed = view == "embed"
         self.session: Session | None = None
         self.board: Board | None = None
-        self.proxies: list[Any] = []
+        #: every proxy of a Python callable handed to JavaScript (adjutant_ui.proxies)
+        self.proxies = Proxies(create_proxy)
+        #: the proxies of the buttons offered in the message box, released when the message changes
+        self.message_proxies: list[Any] = []
         #: what each button drawn at a render does, by its data-action: one listener on each panel reads
         #: it, so that no event proxy is made per render
         self.actions: dict[str, Any] = {}
@@ -142,12 +146,13 @@ class App:
         self.keep_autosave = False
 
     # --- plumbing ------------------------------------------------------------------------------------
-    def on(self, element: Any, event: str, handler: Any) -> None:
+    def on(self, element: Any, event: str, handler: Any) -> Any:
+        """Listen to ``event`` on ``element`` for the page's lifetime; the listener's proxy."""
         if element is None:
-            return
-        proxy = create_proxy(handler)
-        self.proxies.append(proxy)
+            return None
+        proxy = self.proxies.make(handler)
         element.addEventListener(event, proxy)
+        return proxy
 
     def on_zoom(self, event: Any = None) -> None:
         """Show the board at twice the size, scrolling inside its frame (the nine-power maps' labels
@@ -172,6 +177,9 @@ class App:
         box = _id("message")
         for action in box.querySelectorAll(".message-action"):
             action.remove()
+        for proxy in self.message_proxies:
+            self.proxies.release(proxy)
+        self.message_proxies = []
         _id("message-text").textContent = text
         box.className = f"message {kind}"
         box.hidden = False
@@ -286,7 +294,8 @@ class App:
         button.type = "button"
         button.className = "message-action"
         button.textContent = label
-        self.on(button, "click", lambda event: self._download(text, filename, "text/plain"))
+        listener = self.on(button, "click", lambda event: self._download(text, filename, "text/plain"))
+        self.message_proxies.append(listener)
         _id("message").insertBefore(button, _id("message-close"))
 
     def _download(self, text: str, filename: str, kind: str) -> None:
@@ -298,7 +307,7 @@ class App:
         document.body.appendChild(link)
         link.click()
         link.remove()
-        js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+        js.setTimeout(self.proxies.once(lambda: js.URL.revokeObjectURL(url)), 1000)
 
     def _store(self, link: str, autosave: bool = True) -> None:
         """Save the game in hand: its own slot (listed under Recent games) and, unless told not to, the
@@ -486,10 +495,15 @@ class App:
         self.on(_id("copy-embed"), "click", self.on_embed)
         self.on(_id("map-zoom"), "click", self.on_zoom)
         self.on(_id("show-results"), "change", lambda e: self.render())
+        for event in ("focusin", "mouseover"):
+            self.on(_id("results-summary"), event, self.on_result_focus)
+        for event in ("focusout", "mouseleave"):
+            self.on(_id("results-summary"), event, self.on_result_blur)
         self.on(_id("orders-power"), "change", lambda e: self.render())  # its build places are ringed
         self.on(_id("unlock-form"), "submit", self.on_unlock)
         self.on(_id("show-passphrases"), "click", lambda e: self.open_passphrases("change"))
         self.on(_id("passphrase-form"), "submit", self.on_passphrases)
+        self.on(_id("passphrase-fields"), "input", lambda e: self._rate(e.target))
         self.on(_id("passphrase-generate"), "click", self.on_generate_passphrases)
         self.on(_id("passphrase-copy"), "click", self.on_copy_passphrases)
         self.on(_id("passphrase-cancel"), "click", lambda e: _id("passphrase-dialog").close())
@@ -955,8 +969,7 @@ class App:
         strength.setAttribute("aria-live", "polite")
         entry.setAttribute("aria-describedby", strength.id)
         holder.append(entry, strength)
-        self.on(entry, "input", lambda event: self._rate(entry))
-        self._rate(entry)
+        self._rate(entry)  # (as it is typed: the one listener on #passphrase-fields, wired in _wire)
         return holder
 
     @staticmethod
@@ -1166,10 +1179,10 @@ class App:
             _id("embed-results-text").textContent = session.shown_results_text()
             self.post_height()
             return
-        summary = session.results_summary() if show_results else []
-        _id("results-key").hidden = not summary
-        _id("results-of").textContent = summary[0] if summary else ""
-        self._fill_list(_id("results-summary"), summary[1:])
+        entries = session.results_entries() if show_results else []
+        _id("results-key").hidden = not entries
+        _id("results-of").textContent = entries[0][0] if entries else ""
+        self._results_list(entries[1:])
         self._orders_panel()
         self._position_text()
         self._secrets_panel(sites)
@@ -1345,13 +1358,29 @@ class App:
             listing.appendChild(item)
 
     @staticmethod
-    def _fill_list(listing: Any, lines: list[str]) -> None:
-        """Make ``listing`` (a <ul>) hold one item per line, as text."""
+    def _results_list(entries: list[tuple[str, str]]) -> None:
+        """The results as sentences, each focusable: focused (or pointed at), it picks out its symbols on
+        the map (the listeners are on the list, wired once: see on_result_focus)."""
+        listing = _id("results-summary")
         listing.replaceChildren()
-        for line in lines:
+        for text, key in entries:
             item = document.createElement("li")
-            item.textContent = line
+            item.textContent = text
+            if key:
+                item.dataset.result = key
+                item.tabIndex = 0
             listing.appendChild(item)
+
+    def on_result_focus(self, event: Any) -> None:
+        """A result in the list is focused or pointed at: pick out its symbols on the map."""
+        item = event.target.closest("li[data-result]") if hasattr(event.target, "closest") else None
+        item = _v(item)
+        if self.board is not None:
+            self.board.mark_result(str(item.dataset.result) if item is not None else "")
+
+    def on_result_blur(self, event: Any) -> None:
+        if self.board is not None:
+            self.board.mark_result("")
 
     def _orders_panel(self) -> None:
         session = self.session
@@ -1403,8 +1432,11 @@ class App:
                 button("Convoy", lambda e: self._mode("convoy"), "convoy")
             if unit is not None and session.can_protect(unit):
                 button("Protect", lambda e: self._mode("protect"), "protect")
-            if game.variant.cluster is not None:
-                button("Research", lambda e: self._research(), "research")
+            for mode, label in session.cluster_choices():  # only what the engine's legal orders hold
+                if mode == "research":
+                    button(label, lambda e: self._research(), mode)
+                else:
+                    button(label, lambda e, m=mode: self._mode(m), mode)
         if session.selected and kind == "retreat":
             button("Disband", lambda e: self.act_on(session.selected or ""), "disband")
         if session.selected and kind == "adjustment":
@@ -1447,5 +1479,6 @@ def run(view: str) -> None:
             js.window.adjutantShell.fatal(f"Adjutant could not start: {error}")
             raise
 
-    js.window.adjutantApp = create_proxy(lambda: json.dumps({"ready": True}))
+    # the debug hook the browser tests read: ready, and how many proxies the page holds alive
+    js.window.adjutantApp = create_proxy(lambda: json.dumps({"ready": True, "proxies": app.proxies.count}))
     asyncio.ensure_future(main())

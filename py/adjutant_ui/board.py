@@ -170,7 +170,7 @@ class Board:
                 continue
             now = centres.get(province, "")
             ring = self._el("circle", layer, cx=f"{point[0]:.1f}", cy=f"{point[1]:.1f}", r=10,
-                            class_="adj-centre-changed", data_province=province)
+                            class_="adj-centre-changed", data_province=province, data_result=f"centre:{province}")
             ring.style.stroke = self.colours.get(now, "#222") if now else "#222"
             title = self._el("title", ring)
             title.textContent = (f"{self.variant.province_name(province)}: now {self._owner(now)}'s, "
@@ -191,7 +191,8 @@ class Board:
                 end = self.anchor(option)
                 if end is None:
                     continue
-                group = self._el("g", layer, class_="adj-retreat-option", data_from=location, data_to=option)
+                group = self._el("g", layer, class_="adj-retreat-option", data_from=location, data_to=option,
+                                 data_result=f"dislodged:{location}")
                 self._el("line", group, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
                          y2=f"{end[1]:.1f}", class_="adj-line retreat-option")
                 self._el("circle", group, cx=f"{end[0]:.1f}", cy=f"{end[1]:.1f}", r=4, class_="adj-dot retreat-option")
@@ -202,9 +203,15 @@ class Board:
         if point is None:
             return
         group.setAttribute("data-strength", mark)
+        label = _attr(group, "aria-label")
+        if label:
+            group.setAttribute("aria-label", f"{label}, strength {mark}")
+        # the mark is drawn beside the unit's group, not in it: the unit's visible text stays its letter,
+        # which its accessible name holds
         x, y = point[0] - 11.0, point[1] - 10.0
-        self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=6.5, class_="adj-strength-body")
-        self._text(group, x, y + 3.5, mark, "adj-strength-text")
+        drawn = self._el("g", group.parentNode, class_="adj-strength", data_location=location)
+        self._el("circle", drawn, cx=f"{x:.1f}", cy=f"{y:.1f}", r=6.5, class_="adj-strength-body")
+        self._text(drawn, x, y + 3.5, mark, "adj-strength-text")
 
     def _colour_centres(self, centres: dict[str, str]) -> None:
         for circle in self.svg.querySelectorAll("circle.sc[data-province]"):
@@ -227,8 +234,16 @@ class Board:
                     if focusable:  # (a coast's province is highlighted too, but reached once)
                         element.setAttribute("tabindex", "0")
                         element.setAttribute("role", "button")
-                        element.setAttribute("aria-label", self.variant.province_name(location))
+                        element.setAttribute("aria-label", self._place_label(element, location))
                         focusable = False
+
+    def _place_label(self, element: Any, location: str) -> str:
+        """A highlighted place's accessible name: its full name, and the label the map shows on it (a
+        coast's "NC"), so that the name holds the text a sighted user sees there."""
+        name = self.variant.province_name(location)
+        shown = _v(element.querySelector(".coast-label")) if "/" in location else None
+        text = str(shown.textContent).strip() if shown is not None else ""
+        return f"{name}, {text}" if text and text not in name else name
 
     def _unit(self, parent: Any, unit: Any, location: str, selected: bool, orderable: bool,
               offset: tuple[float, float] = (0.0, 0.0)) -> Any:
@@ -285,6 +300,8 @@ class Board:
         colour = self.colours.get(shape.power, "#444")
         state = "" if shape.success is None else (" succeeded" if shape.success else " failed")
         group = self._el("g", parent, class_=f"adj-order {shape.kind}{state} {extra}".strip(), data_kind=shape.kind)
+        if extra == "result":  # the key the results list marks it by (Session.results_entries)
+            group.setAttribute("data-result", f"order:{shape.at}")
         at = self.anchor(shape.at)
         if at is None:
             return
@@ -389,7 +406,8 @@ class Board:
             point = self.anchor(province)
             if point is None:
                 continue
-            group = self._el("g", layer, class_="adj-standoff", data_province=province)
+            group = self._el("g", layer, class_="adj-standoff", data_province=province,
+                             data_result=f"standoff:{province}")
             x, y = point
             spikes = []
             for i in range(16):
@@ -404,7 +422,8 @@ class Board:
             home = self.anchor(location)
             if home is None:
                 continue
-            group = self._el("g", layer, class_="adj-dislodged-mark", data_location=location)
+            group = self._el("g", layer, class_="adj-dislodged-mark", data_location=location,
+                             data_result=f"dislodged:{location}")
             end = (home[0] + DISLODGED_OFFSET[0], home[1] + DISLODGED_OFFSET[1])
             # a dashed red ring round the unit, drawn beside the place it was pushed out of
             self._el("circle", group, cx=f"{end[0]:.1f}", cy=f"{end[1]:.1f}", r=UNIT_RADIUS + 5,
@@ -420,7 +439,8 @@ class Board:
                 if point is None:
                     continue
                 site = self._el("circle", layer, cx=f"{point[0]:.1f}", cy=f"{point[1]:.1f}", r=14,
-                                class_="adj-build-site", data_power=power, data_province=province)
+                                class_="adj-build-site", data_power=power, data_province=province,
+                                data_result=f"adjust:{power}")
                 site.style.stroke = colour
                 self._el("title", site).textContent = (
                     f"{self._owner(power)} may build in {self.variant.province_name(province)}")
@@ -430,7 +450,7 @@ class Board:
             y = sum(p[1] for p in homes) / len(homes)
             text = f"+{delta}" if delta > 0 else f"\u2212{-delta}"
             group = self._el("g", layer, class_="adj-adjustment " + ("builds" if delta > 0 else "removals"),
-                             data_power=power, data_delta=delta)
+                             data_power=power, data_delta=delta, data_result=f"adjust:{power}")
             body = self._el("rect", group, x=f"{x - 15:.1f}", y=f"{y - 10:.1f}", width=30, height=20, rx=10,
                             class_="adj-adjustment-body")
             body.style.fill = colour
@@ -438,6 +458,16 @@ class Board:
             count = abs(delta)
             what = ("build" if delta > 0 else "removal") + ("s" if count != 1 else "")
             self._el("title", group).textContent = f"{self._owner(power)}: {count} {what} due"
+
+    def mark_result(self, key: str) -> None:
+        """Pick out the symbols of one result (a ``data-result`` key, from the results list) on the map,
+        and no others; "" picks out none."""
+        for element in self.svg.querySelectorAll(".adj-picked"):
+            element.classList.remove("adj-picked")
+        if key:  # (compared, not put in a selector: a draft variant's ids may hold any character)
+            for element in self.svg.querySelectorAll("[data-result]"):
+                if _attr(element, "data-result") == key:
+                    element.classList.add("adj-picked")
 
     def _badge(self, group: Any, at: tuple[float, float], letter: str, colour: str) -> None:
         """A small lettered disc above a unit: the Cluster orders that are not moves (R, T, M)."""

@@ -193,7 +193,7 @@ class Session:
     #: which position is shown: an index into the history, len(history) for the current phase
     view: int = 0
     selected: str | None = None  # location of the unit being ordered
-    mode: str = "move"  # move, support, convoy
+    mode: str = "move"  # move, support, convoy, protect; in Cluster also transfer, mattermit
     target: str | None = None  # the supported / convoyed unit's location
     problems: list[Any] = field(default_factory=list)
     #: a view that may not be played (a game with secrets seen by a player or by anyone with the link)
@@ -358,6 +358,12 @@ class Session:
     def results_summary(self) -> list[str]:
         """The results drawn on the map, as sentences (for screen readers and for anyone who prefers
         to read): which phase, moves, bounces, cut supports, dislodgements, centres, adjustments."""
+        return [text for text, _ in self.results_entries()]
+
+    def results_entries(self) -> list[tuple[str, str]]:
+        """:meth:`results_summary`'s sentences, each with the key of the symbols that draw it on the map
+        (the board's ``data-result``: ``order:<location>``, ``standoff:<province>``,
+        ``dislodged:<location>``, ``centre:<province>``, ``adjust:<power>``); "" for the heading."""
         variant = self.game.variant
         index = self.results_record()
         marks = self.phase_marks()
@@ -368,41 +374,44 @@ class Session:
         def owner(power: str) -> str:
             return variant.powers[power].name if power in variant.powers else "no one"
 
-        lines: list[str] = []
+        lines: list[tuple[str, str]] = []
         if index is not None:
             record = self.game.history[index]
-            lines.append(f"Results of {record.phase.title} ({record.phase}), drawn on the position they made.")
+            lines.append((f"Results of {record.phase.title} ({record.phase}), drawn on the position they made.", ""))
             for s in self.last_results():
+                key = f"order:{s.at}"
                 if s.kind in ("move", "retreat") and s.success:
                     verb = "moved" if s.kind == "move" else "retreated"
-                    lines.append(f"{owner(s.power)}: {name(s.at)} {verb} to {name(s.to)}.")
+                    lines.append((f"{owner(s.power)}: {name(s.at)} {verb} to {name(s.to)}.", key))
                 elif s.kind == "build" and s.success and s.at:
-                    lines.append(f"{owner(s.power)}: built in {name(s.at)}.")
+                    lines.append((f"{owner(s.power)}: built in {name(s.at)}.", key))
                 elif s.kind == "disband" and s.success:
-                    lines.append(f"{owner(s.power)}: the unit in {name(s.at)} was disbanded.")
+                    lines.append((f"{owner(s.power)}: the unit in {name(s.at)} was disbanded.", key))
                 elif s.outcome == "cut":
-                    lines.append(f"{owner(s.power)}: the support from {name(s.at)} was {s.reason}.")
+                    lines.append((f"{owner(s.power)}: the support from {name(s.at)} was {s.reason}.", key))
                 elif s.outcome == "bounced" and s.kind in ("move", "retreat"):
-                    lines.append(f"{owner(s.power)}: {name(s.at)} bounced from {name(s.to)}.")
+                    lines.append((f"{owner(s.power)}: {name(s.at)} bounced from {name(s.to)}.", key))
                 elif s.success is False and s.outcome != "dislodged":
-                    lines.append(f"{owner(s.power)}: the order of {name(s.at)} failed ({s.reason or 'failed'}).")
+                    lines.append((f"{owner(s.power)}: the order of {name(s.at)} failed ({s.reason or 'failed'}).", key))
         for province, units in sorted(marks.standoffs.items()):
-            lines.append(f"Stand-off in {name(province)} ({', '.join(name(u) for u in units)}).")
+            lines.append((f"Stand-off in {name(province)} ({', '.join(name(u) for u in units)}).",
+                          f"standoff:{province}"))
         retreats = self.retreat_choices()
         for location, reason in sorted(marks.dislodged.items()):
             options = retreats.get(location)
             where = (f"; may retreat to {', '.join(name(o) for o in options)}" if options
                      else "; nowhere to retreat" if location in retreats else "")
-            lines.append(f"The unit in {name(location)} was {reason or 'dislodged'}{where}.")
+            lines.append((f"The unit in {name(location)} was {reason or 'dislodged'}{where}.", f"dislodged:{location}"))
         for province, before in self.changed_centres().items():
             now = self.shown_position().centres.get(province, "")
-            lines.append(f"{name(province)} changed hands: now {owner(now)}'s, was {owner(before)}'s.")
+            lines.append((f"{name(province)} changed hands: now {owner(now)}'s, was {owner(before)}'s.",
+                          f"centre:{province}"))
         for power, delta in marks.adjustments.items():
             if delta > 0:
                 where = ", ".join(name(p) for p in marks.build_sites.get(power, [])) or "nowhere free"
-                lines.append(f"{owner(power)} builds {delta} (may build in {where}).")
+                lines.append((f"{owner(power)} builds {delta} (may build in {where}).", f"adjust:{power}"))
             else:
-                lines.append(f"{owner(power)} removes {-delta}.")
+                lines.append((f"{owner(power)} removes {-delta}.", f"adjust:{power}"))
         return lines
 
     def results_text(self, index: int | None = None) -> str:
@@ -617,7 +626,31 @@ class Session:
                 return sorted(u.location for u in fleets)
             fleet = game.units.get(province_of(self.target))
             return self.run_targets(fleet, via=unit.province) if fleet is not None else []
+        if self.mode == "transfer":
+            return sorted({self._location_of(o.target) for o in self._own(unit, Transfer)})
+        if self.mode == "mattermit":
+            return sorted({o.dest for o in self._own(unit, Mattermit)})
         return []
+
+    def _own(self, unit: Any, kind: type) -> list[Any]:
+        """The orders of ``kind`` among ``unit``'s legal orders that its own power gives (in Cluster, the
+        transfers out a transferee's power may order for its host are that power's: typed, not clicked)."""
+        return [o for o in self.legal_orders(unit.province) if type(o) is kind and order_power(o) == unit.power]
+
+    #: the Cluster orders offered by click, with the button's label (rules 5.1-5.3)
+    CLUSTER_ORDERS = (("research", Research, "Research"), ("transfer", Transfer, "Transfer"),
+                      ("mattermit", Mattermit, "Mattermission"))
+
+    def cluster_choices(self) -> list[tuple[str, str]]:
+        """Cluster: which of Research, Transfer and Mattermission the engine's legal orders hold for the
+        selected unit (as (mode, label)); none elsewhere, or with no unit selected."""
+        game = self.game
+        if self.selected is None or game.variant.cluster is None or game.phase.kind != "movement":
+            return []
+        unit = self.unit_at(province_of(self.selected))
+        if unit is None:
+            return []
+        return [(mode, label) for mode, kind, label in self.CLUSTER_ORDERS if self._own(unit, kind)]
 
     def _location_of(self, province: str) -> str:
         unit = self.game.units.get(province)
@@ -725,7 +758,8 @@ class Session:
         if location in targets:
             matching = [location]
         if not matching:
-            where = "retreat to" if kind == "retreat" else {"move": "move to"}.get(self.mode, "order into")
+            verbs = {"move": "move to", "transfer": "transfer to the unit in", "mattermit": "be mattermitted to"}
+            where = "retreat to" if kind == "retreat" else verbs.get(self.mode, "order into")
             self.note = (f"{name} cannot {where} {here}: choose a highlighted place, click another unit, "
                          "or Cancel.")
             return None, []
@@ -744,6 +778,10 @@ class Session:
         elif self.mode == "protect":
             fleet = game.units[province_of(self.target or "")]
             order = f"{unit.type} {unit.location} P {fleet.type} {fleet.location} - {dest}"
+        elif self.mode == "transfer":
+            order = format_order(next(o for o in self._own(unit, Transfer) if o.target == province_of(dest)))
+        elif self.mode == "mattermit":
+            order = format_order(next(o for o in self._own(unit, Mattermit) if o.dest == dest))
         elif kind == "retreat":
             order = f"{unit.type} {unit.location} R {dest}"
         else:
@@ -792,12 +830,13 @@ class Session:
         return sorted(set(places))
 
     def research(self) -> str | None:
-        """Cluster (rule 5.1): the research order for the selected unit (None where there is none)."""
-        if self.selected is None or self.game.variant.cluster is None or self.game.phase.kind != "movement":
+        """Cluster (rule 5.1): the research order for the selected unit, when the engine's legal orders
+        hold one (None otherwise)."""
+        if ("research", "Research") not in self.cluster_choices():
             return None
-        unit = self.unit_at(province_of(self.selected))
+        unit = self.unit_at(province_of(self.selected or ""))
         self.clear_selection()
-        return f"{unit.type} {unit.location} RES" if unit is not None else None
+        return format_order(self._own(unit, Research)[0])
 
     def build(self, unit_type: str) -> tuple[str | None, list[str]]:
         """The build order for the selected build place, or (None, its coasts) when a fleet there needs
@@ -848,6 +887,10 @@ class Session:
         if self.mode == "protect":
             return f"{name} protects: click the fleet" if not whom else (
                 f"{name} protects {whom}: click where it runs")
+        if self.mode == "transfer":
+            return f"{name} transfers its aura: click the unit it takes over (highlighted)"
+        if self.mode == "mattermit":
+            return f"{name} is mattermitted: click where it is sent (highlighted)"
         if kind == "retreat":
             return f"{name}: click where it retreats (highlighted), or the unit itself to disband."
         return f"{name}: click a highlighted place to move, the unit again to hold, or choose Support / Convoy."

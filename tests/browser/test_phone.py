@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, open_app
+import pytest
+from app_driver import Site, adjudicate, open_app
+from test_accessibility import serious_violations
 
 WIDTH, HEIGHT = 390, 844
 
@@ -16,25 +18,73 @@ def box(page: Any, selector: str) -> dict[str, float]:
     return dict(found)
 
 
-def test_a_phone_shows_map_choices_and_orders_together(new_context: Any, site: Site) -> None:
-    context, recorder = new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
-    page = open_app(context, site.url)
-    assert box(page, "header.topbar")["height"] < HEIGHT / 3
-    page.locator('#map .adj-unit[data-location="par"]').click()
-    page.locator('#map [id="bur"]').dispatch_event("click")
-    page.locator('#map .adj-unit[data-location="mar"]').click()
-    page.evaluate("window.scrollTo(0, 0)")
-    for selector in ("#map svg", "#click-order", "#order-list"):
+def on_screen(page: Any, selectors: tuple[str, ...]) -> None:
+    """Each of ``selectors`` lies wholly within the screen, as it is now (not scrolled to)."""
+    for selector in selectors:
         shown = box(page, selector)
         assert shown["y"] >= 0 and shown["y"] + shown["height"] <= HEIGHT, f"{selector} is off the screen: {shown}"
-        assert shown["x"] >= 0 and shown["x"] + shown["width"] <= WIDTH + 1
-    assert "A Marseilles" in page.inner_text("#click-prompt")
-    assert page.locator("[data-action=support]").is_visible()
-    assert "FRA: A Par - Bur" in page.inner_text("#order-list")
-    small = page.evaluate("""() => Array.from(document.querySelectorAll('button, select, input, .button, summary'))
+        assert shown["x"] >= 0 and shown["x"] + shown["width"] <= WIDTH + 1, f"{selector} is off the screen: {shown}"
+
+
+def tap_unit(page: Any, location: str) -> None:
+    page.locator(f'#map .adj-unit[data-location="{location}"]').tap()
+
+
+def small_controls(page: Any) -> list[str]:
+    return [str(s) for s in page.evaluate("""() => Array.from(
+        document.querySelectorAll('button, select, input, .button, summary, #results-summary li[tabindex]'))
         .filter(e => e.offsetParent !== null && !e.classList.contains('visually-hidden'))
         .map(e => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
         .filter(([, r]) => r.width > 0 && (r.width < 24 || r.height < 24))
-        .map(([name, r]) => name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))""")
-    assert small == []
+        .map(([name, r]) => name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))""")]
+
+
+@pytest.fixture
+def phone(new_context: Any, site: Site) -> tuple[Any, Any]:
+    context, recorder = new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
+    return open_app(context, site.url), recorder
+
+
+def test_a_phone_shows_map_choices_and_orders_together(phone: tuple[Any, Any]) -> None:
+    page, recorder = phone
+    assert box(page, "header.topbar")["height"] < HEIGHT / 3
+    tap_unit(page, "par")
+    page.locator('#map [id="bur"]').dispatch_event("click")
+    tap_unit(page, "mar")
+    page.evaluate("window.scrollTo(0, 0)")
+    on_screen(page, ("#map svg", "#click-order", "#order-list"))
+    assert "A Marseilles" in page.inner_text("#click-prompt")
+    assert page.locator("[data-action=support]").is_visible()
+    assert "FRA: A Par - Bur" in page.inner_text("#order-list")
+    assert small_controls(page) == []
+    assert recorder.page_errors == []
+
+
+@pytest.mark.parametrize("variant", ["standard", "loeb9"])
+def test_after_adjudicating_the_choices_stay_on_screen_with_the_map(
+        phone: tuple[Any, Any], site: Site, variant: str) -> None:
+    """With the last phase's results drawn and their key shown, on Standard and on a nine-power map, a
+    unit tapped shows its choices without scrolling: the map, the choices and the order list together."""
+    page, recorder = phone
+    if variant != "standard":
+        page.select_option("#variant-select", variant)
+        page.locator("#new-game").tap()
+        page.wait_for_selector(f"#map[data-variant='{variant}']", state="attached", timeout=10_000)
+    tap_unit(page, "par")
+    page.locator('#map [id="bur"]').dispatch_event("click")
+    adjudicate(page, tap=True)
+    assert page.locator("#results-key").is_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    tap_unit(page, "mar")
+    tap_unit(page, "mar")  # holds: the order list has an order
+    tap_unit(page, "bur")
+    on_screen(page, ("#map svg", "#click-order", "#order-list"))
+    assert "FRA: A Mar H" in page.inner_text("#order-list")
+    assert "A Burgundy" in page.inner_text("#click-prompt")
+    for action in ("hold", "support", "cancel"):
+        on_screen(page, (f"[data-action={action}]",))
+    page.locator("[data-action=support]").tap()
+    on_screen(page, ("#map svg", "#click-prompt", "[data-action=cancel]"))
+    assert small_controls(page) == []
+    assert serious_violations(page, site) == []
     assert recorder.page_errors == []

@@ -5,10 +5,13 @@ and the results are also listed as text."""
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
-from app_driver import Site, adjudicate
+import pytest
+from adjutant.variant import province_of
+from app_driver import Site, adjudicate, reopen_app
 from test_accessibility import serious_violations
 from test_play import enter_text, phase
 
@@ -21,6 +24,39 @@ def _attrs(page: Any, selector: str, script: str) -> list[str]:
 
 def _summary(page: Any) -> list[str]:
     return [str(t) for t in page.eval_on_selector_all("#results-summary li", "els => els.map(e => e.textContent)")]
+
+
+def _picked(page: Any) -> list[str]:
+    """What the map picks out now: each element's class and the result it draws."""
+    return _attrs(page, "#map .adj-picked", "e.getAttribute('class').split(' ')[0] + ' ' + e.dataset.result")
+
+
+def _pick(page: Any, text: str) -> list[str]:
+    """Focus the result listed as ``text`` (with Tab, from the entry before it if any) and say what
+    the map picks out."""
+    items = page.locator("#results-summary li")
+    texts = [str(t) for t in items.all_inner_texts()]
+    index = texts.index(text)
+    if index:
+        items.nth(index - 1).focus()
+        page.keyboard.press("Tab")
+    else:
+        items.first.focus()
+    assert page.evaluate("document.activeElement.textContent") == text
+    return _picked(page)
+
+
+def _every_result_is_drawn(page: Any) -> None:
+    """Each listed result is focusable, visibly, and has its symbols on the map."""
+    keys = page.eval_on_selector_all("#results-summary li", "els => els.map(e => [e.tabIndex, e.dataset.result])")
+    assert keys and all(tab == 0 and key for tab, key in keys), keys
+    drawn = set(page.eval_on_selector_all("#map [data-result]", "els => els.map(e => e.dataset.result)"))
+    assert {key for _, key in keys} <= drawn
+    page.focus("#results-key summary")
+    page.keyboard.press("Tab")  # from the list's heading to its first result
+    assert page.evaluate("document.activeElement.dataset.result") == keys[0][1]
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid"
 
 
 def _shot(page: Any, name: str) -> None:
@@ -47,6 +83,17 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     assert page.locator("#results-key").is_visible()
     assert "Stand-off in Burgundy (Munich, Paris)." in _summary(page)
     _shot(page, "1-bounce")
+    # each result, reached from the keyboard, picks out its own symbols on the map (and only those)
+    page.focus("#results-key summary")
+    page.keyboard.press("Enter")
+    _every_result_is_drawn(page)
+    assert _pick(page, "France: Paris bounced from Burgundy.") == ["adj-order order:par"]
+    assert _pick(page, "Germany: Munich bounced from Burgundy.") == ["adj-order order:mun"]
+    assert _pick(page, "Stand-off in Burgundy (Munich, Paris).") == ["adj-standoff standoff:bur"]
+    page.focus("#orders-text")  # the focus leaves the list: nothing is picked out
+    assert _picked(page) == []
+    page.locator("#results-summary li", has_text="France: Paris bounced").hover()  # pointing at it does the same
+    assert _picked(page) == ["adj-order order:par"]
     # the results are drawn beside the new orders, and can be hidden
     page.uncheck("#show-results")
     assert page.locator(RESULTS).count() == 0
@@ -69,6 +116,11 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     assert options == ["ven>apu", "ven>pie", "ven>tus"]
     assert ("The unit in Venice was dislodged by A tyr; may retreat to Apulia, Piedmont, Tuscany."
             in _summary(page))
+    _every_result_is_drawn(page)
+    assert _pick(page, "Austria: the support from Budapest was cut by A gal.") == ["adj-order order:bud"]
+    assert _pick(page, "The unit in Venice was dislodged by A tyr; may retreat to Apulia, Piedmont, Tuscany.") == [
+        "adj-dislodged-mark dislodged:ven", "adj-retreat-option dislodged:ven", "adj-retreat-option dislodged:ven",
+        "adj-retreat-option dislodged:ven"]
     _shot(page, "2-cut-dislodged")
 
     # After the retreat: the centres that changed hands, and the builds and removals due.
@@ -89,10 +141,13 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     assert page.locator("#map .adj-build-site").count() == 3
     assert "Italy removes 1." in _summary(page)
     _shot(page, "3-adjustments")
-    # the results as text, for screen readers: opened from the keyboard; axe finds nothing serious
-    page.focus("#results-key summary")
-    page.keyboard.press("Enter")
+    # the results as text, for screen readers, each picking out its symbols; axe finds nothing serious
     assert page.locator("#results-summary li").first.is_visible()
+    _every_result_is_drawn(page)
+    assert _pick(page, "Belgium changed hands: now France's, was no one's.") == ["adj-centre-changed centre:bel"]
+    assert _pick(page, "France builds 1 (may build in Brest).") == [
+        "adj-adjustment adjust:france", "adj-build-site adjust:france"]
+    assert _pick(page, "Italy removes 1.") == ["adj-adjustment adjust:italy"]
     assert serious_violations(page, site) == []
     assert recorder.page_errors == []
 
@@ -118,9 +173,72 @@ def test_past_positions_are_shown_with_the_results_that_made_them(app: tuple[Any
     assert page.locator("#map .adj-orders .adj-order").count() == 0  # fall's orders show one step on
     assert "Results for Spring 1901 movement" in page.text_content("#results")
     assert page.inner_text("#results-of").startswith("Results of Spring 1901 movement")
+    page.focus("#results-key summary")
+    page.keyboard.press("Enter")
+    _every_result_is_drawn(page)
+    assert _pick(page, "Stand-off in Burgundy (Munich, Paris).") == ["adj-standoff standoff:bur"]
     # and on again: the current position, fall's results with the dislodged Venetian army
     page.click("#hist-next")
     assert phase(page) == "F1901R"
     assert _attrs(page, "#map .adj-dislodged-mark", "e.dataset.location") == ["ven"]
     assert page.locator("#map .adj-standoff").count() == 0
+    assert recorder.page_errors == []
+
+
+def _adjustment_game(variant: str, seed: int, years: int) -> Any:
+    """A seeded game of random legal orders (adjutant.randomgame), stopped at its first adjustment
+    position where one power has builds due and another removals."""
+    from adjutant.phases import adjustments_due
+    from adjutant.randomgame import random_game
+
+    for game in random_game(variant, seed, years):
+        if game.phase.kind == "adjustment":
+            due = [d.delta for d in adjustments_due(game.variant, game.units, game.position.centres).values()]
+            if any(delta > 0 for delta in due) and any(delta < 0 for delta in due):
+                return game
+    raise AssertionError(f"no adjustment position with builds and removals in {variant} seed {seed}")
+
+
+@pytest.mark.parametrize(("variant", "seed", "years"), [("loeb9", 12, 1), ("cline5", 6, 2), ("coast_running", 11, 1)])
+def test_adjustment_badges_on_the_nine_power_maps_and_coast_running(
+        app: tuple[Any, Any], site: Site, variant: str, seed: int, years: int) -> None:
+    """Each power's builds or removals due (the engine's count) have a badge in its colour on its home
+    centres, inside the map, with its build places ringed; the powers table and the text say the same."""
+    from adjutant import encode_link
+    from adjutant.phases import adjustments_due
+
+    game = _adjustment_game(variant, seed, years)
+    due = {d.power: d for d in adjustments_due(game.variant, game.units, game.position.centres).values() if d.delta}
+    page, recorder = app
+    page = reopen_app(page, site.url + "#" + encode_link(game))
+    assert page.get_attribute("#map", "data-variant") == variant
+    assert phase(page) == str(game.phase)
+    badges = _attrs(page, "#map .adj-adjustment", "e.dataset.power + ' ' + e.querySelector('text').textContent")
+    assert badges == sorted(f"{p} {'+' if d.delta > 0 else chr(0x2212)}{abs(d.delta)}" for p, d in due.items())
+    # every badge lies on the map, in its power's colour
+    colours = json.loads(page.get_attribute("#map svg", "data-power-colours") or "{}")
+    drawn = page.evaluate("""() => {
+        const map = document.querySelector('#map svg').getBoundingClientRect();
+        return [...document.querySelectorAll('#map .adj-adjustment')].map(g => {
+            const r = g.getBoundingClientRect();
+            return [g.dataset.power, g.querySelector('rect').style.fill, r.width > 0 && r.left >= map.left - 1
+                    && r.right <= map.right + 1 && r.top >= map.top - 1 && r.bottom <= map.bottom + 1];
+        }); }""")
+    for power, fill, inside in drawn:
+        assert inside, f"{power}'s badge is off the map"
+        same = page.evaluate("([a, b]) => { const s = document.createElement('span').style; s.color = a;"
+                             " const t = document.createElement('span').style; t.color = b;"
+                             " return s.color === t.color; }", [fill, colours[power]])
+        assert same, f"{power}'s badge is not in its colour"
+    sites = _attrs(page, "#map .adj-build-site", "e.dataset.power + ' ' + e.dataset.province")
+    expected = sorted({f"{p} {province_of(text.split()[1])}" for p, d in due.items() if d.delta > 0
+                       for text in d.build_places})
+    assert sites == expected
+    for power, d in due.items():
+        name = game.variant.powers[power].name
+        status = page.inner_text(f'#powers tr[data-power="{power}"] td:last-child')
+        assert status.startswith("builds due" if d.delta > 0 else "removals due"), status
+        line = f"{name} builds {d.delta}" if d.delta > 0 else f"{name} removes {-d.delta}."
+        assert any(item.startswith(line) for item in _summary(page))
+    assert serious_violations(page, site) == []
     assert recorder.page_errors == []
