@@ -506,19 +506,19 @@ def cluster_game_knowing(*knowledge: str) -> Game:
     level 2 site France has found, France knowing ``knowledge`` ("transfer", "mattermission")."""
     from dataclasses import replace
 
-    from adjutant.ancients import Aura
+    from adjutant.cluster_rules import Aura
 
-    game = cluster.new_game(11)
-    state = game.position.cluster
+    game = cluster_views.new_game(11)
+    state = game.position.variant_state
     assert state is not None
     state = replace(state, sites={**state.sites, "par": 2}, auras={"par": Aura(3)}, deferred={}, started=True,
                     knowledge={"france": knowledge}, found={"france": {"par": 2}})
-    game.position = replace(game.position, cluster=state)
+    game.position = replace(game.position, variant_state=state)
     return game
 
 
 def test_cluster_click_entry_offers_only_the_engines_legal_cluster_orders() -> None:
-    from adjutant.ancients import mattermission_targets
+    from adjutant.cluster_rules import mattermission_targets
 
     plain = Session(cluster_game_knowing())
     plain.click("par")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjutant import cluster
+from adjutant import cluster_views
 from adjutant.game import Game
 from adjutant_ui.session import game_to_text
 from app_driver import Site
@@ -17,10 +17,10 @@ def france_knowing_transfer() -> Game:
     """A Cluster game, fall 1901: France's A Par, its triple unit, researched the level 2 site it stands
     on in spring, so France knows Transfer and has found that site (the first seed whose sites put one
     of level 2 in Paris)."""
-    game = next(g for g in map(cluster.new_game, range(1000)) if g.position.cluster.sites.get("par") == 2)
+    game = next(g for g in map(cluster_views.new_game, range(1000)) if g.position.variant_state.sites.get("par") == 2)
     assert game.add_orders("France: Nominate 3 par\nNominate 2 mar\nA par RES") == []
     game.adjudicate()
-    assert game.position.cluster.knowledge == {"france": ("transfer",)}
+    assert game.position.variant_state.knowledge == {"france": ("transfer",)}
     return game
 
 
