@@ -1,6 +1,7 @@
 """The size of the pieces drawn on a map, in SVG units: read by the page, which draws them
-(adjutant_ui.board), and by the renderer, which places every unit spot, centre dot and name so that none
-hides another (adjutant_maps.labels). Both read them from here, so the two never disagree.
+(adjutant_ui.board, and web/shell.js through the map's ``data-unit-sizes``), and by the renderer, which
+places every unit spot, centre dot and name so that none hides another (adjutant_maps.labels). All read
+them from here, so they never disagree.
 """
 
 from __future__ import annotations
@@ -18,3 +19,9 @@ UNIT_HALF = (
     max(ARMY_RADIUS, FLEET_SIZE[0] / 2) + UNIT_OUTLINE / 2,
     max(ARMY_RADIUS, FLEET_SIZE[1] / 2) + UNIT_OUTLINE / 2,
 )
+
+
+def as_json() -> dict[str, object]:
+    """The sizes as the renderer writes them on the map (``data-unit-sizes``), for the page's shell,
+    which paints a saved position before Python starts."""
+    return {"army_radius": ARMY_RADIUS, "fleet": list(FLEET_SIZE), "dislodged": list(DISLODGED_OFFSET)}
