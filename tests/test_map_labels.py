@@ -178,3 +178,9 @@ def test_cline_names_once_hidden_are_clear():
     assert hit == set()
     for pid in ("lon", "lvp", "nap", "wal", "yor", "edi", "cly", "rom", "tus", "ven", "pie", "kie", "hol"):
         assert pid in mg.anchors and "label" in mg.anchors[pid]
+
+
+@pytest.mark.parametrize("variant_id", ["standard", "loeb9"])
+def test_on_the_larger_boards_every_name_is_inside_its_province(variant_id):
+    # only a province that found no room twice has its name beside it: none on these boards
+    assert geometry(variant_id).outside_labels == set()

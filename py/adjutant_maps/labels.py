@@ -321,7 +321,7 @@ def _label_candidates(area: BaseGeometry, start: tuple[float, float],
     return ([start] if first else []) + [(round(float(x), 1), round(float(y), 1)) for x, y in grid[order]]
 
 
-ROUNDS = 8  # placements tried, each with the provinces that found no room before placed first
+ROUNDS = 16  # placements tried, each with the provinces that found no room before placed first
 
 
 def place(mg: MapGeometry) -> None:
@@ -330,9 +330,9 @@ def place(mg: MapGeometry) -> None:
     the dislodged unit's beside it) meets another or a centre dot (what :func:`check` demands).
     Provinces are placed one by one (:func:`_place_in_order`), tightest first; the provinces that find
     no room among those placed before them are placed first in the next round (before those moved
-    earlier), and they and their neighbours, where small, try their names beside them first; up to
-    ROUNDS rounds. The round with the fewest provinces without room is kept, for :func:`check` to
-    report. Deterministic."""
+    earlier); a small one that found no room twice tries its name beside it first, and after three
+    times its small neighbours do too; up to ROUNDS rounds. The round with the fewest provinces
+    without room is kept, for :func:`check` to report. Deterministic."""
     overrides = mg.geo.get("anchors", {})
     starts: dict[str, tuple[float, float]] = {}
     mains: dict[str, BaseGeometry] = {}
@@ -349,6 +349,7 @@ def place(mg: MapGeometry) -> None:
         mg.label_room[pid] = round(room, 1)
     first: list[str] = []
     outside_first: set[str] = set()
+    misses: dict[str, int] = {}  # rounds in which each province found no room
     memo: dict[str, Any] = {}
     best: tuple[int, Any] | None = None
     for _ in range(ROUNDS):
@@ -362,9 +363,13 @@ def place(mg: MapGeometry) -> None:
         if not failed:
             break
         first = failed + [pid for pid in first if pid not in failed]
-        # a small province that found no room, and its small neighbours, try their names beside them
-        near = {q for pair in mg.borders for q in pair if set(pair) & set(failed)}
-        outside_first |= {pid for pid in near if mg.shapes[pid].area < OUTSIDE_AREA}
+        for pid in failed:
+            misses[pid] = misses.get(pid, 0) + 1
+        # a small province that found no room twice tries its name beside it; three times, its small
+        # neighbours do too
+        again = {pid for pid in failed if misses[pid] >= 2}
+        again |= {q for pair in mg.borders for q in pair if set(pair) & {p for p in failed if misses[p] >= 3}}
+        outside_first |= {pid for pid in again if mg.shapes[pid].area < OUTSIDE_AREA}
     assert best is not None
     mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels = best[1]
 
