@@ -1,5 +1,6 @@
-"""No province name is hidden: the renderer places names, unit spots, coast labels and centre dots apart,
-and the build stops, naming each overlap, when they are not."""
+"""No province name is hidden and no unit hides another or a centre dot: the renderer places names, unit
+spots (the dislodged units' too), coast labels and centre dots apart, and the build stops, naming each
+overlap, when they are not."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import dataclasses
 
 import pytest
 import shapely
+from adjutant import pieces
 from adjutant.variant import maps_dir
 from adjutant_maps import DRAWN, LabelCheckError, labels, layout, render_variant
 
@@ -39,13 +41,22 @@ def test_no_name_meets_a_unit_spot_coast_label_centre_dot_or_name(variant_id):
 
 @pytest.mark.parametrize("variant_id", VARIANTS)
 def test_every_unit_spot_and_centre_dot_is_checked(variant_id):
-    # the check covers every place the page draws a unit (a province and each of its coasts) and
-    # every centre dot, with the unit's drawn size
+    # the check covers every place the page draws a unit (a province and each of its coasts, and the
+    # unit dislodged from each; no unit stands in an impassable province) and every centre dot, with
+    # the unit's drawn size
     mg = geometry(variant_id)
     v = mg.variant
     spots = {item.what for item in labels.obstacles(mg) if item.what.startswith("unit spot")}
-    locs = [p.id for p in v.provinces.values()] + [f"{p.id}/{c}" for p in v.provinces.values() for c in p.coasts]
+    held = [p for p in v.provinces.values() if p.type != "impassable"]
+    locs = [p.id for p in held] + [f"{p.id}/{c}" for p in held for c in p.coasts]
+    assert len(held) < len(v.provinces)  # (each drawn board has one: Switzerland)
     assert len(spots) == len(locs)
+    dislodged = {item.loc: item.box for item in labels.unit_spots(mg) if item.kind == "dislodged"}
+    assert sorted(dislodged) == sorted(locs)
+    x, y = mg.anchors[locs[0]]["unit"]
+    box = dislodged[locs[0]]
+    assert (box[0] + box[2]) / 2 == pytest.approx(x + pieces.DISLODGED_OFFSET[0])
+    assert (box[1] + box[3]) / 2 == pytest.approx(y + pieces.DISLODGED_OFFSET[1])
     dots = [item for item in labels.obstacles(mg) if item.what.startswith("centre dot")]
     assert len(dots) == sum(p.centre for p in v.provinces.values())
     box = next(item.box for item in labels.obstacles(mg) if item.what.startswith("unit spot"))
@@ -64,6 +75,53 @@ def test_check_catches_a_unit_planted_on_a_name():
         labels.check(mg)
 
 
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_every_unit_is_drawn_inside_the_map(variant_id):
+    # a unit, or one dislodged from there, never hangs off the board or into the legend
+    mg = geometry(variant_id)
+    for item in labels.unit_spots(mg):
+        x0, y0, x1, y1 = item.box
+        assert x0 >= 0 and x1 <= mg.width and y0 >= 0 and y1 <= mg.svg_height, item.what
+
+
+def test_milan_centre_is_clear_of_every_unit_on_cline6():
+    # issue 20: on Cline VI Milan's centre dot was under a neighbouring province's unit
+    mg = geometry("cline6")
+    assert mg.variant.provinces["mil"].centre
+    dot = next(item for item in labels.dots(mg) if item.owner == "mil")
+    assert [item.what for item in labels.unit_spots(mg) if labels._meet(item.box, dot.box)] == []
+
+
+def test_check_catches_units_on_units_and_on_centre_dots():
+    mg = _copy(geometry("standard"))
+    mg.anchors["bur"]["unit"] = mg.anchors["par"]["unit"]  # a unit on a neighbour's
+    mg.anchors["spa/nc"]["unit"] = mg.anchors["spa"]["unit"]  # a coast's unit on its province's
+    mg.anchors["mun"]["unit"] = labels.dislodged_point(mg.anchors["kie"]["unit"])  # on a dislodged unit
+    mg.anchors["pie"]["unit"] = mg.anchors["ven"]["sc"]  # on a centre dot
+    problems = labels.overlaps(mg)
+    assert "unit spot of Burgundy (bur) overlaps unit spot of Paris (par)" in problems
+    assert "unit spot of Spain (spa) overlaps unit spot of Spain NC (spa/nc)" in problems
+    assert "dislodged-unit spot of Kiel (kie) overlaps unit spot of Munich (mun)" in problems
+    assert "unit spot of Piedmont (pie) overlaps centre dot of Venice (ven)" in problems
+    with pytest.raises(LabelCheckError, match=r"unit spot of Burgundy \(bur\) overlaps unit spot of Paris"):
+        labels.check(mg)
+
+
+def test_a_unit_and_the_unit_dislodged_from_it_may_overlap():
+    # the page draws a dislodged unit half over the one that took its place; one province holds one
+    # dislodged unit, so its coasts' dislodged spots may meet too; nothing else may
+    mg = _copy(geometry("standard"))
+    assert labels.overlaps(mg) == []
+    spots = {(item.loc, item.kind): item for item in labels.unit_spots(mg)}
+    assert labels._meet(spots["lon", "unit"].box, spots["lon", "dislodged"].box)
+    mg.anchors["spa/sc"]["unit"] = (mg.anchors["spa/nc"]["unit"][0] + 1, mg.anchors["spa/nc"]["unit"][1])
+    problems = labels.overlaps(mg)
+    assert "unit spot of Spain NC (spa/nc) overlaps unit spot of Spain SC (spa/sc)" in problems
+    assert not any("dislodged-unit spot of Spain NC (spa/nc) overlaps dislodged-unit spot of Spain SC" in p
+                   for p in problems)
+    assert "dislodged-unit spot of Spain NC (spa/nc) overlaps unit spot of Spain SC (spa/sc)" in problems
+
+
 def test_check_catches_two_names_and_a_coast_label():
     mg = _copy(geometry("standard"))
     x, y = mg.anchors["mun"]["label"]
@@ -80,10 +138,13 @@ def test_render_stops_when_a_name_is_hidden(monkeypatch):
     def plant(mg):
         real(mg)
         mg.anchors["lon"]["unit"] = mg.anchors["lvp"]["label"]
+        mg.anchors["sev"]["sc"] = mg.anchors["ukr"]["unit"]
 
     monkeypatch.setattr(labels, "place", plant)
-    with pytest.raises(LabelCheckError, match=r"Liverpool \(lvp\) overlaps unit spot of London"):
+    with pytest.raises(LabelCheckError) as caught:
         render_variant("standard")
+    assert "name of Liverpool (lvp) overlaps unit spot of London (lon)" in str(caught.value)
+    assert "unit spot of Ukraine (ukr) overlaps centre dot of Sevastopol (sev)" in str(caught.value)
 
 
 def test_text_box_grows_with_the_text_and_its_size():
@@ -117,3 +178,9 @@ def test_cline_names_once_hidden_are_clear():
     assert hit == set()
     for pid in ("lon", "lvp", "nap", "wal", "yor", "edi", "cly", "rom", "tus", "ven", "pie", "kie", "hol"):
         assert pid in mg.anchors and "label" in mg.anchors[pid]
+
+
+@pytest.mark.parametrize("variant_id", ["standard", "loeb9"])
+def test_on_the_larger_boards_every_name_is_inside_its_province(variant_id):
+    # only a province that found no room twice has its name beside it: none on these boards
+    assert geometry(variant_id).outside_labels == set()

@@ -4,6 +4,7 @@ anchor point the web app uses lands inside its province when Chromium renders th
 from __future__ import annotations
 
 import dataclasses
+import json
 import struct
 import xml.etree.ElementTree as ET
 import zlib
@@ -11,6 +12,7 @@ import zlib
 import adjutant_maps
 import pytest
 import shapely
+from adjutant import pieces
 from adjutant.variant import load_variant, maps_dir
 from adjutant_maps import DRAWN, SHARED, MapCheckError, build_maps, layout, palette, render_variant
 
@@ -95,6 +97,10 @@ def test_svg_is_small_and_names_every_place(variant_id):
         assert bool(el.get("data-sc")) == v.provinces[pid].centre, pid
     colours = root.get("data-power-colours")
     assert colours and all(f'"{pw}"' in colours for pw in v.powers)
+    # the unit sizes the page's shell draws with, the ones the placement keeps clear
+    assert json.loads(root.get("data-unit-sizes") or "") == {
+        "army_radius": pieces.ARMY_RADIUS, "fleet": list(pieces.FLEET_SIZE), "dislodged": list(pieces.DISLODGED_OFFSET),
+    }
 
 
 def test_build_maps_writes_the_shared_boards(tmp_path, capsys, monkeypatch):

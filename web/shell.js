@@ -105,6 +105,18 @@
     return object && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
   }
 
+  // The size of a drawn unit and where a dislodged one goes, as the map carries them (adjutant.pieces);
+  // null where they are missing or not numbers.
+  function unitSizesOf(svg) {
+    try {
+      const sizes = JSON.parse(svg.getAttribute("data-unit-sizes") || "null");
+      const numbers = [sizes.army_radius, ...sizes.fleet, ...sizes.dislodged];
+      return numbers.length === 5 && numbers.every(Number.isFinite) ? sizes : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
   function anchorsOf(svg) {
     const anchors = Object.create(null);
     for (const element of svg.querySelectorAll("[data-unit]")) {
@@ -128,6 +140,7 @@
       circle.style.fill = typeof owner === "string" ? colour(owner) : "#ffffff";
     }
     const anchors = anchorsOf(svg);
+    const sizes = unitSizesOf(svg);
     let overlay = svg.querySelector("#adj-overlay");
     if (!overlay) {
       overlay = document.createElementNS(SVG_NS, "g");
@@ -143,7 +156,7 @@
       const [power, type, place] = entry.map(String);
       if (!PLACE.test(place) || (type !== "A" && type !== "F")) return;
       const point = anchors[place] || anchors[place.split("/")[0]];
-      if (!point) return;
+      if (!point || !sizes) return;
       const x = point[0] + dx, y = point[1] + dy;
       const unit = document.createElementNS(SVG_NS, "g");
       unit.setAttribute("class", "adj-unit" + extra);
@@ -153,16 +166,16 @@
       let body;
       if (type === "F") {
         body = document.createElementNS(SVG_NS, "rect");
-        body.setAttribute("x", (x - 13).toFixed(1));
-        body.setAttribute("y", (y - 9).toFixed(1));
-        body.setAttribute("width", "26");
-        body.setAttribute("height", "18");
+        body.setAttribute("x", (x - sizes.fleet[0] / 2).toFixed(1));
+        body.setAttribute("y", (y - sizes.fleet[1] / 2).toFixed(1));
+        body.setAttribute("width", String(sizes.fleet[0]));
+        body.setAttribute("height", String(sizes.fleet[1]));
         body.setAttribute("rx", "5");
       } else {
         body = document.createElementNS(SVG_NS, "circle");
         body.setAttribute("cx", x.toFixed(1));
         body.setAttribute("cy", y.toFixed(1));
-        body.setAttribute("r", "11");
+        body.setAttribute("r", String(sizes.army_radius));
       }
       body.setAttribute("class", "adj-unit-body");
       body.style.fill = colour(power);
@@ -175,7 +188,9 @@
       group.appendChild(unit);
     };
     for (const entry of data.units) draw(entry, 0, 0, "");
-    for (const entry of Array.isArray(data.dislodged) ? data.dislodged : []) draw(entry, 16, 14, " dislodged");
+    for (const entry of Array.isArray(data.dislodged) ? data.dislodged : []) {
+      if (sizes) draw(entry, sizes.dislodged[0], sizes.dislodged[1], " dislodged");
+    }
     const label = document.getElementById("phase-label");
     if (label && typeof data.title === "string") label.textContent = data.title;
     mark("positionVisible");

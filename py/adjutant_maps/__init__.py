@@ -27,8 +27,9 @@ SHARED = {"coast_running": "standard", "cluster": "standard"}
 def render_variant(variant_id: str, shown: str | None = None) -> tuple[str, MapGeometry]:
     """The SVG text of one variant's map and its geometry; raises MapCheckError naming every pair
     of provinces whose drawn border disagrees with the variant's adjacencies, and LabelCheckError naming
-    every province name a unit spot, coast label, centre dot or other name would hide. ``shown``: the id of a
-    variant played on this board, whose name and id the SVG carries instead."""
+    every province name a unit spot, coast label, centre dot or other name would hide and every unit spot
+    (a dislodged unit's too) that would meet another or a centre dot. ``shown``: the id of a variant
+    played on this board, whose name and id the SVG carries instead."""
     from adjutant.variant import load_variant
 
     from . import labels, layout, svg

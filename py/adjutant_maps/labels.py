@@ -1,20 +1,24 @@
-"""Keeping province names readable: the box each thing drawn at an anchor point covers, the check that
-no province name is hidden by a unit, a coast label, a centre dot or another name, and the placement of
-names that satisfies it.
+"""Keeping the map readable: the box each thing drawn at an anchor point covers, the check that no
+province name is hidden by a unit, a coast label, a centre dot or another name and that no unit spot meets
+another unit spot or a centre dot, and the placement that satisfies it.
 
-A unit is drawn by the page (py/adjutant_ui/board.py) at a ``data-unit`` point: an army is a circle of
-radius 11, a fleet a 26 by 18 rectangle, both with a 1.6 outline; every unit spot (a province's and each of
-its coasts') is checked as the box that holds either. Text boxes come from DejaVu Sans's advance widths
-(the first font of the map's font list) with a margin for the fallbacks, plus the halo stroke.
+A unit is drawn by the page (py/adjutant_ui/board.py) at a ``data-unit`` point, and a dislodged unit at
+that point moved by ``DISLODGED_OFFSET``; the sizes of both are in :mod:`adjutant.pieces`, which the page
+reads too. Every unit spot (a province's and each of its coasts', and the dislodged unit's beside each)
+is checked as the box that holds either an army or a fleet. Text boxes come from DejaVu Sans's advance
+widths (the first font of the map's font list) with a margin for the fallbacks, plus the halo stroke.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import shapely
+from adjutant import pieces
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
@@ -24,8 +28,8 @@ from .layout import MapGeometry
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in SVG units
 Anywhere = tuple[list[tuple[float, float]], np.ndarray]  # grid points inside a province and their room
 
-UNIT_HALF = (13.8, 11.8)  # half width and height of a drawn unit: the fleet's 26 x 18 box or the army's
-# radius-11 circle, and half the 1.6 outline
+UNIT_HALF = pieces.UNIT_HALF  # half width and height of the box holding a drawn army or fleet
+DISLODGED_OFFSET = pieces.DISLODGED_OFFSET
 DOT_RADIUS = {True: 5.5 + 0.8, False: 4.5 + 0.8}  # home centre, other centre (circle and half its outline)
 LABEL_SIZE = 15.0  # px: a province's abbreviation
 SMALL_SIZE = 12.0  # px: an abbreviation where the province is too small for the usual size
@@ -96,6 +100,16 @@ def unit_box(at: tuple[float, float]) -> Box:
     return (at[0] - UNIT_HALF[0], at[1] - UNIT_HALF[1], at[0] + UNIT_HALF[0], at[1] + UNIT_HALF[1])
 
 
+def dislodged_point(at: tuple[float, float]) -> tuple[float, float]:
+    """Where the page draws a unit dislodged from ``at``."""
+    return (round(at[0] + DISLODGED_OFFSET[0], 1), round(at[1] + DISLODGED_OFFSET[1], 1))
+
+
+def unit_boxes(at: tuple[float, float]) -> list[Box]:
+    """The unit spot at ``at`` and the dislodged unit's beside it."""
+    return [unit_box(at), unit_box(dislodged_point(at))]
+
+
 def dot_box(at: tuple[float, float], home: bool) -> Box:
     r = DOT_RADIUS[home]
     return (at[0] - r, at[1] - r, at[0] + r, at[1] + r)
@@ -106,38 +120,69 @@ class Item:
     what: str  # e.g. "name of London (lon)", "unit spot of St Petersburg north coast (stp/nc)"
     owner: str  # the province it belongs to
     box: Box
+    kind: str = ""  # "unit", "dislodged", "dot", "coast label" or "name"
+    loc: str = ""  # the province or coast it marks
+
+
+def holds_units(mg: MapGeometry, pid: str) -> bool:
+    """Whether a unit can ever stand in a province: not in an impassable one (Switzerland), whose
+    ``data-unit`` point is its label's and is never drawn at."""
+    return bool(mg.variant.provinces[pid].type != "impassable")
+
+
+def unit_spots(mg: MapGeometry) -> Iterator[Item]:
+    """Every place the page may draw a unit: each province's and each coast's unit spot, and the
+    dislodged unit's spot beside each."""
+    v = mg.variant
+    for loc in sorted(mg.anchors):
+        pid = loc.split("/")[0]
+        if not holds_units(mg, pid):
+            continue
+        name = v.provinces[pid].name + (f" {loc.split('/')[1].upper()}" if "/" in loc else "")
+        unit, dislodged = unit_boxes(mg.anchors[loc]["unit"])
+        yield Item(f"unit spot of {name} ({loc})", pid, unit, "unit", loc)
+        yield Item(f"dislodged-unit spot of {name} ({loc})", pid, dislodged, "dislodged", loc)
+
+
+def dots(mg: MapGeometry) -> Iterator[Item]:
+    v = mg.variant
+    homes = {c for p in v.powers.values() for c in p.home_centres}
+    for pid in sorted(p for p in mg.anchors if "sc" in mg.anchors[p]):
+        yield Item(f"centre dot of {v.provinces[pid].name} ({pid})", pid, dot_box(mg.anchors[pid]["sc"], pid in homes),
+                   "dot", pid)
 
 
 def obstacles(mg: MapGeometry) -> Iterator[Item]:
-    """Every unit spot, coast label and centre dot on the map."""
-    v = mg.variant
-    homes = {c for p in v.powers.values() for c in p.home_centres}
-    for loc in sorted(mg.anchors):
-        pid = loc.split("/")[0]
-        name = v.provinces[pid].name
-        pts = mg.anchors[loc]
-        if "/" in loc:
-            yield Item(f"unit spot of {name} {loc.split('/')[1].upper()} ({loc})", pid, unit_box(pts["unit"]))
-            yield Item(f"coast label {loc}", pid, coast_label_box(loc, pts["unit"]))
-        else:
-            yield Item(f"unit spot of {name} ({pid})", pid, unit_box(pts["unit"]))
-            if "sc" in pts:
-                yield Item(f"centre dot of {name} ({pid})", pid, dot_box(pts["sc"], pid in homes))
+    """Every unit spot (dislodged units' too), coast label and centre dot on the map."""
+    yield from unit_spots(mg)
+    for loc in sorted(p for p in mg.anchors if "/" in p):
+        yield Item(f"coast label {loc}", loc.split("/")[0], coast_label_box(loc, mg.anchors[loc]["unit"]),
+                   "coast label", loc)
+    yield from dots(mg)
 
 
 def names(mg: MapGeometry) -> Iterator[Item]:
     for pid in sorted(p for p in mg.anchors if "/" not in p):
         for box in name_boxes(mg, pid):
-            yield Item(f"name of {mg.variant.provinces[pid].name} ({pid})", pid, box)
+            yield Item(f"name of {mg.variant.provinces[pid].name} ({pid})", pid, box, "name", pid)
 
 
 def _meet(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _may_meet(a: Item, b: Item) -> bool:
+    """Whether two marks may overlap by design: a unit and the unit dislodged from the same place (drawn
+    half over it), or the dislodged units of one province's places (a province holds one at a time)."""
+    kinds = {a.kind, b.kind}
+    if a.loc == b.loc and kinds == {"unit", "dislodged"}:
+        return True
+    return a.owner == b.owner and kinds == {"dislodged"}
+
+
 def overlaps(mg: MapGeometry) -> list[str]:
-    """Every province name whose box meets a unit spot, a coast label, a centre dot or another name,
-    as sentences."""
+    """Every province name whose box meets a unit spot, a coast label, a centre dot or another name, and
+    every unit spot that meets another unit spot or a centre dot, as sentences."""
     named = list(names(mg))
     others = list(obstacles(mg))
     problems = []
@@ -145,26 +190,35 @@ def overlaps(mg: MapGeometry) -> list[str]:
         for other in others + named[i + 1:]:
             if other.what != item.what and _meet(item.box, other.box):
                 problems.append(f"{item.what} overlaps {other.what}")
+    marks = [*unit_spots(mg), *dots(mg)]
+    for i, item in enumerate(marks):
+        for other in marks[i + 1:]:
+            if _meet(item.box, other.box) and not _may_meet(item, other):
+                problems.append(f"{item.what} overlaps {other.what}")
     return problems
 
 
 class LabelCheckError(ValueError):
-    """A province name is hidden; the message names every overlap."""
+    """A province name or a unit is hidden; the message names every overlap."""
 
 
 def check(mg: MapGeometry) -> None:
     problems = overlaps(mg)
     if problems:
         raise LabelCheckError(
-            f"map of {mg.variant.id!r}: {len(problems)} province names are hidden:\n  " + "\n  ".join(problems)
+            f"map of {mg.variant.id!r}: {len(problems)} overlaps hide a province name, a unit or a centre dot:\n  "
+            + "\n  ".join(problems)
         )
 
 
 GAP = 1.5  # clear space kept between a name and a unit or dot placed beside it
 UNIT_ROOM = 10.0  # a unit point wants this much of its province around it
 DOT_ROOM = 6.0
+EDGE = 3.0  # how far inside its province a name's, unit's or dot's point stays at least
 GRID = 3.0  # spacing of the candidate label points, SVG units
 OUTSIDE_REACH = 24.0  # how far beside a province too small for its name the name may be written
+OUTSIDE_AREA = 4 * (2 * UNIT_HALF[0]) * (2 * UNIT_HALF[1])  # a province smaller may have its name beside it
+OUTSIDE_TRIES = 40  # unit points tried, best first, in a province too small for its name
 DOWN, RIGHT, LEFT, UP = (0.0, 1.0), (1.0, 0.0), (-1.0, 0.0), (0.0, -1.0)
 DIAGONALS = [(0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)]
 
@@ -189,29 +243,56 @@ def _union(boxes: list[Box]) -> Box:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-def _beside(shape: BaseGeometry, around: Box, half: tuple[float, float], need: float, avoid: list[Box],
-            placed: np.ndarray, up_first: bool, prefer: tuple[float, float] | None,
-            anywhere: Anywhere) -> tuple[float, float] | None:
-    """A point for a thing of half size ``half`` just off the box ``around`` (a name), meeting neither
-    ``avoid`` nor the ``placed`` names: the first in reading order with ``need`` units of the province
+UNIT_PARTS = [
+    (-UNIT_HALF[0], -UNIT_HALF[1], UNIT_HALF[0], UNIT_HALF[1]),
+    (DISLODGED_OFFSET[0] - UNIT_HALF[0], DISLODGED_OFFSET[1] - UNIT_HALF[1],
+     DISLODGED_OFFSET[0] + UNIT_HALF[0], DISLODGED_OFFSET[1] + UNIT_HALF[1]),
+]  # a unit spot and its dislodged unit's, around the spot
+
+
+def _dot_parts(home: bool) -> list[Box]:
+    r = DOT_RADIUS[home]
+    return [(-r, -r, r, r)]
+
+
+def _clear(pts: np.ndarray, parts: list[Box], blocked: np.ndarray) -> np.ndarray:
+    """For each point, whether the thing made of ``parts`` (boxes around the point) meets nothing blocked."""
+    ok = np.ones(len(pts), dtype=bool)
+    if not len(pts):
+        return ok
+    reach = _union(parts)
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    blocked = blocked[(blocked[:, 0] < hi[0] + reach[2]) & (blocked[:, 2] > lo[0] + reach[0])
+                      & (blocked[:, 1] < hi[1] + reach[3]) & (blocked[:, 3] > lo[1] + reach[1])]
+    for part in parts:
+        mine = np.column_stack([pts[:, 0] + part[0], pts[:, 1] + part[1], pts[:, 0] + part[2], pts[:, 1] + part[3]])
+        ok &= ~_meets_any(mine, blocked)
+    return ok
+
+
+def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blocked: np.ndarray, up_first: bool,
+            prefer: tuple[float, float] | None, anywhere: Anywhere) -> tuple[float, float] | None:
+    """A point for a thing made of ``parts`` (boxes around the point) just off the box ``around`` (a
+    name), meeting nothing ``blocked``: the first in reading order with ``need`` units of the province
     around it, else the one with the most room of those and of the ``anywhere`` points; None if every
     one meets something."""
     cx, cy = (around[0] + around[2]) / 2, (around[1] + around[3]) / 2
-    hw, hh = (around[2] - around[0]) / 2, (around[3] - around[1]) / 2
+    reach = _union(parts)
     order = [UP, RIGHT, LEFT, DOWN, *DIAGONALS[2:], *DIAGONALS[:2]] if up_first else [DOWN, RIGHT, LEFT, UP, *DIAGONALS]
     cands: list[tuple[float, float]] = [prefer] if prefer else []
     for extra in (GAP, GAP + 4, GAP + 9, GAP + 15):
         for dx, dy in order:
-            # the centre distance at which the two boxes just clear each other along this direction
-            tx = (hw + half[0] + extra) / abs(dx) if dx else np.inf
-            ty = (hh + half[1] + extra) / abs(dy) if dy else np.inf
-            t = min(tx, ty)
+            # the distance along this direction at which the thing just clears the name on one axis
+            tx = ((around[2] + extra - cx - reach[0]) / dx if dx > 0 else
+                  (around[0] - extra - cx - reach[2]) / dx if dx < 0 else np.inf)
+            ty = ((around[3] + extra - cy - reach[1]) / dy if dy > 0 else
+                  (around[1] - extra - cy - reach[3]) / dy if dy < 0 else np.inf)
+            t = max(min(tx, ty), 0.0)
             cands.append((round(cx + dx * t, 1), round(cy + dy * t, 1)))
     ring = len(cands)
     cands += anywhere[0]
     pts = np.array(cands)
-    mine = np.column_stack([pts[:, 0] - half[0], pts[:, 1] - half[1], pts[:, 0] + half[0], pts[:, 1] + half[1]])
-    clear = ~_meets_any(mine, np.vstack([np.array(avoid).reshape(-1, 4), placed]))
+    clear = _clear(pts, parts, blocked)
     near = shapely.points(pts[:ring])
     room = np.concatenate([
         np.where(shapely.contains(shape, near), shapely.distance(near, shape.boundary), -1.0), anywhere[1],
@@ -222,7 +303,7 @@ def _beside(shape: BaseGeometry, around: Box, half: tuple[float, float], need: f
             return cands[i]
     # else the best trade of room against distance from the name
     far = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
-    score = np.where(room > 2.0, np.minimum(room, need) - 0.1 * far, -np.inf)
+    score = np.where(room >= EDGE, np.minimum(room, need) - 0.1 * far, -np.inf)
     best = int(np.argmax(score))
     return cands[best] if np.isfinite(score[best]) else None
 
@@ -240,31 +321,19 @@ def _label_candidates(area: BaseGeometry, start: tuple[float, float],
     return ([start] if first else []) + [(round(float(x), 1), round(float(y), 1)) for x, y in grid[order]]
 
 
+ROUNDS = 16  # placements tried, each with the provinces that found no room before placed first
+
+
 def place(mg: MapGeometry) -> None:
     """Label, unit and centre-dot points for every province and a unit point for every coast, placed so
-    that no name meets a unit spot, a coast label, a centre dot or another name (what :func:`check`
-    demands). Provinces are placed tightest first; each takes the first label point, nearest its
-    pole of inaccessibility (or the geo file's ``anchors`` point), from which its name's box stays inside
-    the province and its unit, dot and coasts fit beside it clear of everything placed before; failing
-    that with its sea name dropped, then in the smaller size, then with the name's box allowed over the
-    province's edge; a province where nothing fits (an island smaller than a unit) has its name beside it
-    (:func:`_outside`). Whatever still fits nowhere is left where it was first tried, for :func:`check` to
-    report. Deterministic."""
-    v = mg.variant
+    that no name meets a unit spot, a coast label, a centre dot or another name, and no unit spot (nor
+    the dislodged unit's beside it) meets another or a centre dot (what :func:`check` demands).
+    Provinces are placed one by one (:func:`_place_in_order`), tightest first; the provinces that find
+    no room among those placed before them are placed first in the next round (before those moved
+    earlier); a small one that found no room twice tries its name beside it first, and after three
+    times its small neighbours do too; up to ROUNDS rounds. The round with the fewest provinces
+    without room is kept, for :func:`check` to report. Deterministic."""
     overrides = mg.geo.get("anchors", {})
-    homes = {c for p in v.powers.values() for c in p.home_centres}
-    names_placed: list[Box] = []
-    others_placed: list[Box] = []
-    units_placed: list[Box] = []  # other provinces' unit spots and dots, which a unit or dot keeps off if it can
-    dots_placed: list[Box] = []
-    # coasts the geo file places are fixed before any name
-    for loc, lonlat in sorted(mg.geo.get("coasts", {}).items()):
-        pid = loc.split("/")[0]
-        if pid in mg.shapes and loc.split("/")[1] in v.provinces[pid].coasts:
-            u, vv = mg.proj.point(lonlat)
-            mg.anchors[loc] = {"unit": (round(u, 1), round(vv, 1))}
-            others_placed += [unit_box(mg.anchors[loc]["unit"]), coast_label_box(loc, mg.anchors[loc]["unit"])]
-            units_placed.append(unit_box(mg.anchors[loc]["unit"]))
     starts: dict[str, tuple[float, float]] = {}
     mains: dict[str, BaseGeometry] = {}
     for pid, shape in mg.shapes.items():
@@ -278,7 +347,65 @@ def place(mg: MapGeometry) -> None:
             starts[pid] = (round(p.x, 1), round(p.y, 1))
         room = float(shapely.distance(shapely.Point(starts[pid]), main.boundary))
         mg.label_room[pid] = round(room, 1)
-    for pid in sorted(mg.shapes, key=lambda q: (mg.label_room[q], q)):
+    first: list[str] = []
+    outside_first: set[str] = set()
+    misses: dict[str, int] = {}  # rounds in which each province found no room
+    memo: dict[str, Any] = {}
+    best: tuple[int, Any] | None = None
+    for _ in range(ROUNDS):
+        order = first + sorted((q for q in mg.shapes if q not in first), key=lambda q: (mg.label_room[q], q))
+        mg.anchors.clear()
+        for marked in (mg.small_labels, mg.sea_names, mg.outside_labels):
+            marked.clear()
+        failed = _place_in_order(mg, order, starts, mains, outside_first, memo)
+        if best is None or len(failed) < best[0]:
+            best = (len(failed), copy.deepcopy((mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels)))
+        if not failed:
+            break
+        first = failed + [pid for pid in first if pid not in failed]
+        for pid in failed:
+            misses[pid] = misses.get(pid, 0) + 1
+        # a small province that found no room twice tries its name beside it; three times, its small
+        # neighbours do too
+        again = {pid for pid in failed if misses[pid] >= 2}
+        again |= {q for pair in mg.borders for q in pair if set(pair) & {p for p in failed if misses[p] >= 3}}
+        outside_first |= {pid for pid in again if mg.shapes[pid].area < OUTSIDE_AREA}
+    assert best is not None
+    mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels = best[1]
+
+
+def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[float, float]],
+                    mains: dict[str, BaseGeometry], outside_first: set[str], memo: dict[str, Any]) -> list[str]:
+    """Place the provinces in ``order``, each against everything placed before it: its name goes at its
+    start point (its pole of inaccessibility or the geo file's ``anchors`` point) or the nearest point
+    of a grid from which the name's box stays inside the province and its unit, dot and coasts fit
+    beside it clear of everything placed before and inside the map; failing that with its sea name
+    dropped, then in the smaller size, then with the name's box allowed over the province's edge; a
+    small province (under OUTSIDE_AREA) where nothing fits, an island smaller than a unit, has its name
+    beside it (:func:`_outside`), and so has a province in ``outside_first`` if it can. A province that fits
+    nowhere is left at its start point; the list of those is returned. ``memo`` keeps each province's
+    candidate points from one round to the next."""
+    v = mg.variant
+    overrides = mg.geo.get("anchors", {})
+    homes = {c for p in v.powers.values() for c in p.home_centres}
+    names_placed: list[Box] = []
+    marks_placed: list[Box] = []  # unit spots, dislodged units' spots, coast labels and centre dots
+    big = 1e5  # everything outside the map is blocked for units and dots
+    frame: list[Box] = [(-big, -big, 0.0, big), (mg.width, -big, big, big), (-big, -big, big, 0.0),
+                        (-big, mg.svg_height, big, big)]
+    # coasts the geo file places are fixed before any name
+    fixed = set()
+    for loc, lonlat in sorted(mg.geo.get("coasts", {}).items()):
+        pid = loc.split("/")[0]
+        if pid in mg.shapes and loc.split("/")[1] in v.provinces[pid].coasts:
+            u, vv = mg.proj.point(lonlat)
+            mg.anchors[loc] = {"unit": (round(u, 1), round(vv, 1))}
+            marks_placed += [*unit_boxes(mg.anchors[loc]["unit"]), coast_label_box(loc, mg.anchors[loc]["unit"])]
+            fixed.add(loc)
+    failed = []
+    later = set(order)
+    for pid in order:
+        later.discard(pid)
         prov = v.provinces[pid]
         main = mains[pid]
         over = {k: mg.proj.point(val) for k, val in overrides.get(pid, {}).items()}
@@ -289,15 +416,24 @@ def place(mg: MapGeometry) -> None:
                 styles.append((False, True))
             styles.append((False, False))
         styles.append((True, False))
-        inner = main.buffer(1.0)
         names_arr = np.array(names_placed).reshape(-1, 4)
-        others_arr = np.array(others_placed).reshape(-1, 4)
-        marks = (np.array(units_placed).reshape(-1, 4), np.array(dots_placed).reshape(-1, 4))
-        cands = _label_candidates(main, starts[pid])
-        grid = cands[1:]
-        anywhere: Anywhere = (grid, shapely.distance(shapely.points(np.array(grid).reshape(-1, 2)), main.boundary))
+        marks_arr = np.array(marks_placed).reshape(-1, 4)
+        blocked = np.vstack([names_arr, marks_arr, np.array(frame)])
+        if pid not in memo:
+            cands = _label_candidates(main, starts[pid])
+            grid = cands[1:]
+            near = shapely.distance(shapely.points(np.array(grid).reshape(-1, 2)), main.boundary)
+            shores = {loc: _shore_points(mg, pid, loc, (grid, near)) for loc in _free_coasts(prov, fixed)}
+            # a name's point stays a little inside its province, off its border
+            cands = cands[:1] + [q for q, r in zip(grid, near, strict=True) if r >= EDGE]
+            memo[pid] = {"cands": cands, "anywhere": (grid, near), "inner": main.buffer(1.0), "shores": shores}
+        cands, anywhere, inner, shores = (memo[pid][k] for k in ("cands", "anywhere", "inner", "shores"))
         chosen = None
+        if pid in outside_first:
+            chosen = _outside(mg, pid, starts[pid], blocked, over, homes, anywhere, shores, later, memo[pid])
         for strict in (True, False):
+            if chosen:
+                break
             for small, sea_name in styles:
                 mg.small_labels.discard(pid)
                 mg.sea_names.discard(pid)
@@ -307,22 +443,21 @@ def place(mg: MapGeometry) -> None:
                     mg.sea_names.add(pid)
                 for at in cands:
                     boxes = name_boxes(mg, pid, at)
-                    if any(_hits(b, names_arr) or _hits(b, others_arr) for b in boxes):
+                    if any(_hits(b, names_arr) or _hits(b, marks_arr) for b in boxes):
                         continue
                     if strict and not all(inner.contains(shapely.box(*b)) for b in boxes[:1]):
                         continue
-                    found = _fit_beside(mg, pid, main, at, boxes, names_arr, over, homes, anywhere, marks)
+                    found = _fit_beside(mg, pid, main, at, boxes, blocked, over, homes, anywhere, shores)
                     if found is not None:
                         chosen = (at, found)
                         break
                 if chosen:
                     break
-            if chosen:
-                break
-        if chosen is None:
-            chosen = _outside(mg, pid, main, starts[pid], names_arr, others_arr, over, homes, anywhere)
+        if chosen is None and pid not in outside_first and mg.shapes[pid].area < OUTSIDE_AREA:
+            chosen = _outside(mg, pid, starts[pid], blocked, over, homes, anywhere, shores, later, memo[pid])
         if chosen is None:
             # nothing fits: the first style at the preferred point, for check() to report
+            failed.append(pid)
             mg.small_labels.discard(pid)
             mg.sea_names.discard(pid)
             at = starts[pid]
@@ -330,9 +465,8 @@ def place(mg: MapGeometry) -> None:
             if prov.centre:
                 found["sc"] = over.get("sc", at)
             mg.anchors[pid] = {"label": at}
-            for c in prov.coasts:
-                if f"{pid}/{c}" not in mg.anchors:
-                    found[f"{pid}/{c}"] = layout.coast_point(mg, pid, f"{pid}/{c}")
+            for loc in shores:
+                found[loc] = layout.coast_point(mg, pid, loc)
             chosen = (at, found)
         at, pts = chosen
         mg.anchors[pid] = {"label": at, **{k: val for k, val in pts.items() if "/" not in k}}
@@ -341,90 +475,156 @@ def place(mg: MapGeometry) -> None:
                 mg.anchors[loc] = {"unit": val}
         names_placed += name_boxes(mg, pid)
         for loc, val in pts.items():
-            if loc == "unit" or "/" in loc:
-                others_placed.append(unit_box(val))
-                units_placed.append(unit_box(val))
+            if (loc == "unit" and holds_units(mg, pid)) or "/" in loc:
+                marks_placed += unit_boxes(val)
             if "/" in loc:
-                others_placed.append(coast_label_box(loc, val))
+                marks_placed.append(coast_label_box(loc, val))
             if loc == "sc":
-                others_placed.append(dot_box(val, pid in homes))
-                dots_placed.append(dot_box(val, pid in homes))
+                marks_placed.append(dot_box(val, pid in homes))
+    return failed
 
 
-def _outside(mg: MapGeometry, pid: str, main: BaseGeometry, start: tuple[float, float], names_arr: np.ndarray,
-             others_arr: np.ndarray, over: dict[str, tuple[float, float]], homes: set[str],
-             anywhere: Anywhere) -> tuple[tuple[float, float], dict[str, tuple[float, float]]] | None:
-    """For a province too small to hold its unit and its name (an island): the unit at its middle, the
-    centre dot inside it as far from the unit as it goes, and the name, in the smaller size, just
-    beside the province (nearest first), clear of everything."""
+def _free_coasts(prov: Any, fixed: set[str]) -> list[str]:
+    """The coasts of a province whose unit points are placed here (not given by the geo file)."""
+    return [f"{prov.id}/{c}" for c in prov.coasts if f"{prov.id}/{c}" not in fixed]
+
+
+COAST_REACH = 24.0  # how far from its shoreline a coast's unit point may be moved
+
+
+def _shore_points(mg: MapGeometry, pid: str, loc: str, anywhere: Anywhere) -> np.ndarray:
+    """The grid points of a province within COAST_REACH of a coast's shoreline: where its unit point may
+    go when the one beside the middle of the shoreline is taken."""
+    shore = layout.coast_shore(mg, pid, loc)
+    pts = np.array(anywhere[0]).reshape(-1, 2)
+    if shore is None or not len(pts):
+        return pts
+    near = shapely.distance(shapely.points(pts), shore) <= COAST_REACH
+    return np.asarray(pts[near & (anywhere[1] >= EDGE)])
+
+
+def _place_coasts(mg: MapGeometry, pid: str, blocked: np.ndarray,
+                  shores: dict[str, np.ndarray]) -> dict[str, tuple[float, float]] | None:
+    """Unit points for the coasts in ``shores``: each the point beside the middle of its shoreline, or
+    else the nearest to it of its shore points, clear of everything ``blocked`` and of the coasts placed
+    before; None if one does not fit. (The province's label point must be in ``mg.anchors``.)"""
+    out: dict[str, tuple[float, float]] = {}
+    for loc, near in shores.items():
+        first = layout.coast_point(mg, pid, loc)
+        pts = np.vstack([np.array([first]), near])
+        d = np.hypot(pts[:, 0] - first[0], pts[:, 1] - first[1])
+        pts = pts[np.lexsort((pts[:, 0], pts[:, 1], np.round(d, 3)))]
+        clear = _clear(pts, UNIT_PARTS, blocked)
+        if not clear.any():
+            return None
+        x, y = pts[int(np.argmax(clear))]
+        out[loc] = (round(float(x), 1), round(float(y), 1))
+        blocked = np.vstack([blocked, np.array(unit_boxes(out[loc]))])
+    return out
+
+
+def _land_taken(mg: MapGeometry, pid: str, pts: np.ndarray, later: set[str]) -> np.ndarray:
+    """For each unit point, the shares of the land provinces placed ``later`` its unit spot and the
+    dislodged unit's spot cover, added up."""
+    spots = [shapely.box(pts[:, 0] + part[0], pts[:, 1] + part[1], pts[:, 0] + part[2], pts[:, 1] + part[3])
+             for part in UNIT_PARTS]
+    covers = shapely.union(*spots) if len(pts) else np.array([])
+    out = np.zeros(len(pts))
+    if not len(pts):
+        return out
+    reach = shapely.box(*shapely.total_bounds(covers))
+    for other, shape in mg.shapes.items():
+        if other in later and mg.variant.provinces[other].type != "sea" and shape.intersects(reach):
+            out += shapely.area(shapely.intersection(covers, shape)) / shape.area
+    return out
+
+
+def _outside(mg: MapGeometry, pid: str, start: tuple[float, float], blocked: np.ndarray,
+             over: dict[str, tuple[float, float]], homes: set[str], anywhere: Anywhere,
+             shores: dict[str, np.ndarray], later: set[str], memo: dict[str, Any]
+             ) -> tuple[tuple[float, float], dict[str, tuple[float, float]]] | None:
+    """For a province too small to hold its unit and its name (an island): the unit at its middle (or
+    the roomiest point where it is clear of everything), the centre dot inside it as far from the unit as
+    it goes, and the name, in the smaller size, just beside the province (nearest first), clear of
+    everything."""
     prov = mg.variant.provinces[pid]
     mg.small_labels.add(pid)
     mg.sea_names.discard(pid)
-    unit = over.get("unit", start)
-    pts: dict[str, tuple[float, float]] = {"unit": unit}
-    own = [unit_box(unit)]
-    if prov.centre:
-        # the farthest from the unit of the points a little inside the shore
-        roomy = [q for q, r in zip(*anywhere, strict=True) if r >= min(2.0, float(np.max(anywhere[1], initial=0.0)))]
-        far = sorted(roomy, key=lambda q: (-round((q[0] - unit[0]) ** 2 + (q[1] - unit[1]) ** 2, 1), q))
-        pts["sc"] = over.get("sc", far[0] if far else unit)
-        own.append(dot_box(pts["sc"], pid in homes))
-    mg.anchors[pid] = {"label": start}
-    for c in prov.coasts:
-        loc = f"{pid}/{c}"
-        if loc not in mg.anchors:
-            pts[loc] = layout.coast_point(mg, pid, loc)
-            own += [unit_box(pts[loc]), coast_label_box(loc, pts[loc])]
-    if any(_hits(b, names_arr) for b in own):
+    first = over.get("unit", start)
+    cands = np.array([first, *anywhere[0]])
+    room = np.concatenate([[np.inf], anywhere[1]])
+    edge = min(EDGE, 0.4 * float(np.max(anywhere[1], initial=0.0)))  # (an island may be narrower)
+    clear = _clear(cands, UNIT_PARTS, blocked) & (room >= edge)
+    cands, room = cands[clear], room[clear]
+    # the unit takes as little of the neighbouring land as it can (a small share of a small province
+    # counts as much as a large share of a large one), then the most room
+    taken = _land_taken(mg, pid, cands, later)
+    cands = cands[np.lexsort((cands[:, 0], cands[:, 1], -np.round(room, 1), np.round(taken, 2)))][:OUTSIDE_TRIES]
+    inside = [q for q, r in zip(*anywhere, strict=True) if r >= edge]
+    home = pid in homes
+    pts: dict[str, tuple[float, float]] = {} if holds_units(mg, pid) else {"unit": start}
+    own: list[Box] = []
+    for x, y in ([] if pts else cands):
+        unit = (round(float(x), 1), round(float(y), 1))
+        own = unit_boxes(unit)
+        if not prov.centre:
+            pts = {"unit": unit}
+            break
+        # the farthest from the unit of the points inside the province that is clear of everything
+        far = sorted(inside, key=lambda q: (-round((q[0] - unit[0]) ** 2 + (q[1] - unit[1]) ** 2, 1), q))
+        spots = np.array(far).reshape(-1, 2)
+        ok = _clear(spots, _dot_parts(home), np.vstack([blocked, np.array(own).reshape(-1, 4)]))
+        if ok.any():
+            sx, sy = spots[int(np.argmax(ok))]
+            pts = {"unit": unit, "sc": (round(float(sx), 1), round(float(sy), 1))}
+            own.append(dot_box(pts["sc"], home))
+            break
+    if not pts:
         return None
-    ring = shapely.difference(main.buffer(OUTSIDE_REACH), main)
-    own_arr = np.array(own).reshape(-1, 4)
-    for at in _label_candidates(ring, start, first=False):
+    mg.anchors[pid] = {"label": start}
+    coasts = _place_coasts(mg, pid, np.vstack([blocked, np.array(own).reshape(-1, 4)]), shores)
+    if coasts is None:
+        return None
+    for loc, val in coasts.items():
+        pts[loc] = val
+        own += [*unit_boxes(val), coast_label_box(loc, val)]
+    if "ring" not in memo:
+        ring = shapely.difference(mg.shapes[pid].buffer(OUTSIDE_REACH), mg.shapes[pid])
+        memo["ring"] = _label_candidates(ring, start, first=False)
+    taken = np.vstack([blocked, np.array(own).reshape(-1, 4)])
+    for at in memo["ring"]:
         boxes = name_boxes(mg, pid, at)
-        if not any(_hits(b, names_arr) or _hits(b, others_arr) or _hits(b, own_arr) for b in boxes):
+        if not any(_hits(b, taken) for b in boxes):
             mg.outside_labels.add(pid)
             return at, pts
     return None
 
 
 def _fit_beside(mg: MapGeometry, pid: str, main: BaseGeometry, at: tuple[float, float], boxes: list[Box],
-                names_arr: np.ndarray, over: dict[str, tuple[float, float]],
-                homes: set[str], anywhere: Anywhere,
-                marks: tuple[np.ndarray, np.ndarray]) -> dict[str, tuple[float, float]] | None:
-    """The unit point, centre dot and computed coast points of a province whose name is at ``at``, each
-    clear of the name and of the names placed before (and, where there is a place for it, a unit clear of
-    the dots and a dot clear of the units and dots placed before); None if one does not fit."""
+                blocked: np.ndarray, over: dict[str, tuple[float, float]], homes: set[str], anywhere: Anywhere,
+                shores: dict[str, np.ndarray]) -> dict[str, tuple[float, float]] | None:
+    """The unit point, centre dot and coast points of a province whose name is at ``at``, each clear of
+    the name, of one another and of everything ``blocked``; None if one does not fit."""
     prov = mg.variant.provinces[pid]
     around = _union(boxes)
     out: dict[str, tuple[float, float]] = {}
-    units, dots = marks
-    unit = _beside(main, around, UNIT_HALF, UNIT_ROOM, boxes, np.vstack([names_arr, dots]), prov.type == "sea",
-                   over.get("unit"), anywhere)
-    if unit is None:
-        unit = _beside(main, around, UNIT_HALF, UNIT_ROOM, boxes, names_arr, prov.type == "sea", over.get("unit"),
-                       anywhere)
+    blocked = np.vstack([blocked, np.array(boxes)])
+    if not holds_units(mg, pid):
+        return {"unit": at}
+    unit = _beside(main, around, UNIT_PARTS, UNIT_ROOM, blocked, prov.type == "sea", over.get("unit"), anywhere)
     if unit is None:
         return None
     out["unit"] = unit
+    blocked = np.vstack([blocked, np.array(unit_boxes(unit))])
     if prov.centre:
-        r = DOT_RADIUS[pid in homes]
-        sc = _beside(main, around, (r, r), DOT_ROOM, [*boxes, unit_box(unit)], np.vstack([names_arr, units, dots]),
-                     False, over.get("sc"), anywhere)
-        if sc is None:
-            sc = _beside(main, around, (r, r), DOT_ROOM, [*boxes, unit_box(unit)], names_arr, False, over.get("sc"),
-                         anywhere)
+        home = pid in homes
+        sc = _beside(main, around, _dot_parts(home), DOT_ROOM, blocked, False, over.get("sc"), anywhere)
         if sc is None:
             return None
         out["sc"] = sc
+        blocked = np.vstack([blocked, np.array([dot_box(sc, home)])])
     mg.anchors[pid] = {"label": at}
-    for c in prov.coasts:
-        loc = f"{pid}/{c}"
-        if loc in mg.anchors and loc in mg.geo.get("coasts", {}):
-            continue
-        spot = layout.coast_point(mg, pid, loc)
-        if any(_meet(b, unit_box(spot)) or _meet(b, coast_label_box(loc, spot)) for b in boxes) or _hits(
-            unit_box(spot), names_arr
-        ):
-            return None
-        out[loc] = spot
-    return out
+    coasts = _place_coasts(mg, pid, blocked, shores)
+    if coasts is None:
+        return None
+    return {**out, **coasts}

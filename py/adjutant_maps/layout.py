@@ -159,16 +159,22 @@ def check(mg: MapGeometry) -> list[str]:
     return problems
 
 
-def coast_point(mg: MapGeometry, pid: str, loc: str) -> tuple[float, float]:
-    """A unit point for a coast the geo file gives none: inland of the middle of its shoreline."""
+def coast_shore(mg: MapGeometry, pid: str, loc: str) -> BaseGeometry | None:
+    """The shoreline a coast's fleets sail from: where the province meets the seas the coast reaches."""
     v = mg.variant
     seas = {link.b if link.a == loc else link.a for link in data.links(v) if loc in (link.a, link.b)}
     shape = mg.shapes[pid]
     parts = [shapely.intersection(shape.boundary, mg.shapes[s].boundary) for s in sorted(seas) if s in mg.shapes]
     lines = [q for part in parts for q in shapely.get_parts(part) if q.geom_type == "LineString" and not q.is_empty]
-    if not lines:
-        raise data.GeoError(f"geo file for {v.id}: no point for coast {loc} under 'coasts'")
-    mid = shapely.line_merge(shapely.MultiLineString(lines)).interpolate(0.5, normalized=True)
+    return shapely.line_merge(shapely.MultiLineString(lines)) if lines else None
+
+
+def coast_point(mg: MapGeometry, pid: str, loc: str) -> tuple[float, float]:
+    """A unit point for a coast the geo file gives none: inland of the middle of its shoreline."""
+    shore = coast_shore(mg, pid, loc)
+    if shore is None:
+        raise data.GeoError(f"geo file for {mg.variant.id}: no point for coast {loc} under 'coasts'")
+    mid = shore.interpolate(0.5, normalized=True)
     label = mg.anchors[pid]["label"]
     dx, dy = label[0] - mid.x, label[1] - mid.y
     d = max((dx * dx + dy * dy) ** 0.5, 1e-9)

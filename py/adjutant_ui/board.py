@@ -14,15 +14,16 @@ import math
 from typing import Any
 
 import js
+from adjutant import pieces
 from pyodide.ffi import jsnull
 
 from .session import PhaseMarks, Shape
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FALLBACK_COLOURS = ["#c0392b", "#2c3e50", "#2980b9", "#7f8c8d", "#27ae60", "#8e44ad", "#d4ac0d", "#e67e22", "#16a085"]
-UNIT_RADIUS = 11.0
-#: where a dislodged unit is drawn, from the place it stood
-DISLODGED_OFFSET = (16.0, 14.0)
+UNIT_RADIUS = pieces.ARMY_RADIUS
+DISLODGED_OFFSET = pieces.DISLODGED_OFFSET
+FLEET_WIDTH, FLEET_HEIGHT = pieces.FLEET_SIZE
 
 
 def _v(value: Any) -> Any:
@@ -255,7 +256,8 @@ class Board:
         x, y = point[0] + offset[0], point[1] + offset[1]
         colour = self.colours.get(unit.power, "#888")
         if unit.type == "F":
-            body = self._el("rect", group, x=f"{x - 13:.1f}", y=f"{y - 9:.1f}", width=26, height=18, rx=5)
+            body = self._el("rect", group, x=f"{x - FLEET_WIDTH / 2:.1f}", y=f"{y - FLEET_HEIGHT / 2:.1f}",
+                            width=f"{FLEET_WIDTH:g}", height=f"{FLEET_HEIGHT:g}", rx=5)
         else:
             body = self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=UNIT_RADIUS)
         body.setAttribute("class", "adj-unit-body")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from adjutant import pieces
 from app_driver import PYTHON_READY_TIMEOUT_MS, Site, adjudicate, open_app
 from test_play import enter_text, phase, units
 
@@ -176,4 +177,11 @@ def test_the_autosaved_position_is_painted_before_python_is_ready(new_context: A
     assert page.locator("html[data-python-ready]").count() == 0
     assert units(page) == expected
     assert "france A bur" in expected
+    # drawn with the sizes the map carries, the ones its placement keeps clear (adjutant.pieces)
+    bodies = page.eval_on_selector_all(
+        "#map .adj-snapshot .adj-unit-body",
+        "els => els.map(e => e.tagName === 'rect' ? [+e.getAttribute('width'), +e.getAttribute('height')]"
+        " : [+e.getAttribute('r')])",
+    )
+    assert {tuple(b) for b in bodies} == {(pieces.ARMY_RADIUS,), pieces.FLEET_SIZE}
     assert "Fall 1901" in page.inner_text("#phase-label")

@@ -10,6 +10,7 @@ import os
 from typing import Any
 
 import pytest
+from adjutant import pieces
 from adjutant.variant import province_of
 from app_driver import Site, adjudicate, reopen_app
 from test_accessibility import serious_violations
@@ -66,6 +67,23 @@ def _shot(page: Any, name: str) -> None:
         page.locator("#map").screenshot(path=os.path.join(folder, f"{name}.png"))
 
 
+def _drawn_as_the_map_placed_them(page: Any) -> None:
+    """The units are drawn with the sizes (adjutant.pieces) the map's placement keeps clear of names, centre
+    dots and one another: the army that took Venice at its unit point, the dislodged one moved by the
+    dislodged offset, and a fleet's box."""
+    x, y = (float(c) for c in page.get_attribute('#map [id="ven"]', "data-unit").split(","))
+    armies = page.eval_on_selector_all(
+        '#map .adj-unit[data-location="ven"] circle.adj-unit-body',
+        "els => els.map(e => [e.closest('.adj-unit').classList.contains('dislodged'), +e.getAttribute('cx'),"
+        " +e.getAttribute('cy'), +e.getAttribute('r')])",
+    )
+    dx, dy = pieces.DISLODGED_OFFSET
+    assert sorted(armies) == [[False, x, y, pieces.ARMY_RADIUS], [True, x + dx, y + dy, pieces.ARMY_RADIUS]]
+    fleet = page.eval_on_selector('#map .adj-unit[data-location="tri"] rect.adj-unit-body',
+                                  "e => [+e.getAttribute('width'), +e.getAttribute('height')]")
+    assert tuple(fleet) == pieces.FLEET_SIZE
+
+
 def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], site: Site) -> None:
     page, recorder = app
     assert page.locator(RESULTS).count() == 0
@@ -112,6 +130,7 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     assert page.locator(f"{RESULTS}.support.succeeded .adj-cut").count() == 0  # F Tri's support held
     assert _attrs(page, "#map .adj-dislodged-mark", "e.dataset.location") == ["ven"]
     assert _attrs(page, "#map .adj-unit.dislodged", "e.dataset.location") == ["ven"]
+    _drawn_as_the_map_placed_them(page)
     options = _attrs(page, "#map .adj-retreat-option", "e.dataset.from + '>' + e.dataset.to")
     assert options == ["ven>apu", "ven>pie", "ven>tus"]
     assert ("The unit in Venice was dislodged by A tyr; may retreat to Apulia, Piedmont, Tuscany."
