@@ -17,7 +17,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -111,6 +112,19 @@ class VariantRules:
 
     def candidates_for_others(self, state: VariantState | None, units: Mapping[str, Unit], prov: str) -> list[Order]:
         """The orders another power than its owner may give for the unit in ``prov``."""
+        return []
+
+    def random_orders(
+        self,
+        variant: Variant,
+        state: VariantState | None,
+        units: Mapping[str, Unit],
+        legal: Callable[[str], list[UnitOrder]],
+        rng: random.Random,
+    ) -> list[Order]:
+        """The variant's own orders drawn at random in a movement phase, beside one order per unit (for
+        the random games of :mod:`adjutant.randomgame`); ``legal(prov)`` is the legal orders of the unit
+        in ``prov``."""
         return []
 
     # --- adjudication ---------------------------------------------------------------------------------
