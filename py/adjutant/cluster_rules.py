@@ -1096,6 +1096,7 @@ class ClusterDiplomacy(VariantRules):
     title = "Cluster"
     file_key = "cluster"
     hidden_setup = True
+    keeps_secrets = True
 
     def applies_to(self, variant: Variant) -> bool:
         return variant.cluster is not None

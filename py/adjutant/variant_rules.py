@@ -63,6 +63,10 @@ class VariantRules:
     #: whether a game's setup is hidden (Cluster's sites), so that it cannot be replayed from its orders
     #: alone: its link then holds its game file
     hidden_setup: bool = False
+    #: whether a game keeps secrets from its players (Cluster's sites, multiples and transfers): it is
+    #: never shared in the clear, so its group game is the variant's own, and a sealed orders code, drafted
+    #: in a player's view, is checked again against the game master's game as its orders are taken in
+    keeps_secrets: bool = False
 
     def applies_to(self, variant: Variant) -> bool:
         """Whether these are ``variant``'s rules (the classic rules are every other variant's)."""
