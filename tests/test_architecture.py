@@ -1,6 +1,6 @@
-"""How the code is put together: the modules that play a game know no variant's own rules (they call
-the hooks of adjutant.variant_rules), no import cycle runs through the game file, and no module reaches
-into another's private names."""
+"""How the code is put together: no engine module but Cluster's own knows Cluster Diplomacy (the others
+call the hooks of adjutant.variant_rules), no import cycle runs among the engine's modules, and no module
+reaches into another's private names."""
 
 from __future__ import annotations
 
@@ -55,26 +55,80 @@ def imports(name: str) -> dict[str, str]:
     return found
 
 
-@pytest.mark.parametrize("name", ["adjutant.game", "adjutant.gamefile", "adjutant.legal", "adjutant.codec"])
-def test_the_game_modules_know_no_variant_of_their_own(name: str) -> None:
-    imported = set(imports(name).values())
-    assert not imported & CLUSTER, f"{name} imports {sorted(imported & CLUSTER)}: it should call a hook"
-    source = MODULES[name].read_text(encoding="utf-8")
-    for word in ("ClusterState", ".cluster is not None", "position.cluster"):
-        assert word not in source, f"{name} names {word!r}: Cluster's rules belong in adjutant.cluster_rules"
+#: the engine's modules
+ENGINE_MODULES = sorted(name for name in MODULES if name.startswith("adjutant."))
+#: the modules that may know Cluster: its own, and the rulebook that lists its rules; and the command
+#: line, which like the page is a front end on top of the engine (no engine module imports it) and shows
+#: a Cluster game master's game to the players as its public view
+KNOW_CLUSTER = CLUSTER | {"adjutant.rulebook", "adjutant.cli"}
 
 
-def test_no_import_cycle_runs_through_the_game_file() -> None:
-    seen: set[str] = set()
-    todo = sorted(set(imports("adjutant.gamefile").values()))
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        todo += sorted(set(imports(name).values()) - seen)
-    assert "adjutant.gamefile" not in seen
-    assert not seen & CLUSTER - {"adjutant.cluster_rules"}, "the game file reads no Cluster view or link"
+def cluster_uses(name: str) -> list[str]:
+    """Where module ``name`` knows Cluster Diplomacy itself: imports a Cluster module, or reads a
+    variant's Cluster section (``.cluster``) or names Cluster's state."""
+    out = [f"imports {m}" for m in sorted(set(imports(name).values()) & CLUSTER)]
+    for node in ast.walk(_tree(name)):
+        if isinstance(node, ast.Attribute) and node.attr == "cluster":
+            out.append(f"line {node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Name) and node.id in ("ClusterState", "ClusterDiplomacy"):
+            out.append(f"line {node.lineno}: {node.id}")
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(set(ENGINE_MODULES) - KNOW_CLUSTER))
+def test_no_engine_module_knows_cluster_but_its_own(name: str) -> None:
+    """A variant's own rules are reached through its hooks (adjutant.variant_rules), which the rulebook
+    gives each variant; no other module asks whether a game is Cluster's."""
+    assert cluster_uses(name) == [], f"{name} should call a hook of adjutant.variant_rules"
+
+
+def test_the_cluster_check_finds_a_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = "from .cluster_group import game_digest\n\ndef f(game):\n    return game.variant.cluster is not None\n"
+    path = tmp_path / "asking.py"
+    path.write_text(source, encoding="utf-8")
+    monkeypatch.setitem(MODULES, "adjutant.asking", path)
+    assert cluster_uses("adjutant.asking") == ["imports adjutant.cluster_group", "line 4: game.variant.cluster"]
+
+
+def import_cycles(names: list[str]) -> list[list[str]]:
+    """The import cycles among modules ``names`` (imports at any depth of their code, a function's too),
+    each as the modules it runs through, back to the first."""
+    graph = {name: sorted(set(imports(name).values()) & set(names)) for name in names}
+    cycles: list[list[str]] = []
+    state: dict[str, str] = {}
+    path: list[str] = []
+
+    def visit(name: str) -> None:
+        state[name] = "open"
+        path.append(name)
+        for other in graph[name]:
+            if state.get(other) == "open":
+                cycles.append([*path[path.index(other) :], other])
+            elif other not in state:
+                visit(other)
+        path.pop()
+        state[name] = "done"
+
+    for name in names:
+        if name not in state:
+            visit(name)
+    return cycles
+
+
+def test_no_import_cycle_among_the_engines_modules() -> None:
+    assert import_cycles(ENGINE_MODULES) == []
+
+
+def test_the_cycle_check_finds_a_cycle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a lazy import in a function is an import too: the group module that imported Cluster's group links
+    path = tmp_path / "lower.py"
+    path.write_text("def f():\n    from .upper import g\n    return g\n", encoding="utf-8")
+    monkeypatch.setitem(MODULES, "adjutant.lower", path)
+    path = tmp_path / "upper.py"
+    path.write_text("from . import lower\n", encoding="utf-8")
+    monkeypatch.setitem(MODULES, "adjutant.upper", path)
+    cycle = ["adjutant.lower", "adjutant.upper", "adjutant.lower"]
+    assert import_cycles(["adjutant.lower", "adjutant.upper"]) == [cycle]
 
 
 def _defined(tree: ast.Module) -> set[str]:

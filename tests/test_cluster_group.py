@@ -29,7 +29,8 @@ def _view(game: Game, power: str) -> Game:
 
 def _accept(game: Game, intake: group.Intake, power: str, payload: bytes, seq: int = 1) -> str:
     header = group.header_for(game, KEY, power)
-    sealed = group.Sealed("orders~x", header, power, b"", group.additional_data(header, game, KEY))
+    aad = group.additional_data(header, game, KEY, cg.game_digest(game, KEY))
+    sealed = group.Sealed("orders~x", header, power, b"", aad)
     return intake.accept(game, sealed, group.plaintext(seq, payload))
 
 
@@ -58,13 +59,27 @@ def test_the_players_digest_is_the_game_masters() -> None:
     game = cluster_views.new_game(seed=3)
     for _ in range(5):
         link = cg.read_link(cg.players_link("cluster", KEY, cg.public_text(game), SEALS))
-        assert cg.phase_digest(link.public, KEY) == group.phase_digest(game, KEY)
+        assert cg.phase_digest(link.public, KEY) == cg.game_digest(game, KEY)
         for order in random_orders(game, rng):
             game.add_order(order)
         game.adjudicate()
-    before = group.phase_digest(game, KEY)
+    before = cg.game_digest(game, KEY)
     game.undo()
-    assert group.phase_digest(game, KEY) != before
+    assert cg.game_digest(game, KEY) != before
+
+
+def test_a_code_for_the_game_masters_game_is_bound_to_its_public_part() -> None:
+    """adjutant.group knows no public game of a game with secrets: its digest is refused by name, and a
+    code read against the game master's game binds the digest of its public part, which the game
+    master's page hands it (as the player's page hands it the link's)."""
+    game = cluster_views.new_game(seed=4)
+    with pytest.raises(AdjutantError, match="a Cluster game keeps secrets"):
+        group.phase_digest(game, KEY)
+    header = group.header_for(game, KEY, "france")
+    code = group.CODE_PREFIX + group.b64(header.pack() + bytes(group.PUBLIC_KEY + group.IV + group.TAG + group.SEQ + 3))
+    sealed = group.read_code(code, game, KEY, cg.game_digest(game, KEY))
+    assert sealed.power == "france"
+    assert sealed.aad == header.pack() + cg.phase_digest(cg.read_public(cg.public_text(game)), KEY)
 
 
 def test_a_nomination_the_rules_refuse_is_refused_with_its_code() -> None:

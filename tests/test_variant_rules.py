@@ -5,14 +5,17 @@ without the game knowing which variant it is."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from adjutant import rulebook
 from adjutant.cluster_rules import ClusterDiplomacy
+from adjutant.errors import OrderError
 from adjutant.game import Game
 from adjutant.gamefile import dumps, loads
-from adjutant.orders import Move, UnitOrder
+from adjutant.legality import illegal_reason
+from adjutant.orders import Move, Research, Unit, UnitOrder, parse_order
 from adjutant.randomgame import random_game
 from adjutant.variant import Variant
 from adjutant.variant_rules import CLASSIC, Objection, VariantRules, VariantState
@@ -31,6 +34,7 @@ GAME_HOOKS = {
     "after_adjustments",
     "adjustments_skipped",
     "file_section",
+    "random_orders",  # (by the random games played here)
 }
 
 
@@ -107,3 +111,39 @@ def test_the_rulebook_gives_each_variant_its_rules() -> None:
     assert isinstance(rulebook.rules_for(load_variant("cluster")), ClusterDiplomacy)
     assert rulebook.rules_for(load_variant("standard")) is CLASSIC
     assert Game.new("standard").position.variant_state is None
+
+
+@pytest.mark.parametrize("text", ["A par RES", "F bre TRA par", "A par MAT bur", "Nominate 3 par"])
+def test_a_variants_own_order_kinds_are_its_datas(text: str) -> None:
+    """The parser takes an order of a kind only some variants have where the variant's data names the
+    kind (Variant.order_kinds), whatever the variant: not in Standard, in Cluster, and in a Standard
+    map said to have it."""
+    from adjutant import load_variant
+
+    standard, cluster = load_variant("standard"), load_variant("cluster")
+    units = Game.new("standard").units
+    with pytest.raises(OrderError, match=r"there is no \w+ in Standard Diplomacy"):
+        parse_order(text, standard, units, power="france")
+    assert parse_order(text, cluster, units, power="france")
+    kind = {"RES": "research", "TRA": "transfer", "MAT": "mattermission"}.get(text.split()[2], "nomination")
+    widened = replace(standard, order_kinds=frozenset({kind}), multiples=(3, 2))
+    assert parse_order(text, widened, units, power="france")
+
+
+def test_research_is_legal_where_the_variant_takes_it() -> None:
+    from adjutant import load_variant
+
+    standard = load_variant("standard")
+    research = Research(Unit("france", "A", "par"))
+    units = Game.new("standard").units
+    assert illegal_reason(standard, research, units, "spring") == "there is no research in Standard Diplomacy"
+    assert illegal_reason(load_variant("cluster"), research, units, "spring") == ""
+    assert illegal_reason(replace(standard, order_kinds=frozenset({"research"})), research, units, "spring") == ""
+
+
+def test_a_nomination_names_one_of_the_variants_multiples() -> None:
+    from adjutant import load_variant
+
+    units = Game.new("cluster", seed=1).units
+    with pytest.raises(OrderError, match="there is no 4 times force unit to nominate \\(only 3 or 2\\)"):
+        parse_order("Nominate 4 par", load_variant("cluster"), units, power="france")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -850,6 +850,35 @@ def transfers_out(state: ClusterState, units: Mapping[str, Unit], prov: str) -> 
             if other != prov and units[other].type == u.type]
 
 
+def random_orders(
+    variant: Variant,
+    state: ClusterState,
+    units: Mapping[str, Unit],
+    legal: Callable[[str], list[UnitOrder]],
+    rng: random.Random,
+) -> list[Order]:
+    """Random nominations while they are due, and orders from the powers commanding transferred hosts
+    (half the time: else the host follows its owner's), for random games."""
+    out: list[Order] = []
+    for power, levels in nominations_due(variant, state, []).items():
+        chosen: list[Nominate] = []
+        for level in levels:
+            if state.started:
+                places = list(state.fresh.get(power, ()))
+            else:
+                places = sorted(p for p, u in units.items() if u.power == power)
+            options = [Nominate(power, level, units[p].location) for p in places] + [Nominate(power, level)]
+            options = [n for n in options if not nomination_problem(variant, state, units, n, chosen)]
+            pick = rng.choice(options)
+            chosen.append(pick)
+            out.append(pick)
+    for t in state.transferees:
+        if not t.retreating and t.host in units and rng.random() < 0.5:
+            o = rng.choice(legal(t.host))
+            out.append(replace(o, unit=Unit(t.power, o.unit.type, o.unit.location)))
+    return out
+
+
 # --- retreats and adjustments ------------------------------------------------------------------------
 
 
@@ -1068,6 +1097,7 @@ class ClusterDiplomacy(VariantRules):
     title = "Cluster"
     file_key = "cluster"
     hidden_setup = True
+    keeps_secrets = True
 
     def applies_to(self, variant: Variant) -> bool:
         return variant.cluster is not None
@@ -1120,6 +1150,17 @@ class ClusterDiplomacy(VariantRules):
     def candidates_for_others(self, state: VariantState | None, units: Mapping[str, Unit], prov: str) -> list[Order]:
         found = cluster_state(state)
         return transfers_out(found, units, prov) if found is not None else []
+
+    def random_orders(
+        self,
+        variant: Variant,
+        state: VariantState | None,
+        units: Mapping[str, Unit],
+        legal: Callable[[str], list[UnitOrder]],
+        rng: random.Random,
+    ) -> list[Order]:
+        found = cluster_state(state)
+        return random_orders(variant, found, units, legal, rng) if found is not None else []
 
     def view_of(self, state: VariantState | None) -> str | None:
         found = cluster_state(state)

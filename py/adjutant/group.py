@@ -87,20 +87,19 @@ def game_id(public_key: bytes) -> bytes:
 def public_body(game: Game) -> str:
     """The game as everyone may see it, without any pending orders: :func:`encode_link`'s text without
     the variant's id."""
-    if game.variant.cluster is not None:
-        raise AdjutantError("a Cluster game keeps secrets: it is shared as a sealed link, not a group link")
+    if game.rules.keeps_secrets:
+        raise AdjutantError(
+            f"a {game.rules.title} game keeps secrets: it is shared as a sealed link, not a group link"
+        )
     bare = game.copy()
     bare.clear_orders()  # the pending orders are all encode_link writes of the current phase
     return split_link(encode_link(bare))[1]
 
 
 def phase_digest(game: Game, public_key: bytes) -> bytes:
-    """SHA-256 of the key and the public game at its current phase: what the additional data binds. (A
-    Cluster game master's game: of its public data, :func:`adjutant.cluster_group.phase_digest`.)"""
-    if game.variant.cluster is not None:
-        from .cluster_group import game_digest
-
-        return game_digest(game, public_key)
+    """SHA-256 of the key and the public game at its current phase: what the additional data binds. A
+    game that keeps secrets has no public game here: its own group game gives its digest (Cluster's,
+    :func:`adjutant.cluster_group.game_digest`), which the functions that bind one are handed."""
     return hashlib.sha256(b"adjutant group phase\0" + public_key + public_body(game).encode("ascii")).digest()
 
 
@@ -270,8 +269,9 @@ def header_for(game: Game, public_key: bytes, power: str) -> Header:
 
 def additional_data(header: Header, game: Game, public_key: bytes, digest: bytes | None = None) -> bytes:
     """What AES-GCM authenticates besides the ciphertext: the header and the phase's digest (``digest``
-    when given: a Cluster player's view cannot make its public part, so the player's page takes it from
-    the link)."""
+    when given: a game that keeps secrets has its own, :func:`adjutant.cluster_group.phase_digest` of
+    the public part, which a Cluster player's page takes from the link and the game master's makes from
+    the game, :func:`adjutant.cluster_group.game_digest`)."""
     return header.pack() + (digest if digest is not None else phase_digest(game, public_key))
 
 
@@ -301,9 +301,10 @@ class Sealed:
     aad: bytes
 
 
-def read_code(code: str, game: Game, public_key: bytes) -> Sealed:
+def read_code(code: str, game: Game, public_key: bytes, digest: bytes | None = None) -> Sealed:
     """Check a code's clear part against the game in hand: the game, the phase, the power. Raises
-    CodeError naming what is wrong; the code is then opened (web/group.js) with :attr:`Sealed.aad`."""
+    CodeError naming what is wrong; the code is then opened (web/group.js) with :attr:`Sealed.aad`
+    (bound to ``digest`` when given: a game that keeps secrets, see :func:`phase_digest`)."""
     text = code.strip()
     if not text.startswith(CODE_PREFIX):
         raise CodeError("this is not a sealed orders code (it does not start with orders~)")
@@ -328,7 +329,7 @@ def read_code(code: str, game: Game, public_key: bytes) -> Sealed:
     if header.phase != here:
         when = "an earlier" if header.phase < here else "a later"
         raise CodeError(f"the code is for {when} phase (phase {header.phase + 1}; the game is at phase {here + 1})")
-    return Sealed(CODE_PREFIX + text, header, power, data, additional_data(header, game, public_key))
+    return Sealed(CODE_PREFIX + text, header, power, data, additional_data(header, game, public_key, digest))
 
 
 # --- the game master's intake ----------------------------------------------------------------------
@@ -374,8 +375,9 @@ class Intake:
         before = game.orders_of(sealed.power)
         game.clear_orders(sealed.power)
         for order in orders:
-            # Cluster: what the rules refuse when it is given (a nomination, a transfer…) refuses the code
-            check = game.check_order(order) if game.variant.cluster is not None else LEGAL
+            # a game with secrets: what the rules refuse when it is given (Cluster's nominations,
+            # transfers…) refuses the code; the player's view could not check it against the whole game
+            check = game.check_order(order) if game.rules.keeps_secrets else LEGAL
             if check.verdict == "refused":
                 game.clear_orders(sealed.power)
                 for old in before:
@@ -484,8 +486,8 @@ def read_group_link(fragment: str) -> GroupLink:
     body = parts[3] if gm else parts[1]
     game = decode_link(link_start(named) + body if named else body)
     check_named_variant(named, game.variant.id)
-    if game.variant.cluster is not None:
-        raise GameFileError("the group link is damaged: a Cluster game is shared as a sealed link")
+    if game.rules.keeps_secrets:
+        raise GameFileError(f"the group link is damaged: a {game.rules.title} game is shared as a sealed link")
     if not gm:
         if game.all_orders():
             raise GameFileError("the group link is damaged: a public link holds no pending orders")

@@ -78,7 +78,7 @@ def check_order(variant: Variant, order: UnitOrder, season: Season) -> tuple[Uni
     if kind is Hold:
         return order, ""
     if kind is Research:
-        return order, "" if variant.cluster is not None else f"there is no research in {variant.name}"
+        return order, "" if "research" in variant.order_kinds else f"there is no research in {variant.name}"
     if kind is Move:
         closed = variant.closed_in(season)
         if order.unit.province in closed:

@@ -575,6 +575,15 @@ def _nominate(r: _Reader, power: str | None, phase: PhaseKind, units: Mapping[st
     return _check_phase(order, phase, r)
 
 
+#: the orders only some variants take, by the kind their data names (:attr:`Variant.order_kinds`)
+_VARIANT_KINDS: dict[type, str] = {
+    Research: "research",
+    Transfer: "transfer",
+    Mattermit: "mattermission",
+    Nominate: "nomination",
+}
+
+
 def _check_phase(order: Order, phase: PhaseKind, r: _Reader) -> Order:
     allowed = {"movement": MOVEMENT_ORDERS, "retreat": RETREAT_ORDERS, "adjustment": ADJUSTMENT_ORDERS}[phase]
     if not isinstance(order, allowed):
@@ -596,11 +605,11 @@ def _check_phase(order: Order, phase: PhaseKind, r: _Reader) -> Order:
         raise r.error(f"a {name} order cannot be given in a {phase} phase")
     if isinstance(order, Protect) and not r.v.options.protect_order:
         raise r.error(f"there is no protect order in {r.v.name}")
-    if isinstance(order, (Research, Transfer, Mattermit, Nominate)) and r.v.cluster is None:
-        what = {Research: "research", Transfer: "transfer", Mattermit: "mattermission", Nominate: "nomination"}
-        raise r.error(f"there is no {what[type(order)]} in {r.v.name}")
-    if isinstance(order, Nominate) and r.v.cluster is not None and order.level not in r.v.cluster.multiples:
-        levels = " or ".join(str(k) for k in r.v.cluster.multiples)
+    kind = _VARIANT_KINDS.get(type(order))
+    if kind is not None and kind not in r.v.order_kinds:
+        raise r.error(f"there is no {kind} in {r.v.name}")
+    if isinstance(order, Nominate) and order.level not in r.v.multiples:
+        levels = " or ".join(str(k) for k in r.v.multiples)
         raise r.error(f"there is no {order.level} times force unit to nominate (only {levels})")
     return order
 

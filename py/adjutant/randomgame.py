@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import replace
 
-from . import cluster_rules
-from .cluster_rules import ClusterState, cluster_state
 from .game import Game
 from .kinds import unit_type_of
 from .legal import Candidates, possible_orders
 from .legality import illegal_reason
-from .orders import Build, Disband, Nominate, Order, Unit, Waive
+from .orders import Build, Disband, Order, UnitOrder, Waive
 from .phases import adjustments_due
 from .variant import province_of
 
@@ -28,13 +25,18 @@ def random_orders(game: Game, rng: random.Random, hold_bias: float = 0.0) -> lis
     kind = game.phase.kind
     out: list[Order] = []
     if kind == "movement":
-        state = cluster_state(game.position.variant_state)
+        state = game.position.variant_state
         c = Candidates(game.variant, game.units, game.phase.season, state)
+
+        def legal(prov: str) -> list[UnitOrder]:
+            offered: list[UnitOrder] = c.of(prov)  # type: ignore[assignment]  # (a unit's orders, in a movement phase)
+            return [o for o in offered if not illegal_reason(game.variant, o, game.units, game.phase.season)]
+
         for prov in sorted(game.units):
-            legal = [o for o in c.of(prov) if not illegal_reason(game.variant, o, game.units, game.phase.season)]  # type: ignore[arg-type]
-            out.append(legal[0] if rng.random() < hold_bias else rng.choice(legal))
-        if state is not None:
-            out += _random_cluster_orders(game, state, c, rng)
+            orders = legal(prov)
+            out.append(orders[0] if rng.random() < hold_bias else rng.choice(orders))
+        # the variant's own (Cluster's nominations, and the orders of the powers commanding hosts)
+        out += game.rules.random_orders(game.variant, state, game.units, legal, rng)
     elif kind == "retreat":
         for d in game.position.dislodged:
             out.append(rng.choice(possible_orders(game, d.unit.province)))
@@ -57,32 +59,6 @@ def random_orders(game: Game, rng: random.Random, hold_bias: float = 0.0) -> lis
                 mine = sorted((u for u in game.units.values() if u.power == power), key=lambda u: u.province)
                 for u in rng.sample(mine, min(len(mine), -adj.delta)):
                     out.append(Disband(u))
-    return out
-
-
-def _random_cluster_orders(game: Game, state: ClusterState, c: Candidates, rng: random.Random) -> list[Order]:
-    """Cluster Diplomacy: random nominations while they are due, and orders from the powers commanding
-    transferred hosts (half the time: else the host follows its owner's)."""
-    out: list[Order] = []
-    v = game.variant
-    for power, levels in cluster_rules.nominations_due(v, state, []).items():
-        chosen: list[Nominate] = []
-        for level in levels:
-            if state.started:
-                places = list(state.fresh.get(power, ()))
-            else:
-                places = sorted(p for p, u in game.units.items() if u.power == power)
-            options = [Nominate(power, level, game.units[p].location) for p in places] + [Nominate(power, level)]
-            options = [n for n in options if not cluster_rules.nomination_problem(v, state, game.units, n, chosen)]
-            pick = rng.choice(options)
-            chosen.append(pick)
-            out.append(pick)
-    for t in state.transferees:
-        if not t.retreating and t.host in game.units and rng.random() < 0.5:
-            legal = [o for o in c.of(t.host) if not illegal_reason(game.variant, o, game.units, game.phase.season)]  # type: ignore[arg-type]
-            o = rng.choice(legal)
-            assert not isinstance(o, (Build, Waive, Nominate))
-            out.append(replace(o, unit=Unit(t.power, o.unit.type, o.unit.location)))
     return out
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from .errors import VariantError
 
@@ -52,6 +52,9 @@ class RuleOptions:
 @dataclass(frozen=True)
 class ClusterRules:
     """Cluster Diplomacy's Sites of the Ancients (``"cluster"`` in the variant data)."""
+
+    #: the orders a variant with this section takes beyond the classic ones (rules 2, 4, 5 and 6)
+    ORDER_KINDS: ClassVar[frozenset[str]] = frozenset({"research", "transfer", "mattermission", "nomination"})
 
     site_levels: tuple[int, ...]
     sites_per_level: int

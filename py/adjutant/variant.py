@@ -123,6 +123,11 @@ class Variant:
     source: str = ""
     #: Cluster Diplomacy's site rules, for that variant only
     cluster: ClusterRules | None = None
+    #: the kinds of order the variant takes beyond the classic ones (its data's: Cluster's research,
+    #: transfer, mattermission and nomination), which the parser and :mod:`adjutant.legality` ask
+    order_kinds: frozenset[str] = frozenset()
+    #: the strengths of a power's multiple units, strongest first (none: the variant has no multiples)
+    multiples: tuple[int, ...] = ()
     _army: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _fleet: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _kinds: dict[frozenset[str], str] = field(default_factory=dict, repr=False)
@@ -630,6 +635,7 @@ def build_variant(data: dict[str, Any], source: str = "<data>") -> Variant:
         raise VariantError(f"{source}: first_year and victory_centres must be whole numbers") from None
     if not isinstance(data.get("options", {}), dict):
         raise VariantError(f"{source}: options must be an object")
+    cluster = ClusterRules.from_data(data["cluster"], source, set(provinces)) if "cluster" in data else None
     return Variant(
         id=str(data["id"]),
         name=str(data["name"]),
@@ -640,7 +646,9 @@ def build_variant(data: dict[str, Any], source: str = "<data>") -> Variant:
         powers=powers,
         edges=tuple(edges),
         source=source,
-        cluster=ClusterRules.from_data(data["cluster"], source, set(provinces)) if "cluster" in data else None,
+        cluster=cluster,
+        order_kinds=cluster.ORDER_KINDS if cluster is not None else frozenset(),
+        multiples=cluster.multiples if cluster is not None else (),
         _army={k: frozenset(v) for k, v in army.items()},
         _fleet={k: frozenset(v) for k, v in fleet.items()},
         _kinds=kinds,

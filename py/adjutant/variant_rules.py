@@ -17,7 +17,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -62,6 +63,10 @@ class VariantRules:
     #: whether a game's setup is hidden (Cluster's sites), so that it cannot be replayed from its orders
     #: alone: its link then holds its game file
     hidden_setup: bool = False
+    #: whether a game keeps secrets from its players (Cluster's sites, multiples and transfers): it is
+    #: never shared in the clear, so its group game is the variant's own, and a sealed orders code, drafted
+    #: in a player's view, is checked again against the game master's game as its orders are taken in
+    keeps_secrets: bool = False
 
     def applies_to(self, variant: Variant) -> bool:
         """Whether these are ``variant``'s rules (the classic rules are every other variant's)."""
@@ -111,6 +116,19 @@ class VariantRules:
 
     def candidates_for_others(self, state: VariantState | None, units: Mapping[str, Unit], prov: str) -> list[Order]:
         """The orders another power than its owner may give for the unit in ``prov``."""
+        return []
+
+    def random_orders(
+        self,
+        variant: Variant,
+        state: VariantState | None,
+        units: Mapping[str, Unit],
+        legal: Callable[[str], list[UnitOrder]],
+        rng: random.Random,
+    ) -> list[Order]:
+        """The variant's own orders drawn at random in a movement phase, beside one order per unit (for
+        the random games of :mod:`adjutant.randomgame`); ``legal(prov)`` is the legal orders of the unit
+        in ``prov``."""
         return []
 
     # --- adjudication ---------------------------------------------------------------------------------

@@ -483,11 +483,13 @@ class GroupController:
             return
         game = state.game
         state.intake = state.intake.for_phase(game)
+        # a Cluster game's codes are bound to its public part, not to a public game
+        digest = cg.game_digest(game, state.public_key) if state.cluster is not None else None
         for code in codes:
             short = code[:18] + "…"
             power = ""
             try:
-                read = group.read_code(code, game, state.public_key)
+                read = group.read_code(code, game, state.public_key, digest)
                 power = read.power
                 opened = await js.window.adjutantGroup.openOrders(
                     state.private_key, to_js(read.data), group.HEADER, to_js(read.aad)
