@@ -561,21 +561,7 @@ class Game:
         out, state, given = self.rules.adjudicate_movement(
             self.variant, p.phase, p.units, p.variant_state, given, nominations
         )
-        texts = {o.unit.province: format_order(o) for o in given}
-        results = []
-        dislodged_units = {d.unit.province for d in out.dislodged}
-        for r in out.results:
-            prov = r.unit.province
-            results.append(
-                Result(r.unit.power, texts.get(prov, ""), f"{r.unit.type} {r.unit.location}", r.success,
-                       r.reason, prov in dislodged_units)
-            )
-        written: dict[str, list[str]] = {}
-        for o in sorted(given, key=lambda o: o.unit.province):
-            written.setdefault(o.unit.power, []).append(texts[o.unit.province])
-        for n in sorted(nominations, key=lambda n: n.level, reverse=True):
-            written.setdefault(n.power, []).append(format_order(n))
-        record = PhaseRecord(p.phase, dict(sorted(written.items())), results)
+        record = records.variant_movement(p.phase, out, given, nominations)
         self._advance(
             record,
             Position(

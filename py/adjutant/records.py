@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .kinds import PhaseKind
-from .orders import POWER_ORDERS, Build, Disband, Nominate, Order, Unit, format_order
+from .orders import POWER_ORDERS, Build, Disband, Nominate, Order, Unit, UnitOrder, format_order
 from .phases import AdjustmentResult, Phase, RetreatResult
-from .resolver import Resolver
+from .resolver import MovementOutcome, Resolver
 
 #: a retreat result's reason for a unit given no order (:func:`~adjutant.phases.adjudicate_retreats` gives
 #: it), and for one that could be given none
@@ -110,6 +110,26 @@ def movement(
     return PhaseRecord(phase, dict(sorted(grouped.items())), results)
 
 
+def variant_movement(
+    phase: Phase, outcome: MovementOutcome, given: Sequence[UnitOrder], nominations: Iterable[Nominate]
+) -> PhaseRecord:
+    """The record of a movement phase a variant adjudicated itself (Cluster's): its outcome, the unit orders
+    that counted (one per unit) and the power orders given (nominations, written strongest first)."""
+    texts = {o.unit.province: format_order(o) for o in given}
+    dislodged = {d.unit.province for d in outcome.dislodged}
+    results = [
+        Result(r.unit.power, texts.get(r.unit.province, ""), f"{r.unit.type} {r.unit.location}", r.success,
+               r.reason, r.unit.province in dislodged)
+        for r in outcome.results
+    ]
+    written: dict[str, list[str]] = {}
+    for o in sorted(given, key=lambda o: o.unit.province):
+        written.setdefault(o.unit.power, []).append(texts[o.unit.province])
+    for n in sorted(nominations, key=lambda n: n.level, reverse=True):
+        written.setdefault(n.power, []).append(format_order(n))
+    return PhaseRecord(phase, dict(sorted(written.items())), results)
+
+
 def retreats(
     phase: Phase, orders: dict[str, list[str]], results: Iterable[RetreatResult], nowhere: bool = False
 ) -> PhaseRecord:
@@ -150,4 +170,4 @@ def _unit_order_key(o: Order) -> tuple[str, str]:
     return (o.unit.province, "")
 
 
-__all__ = ["PhaseRecord", "Result", "adjustments", "movement", "retreats", "skipped", "written"]
+__all__ = ["PhaseRecord", "Result", "adjustments", "movement", "retreats", "skipped", "variant_movement", "written"]
