@@ -152,15 +152,38 @@ def _indexer(cands: list[Order]) -> Callable[[str, int], Order]:
     return lambda _, k: cands[k]
 
 
+#: the candidates of the last position a link was made in, with what they were made from (the
+#: current phase's, while it is played: each order given makes the link again, in the same position)
+_LAST_CANDIDATES: list[Any] = [None, None]
+
+
+def _candidates(game: Game) -> Candidates:
+    """The candidates of ``game``'s movement phase (kept for the last position asked about)."""
+    made_from = (game.variant, game.phase.season, tuple(game.units.items()))
+    if _LAST_CANDIDATES[0] != made_from:
+        _LAST_CANDIDATES[:] = [made_from, Candidates(game.variant, game.units, game.phase.season)]
+    found: Candidates = _LAST_CANDIDATES[1]
+    return found
+
+
+def _encoding_slots(game: Game, ordered: Any) -> list[tuple[str, int, list[Order]]]:
+    """``(key, number of candidates, candidates)`` for each unit of the phase in :func:`_phase_slots`'s
+    order; the candidates are listed only for the keys in ``ordered`` (the others' are only counted)."""
+    if game.phase.kind == "movement":
+        c = _candidates(game)
+        return [(prov, c.count(prov), c.of(prov) if prov in ordered else []) for prov in sorted(game.units)]
+    return [(prov, len(cands), cands) for prov, cands in _phase_slots(game)]
+
+
 def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:
     given: dict[str, list[Order]] = {}
     for power, texts in orders.items():
         given[power] = [game.parse(t, power) for t in texts]
     if game.phase.kind != "adjustment":
         by_prov = {o.unit.province: (p, o) for p, os in given.items() for o in os}  # type: ignore[union-attr]
-        for prov, cands in _phase_slots(game):
+        for prov, count, cands in _encoding_slots(game, by_prov):
             if prov not in by_prov:
-                digits.put(0, len(cands) + 2)
+                digits.put(0, count + 2)
                 continue
             power, o = by_prov[prov]
             if o in cands:
@@ -306,6 +329,42 @@ class _Parts:
         _SEGMENTS[id(record)] = _Segment(record, position, digits.read, digits.taken, self.written.get(n, []))
 
 
+class _Joined:
+    """A game's history parts as last put together for its link: the parts, and the number, the product
+    of radices and the orders written out that they make."""
+
+    __slots__ = ("extra", "game", "number", "radix", "segments")
+
+    def __init__(self, game: Game, segments: list[_Segment], number: int, radix: int, extra: list[Any]) -> None:
+        key = id(game)
+        self.game = weakref.ref(game, lambda _: _JOINED.pop(key, None))
+        self.segments, self.number, self.radix, self.extra = segments, number, radix, extra
+
+
+#: by the id of a game, for as long as it lives: its parts last put together (a long game's number is
+#: tens of thousands of bits: putting every part together again at each order grew with the game)
+_JOINED: dict[int, _Joined] = {}
+
+
+def _joined(game: Game, segments: list[_Segment]) -> tuple[int, int, list[Any]]:
+    """The number, the product of radices and the orders written out of ``segments`` (a game's adjudicated
+    phases' parts, first phase first) put together: only the parts after those last put together for the
+    same game are added."""
+    kept = _JOINED.get(id(game))
+    done = len(kept.segments) if kept is not None and kept.game() is game else -1
+    if kept is None or done < 0 or done > len(segments) or kept.segments != segments[:done]:
+        kept, done = _Joined(game, [], 0, 1, []), 0
+    number, radix, extra = kept.number, kept.radix, list(kept.extra)
+    for n, segment in enumerate(segments[done:], start=done):
+        number += segment.number * radix
+        radix *= segment.radix
+        extra += [[n, *item[1:]] for item in segment.extra]
+    if done < len(segments):
+        kept = _Joined(game, list(segments), number, radix, extra)
+    _JOINED[id(game)] = kept
+    return number, radix, extra
+
+
 def encode_link(game: Game) -> str:
     """The fragment text that :func:`decode_link` turns back into the same game."""
     if game.position.cluster is not None:
@@ -317,17 +376,14 @@ def encode_link(game: Game) -> str:
         return link_start(game.variant.id) + _b64(zlib.compress(text.encode("utf-8"), 9)[2:-4])
     # Each adjudicated phase's orders are written against the position it started in (the game keeps
     # it), so no phase is replayed; the phases' digits are least significant first, as decoding reads them.
-    number, radix = 0, 1
-    extra: list[Any] = []
-    n = 0
-    for index, record in enumerate(game.history):
-        if record.skipped:
-            continue
-        segment = _segment(game, record, game.position_at(index))
-        number += segment.number * radix
-        radix *= segment.radix
-        extra += [[n, *item[1:]] for item in segment.extra]
-        n += 1
+    segments = [
+        _segment(game, record, game.position_at(index))
+        for index, record in enumerate(game.history)
+        if not record.skipped
+    ]
+    number, radix, extra = _joined(game, segments)
+    extra = list(extra)
+    n = len(segments)
     pending = game._written() if not game.over else {}
     digits = _Digits()
     current: list[Any] = []
