@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import weakref
+from bisect import bisect_left
 from collections.abc import Mapping
 
 from . import ancients
@@ -107,8 +108,10 @@ class Candidates:
         self._target_provinces: dict[str, tuple[str, ...]] = {}
         #: each unit's province's place among the units' provinces sorted
         self._rank = {prov: rank for rank, prov in enumerate(sorted(units))}
-        #: by province: the units that could move there, as (rank, place among its targets, province)
-        self._moving_to: dict[str, list[tuple[int, int, str]]] | None = None
+        #: the units' provinces sorted (a unit's rank is its place here)
+        self._by_rank = sorted(units)
+        #: by province: the units that could move there, each as a support code (:meth:`_supports`)
+        self._moving_to: dict[str, list[int]] | None = None
         #: by sea component: how many convoys a fleet in it could order (:meth:`_convoys`)
         self._convoy_counts: dict[int, int] = {}
         self._supportable_at: dict[str, int] | None = None
@@ -122,12 +125,15 @@ class Candidates:
             found = self._near_table[key] = _Near(self.v, u.type, u.location, self.season)
         return found
 
-    def _movers(self) -> dict[str, list[tuple[int, int, str]]]:
+    def _movers(self) -> dict[str, list[int]]:
         if self._moving_to is None:
-            self._moving_to = {}
+            moving_to: dict[str, list[int]] = {}
             for prov, rank in self._rank.items():
-                for at, dp in enumerate(self.target_provinces(prov)):
-                    self._moving_to.setdefault(dp, []).append((rank, at, prov))
+                code = rank << 16
+                for dp in self.target_provinces(prov):
+                    code += 1
+                    moving_to.setdefault(dp, []).append(code)
+            self._moving_to = moving_to
         return self._moving_to
 
     def _supportable(self) -> dict[str, int]:
@@ -179,7 +185,7 @@ class Candidates:
         adjacent = self._near(u).adjacent
         for d in self.move_targets(prov):
             orders.append(Move(u, d, d not in adjacent))
-        orders += [Support(u, other) if dp is None else Support(u, other, dp) for *_, other, dp in self._supports(prov)]
+        orders += [self._support(u, code) for code in self._supports(prov)]
         orders += [Convoy(u, army, d) for army, destinations in self._shore_armies(prov) for d in destinations]
         if self.cluster is not None:
             orders += self._cluster_orders(u)
@@ -219,8 +225,7 @@ class Candidates:
         k -= len(targets)
         supports = self._supports(prov)
         if k < len(supports):
-            _, _, other, dp = supports[k]
-            return Support(u, other) if dp is None else Support(u, other, dp)
+            return self._support(u, supports[k])
         k -= len(supports)
         sea = self.comp.get(prov)
         if sea is not None and k < self._convoys(sea):
@@ -238,19 +243,33 @@ class Candidates:
         """The provinces, other than its own, the unit in ``prov`` could support into."""
         return self._near(self.units[prov]).reach
 
-    def _supports(self, prov: str) -> list[tuple[int, int, str, str | None]]:
-        """The unit in ``prov``'s supports as ``(rank, at, supported unit's province, destination or None
-        for a hold)``, sorted: by the supported unit's province, its hold first, then the provinces within
-        reach it could move to in the order of its move targets. Found from the index of who could move
+    def _supports(self, prov: str) -> list[int]:
+        """The unit in ``prov``'s supports, sorted: by the supported unit's province, its hold first, then
+        the provinces within reach it could move to in the order of its move targets. Each is a code: the
+        supported unit's rank shifted 16 bits up, plus 0 for its hold or its move's place among its target
+        provinces counted from 1 (:meth:`_support` makes the order). Found from the index of who could move
         where, not by going through every unit for every unit."""
-        supports: list[tuple[int, int, str, str | None]] = []
+        codes: list[int] = []
         movers = self._movers()
+        rank = self._rank
         for dp in self._reach(prov):
-            if dp in self.units:
-                supports.append((self._rank[dp], -1, dp, None))
-            supports += [(rank, at, other, dp) for rank, at, other in movers.get(dp, ()) if other != prov]
-        supports.sort()
-        return supports
+            if dp in rank:
+                codes.append(rank[dp] << 16)
+            codes += movers.get(dp, ())
+        codes.sort()
+        # less the unit's own moves (its codes are together, after sorting)
+        mine = rank[prov] << 16
+        start = bisect_left(codes, mine)
+        end = bisect_left(codes, mine + (1 << 16), start)
+        if end > start:
+            del codes[start:end]
+        return codes
+
+    def _support(self, u: Unit, code: int) -> Support:
+        """The support by ``u`` that ``code`` stands for (:meth:`_supports`)."""
+        other = self._by_rank[code >> 16]
+        at = code & 0xFFFF
+        return Support(u, other) if at == 0 else Support(u, other, self.target_provinces(other)[at - 1])
 
     def _shore_armies(self, prov: str) -> list[tuple[str, list[str]]]:
         """For a fleet in ``prov`` that could convoy: each army on its sea's shore, in sorted order, with
