@@ -20,8 +20,9 @@ times in one interpreter.
 
 --page does the same in the built site in headless Chromium: the game's link opened in a fresh profile
 (position visible: from the Python UI's start, the adjutant:pyStart mark, to the position drawn), then
-three orders entered as text, one at a time, and the phase adjudicated, each timed from the click to
-the next frame.
+three orders entered as text, one at a time, then (untimed) an order for every unit, and the phase
+adjudicated (every unit ordered: the click adjudicates, rather than list units without orders), each
+timed from the click to the next frame (a requestAnimationFrame callback, then a task after it).
 Targets (issue 21): order entry and adjudication within 50 ms at 100 game years (click to next
 frame, in the page); a 100-year link's position visible within 1 s of Python being ready.
 Figures in docs/performance-startup.md.
@@ -75,6 +76,7 @@ def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     from adjutant import encode_link
     from adjutant.orders import Hold, format_order
+    from adjutant.randomgame import random_orders
     from chromium import CHROMIUM, CHROMIUM_FLAGS
 
     import build
@@ -100,6 +102,8 @@ def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
                         unit = game.units[place]
                         order = ["orders-apply", unit.power, format_order(Hold(unit))]
                         entry.append(page.evaluate(CLICK, order))
+                    every = "\n".join(format_order(o) for o in random_orders(game, random.Random(years)))
+                    page.evaluate(CLICK, ["orders-apply", "", every])
                     adjudication.append(page.evaluate(CLICK, ["adjudicate", None, None]))
                     context.close()
                 print(
