@@ -110,6 +110,8 @@ def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
                     f"{years:>5} {len(link):>11}"
                     + "".join(f"{statistics.median(times):>14.1f}" for times in (opening, entry, adjudication))
                 )
+                for name, times in zip(columns, (opening, entry, adjudication), strict=True):
+                    print(f"{'':>17}{name}: " + " ".join(f"{t:.0f}" for t in times))
             browser.close()
 
 

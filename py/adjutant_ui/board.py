@@ -126,15 +126,15 @@ class Board:
         look, not the board): each layer is kept with what it was drawn from, and the orders and units
         one by one (the page's time from a click to the next frame does not grow with the game)."""
         self._colour_centres(position.centres)
-        if targets != self._targets:
+        if list(targets or []) != self._targets:
             self._highlight(targets or [])
             self._targets = list(targets or [])
-        self._layer("sites", dict(sites or {}), lambda: self._sites(sites or {}))
+        self._layer("sites", dict(sites or {}), lambda: self._sites(sites) if sites else None)
         centres = {p: position.centres.get(p, "") for p in changed or {}}
         self._layer("changed", (dict(changed or {}), centres),
-                    lambda: self._changed_centres(position.centres, changed or {}))
-        self._layer("results", list(results or []), lambda: self._results(results or []))
-        self._layer("retreats", dict(retreats or {}), lambda: self._retreats(retreats or {}))
+                    lambda: self._changed_centres(position.centres, changed) if changed else None)
+        self._layer("results", list(results or []), lambda: self._results(results) if results else None)
+        self._layer("retreats", dict(retreats or {}), lambda: self._retreats(retreats) if retreats else None)
         self._layer("marks", marks, lambda: self._marks(marks) if marks is not None else None)
         orders = self._kept_layer("orders")
         self._update(self._orders, orders, [(shape, shape) for shape in shapes], self._shape)
