@@ -16,7 +16,7 @@ machine shared with other work, a steadier measure of the same code (what the pa
 
 --pyodide times link opening alone (decode_link) in Pyodide under Node (tests/pyodide/run_python.mjs,
 which mounts this repository at /repo: a --py folder must be inside it), each link decoded --repeat
-times in one interpreter.
+times in one interpreter, in Node's CPU time (steady on a shared machine) and on the wall clock.
 
 --page does the same in the built site in headless Chromium: the game's link opened in a fresh profile
 (position visible: from the Python UI's start, the adjutant:pyStart mark, to the position drawn), then
@@ -117,14 +117,20 @@ def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
 
 DECODE = """
 import sys, time
+import js
 sys.path.insert(0, sys.argv[1])
 from adjutant import decode_link
+
+def cpu():
+    used = js.process.cpuUsage()  # Node's CPU time, microseconds
+    return (used.user + used.system) / 1000
+
 link, times = sys.argv[2], []
 for _ in range(int(sys.argv[3])):
-    start = time.perf_counter()
+    start, used = time.perf_counter(), cpu()
     decode_link(link)
-    times.append((time.perf_counter() - start) * 1000)
-print(" ".join(f"{t:.1f}" for t in times))
+    times.append(f"{cpu() - used:.1f}/{(time.perf_counter() - start) * 1000:.1f}")
+print(" ".join(times))
 """
 
 
@@ -136,7 +142,8 @@ def in_pyodide(games: list[tuple[int, Any]], repeat: int, engine: Path) -> None:
 
     runner = ROOT / "tests" / "pyodide" / "run_python.mjs"
     mounted = "/repo/" + engine.resolve().relative_to(ROOT).as_posix()
-    print(f"Link opening in Pyodide under Node, engine from {engine}; ms: each of {repeat}, then their median")
+    print(f"Link opening in Pyodide under Node, engine from {engine}; ms of CPU / of the wall clock: each of "
+          f"{repeat}, then their medians")
     print(f"{'years':>5} {'link chars':>11}  times")
     for years, game in games:
         link = encode_link(game)
@@ -144,9 +151,10 @@ def in_pyodide(games: list[tuple[int, Any]], repeat: int, engine: Path) -> None:
             ["node", str(runner), "-c", DECODE, mounted, link, str(repeat)],
             cwd=ROOT, capture_output=True, text=True, check=True,
         )
-        times = [float(t) for t in done.stdout.split()]
-        each = " ".join(f"{t:.0f}" for t in times)
-        print(f"{years:>5} {len(link):>11}  {each}  median {statistics.median(times):.0f}")
+        times = [tuple(float(t) for t in pair.split("/")) for pair in done.stdout.split()]
+        each = " ".join(f"{cpu:.0f}/{wall:.0f}" for cpu, wall in times)
+        cpu, wall = (statistics.median(t[i] for t in times) for i in (0, 1))
+        print(f"{years:>5} {len(link):>11}  {each}  median {cpu:.0f}/{wall:.0f}")
 
 
 def main() -> None:
