@@ -7,8 +7,8 @@
 Plays a seeded game of random legal orders of Cline 9-Man V for each number of game years (in CPython),
 then times, as the page does them (each change re-makes the link of the game in hand):
 - order entry: one order added, then the game's link made;
-- adjudication: the phase's orders given, the phase adjudicated, then the link made (the orders' entry
-  is outside the time; what is timed is the click on Adjudicate);
+- adjudication: the phase's orders given and the link made, as the page does (outside the time), then
+  the phase adjudicated and the link made (what is timed is the click on Adjudicate);
 - link opening: the game's link decoded into a game.
 Times are milliseconds, medians of --repeat. --py runs another checkout's engine (its py/ folder), to
 compare with the code before a change. --cpu times the process's CPU time instead of the wall clock: on a
@@ -239,6 +239,7 @@ def main() -> None:
             entry.append(timed(lambda game=game, order=first: (game.add_order(order), encode_link(game))))
             for order in rest:
                 game.add_order(order)
+            encode_link(game)  # (the page made the link when the orders were given)
             adjudication.append(timed(lambda game=game: (game.adjudicate(), encode_link(game))))
             link = encode_link(game)
             opening.append(timed(lambda link=link: decode_link(link)))

@@ -152,38 +152,63 @@ def _indexer(cands: list[Order]) -> Callable[[str, int], Order]:
     return lambda _, k: cands[k]
 
 
-#: the candidates of the last position a link was made in, with what they were made from (the
-#: current phase's, while it is played: each order given makes the link again, in the same position)
-_LAST_CANDIDATES: list[Any] = [None, None]
+class _Movement:
+    """What encoding a movement phase's orders found, kept for the last position a link was made in: each
+    order given in the current phase makes the link again in the same position, and its adjudication
+    encodes the same orders once more (as the new history record's part). Its units' candidates (counted;
+    listed for the units given orders), the orders read from their text, and each order's place among
+    its unit's candidates."""
+
+    __slots__ = ("candidates", "listed", "made_from", "parsed", "places")
+
+    def __init__(self, game: Game, made_from: tuple[Any, ...]) -> None:
+        self.made_from = made_from
+        self.candidates = Candidates(game.variant, game.units, game.phase.season)
+        self.listed: dict[str, list[Order]] = {}
+        self.parsed: dict[tuple[str, str], Order] = {}
+        self.places: dict[tuple[str, Order], int] = {}
+
+    def parse(self, game: Game, text: str, power: str) -> Order:
+        found = self.parsed.get((power, text))
+        if found is None:
+            found = self.parsed[power, text] = game.parse(text, power)
+        return found
+
+    def place(self, prov: str, order: Order) -> int:
+        """``order``'s index among the candidates of the unit in ``prov``; -1 if it is not one of them."""
+        found = self.places.get((prov, order))
+        if found is None:
+            cands = self.listed.get(prov)
+            if cands is None:
+                cands = self.listed[prov] = self.candidates.of(prov)
+            found = self.places[prov, order] = cands.index(order) if order in cands else -1
+        return found
 
 
-def _candidates(game: Game) -> Candidates:
-    """The candidates of ``game``'s movement phase (kept for the last position asked about)."""
-    made_from = (game.variant, game.phase.season, tuple(game.units.items()))
-    if _LAST_CANDIDATES[0] != made_from:
-        _LAST_CANDIDATES[:] = [made_from, Candidates(game.variant, game.units, game.phase.season)]
-    found: Candidates = _LAST_CANDIDATES[1]
-    return found
+#: the :class:`_Movement` of the last movement position a link was made in
+_LAST_MOVEMENT: list[_Movement] = []
 
 
-def _encoding_slots(game: Game, ordered: Any) -> list[tuple[str, int, list[Order]]]:
-    """``(key, number of candidates, candidates)`` for each unit of the phase in :func:`_phase_slots`'s
-    order; the candidates are listed only for the keys in ``ordered`` (the others' are only counted)."""
-    if game.phase.kind == "movement":
-        c = _candidates(game)
-        return [(prov, c.count(prov), c.of(prov) if prov in ordered else []) for prov in sorted(game.units)]
-    return [(prov, len(cands), cands) for prov, cands in _phase_slots(game)]
+def _movement(game: Game) -> _Movement:
+    """The :class:`_Movement` of ``game``'s current position (a movement phase's)."""
+    made_from = (game.variant, game.phase.kind, game.phase.season, tuple(game.units.items()))
+    if not _LAST_MOVEMENT or _LAST_MOVEMENT[0].made_from != made_from:
+        _LAST_MOVEMENT[:] = [_Movement(game, made_from)]
+    return _LAST_MOVEMENT[0]
 
 
 def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:
+    if game.phase.kind == "movement":
+        _encode_movement(game, orders, digits, extra, n)
+        return
     given: dict[str, list[Order]] = {}
     for power, texts in orders.items():
         given[power] = [game.parse(t, power) for t in texts]
-    if game.phase.kind != "adjustment":
+    if game.phase.kind == "retreat":
         by_prov = {o.unit.province: (p, o) for p, os in given.items() for o in os}  # type: ignore[union-attr]
-        for prov, count, cands in _encoding_slots(game, by_prov):
+        for prov, cands in _phase_slots(game):
             if prov not in by_prov:
-                digits.put(0, count + 2)
+                digits.put(0, len(cands) + 2)
                 continue
             power, o = by_prov[prov]
             if o in cands:
@@ -202,6 +227,30 @@ def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, ext
         digits.put(len(mine), len(cands) + 2)
         for o in mine:
             digits.put(cands.index(o), len(cands))
+
+
+def _encode_movement(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:
+    """A movement phase's part of :func:`_encode_phase`: for each unit in province order, 0 for no order,
+    its order's index among its candidates plus 1, or (the order written out) the count plus 1."""
+    kept = _movement(game)
+    by_prov = {}
+    for power, texts in orders.items():
+        for text in texts:
+            o = kept.parse(game, text, power)
+            by_prov[o.unit.province] = (power, o)  # type: ignore[union-attr]
+    c = kept.candidates
+    for prov in sorted(game.units):
+        count = c.count(prov)
+        if prov not in by_prov:
+            digits.put(0, count + 2)
+            continue
+        power, o = by_prov[prov]
+        k = kept.place(prov, o)
+        if k >= 0:
+            digits.put(k + 1, count + 2)
+        else:
+            digits.put(count + 1, count + 2)
+            extra.append([n, power, format_order(o)])
 
 
 def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list[Any]], n: int) -> None:
