@@ -404,6 +404,7 @@ class App:
         except Exception as error:  # noqa: BLE001 - the other tab's save is unreadable: keep ours
             self.message(f"This game was changed in another tab, but that save could not be read: {error}")
             return
+        self.pending_save = None  # (the other tab's save is the later one: it is not overwritten)
         await self.show(new_session)
         self.last_link = link
         self._set_hash(link)
@@ -792,6 +793,8 @@ class App:
         if replace_hash:
             self._set_hash(link)
         self._save_soon(link)
+        if self.recent_for != self.game_id:  # another game is in hand: the one before it is listed now
+            self._fill_recent()
 
     def _save_soon(self, link: str) -> None:
         """Autosave ``link`` (the game's slot, the autosave, the snapshot for the next start) as soon as
@@ -823,8 +826,6 @@ class App:
             return  # (not reached: a game is replaced only after save_now)
         self._store(link)
         self.save_snapshot()
-        if self.recent_for != self.game_id:
-            self._fill_recent()
 
     def remember(self, fragment: str, replace_hash: bool = True) -> None:
         """Make ``fragment`` the game's link: in the autosave and (unless told not to) the address bar."""
