@@ -391,7 +391,7 @@ class _Joined:
 
 
 #: by the id of a game, for as long as it lives: its parts last put together (a long game's number is
-#: tens of thousands of bits: putting every part together again at each order grew with the game)
+#: tens of thousands of bits: putting every part together again at each order would grow with the game)
 _JOINED: dict[int, _Joined] = {}
 
 
