@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
@@ -331,10 +332,33 @@ def test_the_link_and_the_file_round_trip() -> None:
     assert game_to_text(game_from_text(game_to_text(session.game))) == game_to_text(session.game)
 
 
+DEFAULT_THRESHOLDS = gc.get_threshold()
+
+
 @pytest.mark.parametrize("bad", ["", "not-a-game", "!!!", "A" * 50])
 def test_a_bad_link_raises_a_clear_error(bad: str) -> None:
     with pytest.raises(GameFileError):
         decode_link(bad)
+    assert gc.isenabled()  # (paused while decoding, and on again after a failure too)
+
+
+def test_decoding_pauses_the_cycle_collector_and_leaves_it_as_it_was() -> None:
+    link = encode_link(Session.new("standard").game)
+    seen: list[bool] = []
+    gc.callbacks.append(lambda phase, info: seen.append(phase))
+    try:
+        gc.collect()
+        seen.clear()
+        gc.set_threshold(1)  # (a collection at nearly every allocation, were the collector on)
+        decode_link(link)
+        assert seen == [] and gc.isenabled()
+        gc.disable()
+        decode_link(link)
+        assert not gc.isenabled()  # (it stays off if it was off)
+    finally:
+        gc.enable()
+        gc.set_threshold(*DEFAULT_THRESHOLDS)
+        gc.callbacks.pop()
 
 
 def test_the_snapshot_is_plain_data_of_the_current_position() -> None:

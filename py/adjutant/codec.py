@@ -153,11 +153,59 @@ def _indexer(cands: list[Order]) -> Callable[[str, int], Order]:
     return lambda _, k: cands[k]
 
 
+class _Movement:
+    """What encoding a movement phase's orders found, kept for the last position a link was made in: each
+    order given in the current phase makes the link again in the same position, and its adjudication
+    encodes the same orders once more (as the new history record's part). Its units' candidates (counted;
+    listed for the units given orders), the orders read from their text, and each order's place among
+    its unit's candidates."""
+
+    __slots__ = ("candidates", "listed", "made_from", "parsed", "places")
+
+    def __init__(self, game: Game, made_from: tuple[Any, ...]) -> None:
+        self.made_from = made_from
+        self.candidates = Candidates(game.variant, game.units, game.phase.season)
+        self.listed: dict[str, list[Order]] = {}
+        self.parsed: dict[tuple[str, str], Order] = {}
+        self.places: dict[tuple[str, Order], int] = {}
+
+    def parse(self, game: Game, text: str, power: str) -> Order:
+        found = self.parsed.get((power, text))
+        if found is None:
+            found = self.parsed[power, text] = game.parse(text, power)
+        return found
+
+    def place(self, prov: str, order: Order) -> int:
+        """``order``'s index among the candidates of the unit in ``prov``; -1 if it is not one of them."""
+        found = self.places.get((prov, order))
+        if found is None:
+            cands = self.listed.get(prov)
+            if cands is None:
+                cands = self.listed[prov] = self.candidates.of(prov)
+            found = self.places[prov, order] = cands.index(order) if order in cands else -1
+        return found
+
+
+#: the :class:`_Movement` of the last movement position a link was made in
+_LAST_MOVEMENT: list[_Movement] = []
+
+
+def _movement(game: Game) -> _Movement:
+    """The :class:`_Movement` of ``game``'s current position (a movement phase's)."""
+    made_from = (game.variant, game.phase.kind, game.phase.season, tuple(game.units.items()))
+    if not _LAST_MOVEMENT or _LAST_MOVEMENT[0].made_from != made_from:
+        _LAST_MOVEMENT[:] = [_Movement(game, made_from)]
+    return _LAST_MOVEMENT[0]
+
+
 def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:
+    if game.phase.kind == "movement":
+        _encode_movement(game, orders, digits, extra, n)
+        return
     given: dict[str, list[Order]] = {}
     for power, texts in orders.items():
         given[power] = [game.parse(t, power) for t in texts]
-    if game.phase.kind != "adjustment":
+    if game.phase.kind == "retreat":
         by_prov = {o.unit.province: (p, o) for p, os in given.items() for o in os}  # type: ignore[union-attr]
         for prov, cands in phase_slots(game):
             if prov not in by_prov:
@@ -180,6 +228,30 @@ def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, ext
         digits.put(len(mine), len(cands) + 2)
         for o in mine:
             digits.put(cands.index(o), len(cands))
+
+
+def _encode_movement(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:
+    """A movement phase's part of :func:`_encode_phase`: for each unit in province order, 0 for no order,
+    its order's index among its candidates plus 1, or (the order written out) the count plus 1."""
+    kept = _movement(game)
+    by_prov = {}
+    for power, texts in orders.items():
+        for text in texts:
+            o = kept.parse(game, text, power)
+            by_prov[o.unit.province] = (power, o)  # type: ignore[union-attr]
+    c = kept.candidates
+    for prov in sorted(game.units):
+        count = c.count(prov)
+        if prov not in by_prov:
+            digits.put(0, count + 2)
+            continue
+        power, o = by_prov[prov]
+        k = kept.place(prov, o)
+        if k >= 0:
+            digits.put(k + 1, count + 2)
+        else:
+            digits.put(count + 1, count + 2)
+            extra.append([n, power, format_order(o)])
 
 
 def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list[Any]], n: int) -> None:
@@ -307,6 +379,42 @@ class _Parts:
         _SEGMENTS[id(record)] = _Segment(record, position, digits.read, digits.taken, self.written.get(n, []))
 
 
+class _Joined:
+    """A game's history parts as last put together for its link: the parts, and the number, the product
+    of radices and the orders written out that they make."""
+
+    __slots__ = ("extra", "game", "number", "radix", "segments")
+
+    def __init__(self, game: Game, segments: list[_Segment], number: int, radix: int, extra: list[Any]) -> None:
+        key = id(game)
+        self.game = weakref.ref(game, lambda _: _JOINED.pop(key, None))
+        self.segments, self.number, self.radix, self.extra = segments, number, radix, extra
+
+
+#: by the id of a game, for as long as it lives: its parts last put together (a long game's number is
+#: tens of thousands of bits: putting every part together again at each order would grow with the game)
+_JOINED: dict[int, _Joined] = {}
+
+
+def _joined(game: Game, segments: list[_Segment]) -> tuple[int, int, list[Any]]:
+    """The number, the product of radices and the orders written out of ``segments`` (a game's adjudicated
+    phases' parts, first phase first) put together: only the parts after those last put together for the
+    same game are added."""
+    kept = _JOINED.get(id(game))
+    done = len(kept.segments) if kept is not None and kept.game() is game else -1
+    if kept is None or done < 0 or done > len(segments) or kept.segments != segments[:done]:
+        kept, done = _Joined(game, [], 0, 1, []), 0
+    number, radix, extra = kept.number, kept.radix, list(kept.extra)
+    for n, segment in enumerate(segments[done:], start=done):
+        number += segment.number * radix
+        radix *= segment.radix
+        extra += [[n, *item[1:]] for item in segment.extra]
+    if done < len(segments):
+        kept = _Joined(game, list(segments), number, radix, extra)
+    _JOINED[id(game)] = kept
+    return number, radix, extra
+
+
 def encode_link(game: Game) -> str:
     """The fragment text that :func:`decode_link` turns back into the same game."""
     if game.rules.hidden_setup:
@@ -316,17 +424,14 @@ def encode_link(game: Game) -> str:
         return link_start(game.variant.id) + _b64(zlib.compress(text.encode("utf-8"), 9)[2:-4])
     # Each adjudicated phase's orders are written against the position it started in (the game keeps
     # it), so no phase is replayed; the phases' digits are least significant first, as decoding reads them.
-    number, radix = 0, 1
-    extra: list[Any] = []
-    n = 0
-    for index, record in enumerate(game.history):
-        if record.skipped:
-            continue
-        segment = _segment(game, record, game.position_at(index))
-        number += segment.number * radix
-        radix *= segment.radix
-        extra += [[n, *item[1:]] for item in segment.extra]
-        n += 1
+    segments = [
+        _segment(game, record, game.position_at(index))
+        for index, record in enumerate(game.history)
+        if not record.skipped
+    ]
+    number, radix, extra = _joined(game, segments)
+    extra = list(extra)
+    n = len(segments)
     pending = game.written_orders() if not game.over else {}
     digits = _Digits()
     current: list[Any] = []

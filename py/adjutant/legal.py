@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import weakref
+from bisect import bisect_left
 from collections.abc import Mapping
 
 from .game import Game
@@ -58,7 +59,7 @@ class _Near:
     """What a unit's orders are listed from that depends on the map alone: the places next to it (all,
     and those open in the season, in the map's order) and their provinces."""
 
-    __slots__ = ("adjacent", "open", "open_provinces", "provinces")
+    __slots__ = ("adjacent", "open", "open_provinces", "provinces", "reach")
 
     def __init__(self, variant: Variant, unit_type: UnitType, location: str, season: Season) -> None:
         places = variant.neighbours(unit_type, location)
@@ -66,22 +67,13 @@ class _Near:
         self.open = tuple(d for d in places if variant.provinces[province_of(d)].open_in(season))
         self.provinces = frozenset(map(province_of, places))
         self.open_provinces = tuple(dict.fromkeys(map(province_of, self.open)))
+        #: the provinces, other than its own, a unit here could support into
+        self.reach = self.provinces - {province_of(location)}
 
 
 #: by variant, ``_Near`` by (unit type, location, season): a decoder lists the same units' orders phase
 #: after phase, and a variant's map never changes
 _NEAR: weakref.WeakKeyDictionary[Variant, dict[tuple[str, str, str], _Near]] = weakref.WeakKeyDictionary()
-
-
-def _near(variant: Variant, u: Unit, season: Season) -> _Near:
-    table = _NEAR.get(variant)
-    if table is None:
-        table = _NEAR[variant] = {}
-    key = (u.type, u.location, season)
-    found = table.get(key)
-    if found is None:
-        found = table[key] = _Near(variant, u.type, u.location, season)
-    return found
 
 
 class Candidates:
@@ -98,6 +90,11 @@ class Candidates:
         #: Cluster, Research, and Transfer and Mattermission where the power knows them and the site)
         self.variant_state = variant_state
         self.rules = rules_for(variant)
+        table = _NEAR.get(variant)
+        if table is None:
+            table = _NEAR[variant] = {}
+        #: this variant's :class:`_Near` by (unit type, location, season)
+        self._near_table = table
         fleets = {p for p, u in units.items() if u.type == "F" and is_convoy_sea(variant, p, season)}
         self.comp = _sea_components(variant, fleets)
         # coastal provinces each sea component touches
@@ -105,23 +102,38 @@ class Candidates:
         for sea, c in self.comp.items():
             for loc in variant.neighbours("F", sea):
                 self.shores.setdefault(c, set()).add(province_of(loc))
+        #: the shores in their fixed order, each sorted (the coasts a convoy could carry an army to)
+        self._sorted_shores = [(shore, sorted(shore)) for _, shore in sorted(self.shores.items())]
         self._targets: dict[str, list[str]] = {}
         self._target_provinces: dict[str, tuple[str, ...]] = {}
         #: each unit's province's place among the units' provinces sorted
         self._rank = {prov: rank for rank, prov in enumerate(sorted(units))}
-        #: by province: the units that could move there, as (rank, place among its targets, province)
-        self._moving_to: dict[str, list[tuple[int, int, str]]] | None = None
-        self._reaches: dict[str, set[str]] = {}
+        #: the units' provinces sorted (a unit's rank is its place here)
+        self._by_rank = sorted(units)
+        #: by province: the units that could move there, each as a support code (:meth:`_supports`)
+        self._moving_to: dict[str, list[int]] | None = None
+        #: by sea component: how many convoys a fleet in it could order (:meth:`_convoys`)
+        self._convoy_counts: dict[int, int] = {}
         self._supportable_at: dict[str, int] | None = None
         #: by sea component: the armies on its shore and where a convoy could take each (_shore_armies)
         self._armies_ashore: dict[int, list[tuple[str, list[str]]]] = {}
 
-    def _movers(self) -> dict[str, list[tuple[int, int, str]]]:
+    def _near(self, u: Unit) -> _Near:
+        key = (u.type, u.location, self.season)
+        found = self._near_table.get(key)
+        if found is None:
+            found = self._near_table[key] = _Near(self.v, u.type, u.location, self.season)
+        return found
+
+    def _movers(self) -> dict[str, list[int]]:
         if self._moving_to is None:
-            self._moving_to = {}
+            moving_to: dict[str, list[int]] = {}
             for prov, rank in self._rank.items():
-                for at, dp in enumerate(self.target_provinces(prov)):
-                    self._moving_to.setdefault(dp, []).append((rank, at, prov))
+                code = rank << 16
+                for dp in self.target_provinces(prov):
+                    code += 1
+                    moving_to.setdefault(dp, []).append(code)
+            self._moving_to = moving_to
         return self._moving_to
 
     def _supportable(self) -> dict[str, int]:
@@ -139,7 +151,7 @@ class Candidates:
         found = self._target_provinces.get(prov)
         if found is None:
             targets = self.move_targets(prov)
-            near = _near(self.v, self.units[prov], self.season)
+            near = self._near(self.units[prov])
             if len(targets) == len(near.open):  # (no coast a convoy could carry it to)
                 found = near.open_provinces
             else:
@@ -153,12 +165,12 @@ class Candidates:
         if prov in self._targets:
             return self._targets[prov]
         u = self.units[prov]
-        out = list(_near(self.v, u, self.season).open)
+        out = list(self._near(u).open)
         if u.type == "A" and self.v.provinces[prov].type == "coastal":
             near = set(out)
-            for _, shore in sorted(self.shores.items()):
+            for shore, ordered in self._sorted_shores:
                 if prov in shore:
-                    for d in sorted(shore):
+                    for d in ordered:
                         if d != prov and d not in near and self.v.provinces[d].army_can_stand:
                             out.append(d)
                             near.add(d)
@@ -170,10 +182,10 @@ class Candidates:
         convoys (and in Cluster, its own orders)."""
         u = self.units[prov]
         orders: list[Order] = [Hold(u)]
-        adjacent = _near(self.v, u, self.season).adjacent
+        adjacent = self._near(u).adjacent
         for d in self.move_targets(prov):
             orders.append(Move(u, d, d not in adjacent))
-        orders += [Support(u, other) if dp is None else Support(u, other, dp) for *_, other, dp in self._supports(prov)]
+        orders += [self._support(u, code) for code in self._supports(prov)]
         orders += [Convoy(u, army, d) for army, destinations in self._shore_armies(prov) for d in destinations]
         if self.variant_state is not None:
             orders += self.rules.unit_candidates(self.v, self.variant_state, self.units, u)
@@ -184,11 +196,15 @@ class Candidates:
         making them (a link's decoder needs the count of every unit but one order of each)."""
         supportable = self._supportable()
         reach = self._reach(prov)
-        n = 1 + len(self.move_targets(prov)) + sum(supportable.get(dp, 0) for dp in reach)
-        # less this unit's own moves within its reach
-        n -= sum(dp in reach for dp in self.target_provinces(prov))
-        for _, destinations in self._shore_armies(prov):
-            n += len(destinations)
+        n = 1 + len(self.move_targets(prov))
+        for dp in reach:
+            n += supportable.get(dp, 0)
+        for dp in self.target_provinces(prov):  # less this unit's own moves within its reach
+            if dp in reach:
+                n -= 1
+        sea = self.comp.get(prov)
+        if sea is not None:
+            n += self._convoys(sea)
         if self.variant_state is not None:
             n += len(self.rules.unit_candidates(self.v, self.variant_state, self.units, self.units[prov]))
         return n
@@ -205,41 +221,55 @@ class Candidates:
         targets = self.move_targets(prov)
         if k < len(targets):
             d = targets[k]
-            return Move(u, d, d not in _near(self.v, u, self.season).adjacent)
+            return Move(u, d, d not in self._near(u).adjacent)
         k -= len(targets)
         supports = self._supports(prov)
         if k < len(supports):
-            _, _, other, dp = supports[k]
-            return Support(u, other) if dp is None else Support(u, other, dp)
+            return self._support(u, supports[k])
         k -= len(supports)
-        for army, destinations in self._shore_armies(prov):
-            if k < len(destinations):
-                return Convoy(u, army, destinations[k])
-            k -= len(destinations)
+        sea = self.comp.get(prov)
+        if sea is not None and k < self._convoys(sea):
+            for army, destinations in self._shore_armies(prov):
+                if k < len(destinations):
+                    return Convoy(u, army, destinations[k])
+                k -= len(destinations)
+        elif sea is not None:
+            k -= self._convoys(sea)
         if self.variant_state is not None:
             return self.rules.unit_candidates(self.v, self.variant_state, self.units, u)[k]
         raise IndexError(k)
 
-    def _reach(self, prov: str) -> set[str]:
+    def _reach(self, prov: str) -> frozenset[str]:
         """The provinces, other than its own, the unit in ``prov`` could support into."""
-        found = self._reaches.get(prov)
-        if found is None:
-            found = self._reaches[prov] = set(_near(self.v, self.units[prov], self.season).provinces - {prov})
-        return found
+        return self._near(self.units[prov]).reach
 
-    def _supports(self, prov: str) -> list[tuple[int, int, str, str | None]]:
-        """The unit in ``prov``'s supports as ``(rank, at, supported unit's province, destination or None
-        for a hold)``, sorted: by the supported unit's province, its hold first, then the provinces within
-        reach it could move to in the order of its move targets. Found from the index of who could move
+    def _supports(self, prov: str) -> list[int]:
+        """The unit in ``prov``'s supports, sorted: by the supported unit's province, its hold first, then
+        the provinces within reach it could move to in the order of its move targets. Each is a code: the
+        supported unit's rank shifted 16 bits up, plus 0 for its hold or its move's place among its target
+        provinces counted from 1 (:meth:`_support` makes the order). Found from the index of who could move
         where, not by going through every unit for every unit."""
-        supports: list[tuple[int, int, str, str | None]] = []
+        codes: list[int] = []
         movers = self._movers()
+        rank = self._rank
         for dp in self._reach(prov):
-            if dp in self.units:
-                supports.append((self._rank[dp], -1, dp, None))
-            supports += [(rank, at, other, dp) for rank, at, other in movers.get(dp, ()) if other != prov]
-        supports.sort()
-        return supports
+            if dp in rank:
+                codes.append(rank[dp] << 16)
+            codes += movers.get(dp, ())
+        codes.sort()
+        # less the unit's own moves (its codes are together, after sorting)
+        mine = rank[prov] << 16
+        start = bisect_left(codes, mine)
+        end = bisect_left(codes, mine + (1 << 16), start)
+        if end > start:
+            del codes[start:end]
+        return codes
+
+    def _support(self, u: Unit, code: int) -> Support:
+        """The support by ``u`` that ``code`` stands for (:meth:`_supports`)."""
+        other = self._by_rank[code >> 16]
+        at = code & 0xFFFF
+        return Support(u, other) if at == 0 else Support(u, other, self.target_provinces(other)[at - 1])
 
     def _shore_armies(self, prov: str) -> list[tuple[str, list[str]]]:
         """For a fleet in ``prov`` that could convoy: each army on its sea's shore, in sorted order, with
@@ -256,6 +286,21 @@ class Candidates:
                 for other in shore
                 if (a := self.units.get(other)) is not None and a.type == "A"
             ]
+        return found
+
+    def _convoys(self, sea: int) -> int:
+        """How many convoy orders a fleet in sea component ``sea`` has: ``_shore_armies``'s destinations
+        counted without listing them (each army's shore's coasts but its own)."""
+        found = self._convoy_counts.get(sea)
+        if found is None:
+            shore = self.shores.get(sea, set())
+            coastal = {d for d in shore if self.v.provinces[d].type == "coastal"}
+            found = 0
+            for other in shore:
+                a = self.units.get(other)
+                if a is not None and a.type == "A":
+                    found += len(coastal) - (other in coastal)
+            self._convoy_counts[sea] = found
         return found
 
 

@@ -144,6 +144,12 @@ class App:
         self.saved = False
         self.push_next = False
         self.keep_autosave = False
+        #: the save that waits for the browser to draw the change first (see :meth:`_save_soon`): the
+        #: game's link, with the session and the game id it is for
+        self.pending_save: tuple[str, Session, str] | None = None
+        self._save_proxy: Any = None
+        #: the game the list of recent games was last filled for (it lists the others)
+        self.recent_for: str | None = None
 
     # --- plumbing ------------------------------------------------------------------------------------
     def on(self, element: Any, event: str, handler: Any) -> Any:
@@ -335,6 +341,7 @@ class App:
     def may_replace(self) -> bool:
         """Whether the game in hand may be replaced: at once when it is saved (it stays under Recent
         games), else only if the user says so."""
+        self.save_now()
         if self.embed or self.session is None or self.saved:
             return True
         return bool(
@@ -347,6 +354,7 @@ class App:
 
     def replacing(self, game_id: str = "") -> None:
         """The next game shown replaces the one in hand: give it its slot and a new history entry."""
+        self.save_now()
         self.game_id = game_id or new_id()
         self.saved = False
         self.push_next = True
@@ -356,6 +364,7 @@ class App:
         select = _id("recent-select")
         if select is None or self.embed:
             return
+        self.recent_for = self.game_id
         select.replaceChildren()
         first = document.createElement("option")
         first.value = ""
@@ -404,6 +413,7 @@ class App:
         except Exception as error:  # noqa: BLE001 - the other tab's save is unreadable: keep ours
             self.message(f"This game was changed in another tab, but that save could not be read: {error}")
             return
+        self.pending_save = None  # (the other tab's save is the later one: it is not overwritten)
         await self.show(new_session)
         self.last_link = link
         self._set_hash(link)
@@ -432,6 +442,7 @@ class App:
         """Make ``new_session`` the shown game (loading its map if the variant changed); for a game with
         secrets, ``role`` says whose view it is, with the sealed link it came from and the game master's
         keys and passphrases."""
+        self.save_now()  # (the game in hand's last change, before anything replaces it)
         variant = new_session.game.variant
         svg = await js.window.adjutantShell.loadMap(variant.id)
         self.session = new_session
@@ -472,6 +483,9 @@ class App:
         self.on(_id("message-close"), "click", lambda e: self.clear_message())
         self.on(js.window, "hashchange", self.on_hash_change)
         self.on(js.window, "storage", self.on_storage)
+        # a save waiting for the next idle moment is written before the page goes (reload, tab closed)
+        self.on(js.window, "pagehide", lambda e: self.save_now())
+        self.on(document, "visibilitychange", lambda e: self.save_now())
         self.on(document, "keydown", self.on_key)
         if self.embed:
             self.on(js.window, "resize", lambda e: self.post_height())
@@ -790,11 +804,42 @@ class App:
             return
         link = encode_link(session.game)
         self.last_link = link
-        self._store(link)
-        self.save_snapshot()
         if replace_hash:
             self._set_hash(link)
-        self._fill_recent()
+        self._save_soon(link)
+        if self.recent_for != self.game_id:  # another game is in hand: the one before it is listed now
+            self._fill_recent()
+
+    def _save_soon(self, link: str) -> None:
+        """Autosave ``link`` (the game's slot, the autosave, the snapshot for the next start) as soon as
+        the browser is idle, after it has drawn the change: a click's answer on screen does not wait for
+        the storage writes. Nothing is lost: the save is written before any other game replaces this one
+        (:meth:`save_now`), and when the page is hidden or left."""
+        assert self.session is not None
+        waiting = self.pending_save is not None
+        self.pending_save = (link, self.session, self.game_id)
+        if waiting:
+            return
+        if self._save_proxy is None:
+            save = create_proxy(lambda *_: self.save_now())
+            self._save_proxy = (save, create_proxy(lambda *_: js.setTimeout(save, 0)))
+        save, after_frame = self._save_proxy
+        if hasattr(js.window, "requestIdleCallback"):
+            options = to_js({"timeout": 500}, dict_converter=js.Object.fromEntries)
+            js.window.requestIdleCallback(save, options)
+        else:  # (no idle callbacks: just after the next frame)
+            js.window.requestAnimationFrame(after_frame)
+
+    def save_now(self) -> None:
+        """Write the save :meth:`_save_soon` left waiting, if any."""
+        pending, self.pending_save = self.pending_save, None
+        if pending is None:
+            return
+        link, session, game_id = pending
+        if session is not self.session or game_id != self.game_id:
+            return  # (not reached: a game is replaced only after save_now)
+        self._store(link)
+        self.save_snapshot()
 
     def remember(self, fragment: str, replace_hash: bool = True) -> None:
         """Make ``fragment`` the game's link: in the autosave and (unless told not to) the address bar."""

@@ -73,6 +73,18 @@ class Board:
             overlay.setAttribute("id", "adj-overlay")
             svg.appendChild(overlay)
         self.overlay = overlay
+        overlay.replaceChildren()
+        #: what each layer was last drawn from, and its element (see :meth:`draw`)
+        self._inputs: dict[str, Any] = {}
+        self._layers: dict[str, Any] = {}
+        #: the orders' and the units' drawings by what they were drawn from
+        self._orders: dict[Any, list[Any]] = {}
+        self._units: dict[Any, list[Any]] = {}
+        self._targets: list[str] | None = None
+        #: the map's supply centres, and the owner each is coloured for
+        self._centres = [(circle, _attr(circle, "data-province") or "")
+                         for circle in svg.querySelectorAll("circle.sc[data-province]")]
+        self._owners: dict[str, str | None] = {}
 
     # --- helpers -------------------------------------------------------------------------------------
     def anchor(self, location: str) -> tuple[float, float] | None:
@@ -109,42 +121,109 @@ class Board:
         (province -> level) and the units' strengths (province -> "3", "2" or "M") the viewer may see.
         ``results`` are the last phase's orders with their results, drawn under the orders; ``changed``
         the centres that changed hands (province -> earlier owner); ``retreats`` where each dislodged
-        unit (by location) may retreat; ``marks`` the stand-offs, dislodgements and adjustments due."""
-        self.overlay.replaceChildren()
+        unit (by location) may retreat; ``marks`` the stand-offs, dislodgements and adjustments due.
+
+        Only what differs from the last drawing is drawn again (a click changes one order or one unit's
+        look, not the board): each layer is kept with what it was drawn from, and the orders and units
+        one by one (the page's time from a click to the next frame does not grow with the game)."""
         self._colour_centres(position.centres)
-        self._highlight(targets or [])
-        if sites:
-            self._sites(sites)
-        if changed:
-            self._changed_centres(position.centres, changed)
-        if results:
-            layer = self._el("g", class_="adj-results")
-            for shape in results:
-                self._shape(layer, shape, "result")
-        if retreats:
-            self._retreats(retreats)
-        if marks is not None:
-            self._marks(marks)
-        orders = self._el("g", class_="adj-orders")
-        units = self._el("g", class_="adj-units")
+        if list(targets or []) != self._targets:
+            self._highlight(targets or [])
+            self._targets = list(targets or [])
+        self._layer("sites", dict(sites or {}), lambda: self._sites(sites) if sites else None)
+        centres = {p: position.centres.get(p, "") for p in changed or {}}
+        self._layer("changed", (dict(changed or {}), centres),
+                    lambda: self._changed_centres(position.centres, changed) if changed else None)
+        self._layer("results", list(results or []), lambda: self._results(results) if results else None)
+        self._layer("retreats", dict(retreats or {}), lambda: self._retreats(retreats) if retreats else None)
+        self._layer("marks", marks, lambda: self._marks(marks) if marks is not None else None)
+        orders = self._kept_layer("orders")
+        self._update(self._orders, orders, [(shape, shape) for shape in shapes], self._shape)
+        units = self._kept_layer("units")
+        drawn: list[tuple[Any, Any]] = []
         for unit in position.units.values():
-            group = self._unit(units, unit, unit.location, selected == unit.location,
-                               unit.location in (orderable or set()))
             mark = (strengths or {}).get(unit.province)
+            key = (unit, False, selected == unit.location, unit.location in (orderable or set()), mark)
+            drawn.append((key, key))
+        for d in position.dislodged:
+            if self.anchor(d.unit.location) is not None:
+                key = (d.unit, True, selected == d.unit.location, d.unit.location in (orderable or set()), None)
+                drawn.append((key, key))
+        self._update(self._units, units, drawn, self._draw_unit)
+
+    #: the overlay's layers, bottom first
+    LAYERS = ("sites", "changed", "results", "retreats", "marks", "orders", "units")
+
+    def _layer(self, name: str, inputs: Any, paint: Any) -> None:
+        """Draw layer ``name`` again with ``paint`` (which appends it to the overlay) unless it was
+        last drawn from equal ``inputs``."""
+        if name in self._inputs and self._inputs[name] == inputs:
+            return
+        self._inputs[name] = inputs
+        old = self._layers.pop(name, None)
+        if old is not None:
+            old.remove()
+        before = len(self.overlay.children)
+        paint()
+        if len(self.overlay.children) > before:
+            self._place(name, self.overlay.lastElementChild)
+
+    def _place(self, name: str, element: Any) -> None:
+        """Put layer ``name``'s ``element`` in the overlay under the layers drawn above it."""
+        self._layers[name] = element
+        for above in self.LAYERS[self.LAYERS.index(name) + 1:]:
+            if above in self._layers:
+                self.overlay.insertBefore(element, self._layers[above])
+                return
+        self.overlay.appendChild(element)
+
+    def _kept_layer(self, name: str) -> Any:
+        """The layer ``name`` whose items :meth:`_update` keeps from one drawing to the next."""
+        layer = self._layers.get(name)
+        if layer is None:
+            layer = self._el("g", class_=f"adj-{name}")
+            self._place(name, layer)
+        return layer
+
+    @staticmethod
+    def _update(kept: dict[Any, list[Any]], layer: Any, items: list[tuple[Any, Any]], paint: Any) -> None:
+        """Make ``layer`` hold one drawing per item: ``items`` are (key, what ``paint(layer, what)``
+        draws); a drawing whose key is still there is kept, the others are removed, the new ones drawn."""
+        wanted: dict[Any, int] = {}
+        for key, _ in items:
+            wanted[key] = wanted.get(key, 0) + 1
+        for key in list(kept):
+            elements = kept[key]
+            while len(elements) > wanted.get(key, 0):
+                elements.pop().remove()
+            if not elements:
+                del kept[key]
+        for key, what in items:
+            if len(kept.get(key, ())) < wanted[key]:
+                before = layer.lastElementChild
+                paint(layer, what)
+                element = layer.lastElementChild
+                if element is not None and element is not before:
+                    kept.setdefault(key, []).append(element)
+
+    def _results(self, results: list[Shape]) -> None:
+        layer = self._el("g", class_="adj-results")
+        for shape in results:
+            self._shape(layer, shape, "result")
+
+    def _draw_unit(self, layer: Any, key: tuple[Any, bool, bool, bool, str | None]) -> None:
+        """One unit as :meth:`draw` keys it: (unit, dislodged, selected, orderable, strength mark)."""
+        unit, dislodged, selected, orderable, mark = key
+        if not dislodged:
+            group = self._unit(layer, unit, unit.location, selected, orderable)
             if mark:
                 self._strength(group, unit.location, mark)
-        for d in position.dislodged:
-            home = self.anchor(d.unit.location)
-            if home is None:
-                continue
-            group = self._unit(units, d.unit, d.unit.location, selected == d.unit.location,
-                               d.unit.location in (orderable or set()), offset=DISLODGED_OFFSET)
-            group.classList.add("dislodged")
-            title = _v(group.querySelector("title"))
-            if title is not None:
-                title.textContent = f"{title.textContent}, dislodged: it must retreat or be disbanded"
-        for shape in shapes:
-            self._shape(orders, shape)
+            return
+        group = self._unit(layer, unit, unit.location, selected, orderable, offset=DISLODGED_OFFSET)
+        group.classList.add("dislodged")
+        title = _v(group.querySelector("title"))
+        if title is not None:
+            title.textContent = f"{title.textContent}, dislodged: it must retreat or be disbanded"
 
     def _sites(self, sites: dict[str, int]) -> None:
         """A diamond with the level beside each site's unit place (the legend under the map explains)."""
@@ -215,8 +294,11 @@ class Board:
         self._text(drawn, x, y + 3.5, mark, "adj-strength-text")
 
     def _colour_centres(self, centres: dict[str, str]) -> None:
-        for circle in self.svg.querySelectorAll("circle.sc[data-province]"):
-            owner = centres.get(_attr(circle, "data-province") or "")
+        for circle, province in self._centres:
+            owner = centres.get(province)
+            if self._owners.get(province, "?") == owner:
+                continue
+            self._owners[province] = owner
             circle.style.fill = self.colours.get(owner, "") if owner else "#ffffff"
             circle.setAttribute("data-owner", owner or "")
 

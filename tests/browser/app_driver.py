@@ -99,3 +99,10 @@ def adjudicate(page: Any, tap: bool = False) -> None:
     press("#adjudicate")
     if page.locator("#adjudicate-warning").is_visible():
         press("#adjudicate-anyway")
+
+
+def autosaved(page: Any) -> str:
+    """The autosave once it holds the game in the address bar (the page writes it when the browser is
+    idle after a change, not during the click)."""
+    page.wait_for_function("localStorage.getItem('adjutant.autosave') === location.hash.slice(1)", timeout=10_000)
+    return str(page.evaluate("localStorage.getItem('adjutant.autosave')"))

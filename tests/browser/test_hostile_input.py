@@ -8,7 +8,7 @@ import json
 import zlib
 from typing import Any
 
-from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, reopen_app
+from app_driver import Site, adjudicate, autosaved, open_app, open_new_cluster_dialog, reopen_app
 
 # A number past Python's int-string limit: json.loads raises ValueError, not a JSON error.
 HUGE_NUMBER = "1" + "0" * 5000
@@ -36,7 +36,7 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
     page.click("#orders-apply")
     adjudicate(page)
     assert phase(page) == "F1901M"
-    played = stored(page, "adjutant.autosave")
+    played = autosaved(page)
 
     # An autosave the reader chokes on, and a snapshot full of markup and Object's own names.
     snapshot = {
@@ -92,7 +92,7 @@ def test_a_hostile_dropped_file_keeps_the_game_and_the_embed_code_keeps_the_fold
     page.fill("#orders-text", "France: A par - bur")
     page.click("#orders-apply")
     adjudicate(page)
-    saved = stored(page, "adjutant.autosave")
+    saved = autosaved(page)
 
     # Dropped on the root element (below a short page, outside <body>): opened by the app, refused.
     drop_file(page, HOSTILE_FILE, MARKUP + ".json")
@@ -124,7 +124,7 @@ def test_deep_nesting_in_a_link_a_sealed_link_or_the_autosave_never_stops_the_pa
     page.fill("#orders-text", "France: A par - bur")
     page.click("#orders-apply")
     adjudicate(page)
-    played = stored(page, "adjutant.autosave")
+    played = autosaved(page)
     for fragment in (deflated_link(DEEP), "standard." + deflated_link(DEEP), "cluster.s=" + deflated_link(DEEP)):
         page = reopen_app(page, site.url + "#" + fragment)
         text = page.inner_text("#message-text")

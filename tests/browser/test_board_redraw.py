@@ -1,0 +1,56 @@
+"""The board draws again only what a change touched (py/adjutant_ui/board.py): after clicks, typed orders
+replacing others, cleared orders, an adjudication and an undo, the map shows exactly what a fresh drawing
+of the same game shows (the same game opened from its link in another tab)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app_driver import Site, adjudicate, open_app
+from test_play import click_map, enter_text
+
+#: the overlay's layers in order, each with its drawings (sorted: a kept drawing need not be in the
+#: place a fresh drawing puts it), and the supply centres' fills
+DRAWN = """() => ({
+  layers: [...document.querySelectorAll('#adj-overlay > g')].map(layer =>
+    [layer.getAttribute('class'), [...layer.children].map(e => e.outerHTML).sort()]),
+  centres: [...document.querySelectorAll('#map circle.sc[data-province]')].map(c =>
+    c.getAttribute('data-province') + ' ' + c.style.fill + ' ' + c.getAttribute('data-owner')),
+  targets: [...document.querySelectorAll('#map .adj-target')].map(e => e.id).sort(),
+})"""
+
+
+def drawn_afresh(context: Any, site: Site, page: Any) -> Any:
+    """What a new tab opening ``page``'s game from its link draws."""
+    fresh = open_app(context, site.url + str(page.evaluate("location.hash")))
+    try:
+        return fresh.evaluate(DRAWN)
+    finally:
+        fresh.close()
+
+
+def test_the_board_after_changes_is_the_board_drawn_afresh(new_context: Any, site: Site) -> None:
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    click_map(page, "par")
+    click_map(page, "bur")
+    click_map(page, "mar")
+    click_map(page, "mar")  # held
+    enter_text(page, "A par - pic\nF bre - mao", "france")  # replaces Paris's order
+    enter_text(page, "A bud - gal\nA vie S A bud - gal\nF tri - alb", "austria")
+    enter_text(page, "A mun - bur\nA ber - kie", "germany")
+    page.select_option("#orders-power", "germany")
+    page.click("#orders-clear")  # Germany's orders go
+    enter_text(page, "A mun - tyr", "germany")
+    before = page.evaluate(DRAWN)
+    assert sum(len(items) for name, items in before["layers"] if name == "adj-orders") == 7
+    assert before == drawn_afresh(context, site, page)
+
+    adjudicate(page)
+    page.click("#undo")
+    enter_text(page, "A vie - tyr", "austria")  # replaces an order given before the undo
+    adjudicate(page)
+    after = page.evaluate(DRAWN)
+    assert any(name == "adj-results" and items for name, items in after["layers"])
+    assert after == drawn_afresh(context, site, page)
+    assert recorder.page_errors == []
