@@ -165,7 +165,8 @@ def test_the_embed_is_usable_in_a_375_px_column(app: tuple[Any, Any], site: Site
 
 
 def test_the_autosaved_position_is_painted_before_python_is_ready(new_context: Any, site: Site) -> None:
-    context, _ = new_context()
+    # no service worker: it would serve the held-back archive below from its cache, and Python would start
+    context, _ = new_context(service_workers="block")
     page = open_app(context, site.url)
     enter_text(page, "France: A par - bur")
     adjudicate(page)
