@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import gzip
 import hashlib
 import http.server
 import json
@@ -49,16 +50,84 @@ DIST = ROOT / "dist"
 # loadPyodide the list's header with no packages in it instead.
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
 PYODIDE_LOCK = "pyodide-lock.json"
-# The module the page's PyScript config names as its interpreter: Pyodide's own, with the package list
-# given (PyScript passes loadPyodide only where to find Pyodide, so loadPyodide would fetch the list).
-PYODIDE_LOADER = """// loadPyodide with its package list given (written by build.py): the page loads no package.
+# The module the page's PyScript config names as its interpreter: Pyodide's own loadPyodide, given the
+# package list (PyScript passes loadPyodide only where to find Pyodide, so loadPyodide would fetch the
+# list) and, where the build made one, the memory snapshot of a started Python (SNAPSHOT_NAME), which
+# replaces the interpreter's start-up (docs/performance-startup.md). Should the snapshot fail to load
+# (no DecompressionStream, a download cut short), Python starts afresh without it.
+PYODIDE_LOADER = """// loadPyodide with its package list given and Python's start-up snapshot (written by build.py).
+// The page stays responsive while Python starts: the snapshot is unpacked in slices, and Pyodide's
+// start is split where it allows (its fsInit hook) so that no piece of work holds the page for long.
 import { loadPyodide as load, version } from "./pyodide.mjs";
 export { version };
-export function loadPyodide(options) {
-  return load({ lockFileContents: LOCK, ...options });
-}
 const LOCK = /*LOCK*/;
+const SNAPSHOT = /*SNAPSHOT*/;
+const RESEED = /*RESEED*/;
+// The longest the unpacking works before it lets the page handle input and paint (ms).
+const SLICE = 30;
+
+// Resolves once the page has had its turn (input, painting): a task of its own, not a microtask.
+function pageTurn() {
+  if (globalThis.scheduler && typeof scheduler.yield === "function") return scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
+
+// The snapshot of Python's memory, gzipped on the server and in the service worker's cache.
+async function snapshot() {
+  const response = await fetch(new URL(SNAPSHOT, import.meta.url));
+  if (!response.ok) throw new Error(SNAPSHOT + ": HTTP " + response.status);
+  const reader = response.body.pipeThrough(new DecompressionStream("gzip")).getReader();
+  const chunks = [];
+  let size = 0;
+  let since = performance.now();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+    if (performance.now() - since > SLICE) {
+      await pageTurn();
+      since = performance.now();
+    }
+  }
+  const memory = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    memory.set(chunk, at);
+    at += chunk.length;
+  }
+  return memory;
+}
+
+export async function loadPyodide(options) {
+  // Pyodide awaits fsInit between setting up the WebAssembly instance and starting Python: the
+  // page gets its turn there.
+  const settings = { lockFileContents: LOCK, fsInit: pageTurn, ...options };
+  performance.mark("adjutant:loadPyodide");
+  if (SNAPSHOT && typeof DecompressionStream === "function") {
+    try {
+      const pyodide = await load({ ...settings, _loadSnapshot: snapshot() });
+      // The snapshot holds the generator of the random module as seeded at build time: seed it anew.
+      pyodide.runPython(RESEED);
+      performance.mark("adjutant:pyodideReady");
+      return pyodide;
+    } catch (error) {
+      console.warn("Python's start-up snapshot could not be used; starting Python without it:", error);
+    }
+  }
+  const pyodide = await load(settings);
+  performance.mark("adjutant:pyodideReady");
+  return pyodide;
+}
 """
+SNAPSHOT_NAME = "python-snapshot.bin.gz"
+#: Run once a snapshot is restored: the random module's generator (imported into the snapshot, seeded at
+#: build time, so the same in every page) is seeded anew from the browser's random numbers.
+SNAPSHOT_RESEED = "import sys\nif 'random' in sys.modules: sys.modules['random'].seed()"
 # PyScript's entry module and its core chunk: the page's config turns every plugin off ("!name"), so
 # nothing else is imported. tests/browser checks that the page fetches exactly these runtime files.
 PYSCRIPT_FILES = ["core.js", "core-*.js", "error-*.js"]
@@ -153,6 +222,90 @@ def write_compiled_stdlib(target: Path) -> bool:
     return True
 
 
+# Starts the page's Pyodide with the page's standard library (`stdlib`) and records its memory once the
+# standard library modules the page's Python uses are imported: those the engine (py/adjutant, every
+# module) reaches, and those the UI (py/adjutant_ui) names in its imports, found in its sources (the UI
+# itself imports `js` and needs the page). The app's own modules are then dropped again, so the snapshot
+# holds Pyodide and the standard library only: the page imports its own code from the app's zip. The
+# hash seed is given (`seed`, from the build's inputs) so that the same inputs make the same snapshot; the
+# random module's generator is seeded from it too, and seeded anew in the page (PYODIDE_LOADER).
+SNAPSHOT_SCRIPT = """
+import { writeFileSync } from "node:fs";
+const [pyodideModule, stdlib, folder, seed, out] = process.argv.slice(2);
+// The same build's random numbers every time (the seed is the build's inputs): the snapshot is then
+// the same file for the same inputs; the page's own random numbers come from its browser.
+let state = BigInt(seed) | 1n;
+globalThis.crypto.getRandomValues = (view) => {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  for (let i = 0; i < bytes.length; i++) {
+    state = (state * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+    bytes[i] = Number(state >> 56n);
+  }
+  return view;
+};
+// and the same clock (file times, the time modules read at import): 1 January 2000, a millisecond a reading
+let tick = 0;
+Date.now = () => 946684800000 + tick++;
+performance.now = () => tick++;
+const { loadPyodide } = await import(pyodideModule);
+const pyodide = await loadPyodide({
+  _makeSnapshot: true,
+  _sysExecutable: "./this.program",  // as in the page
+  stdLibURL: stdlib,
+  env: { PYTHONHASHSEED: seed },
+});
+pyodide.FS.mkdirTree("/src");
+pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, "/src");
+pyodide.globals.set("seed", Number(seed));
+pyodide.runPython(`
+import ast, gc, importlib, pathlib, pkgutil, sys
+
+OWN = ("adjutant", "adjutant_ui", "js", "pyodide", "pyscript", "__future__")
+sys.path.insert(0, "/src/py")
+import adjutant
+for module in pkgutil.walk_packages(adjutant.__path__, "adjutant."):
+    if module.name.rpartition(".")[2] not in ("__main__", "cli"):  # the command line: not in the page
+        importlib.import_module(module.name)
+for path in sorted(pathlib.Path("/src/py/adjutant_ui").glob("*.py")):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        for name in names:
+            if name.split(".")[0] not in OWN:
+                importlib.import_module(name)
+sys.path.remove("/src/py")
+for name in [name for name in sys.modules if name.split(".")[0] in ("adjutant", "adjutant_ui")]:
+    del sys.modules[name]
+for path in [path for path in sys.path_importer_cache if path.startswith("/src")]:
+    del sys.path_importer_cache[path]
+importlib.invalidate_caches()
+if "random" in sys.modules:
+    sys.modules["random"].seed(seed)
+del ast, importlib, pathlib, pkgutil, seed
+gc.collect()
+`);
+pyodide.FS.unmount("/src");
+writeFileSync(out, pyodide.makeMemorySnapshot());
+"""
+
+
+def write_snapshot(stdlib: Path, target: Path) -> bool:
+    """Write `target`: the gzipped memory snapshot of the page's Pyodide started with the standard library
+    `stdlib` (the one the site ships) and the modules the page's Python uses imported (SNAPSHOT_SCRIPT).
+    Returns False (nothing written: the page then starts Python without it) when Node is missing."""
+    digest = hashlib.sha256(stdlib.read_bytes())
+    for path in sorted((ROOT / "py").glob("adjutant*/**/*.py")):
+        digest.update(path.read_bytes())
+    seed = str(int.from_bytes(digest.digest()[:4], "big"))
+    with tempfile.TemporaryDirectory() as scratch:
+        raw = Path(scratch) / "snapshot.bin"
+        if not run_in_pyodide(SNAPSHOT_SCRIPT, str(stdlib), str(ROOT), seed, str(raw)):
+            return False
+        target.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=9, mtime=0))
+    return True
+
+
 def compile_bytecode(folder: Path) -> bool:
     """Write __pycache__/*.pyc beside the modules under `folder`, compiled by Pyodide under Node.
     Returns False (the page then compiles the sources itself, ~150 ms slower) when Node is missing."""
@@ -236,7 +389,12 @@ def build(dist: Path = DIST) -> Path:
             shutil.copyfile(source, target)
     lock = json.loads((ROOT / "node_modules" / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
     header = json.dumps({"info": lock["info"], "packages": {}})
-    (dist / "runtime" / "pyodide" / "adjutant-pyodide.mjs").write_text(PYODIDE_LOADER.replace("/*LOCK*/", header))
+    runtime = dist / "runtime" / "pyodide"
+    snapshot = write_snapshot(runtime / "python_stdlib.zip", runtime / SNAPSHOT_NAME)
+    loader = PYODIDE_LOADER.replace("/*LOCK*/", header)
+    loader = loader.replace("/*SNAPSHOT*/", json.dumps(SNAPSHOT_NAME if snapshot else None))
+    loader = loader.replace("/*RESEED*/", json.dumps(SNAPSHOT_RESEED))
+    (runtime / "adjutant-pyodide.mjs").write_text(loader, encoding="utf-8")
     shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns("sw.js"))
     write_maps(dist / "maps")
     (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")
