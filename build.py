@@ -13,9 +13,10 @@ dist/ holds everything the page fetches, so no request leaves the site's origin:
 - variants.json: id and name of every variant, for the first paint before Python is ready;
 - runtime/: Pyodide and PyScript copied from node_modules (pinned in package.json), only the files
   the page fetches; Pyodide's standard library (python_stdlib.zip, which loadPyodide fetches by that
-  name) as bytecode compiled by the same Pyodide, so the page does not compile it at every start; and
-  adjutant-pyodide.mjs, the interpreter module the page's PyScript config names (Pyodide's loadPyodide
-  with its package list given, so the list is not fetched);
+  name) as bytecode compiled by the same Pyodide, so the page does not compile it at every start;
+  python-snapshot.bin.gz, the memory of that Pyodide started with the modules the page imports before
+  it draws, so the page does not start the interpreter; and adjutant-pyodide.mjs, the interpreter module
+  the page's PyScript config names (Pyodide's loadPyodide with its package list and the snapshot given);
 - manifest.webmanifest and icons/ (drawn here: SVG, and PNG written with zlib), so the site installs as an app;
 - sw.js: the service worker (web/sw.js with the precache manifest filled in: every other file of the
   site and its SHA-256), so the site works offline after one visit (docs/offline.md).
@@ -181,6 +182,18 @@ process.exitCode = ok ? 0 : 1;
 """
 
 
+# Where a script run under Node fails, it says why in a few lines: Node's own report of an uncaught error
+# would echo the line of Pyodide's minified module that raised (a megabyte), and lose the Python traceback.
+NODE_ERRORS = """
+const failed = (error) => {
+  process.stderr.write(String((error && error.message) || error) + "\\n");
+  process.exit(1);
+};
+process.on("uncaughtException", failed);
+process.on("unhandledRejection", failed);
+"""
+
+
 def run_in_pyodide(script: str, *args: str) -> bool:
     """Run a Node script (`script`'s text, given the URL of Pyodide's module and `args`) with the page's
     own Pyodide. Returns False when Node is missing (or ADJUTANT_NO_BYTECODE=1), so nothing ran."""
@@ -190,12 +203,12 @@ def run_in_pyodide(script: str, *args: str) -> bool:
     pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "script.mjs"
-        path.write_text(script, encoding="utf-8")
+        path.write_text(NODE_ERRORS + script, encoding="utf-8")
         try:
             subprocess.run([node, str(path), pyodide, *args], check=True, capture_output=True, text=True)
         except subprocess.CalledProcessError as error:
             output = error.stdout + error.stderr
-            raise SystemExit(f"build: compiling Python with Pyodide under Node failed:\n{output}") from None
+            raise SystemExit(f"build: running Python with Pyodide under Node failed:\n{output}") from None
     return True
 
 
@@ -222,18 +235,18 @@ def write_compiled_stdlib(target: Path) -> bool:
     return True
 
 
-# Starts the page's Pyodide with the page's standard library (`stdlib`) and records its memory once the
-# standard library modules the page's Python uses are imported: those the engine (py/adjutant, every
-# module) reaches, and those the UI (py/adjutant_ui) names in its imports, found in its sources (the UI
-# itself imports `js` and needs the page). The app's own modules are then dropped again, so the snapshot
-# holds Pyodide and the standard library only: the page imports its own code from the app's zip. The
-# hash seed is given (`seed`, from the build's inputs) so that the same inputs make the same snapshot; the
-# random module's generator is seeded from it too, and seeded anew in the page (PYODIDE_LOADER).
+# Starts the page's Pyodide with the page's standard library (`stdlib`), imports what the page's Python
+# imports before it can draw, and records Pyodide's memory: the engine (py/adjutant, every module but the
+# command line), the UI's modules that do not use the page (those importing neither `js` nor another UI
+# module: the plain-Python session, sealed links, saves), and the standard library modules the rest of
+# the UI names in its imports. The app's modules (`app`: its py/) are put where the page unpacks them
+# (/home/pyodide/py), so the modules in the snapshot have the paths, and find the files (maps/*.json),
+# that the page's own modules would. The hash seed is given (`seed`, from the build's inputs), and the
+# random numbers and the clock are the same at every build, so the same inputs make the same snapshot;
+# the page seeds the random module anew (SNAPSHOT_RESEED).
 SNAPSHOT_SCRIPT = """
-import { writeFileSync } from "node:fs";
-const [pyodideModule, stdlib, folder, seed, out] = process.argv.slice(2);
-// The same build's random numbers every time (the seed is the build's inputs): the snapshot is then
-// the same file for the same inputs; the page's own random numbers come from its browser.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+const [pyodideModule, stdlib, app, seed, out] = process.argv.slice(2);
 let state = BigInt(seed) | 1n;
 globalThis.crypto.getRandomValues = (view) => {
   const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
@@ -243,7 +256,7 @@ globalThis.crypto.getRandomValues = (view) => {
   }
   return view;
 };
-// and the same clock (file times, the time modules read at import): 1 January 2000, a millisecond a reading
+// 1 January 2000, a millisecond a reading (file times, the time modules read at import)
 let tick = 0;
 Date.now = () => 946684800000 + tick++;
 performance.now = () => tick++;
@@ -254,53 +267,68 @@ const pyodide = await loadPyodide({
   stdLibURL: stdlib,
   env: { PYTHONHASHSEED: seed },
 });
-pyodide.FS.mkdirTree("/src");
-pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, "/src");
+// The app's files are copied in (not mounted: the host's file times and numbers would be recorded).
+const copy = (from, to) => {
+  pyodide.FS.mkdirTree(to);
+  for (const entry of readdirSync(from, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (entry.isDirectory()) copy(from + "/" + entry.name, to + "/" + entry.name);
+    else pyodide.FS.writeFile(to + "/" + entry.name, readFileSync(from + "/" + entry.name));
+  }
+};
+copy(app + "/py", "/home/pyodide/py");
 pyodide.globals.set("seed", Number(seed));
 pyodide.runPython(`
 import ast, gc, importlib, pathlib, pkgutil, sys
 
-OWN = ("adjutant", "adjutant_ui", "js", "pyodide", "pyscript", "__future__")
-sys.path.insert(0, "/src/py")
+sys.dont_write_bytecode = True
+sys.path.insert(0, "/home/pyodide/py")
 import adjutant
 for module in pkgutil.walk_packages(adjutant.__path__, "adjutant."):
     if module.name.rpartition(".")[2] not in ("__main__", "cli"):  # the command line: not in the page
         importlib.import_module(module.name)
-for path in sorted(pathlib.Path("/src/py/adjutant_ui").glob("*.py")):
+for path in sorted(pathlib.Path("/home/pyodide/py/adjutant_ui").glob("*.py")):
+    names = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        for name in names:
-            if name.split(".")[0] not in OWN:
-                importlib.import_module(name)
-sys.path.remove("/src/py")
-for name in [name for name in sys.modules if name.split(".")[0] in ("adjutant", "adjutant_ui")]:
-    del sys.modules[name]
-for path in [path for path in sys.path_importer_cache if path.startswith("/src")]:
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.add("." if node.level else node.module)
+    tops = {name.split(".")[0] for name in names}
+    for name in names:
+        if name != "." and name.split(".")[0] not in ("adjutant", "js", "pyodide", "pyscript", "__future__"):
+            importlib.import_module(name)
+    if path.stem != "__init__" and not tops & {"js", "."}:
+        importlib.import_module("adjutant_ui." + path.stem)
+sys.path.remove("/home/pyodide/py")
+for path in [path for path in sys.path_importer_cache if path.startswith("/home/pyodide")]:
     del sys.path_importer_cache[path]
 importlib.invalidate_caches()
+sys.dont_write_bytecode = False
 if "random" in sys.modules:
     sys.modules["random"].seed(seed)
-del ast, importlib, pathlib, pkgutil, seed
-gc.collect()
+del ast, gc, importlib, pathlib, pkgutil, seed
 `);
-pyodide.FS.unmount("/src");
+pyodide.runPython("import gc; gc.collect(); del gc");
 writeFileSync(out, pyodide.makeMemorySnapshot());
 """
 
 
 def write_snapshot(stdlib: Path, target: Path) -> bool:
     """Write `target`: the gzipped memory snapshot of the page's Pyodide started with the standard library
-    `stdlib` (the one the site ships) and the modules the page's Python uses imported (SNAPSHOT_SCRIPT).
-    Returns False (nothing written: the page then starts Python without it) when Node is missing."""
+    `stdlib` (the one the site ships) and the modules the page's Python imports before it can draw
+    (SNAPSHOT_SCRIPT). Returns False (nothing written: the page then starts Python without it) when Node
+    is missing."""
     digest = hashlib.sha256(stdlib.read_bytes())
-    for path in sorted((ROOT / "py").glob("adjutant*/**/*.py")):
-        digest.update(path.read_bytes())
-    seed = str(int.from_bytes(digest.digest()[:4], "big"))
     with tempfile.TemporaryDirectory() as scratch:
+        app = Path(scratch) / "app"
+        for package in PYTHON_PACKAGES:
+            skip = shutil.ignore_patterns("__pycache__", "__main__.py", "cli.py")
+            shutil.copytree(ROOT / "py" / package, app / "py" / package, ignore=skip)
+        for path in sorted(app.rglob("*.py")):
+            digest.update(path.relative_to(app).as_posix().encode() + path.read_bytes())
+        seed = str(int.from_bytes(digest.digest()[:4], "big"))
         raw = Path(scratch) / "snapshot.bin"
-        if not run_in_pyodide(SNAPSHOT_SCRIPT, str(stdlib), str(ROOT), seed, str(raw)):
+        if not run_in_pyodide(SNAPSHOT_SCRIPT, str(stdlib), str(app), seed, str(raw)):
             return False
         target.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=9, mtime=0))
     return True

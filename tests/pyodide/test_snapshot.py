@@ -1,7 +1,8 @@
 """The memory snapshot build.py ships for the page (runtime/pyodide/python-snapshot.bin.gz): Pyodide
-restored from it, under Node, has the standard library modules the page uses already imported and
-none of the app's own, imports and plays the engine from the app's files, draws fresh random numbers
-once seeded as the page's loader seeds it, and the same inputs make the same snapshot."""
+restored from it, under Node, has the engine, the UI's plain-Python modules and the standard library
+modules the page uses already imported (and nothing that needs the page), plays games with the maps'
+files where the page has them, draws fresh random numbers once seeded as the page's loader seeds it,
+and the same inputs make the same snapshot."""
 
 from __future__ import annotations
 
@@ -17,18 +18,19 @@ import build
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Restores Pyodide from the snapshot (gunzipped), in a folder holding the repository's files (py/ and
-# maps/ are laid out there as the page has the app's files), and prints what the Python given reports
-# (one JSON line).
+# Restores Pyodide from the snapshot (gunzipped), with the repository's py/ and maps/ where the page
+# unpacks the app's files (/home/pyodide, Python's working directory), and prints what the Python given
+# reports (one JSON line).
 RESTORE_SCRIPT = """
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 const [pyodideModule, stdlib, snapshot, repo, code] = process.argv.slice(2);
 const { loadPyodide } = await import(pyodideModule);
 const pyodide = await loadPyodide({ stdLibURL: stdlib, _loadSnapshot: gunzipSync(readFileSync(snapshot)) });
-pyodide.FS.mkdirTree("/home/pyodide/app");
-pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: repo }, "/home/pyodide/app");
-pyodide.FS.chdir("/home/pyodide/app");
+for (const folder of ["py", "maps"]) {
+  pyodide.FS.mkdirTree("/home/pyodide/" + folder);
+  pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: repo + "/" + folder }, "/home/pyodide/" + folder);
+}
 console.log(pyodide.runPython(code));
 """
 
@@ -36,15 +38,17 @@ MODULES = """
 import json, sys
 json.dumps({
     "modules": sorted(sys.modules),
-    "json": sys.modules["json"].__spec__.origin if "json" in sys.modules else None,
+    "json": sys.modules["json"].__spec__.origin,
+    "adjutant": sys.modules["adjutant"].__file__,
 })
 """
 
-# A random game of three variants, to the link it ends with: the same in CPython (here) and restored.
+# A random game of three variants, to the link it ends with: the same in CPython (here) and restored
+# (the engine as the snapshot holds it: no import runs it anew).
 # (Not Cluster: its seeded random game is not the same from one run to the next, in CPython too.)
 GAME = """
 import json, sys
-sys.path.insert(0, "py")
+assert "adjutant.randomgame" in sys.modules
 from adjutant import encode_link
 from adjutant.randomgame import random_game
 json.dumps({variant: encode_link(list(random_game(variant, seed=7, years=2))[-1]) for variant in VARIANTS})
@@ -86,17 +90,21 @@ def restore(shipped: tuple[Path, Path], code: str, tmp_path: Path) -> object:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_the_snapshot_holds_the_standard_library_the_page_uses_and_none_of_the_app(
-    shipped: tuple[Path, Path], tmp_path: Path
-) -> None:
+def test_the_snapshot_holds_what_the_page_imports_before_it_draws(shipped: tuple[Path, Path], tmp_path: Path) -> None:
     found = restore(shipped, MODULES, tmp_path)
     assert isinstance(found, dict)
     modules = set(found["modules"])
-    # what the engine and the UI import at their top level
+    # the standard library modules the engine and the UI import at their top level
     assert {"json", "asyncio", "dataclasses", "zlib", "base64", "hashlib", "secrets", "math", "random"} <= modules
-    assert not {name for name in modules if name.split(".")[0] in ("adjutant", "adjutant_ui")}
-    # imported from the zip the page ships, where the page's Python finds it
+    # the engine, every module of it but the command line; the UI's modules that do not use the page
+    engine = {f"adjutant.{path.stem}" for path in (ROOT / "py" / "adjutant").glob("*.py")}
+    assert engine - {"adjutant.__init__", "adjutant.__main__", "adjutant.cli"} <= modules
+    assert not {"adjutant.cli", "adjutant.__main__"} & modules
+    assert {"adjutant_ui.session", "adjutant_ui.sealed", "adjutant_ui.saves"} <= modules
+    assert not {"adjutant_ui.app", "adjutant_ui.board", "adjutant_ui.group", "adjutant_ui.cluster_group"} & modules
+    # each where the page has it: the standard library in the zip it ships, the app where it unpacks it
     assert found["json"].startswith("/lib/python3")
+    assert found["adjutant"] == "/home/pyodide/py/adjutant/__init__.py"
 
 
 def test_the_restored_python_imports_and_plays_the_engine(shipped: tuple[Path, Path], tmp_path: Path) -> None:
