@@ -57,15 +57,13 @@ PYODIDE_LOCK = "pyodide-lock.json"
 # replaces the interpreter's start-up (docs/performance-startup.md). Should the snapshot fail to load
 # (no DecompressionStream, a download cut short), Python starts afresh without it.
 PYODIDE_LOADER = """// loadPyodide with its package list given and Python's start-up snapshot (written by build.py).
-// The page stays responsive while Python starts: the snapshot is unpacked in slices, and Pyodide's
-// start is split where it allows (its fsInit hook) so that no piece of work holds the page for long.
+// The page stays responsive while Python starts: the snapshot is unpacked by a worker (SNAPSHOT_WORKER),
+// and Pyodide's start is split where it allows (its fsInit hook).
 import { loadPyodide as load, version } from "./pyodide.mjs";
 export { version };
 const LOCK = /*LOCK*/;
 const SNAPSHOT = /*SNAPSHOT*/;
 const RESEED = /*RESEED*/;
-// The longest the unpacking works before it lets the page handle input and paint (ms).
-const SLICE = 30;
 
 // Resolves once the page has had its turn (input, painting): a task of its own, not a microtask.
 function pageTurn() {
@@ -77,39 +75,30 @@ function pageTurn() {
   });
 }
 
-// The snapshot of Python's memory, gzipped on the server and in the service worker's cache.
-async function snapshot() {
-  const response = await fetch(new URL(SNAPSHOT, import.meta.url));
-  if (!response.ok) throw new Error(SNAPSHOT + ": HTTP " + response.status);
-  const reader = response.body.pipeThrough(new DecompressionStream("gzip")).getReader();
-  const chunks = [];
-  let size = 0;
-  let since = performance.now();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-    if (performance.now() - since > SLICE) {
-      await pageTurn();
-      since = performance.now();
-    }
-  }
-  const memory = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    memory.set(chunk, at);
-    at += chunk.length;
-  }
-  return memory;
+// The snapshot of Python's memory (gzipped on the server and in the service worker's cache), unpacked
+// off the main thread and handed over whole.
+function snapshot() {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(SNAPSHOT.worker, import.meta.url));
+    worker.onmessage = (event) => {
+      worker.terminate();
+      if (event.data.memory) resolve(new Uint8Array(event.data.memory));
+      else reject(new Error(event.data.error));
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error("the snapshot's worker failed: " + event.message));
+    };
+    worker.postMessage(new URL(SNAPSHOT.file, import.meta.url).href);
+  });
 }
 
 export async function loadPyodide(options) {
-  // Pyodide awaits fsInit between setting up the WebAssembly instance and starting Python: the
-  // page gets its turn there.
+  // Pyodide awaits fsInit between setting up the WebAssembly instance and restoring the memory (or
+  // starting Python): the page gets its turn there.
   const settings = { lockFileContents: LOCK, fsInit: pageTurn, ...options };
   performance.mark("adjutant:loadPyodide");
-  if (SNAPSHOT && typeof DecompressionStream === "function") {
+  if (SNAPSHOT && typeof Worker === "function" && typeof DecompressionStream === "function") {
     try {
       const pyodide = await load({ ...settings, _loadSnapshot: snapshot() });
       // The snapshot holds the generator of the random module as seeded at build time: seed it anew.
@@ -125,6 +114,23 @@ export async function loadPyodide(options) {
   return pyodide;
 }
 """
+# The worker that fetches and unpacks the snapshot for PYODIDE_LOADER (a file of the site: the page's
+# Content-Security-Policy allows scripts from the site only).
+SNAPSHOT_WORKER = """// Unpacks Python's start-up snapshot off the page's main thread (written by build.py): fetches the
+// gzipped file at the URL it is sent, and sends back its bytes (transferred, not copied).
+"use strict";
+self.onmessage = async (event) => {
+  try {
+    const response = await fetch(event.data);
+    if (!response.ok) throw new Error(event.data + ": HTTP " + response.status);
+    const memory = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    self.postMessage({ memory }, [memory]);
+  } catch (error) {
+    self.postMessage({ error: String(error) });
+  }
+};
+"""
+SNAPSHOT_WORKER_NAME = "adjutant-snapshot.js"
 SNAPSHOT_NAME = "python-snapshot.bin.gz"
 #: Run once a snapshot is restored: the random module's generator (imported into the snapshot, seeded at
 #: build time, so the same in every page) is seeded anew from the browser's random numbers.
@@ -420,7 +426,10 @@ def build(dist: Path = DIST) -> Path:
     runtime = dist / "runtime" / "pyodide"
     snapshot = write_snapshot(runtime / "python_stdlib.zip", runtime / SNAPSHOT_NAME)
     loader = PYODIDE_LOADER.replace("/*LOCK*/", header)
-    loader = loader.replace("/*SNAPSHOT*/", json.dumps(SNAPSHOT_NAME if snapshot else None))
+    if snapshot:
+        (runtime / SNAPSHOT_WORKER_NAME).write_text(SNAPSHOT_WORKER, encoding="utf-8")
+    named = {"file": SNAPSHOT_NAME, "worker": SNAPSHOT_WORKER_NAME} if snapshot else None
+    loader = loader.replace("/*SNAPSHOT*/", json.dumps(named))
     loader = loader.replace("/*RESEED*/", json.dumps(SNAPSHOT_RESEED))
     (runtime / "adjutant-pyodide.mjs").write_text(loader, encoding="utf-8")
     shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns("sw.js"))

@@ -28,7 +28,7 @@ docs/performance-startup.md.
 from __future__ import annotations
 
 import argparse
-import json
+import re
 import shutil
 import statistics
 import sys
@@ -102,12 +102,14 @@ COLUMNS = ("map visible", "position visible", "Python ready", "longest block")
 def without_snapshot(dist: Path, copy: Path) -> Path:
     """A copy of the built site `dist` whose interpreter module starts Python without the snapshot."""
     shutil.copytree(dist, copy)
-    (copy / "runtime" / "pyodide" / build.SNAPSHOT_NAME).unlink()
-    loader = copy / "runtime" / "pyodide" / "adjutant-pyodide.mjs"
-    text = loader.read_text(encoding="utf-8")
-    snapshot = f"const SNAPSHOT = {json.dumps(build.SNAPSHOT_NAME)};"
-    assert snapshot in text, "the interpreter module names no snapshot"
-    loader.write_text(text.replace(snapshot, "const SNAPSHOT = null;"), encoding="utf-8")
+    runtime = copy / "runtime" / "pyodide"
+    (runtime / build.SNAPSHOT_NAME).unlink()
+    (runtime / build.SNAPSHOT_WORKER_NAME).unlink()
+    loader = runtime / "adjutant-pyodide.mjs"
+    named = re.compile(r"^const SNAPSHOT = \{.*\};$", re.M)
+    text, found = named.subn("const SNAPSHOT = null;", loader.read_text(encoding="utf-8"))
+    assert found == 1, "the interpreter module names no snapshot"
+    loader.write_text(text, encoding="utf-8")
     build.write_service_worker(copy)
     return copy
 
