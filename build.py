@@ -13,9 +13,10 @@ dist/ holds everything the page fetches, so no request leaves the site's origin:
 - variants.json: id and name of every variant, for the first paint before Python is ready;
 - runtime/: Pyodide and PyScript copied from node_modules (pinned in package.json), only the files
   the page fetches; Pyodide's standard library (python_stdlib.zip, which loadPyodide fetches by that
-  name) as bytecode compiled by the same Pyodide, so the page does not compile it at every start; and
-  adjutant-pyodide.mjs, the interpreter module the page's PyScript config names (Pyodide's loadPyodide
-  with its package list given, so the list is not fetched);
+  name) as bytecode compiled by the same Pyodide, so the page does not compile it at every start;
+  python-snapshot.bin.gz, the memory of that Pyodide started with the modules the page imports before
+  it draws, so the page does not start the interpreter; and adjutant-pyodide.mjs, the interpreter module
+  the page's PyScript config names (Pyodide's loadPyodide with its package list and the snapshot given);
 - manifest.webmanifest and icons/ (drawn here: SVG, and PNG written with zlib), so the site installs as an app;
 - sw.js: the service worker (web/sw.js with the precache manifest filled in: every other file of the
   site and its SHA-256), so the site works offline after one visit (docs/offline.md).
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import gzip
 import hashlib
 import http.server
 import json
@@ -49,16 +51,90 @@ DIST = ROOT / "dist"
 # loadPyodide the list's header with no packages in it instead.
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
 PYODIDE_LOCK = "pyodide-lock.json"
-# The module the page's PyScript config names as its interpreter: Pyodide's own, with the package list
-# given (PyScript passes loadPyodide only where to find Pyodide, so loadPyodide would fetch the list).
-PYODIDE_LOADER = """// loadPyodide with its package list given (written by build.py): the page loads no package.
+# The module the page's PyScript config names as its interpreter: Pyodide's own loadPyodide, given the
+# package list (PyScript passes loadPyodide only where to find Pyodide, so loadPyodide would fetch the
+# list) and, where the build made one, the memory snapshot of a started Python (SNAPSHOT_NAME), which
+# replaces the interpreter's start-up (docs/performance-startup.md). Should the snapshot fail to load
+# (no DecompressionStream, a download cut short), Python starts afresh without it.
+PYODIDE_LOADER = """// loadPyodide with its package list given and Python's start-up snapshot (written by build.py).
+// The page stays responsive while Python starts: the snapshot is unpacked by a worker (SNAPSHOT_WORKER),
+// and Pyodide's start is split where it allows (its fsInit hook).
 import { loadPyodide as load, version } from "./pyodide.mjs";
 export { version };
-export function loadPyodide(options) {
-  return load({ lockFileContents: LOCK, ...options });
-}
 const LOCK = /*LOCK*/;
+const SNAPSHOT = /*SNAPSHOT*/;
+const RESEED = /*RESEED*/;
+
+// Resolves once the page has had its turn (input, painting): a task of its own, not a microtask.
+function pageTurn() {
+  if (globalThis.scheduler && typeof scheduler.yield === "function") return scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
+
+// The snapshot of Python's memory (gzipped on the server and in the service worker's cache), unpacked
+// off the main thread and handed over whole.
+function snapshot() {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(SNAPSHOT.worker, import.meta.url));
+    worker.onmessage = (event) => {
+      worker.terminate();
+      if (event.data.memory) resolve(new Uint8Array(event.data.memory));
+      else reject(new Error(event.data.error));
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error("the snapshot's worker failed: " + event.message));
+    };
+    worker.postMessage(new URL(SNAPSHOT.file, import.meta.url).href);
+  });
+}
+
+export async function loadPyodide(options) {
+  // Pyodide awaits fsInit between setting up the WebAssembly instance and restoring the memory (or
+  // starting Python): the page gets its turn there.
+  const settings = { lockFileContents: LOCK, fsInit: pageTurn, ...options };
+  performance.mark("adjutant:loadPyodide");
+  if (SNAPSHOT && typeof Worker === "function" && typeof DecompressionStream === "function") {
+    try {
+      const pyodide = await load({ ...settings, _loadSnapshot: snapshot() });
+      // The snapshot holds the generator of the random module as seeded at build time: seed it anew.
+      pyodide.runPython(RESEED);
+      performance.mark("adjutant:pyodideReady");
+      return pyodide;
+    } catch (error) {
+      console.warn("Python's start-up snapshot could not be used; starting Python without it:", error);
+    }
+  }
+  const pyodide = await load(settings);
+  performance.mark("adjutant:pyodideReady");
+  return pyodide;
+}
 """
+# The worker that fetches and unpacks the snapshot for PYODIDE_LOADER (a file of the site: the page's
+# Content-Security-Policy allows scripts from the site only).
+SNAPSHOT_WORKER = """// Unpacks Python's start-up snapshot off the page's main thread (written by build.py): fetches the
+// gzipped file at the URL it is sent, and sends back its bytes (transferred, not copied).
+"use strict";
+self.onmessage = async (event) => {
+  try {
+    const response = await fetch(event.data);
+    if (!response.ok) throw new Error(event.data + ": HTTP " + response.status);
+    const memory = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    self.postMessage({ memory }, [memory]);
+  } catch (error) {
+    self.postMessage({ error: String(error) });
+  }
+};
+"""
+SNAPSHOT_WORKER_NAME = "adjutant-snapshot.js"
+SNAPSHOT_NAME = "python-snapshot.bin.gz"
+#: Run once a snapshot is restored: the random module's generator (imported into the snapshot, seeded at
+#: build time, so the same in every page) is seeded anew from the browser's random numbers.
+SNAPSHOT_RESEED = "import sys\nif 'random' in sys.modules: sys.modules['random'].seed()"
 # PyScript's entry module and its core chunk: the page's config turns every plugin off ("!name"), so
 # nothing else is imported. tests/browser checks that the page fetches exactly these runtime files.
 PYSCRIPT_FILES = ["core.js", "core-*.js", "error-*.js"]
@@ -112,6 +188,18 @@ process.exitCode = ok ? 0 : 1;
 """
 
 
+# Where a script run under Node fails, it says why in a few lines: Node's own report of an uncaught error
+# would echo the line of Pyodide's minified module that raised (a megabyte), and lose the Python traceback.
+NODE_ERRORS = """
+const failed = (error) => {
+  process.stderr.write(String((error && error.message) || error) + "\\n");
+  process.exit(1);
+};
+process.on("uncaughtException", failed);
+process.on("unhandledRejection", failed);
+"""
+
+
 def run_in_pyodide(script: str, *args: str) -> bool:
     """Run a Node script (`script`'s text, given the URL of Pyodide's module and `args`) with the page's
     own Pyodide. Returns False when Node is missing (or ADJUTANT_NO_BYTECODE=1), so nothing ran."""
@@ -121,12 +209,12 @@ def run_in_pyodide(script: str, *args: str) -> bool:
     pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "script.mjs"
-        path.write_text(script, encoding="utf-8")
+        path.write_text(NODE_ERRORS + script, encoding="utf-8")
         try:
             subprocess.run([node, str(path), pyodide, *args], check=True, capture_output=True, text=True)
         except subprocess.CalledProcessError as error:
             output = error.stdout + error.stderr
-            raise SystemExit(f"build: compiling Python with Pyodide under Node failed:\n{output}") from None
+            raise SystemExit(f"build: running Python with Pyodide under Node failed:\n{output}") from None
     return True
 
 
@@ -150,6 +238,105 @@ def write_compiled_stdlib(target: Path) -> bool:
                 info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
                 info.compress_type = zipfile.ZIP_DEFLATED
                 out.writestr(info, b"" if entry.is_dir() else (folder / name).read_bytes())
+    return True
+
+
+# Starts the page's Pyodide with the page's standard library (`stdlib`), imports what the page's Python
+# imports before it can draw, and records Pyodide's memory: the engine (py/adjutant, every module but the
+# command line), the UI's modules that do not use the page (those importing neither `js` nor another UI
+# module: the plain-Python session, sealed links, saves), and the standard library modules the rest of
+# the UI names in its imports. The app's modules (`app`: its py/) are put where the page unpacks them
+# (/home/pyodide/py), so the modules in the snapshot have the paths, and find the files (maps/*.json),
+# that the page's own modules would. The hash seed is given (`seed`, from the build's inputs), and the
+# random numbers and the clock are the same at every build, so the same inputs make the same snapshot;
+# the page seeds the random module anew (SNAPSHOT_RESEED).
+SNAPSHOT_SCRIPT = """
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+const [pyodideModule, stdlib, app, seed, out] = process.argv.slice(2);
+let state = BigInt(seed) | 1n;
+globalThis.crypto.getRandomValues = (view) => {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  for (let i = 0; i < bytes.length; i++) {
+    state = (state * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+    bytes[i] = Number(state >> 56n);
+  }
+  return view;
+};
+// 1 January 2000, a millisecond a reading (file times, the time modules read at import)
+let tick = 0;
+Date.now = () => 946684800000 + tick++;
+performance.now = () => tick++;
+const { loadPyodide } = await import(pyodideModule);
+const pyodide = await loadPyodide({
+  _makeSnapshot: true,
+  _sysExecutable: "./this.program",  // as in the page
+  stdLibURL: stdlib,
+  env: { PYTHONHASHSEED: seed },
+});
+// The app's files are copied in (not mounted: the host's file times and numbers would be recorded).
+const copy = (from, to) => {
+  pyodide.FS.mkdirTree(to);
+  for (const entry of readdirSync(from, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (entry.isDirectory()) copy(from + "/" + entry.name, to + "/" + entry.name);
+    else pyodide.FS.writeFile(to + "/" + entry.name, readFileSync(from + "/" + entry.name));
+  }
+};
+copy(app + "/py", "/home/pyodide/py");
+pyodide.globals.set("seed", Number(seed));
+pyodide.runPython(`
+import ast, gc, importlib, pathlib, pkgutil, sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, "/home/pyodide/py")
+import adjutant
+for module in pkgutil.walk_packages(adjutant.__path__, "adjutant."):
+    if module.name.rpartition(".")[2] not in ("__main__", "cli"):  # the command line: not in the page
+        importlib.import_module(module.name)
+for path in sorted(pathlib.Path("/home/pyodide/py/adjutant_ui").glob("*.py")):
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.add("." if node.level else node.module)
+    tops = {name.split(".")[0] for name in names}
+    for name in names:
+        if name != "." and name.split(".")[0] not in ("adjutant", "js", "pyodide", "pyscript", "__future__"):
+            importlib.import_module(name)
+    if path.stem != "__init__" and not tops & {"js", "."}:
+        importlib.import_module("adjutant_ui." + path.stem)
+sys.path.remove("/home/pyodide/py")
+for path in [path for path in sys.path_importer_cache if path.startswith("/home/pyodide")]:
+    del sys.path_importer_cache[path]
+importlib.invalidate_caches()
+sys.dont_write_bytecode = False
+if "random" in sys.modules:
+    sys.modules["random"].seed(seed)
+del ast, gc, importlib, pathlib, pkgutil, seed
+`);
+pyodide.runPython("import gc; gc.collect(); del gc");
+writeFileSync(out, pyodide.makeMemorySnapshot());
+"""
+
+
+def write_snapshot(stdlib: Path, target: Path) -> bool:
+    """Write `target`: the gzipped memory snapshot of the page's Pyodide started with the standard library
+    `stdlib` (the one the site ships) and the modules the page's Python imports before it can draw
+    (SNAPSHOT_SCRIPT). Returns False (nothing written: the page then starts Python without it) when Node
+    is missing."""
+    digest = hashlib.sha256(stdlib.read_bytes())
+    with tempfile.TemporaryDirectory() as scratch:
+        app = Path(scratch) / "app"
+        for package in PYTHON_PACKAGES:
+            skip = shutil.ignore_patterns("__pycache__", "__main__.py", "cli.py")
+            shutil.copytree(ROOT / "py" / package, app / "py" / package, ignore=skip)
+        for path in sorted(app.rglob("*.py")):
+            digest.update(path.relative_to(app).as_posix().encode() + path.read_bytes())
+        seed = str(int.from_bytes(digest.digest()[:4], "big"))
+        raw = Path(scratch) / "snapshot.bin"
+        if not run_in_pyodide(SNAPSHOT_SCRIPT, str(stdlib), str(app), seed, str(raw)):
+            return False
+        target.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=9, mtime=0))
     return True
 
 
@@ -236,7 +423,15 @@ def build(dist: Path = DIST) -> Path:
             shutil.copyfile(source, target)
     lock = json.loads((ROOT / "node_modules" / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
     header = json.dumps({"info": lock["info"], "packages": {}})
-    (dist / "runtime" / "pyodide" / "adjutant-pyodide.mjs").write_text(PYODIDE_LOADER.replace("/*LOCK*/", header))
+    runtime = dist / "runtime" / "pyodide"
+    snapshot = write_snapshot(runtime / "python_stdlib.zip", runtime / SNAPSHOT_NAME)
+    loader = PYODIDE_LOADER.replace("/*LOCK*/", header)
+    if snapshot:
+        (runtime / SNAPSHOT_WORKER_NAME).write_text(SNAPSHOT_WORKER, encoding="utf-8")
+    named = {"file": SNAPSHOT_NAME, "worker": SNAPSHOT_WORKER_NAME} if snapshot else None
+    loader = loader.replace("/*SNAPSHOT*/", json.dumps(named))
+    loader = loader.replace("/*RESEED*/", json.dumps(SNAPSHOT_RESEED))
+    (runtime / "adjutant-pyodide.mjs").write_text(loader, encoding="utf-8")
     shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns("sw.js"))
     write_maps(dist / "maps")
     (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")

@@ -1,10 +1,12 @@
 """Start-up of the built site in headless Chromium on 127.0.0.1, next to a bare Pyodide page.
 
-    .venv/bin/python benchmarks/startup.py [--runs N] [--game-link FRAGMENT]
+    .venv/bin/python benchmarks/startup.py [--runs N] [--game-link FRAGMENT] [--profile]
 
 Builds the site into a temporary folder, adds a page that does nothing but `loadPyodide()` from pristine
 copies of the runtime files (node_modules/pyodide as published: its standard library as sources, as a
-page that uses Pyodide unchanged gets it), serves both with a plain file server, and prints, for each page:
+page that uses Pyodide unchanged gets it), and a copy of the site whose Python starts without the memory
+snapshot ("no snapshot": the build as it would be without it), serves them with a plain file server (the
+copy on an origin of its own, so with a service worker of its own), and prints, for each page:
 - cold: a fresh browser profile (empty HTTP cache, no service worker);
 - warm: a reload in the same profile (for Adjutant, once its service worker has the site in its cache);
 - revisit: the browser closed and started again on the same profile, the page opened anew;
@@ -17,6 +19,8 @@ Columns:
 - longest block: the longest stretch the main thread was busy (a long task) after the map showed (for
   the bare page, at all), until Python was ready. Target (issue 21): none over 200 ms.
 Times are milliseconds from navigation start (performance.now() in the page), medians over the runs.
+--profile also prints, for Adjutant, the medians of the page's start-up marks (the shell's, the loader's
+around loadPyodide, and the Python UI's), to see where the time goes.
 Targets (issue 21): Python ready <= 0.5x bare Pyodide warm and on revisit, <= 0.7x cold; figures in
 docs/performance-startup.md.
 """
@@ -24,6 +28,7 @@ docs/performance-startup.md.
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import statistics
 import sys
@@ -62,9 +67,11 @@ new PerformanceObserver((list) => {
 """
 
 Measured = tuple[float | None, float | None, float, float]
+#: the page's start-up marks ("adjutant:NAME"), as measured in each run, by case
+Marks = dict[str, dict[str, list[float]]]
 
 
-def measure(page: Any, url: str, app: bool, reload: bool) -> Measured:
+def measure(page: Any, url: str, app: bool, reload: bool, marks: dict[str, list[float]] | None = None) -> Measured:
     if reload:
         page.reload()
     else:
@@ -72,24 +79,73 @@ def measure(page: Any, url: str, app: bool, reload: bool) -> Measured:
     page.wait_for_selector("html[data-python-ready]", state="attached", timeout=120_000)
     tasks = page.evaluate("window.adjutantLongTasks || []")
     if app:
-        marks = page.evaluate("window.adjutantShell.marks")
-        shown = float(marks["mapVisible"])
+        if marks is not None:
+            for name, at in page.evaluate(MARKS):
+                marks.setdefault(name, []).append(float(at))
+        shell = page.evaluate("window.adjutantShell.marks")
+        shown = float(shell["mapVisible"])
         # the part of each long task after the map showed
         blocked = max(
             [start + length - max(start, shown) for start, length in tasks if start + length > shown] or [0.0]
         )
-        return shown, float(marks["positionVisible"]), float(marks["pythonReady"]), blocked
+        return shown, float(shell["positionVisible"]), float(shell["pythonReady"]), blocked
     return None, None, float(page.evaluate("window.bareReady")), max((length for _, length in tasks), default=0.0)
 
 
+MARKS = """performance.getEntriesByType("mark").filter((m) => m.name.startsWith("adjutant:"))
+  .map((m) => [m.name.slice(9), m.startTime])"""
 KINDS = ("cold", "warm", "revisit", "offline")
+PAGES = ("bare Pyodide", "Adjutant", "Adjutant no snapshot")
 COLUMNS = ("map visible", "position visible", "Python ready", "longest block")
 
 
-def run(runs: int, fragment: str) -> dict[str, dict[str, list[float]]]:
+def without_snapshot(dist: Path, copy: Path) -> Path:
+    """A copy of the built site `dist` whose interpreter module starts Python without the snapshot."""
+    shutil.copytree(dist, copy)
+    runtime = copy / "runtime" / "pyodide"
+    (runtime / build.SNAPSHOT_NAME).unlink()
+    (runtime / build.SNAPSHOT_WORKER_NAME).unlink()
+    loader = runtime / "adjutant-pyodide.mjs"
+    named = re.compile(r"^const SNAPSHOT = \{.*\};$", re.M)
+    text, found = named.subn("const SNAPSHOT = null;", loader.read_text(encoding="utf-8"))
+    assert found == 1, "the interpreter module names no snapshot"
+    loader.write_text(text, encoding="utf-8")
+    build.write_service_worker(copy)
+    return copy
+
+
+def visits(playwright: Any, name: str, url: str, app: bool, record: Any, marks: Marks) -> None:
+    """One run of a page: cold, warm and revisit (and offline for Adjutant), in a fresh profile."""
+
+    def visit(kind: str, page: Any, reload: bool) -> None:
+        record(f"{name} {kind}", measure(page, url, app, reload, marks.setdefault(f"{name} {kind}", {})))
+
+    options: dict[str, Any] = {"executable_path": CHROMIUM, "args": FLAGS, "viewport": {"width": 1280, "height": 800}}
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(profile, **options)
+        context.add_init_script(LONG_TASKS)
+        page = context.new_page()
+        visit("cold", page, reload=False)
+        if app:
+            # The second visit of a user: the service worker has the site by now.
+            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+        visit("warm", page, reload=True)
+        context.close()
+        context = playwright.chromium.launch_persistent_context(profile, **options)
+        context.add_init_script(LONG_TASKS)
+        page = context.new_page()
+        visit("revisit", page, reload=False)
+        if app:
+            context.set_offline(True)
+            visit("offline", page, reload=True)
+        context.close()
+
+
+def run(runs: int, fragment: str) -> tuple[dict[str, dict[str, list[float]]], Marks]:
     from playwright.sync_api import sync_playwright
 
     results: dict[str, dict[str, list[float]]] = {}
+    marks: Marks = {}
 
     def record(key: str, measured: Measured) -> None:
         for name, value in zip(COLUMNS, measured, strict=True):
@@ -98,61 +154,55 @@ def run(runs: int, fragment: str) -> dict[str, dict[str, list[float]]]:
 
     with tempfile.TemporaryDirectory() as folder:
         dist = build.build(Path(folder) / "dist")
+        plain = without_snapshot(dist, Path(folder) / "plain")
         bare = dist / "bare"
         bare.mkdir()
         for name in [*build.PYODIDE_FILES, build.PYODIDE_LOCK]:
             shutil.copyfile(ROOT / "node_modules" / "pyodide" / name, bare / name)
         (bare / "index.html").write_text(BARE_PAGE, encoding="utf-8")
-        with build.serving(dist) as base, sync_playwright() as playwright:
-            pages = {"bare Pyodide": (base + "bare/index.html", False), "Adjutant": (base + fragment, True)}
+        with build.serving(dist) as base, build.serving(plain) as other, sync_playwright() as playwright:
+            pages = {
+                "bare Pyodide": (base + "bare/index.html", False),
+                "Adjutant": (base + fragment, True),
+                "Adjutant no snapshot": (other + fragment, True),
+            }
             for number in range(runs):
-                # Alternate the order so that neither page always runs on a warmer machine.
-                for name, (url, app) in pages.items() if number % 2 == 0 else reversed(pages.items()):
-                    with tempfile.TemporaryDirectory() as profile:
-                        options: dict[str, Any] = {
-                            "executable_path": CHROMIUM,
-                            "args": FLAGS,
-                            "viewport": {"width": 1280, "height": 800},
-                        }
-                        context = playwright.chromium.launch_persistent_context(profile, **options)
-                        context.add_init_script(LONG_TASKS)
-                        page = context.new_page()
-                        record(f"{name} cold", measure(page, url, app, reload=False))
-                        if app:
-                            # The second visit of a user: the service worker has the site by now.
-                            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
-                        record(f"{name} warm", measure(page, url, app, reload=True))
-                        context.close()
-                        context = playwright.chromium.launch_persistent_context(profile, **options)
-                        context.add_init_script(LONG_TASKS)
-                        page = context.new_page()
-                        record(f"{name} revisit", measure(page, url, app, reload=False))
-                        if app:
-                            context.set_offline(True)
-                            record(f"{name} offline", measure(page, url, app, reload=True))
-                        context.close()
-    return results
+                # Rotate the order so that no page always runs on a warmer machine.
+                order = list(pages.items())
+                order = order[number % len(order) :] + order[: number % len(order)]
+                for name, (url, app) in order:
+                    visits(playwright, name, url, app, record, marks)
+    return results, marks
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each page (default 5)")
     parser.add_argument("--game-link", default="", help="a fragment (#...) to open Adjutant at")
+    parser.add_argument("--profile", action="store_true", help="also print the medians of the start-up marks")
     args = parser.parse_args()
-    results = run(args.runs, args.game_link)
+    results, marks = run(args.runs, args.game_link)
     print(f"Start-up in headless Chromium, 127.0.0.1, median of {args.runs} runs (ms from navigation start)")
     columns = COLUMNS
-    print(f"{'page':<22}" + "".join(f"{name:>18}" for name in columns))
+    print(f"{'page':<32}" + "".join(f"{name:>18}" for name in columns))
     for kind in KINDS:
-        for name in ("bare Pyodide", "Adjutant"):
+        for name in PAGES:
             row = results.get(f"{name} {kind}", {})
+            if not row:
+                continue
             cells = [f"{statistics.median(row[n]):.0f}" if n in row else "-" for n in columns]
-            print(f"{name + ' ' + kind:<22}" + "".join(f"{cell:>18}" for cell in cells))
+            print(f"{name + ' ' + kind:<32}" + "".join(f"{cell:>18}" for cell in cells))
     for kind, target in (("cold", 0.7), ("warm", 0.5), ("revisit", 0.5), ("offline", 0.5)):
         bare = statistics.median(results[f"bare Pyodide {'warm' if kind == 'offline' else kind}"]["Python ready"])
-        ours = statistics.median(results[f"Adjutant {kind}"]["Python ready"])
         against = "bare Pyodide warm" if kind == "offline" else "bare Pyodide"
-        print(f"{kind}: Adjutant ready / {against} ready = {ours / bare:.2f} (target <= {target})")
+        for name in ("Adjutant", "Adjutant no snapshot"):
+            ours = statistics.median(results[f"{name} {kind}"]["Python ready"])
+            print(f"{kind}: {name} ready / {against} ready = {ours / bare:.2f} (target <= {target})")
+    if args.profile:
+        for key, named in marks.items():
+            if named:
+                steps = sorted((statistics.median(times), name) for name, times in named.items())
+                print(f"{key}: " + ", ".join(f"{name} {at:.0f}" for at, name in steps))
 
 
 if __name__ == "__main__":

@@ -53,6 +53,9 @@ def context(browser: Any) -> Iterator[Any]:
     requests: list[str] = []
     context.on("request", lambda request: requests.append(request.url))
     context.requests = requests
+    warnings: list[str] = []
+    context.on("console", lambda message: warnings.append(message.text) if message.type == "warning" else None)
+    context.warnings = warnings
     try:
         yield context
     finally:
@@ -77,6 +80,8 @@ def test_after_one_visit_a_phase_plays_with_the_network_off(context: Any, served
 
     page = reopen_app(page, served.url)
     assert page.evaluate("document.documentElement.dataset.phase") == "S1901M"
+    # Python started from its snapshot, which the page's worker fetched through the service worker
+    assert [text for text in context.warnings if "snapshot could not be used" in text] == []
     page.select_option("#orders-power", "france")
     page.fill("#orders-text", "A par - bur")
     page.click("#orders-apply")

@@ -1,0 +1,62 @@
+"""Start-up: the page's Python starts from the memory snapshot build.py ships, and starts without it
+when the snapshot cannot be had; either way the page comes up ready to take orders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app_driver import PYTHON_READY_TIMEOUT_MS, Site
+
+import build
+
+SNAPSHOT_WARNING = "snapshot could not be used"
+
+
+def started(page: Any) -> list[str]:
+    """The loader's marks, in order: it marks where Python's start began and where it was ready."""
+    return page.evaluate(
+        "performance.getEntriesByType('mark').map(m => m.name).filter(n => /loadPyodide|pyodideReady/.test(n))"
+    )
+
+
+def warnings_of(page: Any) -> list[str]:
+    messages: list[str] = []
+    page.on("console", lambda message: messages.append(message.text) if message.type == "warning" else None)
+    return messages
+
+
+def test_python_starts_from_the_snapshot(new_context: Any, site: Site) -> None:
+    assert (site.root / "runtime" / "pyodide" / build.SNAPSHOT_NAME).is_file()
+    context, recorder = new_context()
+    page = context.new_page()
+    warned = warnings_of(page)
+    page = _open(page, site.url)
+    assert started(page) == ["adjutant:loadPyodide", "adjutant:pyodideReady"]
+    assert [text for text in warned if SNAPSHOT_WARNING in text] == []
+    fetched = [url for url in recorder.requests if url.endswith(build.SNAPSHOT_NAME)]
+    assert len(fetched) == 1
+    assert page.locator("#orders-apply").is_enabled()
+    assert recorder.page_errors == []
+
+
+def test_without_the_snapshot_python_starts_afresh(new_context: Any, site: Site) -> None:
+    context, recorder = new_context()
+    context.route("**/" + build.SNAPSHOT_NAME, lambda route: route.abort())
+    page = context.new_page()
+    warned = warnings_of(page)
+    page = _open(page, site.url)
+    assert [text for text in warned if SNAPSHOT_WARNING in text] != []
+    assert started(page) == ["adjutant:loadPyodide", "adjutant:pyodideReady"]
+    # a working Python: an order entered as text is taken
+    page.fill("#orders-text", "A Par - Bur")
+    page.click("#orders-apply")
+    page.wait_for_function("document.querySelector('#order-list').textContent.includes('Bur')")
+    assert "Par" in page.inner_text("#order-list")
+    assert recorder.page_errors == []
+
+
+def _open(page: Any, url: str) -> Any:
+    """Open the app in this page (its listeners already attached) and wait until Python is ready."""
+    page.goto(url)
+    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
+    return page

@@ -1,0 +1,133 @@
+"""The memory snapshot build.py ships for the page (runtime/pyodide/python-snapshot.bin.gz): Pyodide
+restored from it, under Node, has the engine, the UI's plain-Python modules and the standard library
+modules the page uses already imported (and nothing that needs the page), plays games with the maps'
+files where the page has them, draws fresh random numbers once seeded as the page's loader seeds it,
+and the same inputs make the same snapshot."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import build
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Restores Pyodide from the snapshot (gunzipped), with the repository's py/ and maps/ where the page
+# unpacks the app's files (/home/pyodide, Python's working directory), and prints what the Python given
+# reports (one JSON line).
+RESTORE_SCRIPT = """
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+const [pyodideModule, stdlib, snapshot, repo, code] = process.argv.slice(2);
+const { loadPyodide } = await import(pyodideModule);
+const pyodide = await loadPyodide({ stdLibURL: stdlib, _loadSnapshot: gunzipSync(readFileSync(snapshot)) });
+for (const folder of ["py", "maps"]) {
+  pyodide.FS.mkdirTree("/home/pyodide/" + folder);
+  pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: repo + "/" + folder }, "/home/pyodide/" + folder);
+}
+console.log(pyodide.runPython(code));
+"""
+
+MODULES = """
+import json, sys
+json.dumps({
+    "modules": sorted(sys.modules),
+    "json": sys.modules["json"].__spec__.origin,
+    "adjutant": sys.modules["adjutant"].__file__,
+})
+"""
+
+# A random game of three variants, to the link it ends with: the same in CPython (here) and restored
+# (the engine as the snapshot holds it: no import runs it anew).
+# (Not Cluster: its seeded random game is not the same from one run to the next, in CPython too.)
+GAME = """
+import json, sys
+assert "adjutant.randomgame" in sys.modules
+from adjutant import encode_link
+from adjutant.randomgame import random_game
+json.dumps({variant: encode_link(list(random_game(variant, seed=7, years=2))[-1]) for variant in VARIANTS})
+"""
+VARIANTS = ("standard", "cline5", "loeb9")
+
+
+RANDOM = """
+import json, random
+json.dumps([random.random()])
+"""
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The compiled standard library and the snapshot made with it, as build.py writes them."""
+    if shutil.which("node") is None:
+        pytest.fail("node is not installed: the Pyodide tests need Node.js and `npm ci`")
+    folder = tmp_path_factory.mktemp("runtime")
+    stdlib = folder / "python_stdlib.zip"
+    snapshot = folder / build.SNAPSHOT_NAME
+    assert build.write_compiled_stdlib(stdlib)
+    assert build.write_snapshot(stdlib, snapshot)
+    return stdlib, snapshot
+
+
+def restore(shipped: tuple[Path, Path], code: str, tmp_path: Path) -> object:
+    stdlib, snapshot = shipped
+    script = tmp_path / "restore.mjs"
+    script.write_text(RESTORE_SCRIPT, encoding="utf-8")
+    pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
+    done = subprocess.run(
+        ["node", str(script), pyodide, str(stdlib), str(snapshot), str(ROOT), code],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[done.stderr.find("PythonError") :][:3000]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_snapshot_holds_what_the_page_imports_before_it_draws(shipped: tuple[Path, Path], tmp_path: Path) -> None:
+    found = restore(shipped, MODULES, tmp_path)
+    assert isinstance(found, dict)
+    modules = set(found["modules"])
+    # the standard library modules the engine and the UI import at their top level
+    assert {"json", "asyncio", "dataclasses", "zlib", "base64", "hashlib", "secrets", "math", "random"} <= modules
+    # the engine, every module of it but the command line; the UI's modules that do not use the page
+    engine = {f"adjutant.{path.stem}" for path in (ROOT / "py" / "adjutant").glob("*.py")}
+    assert engine - {"adjutant.__init__", "adjutant.__main__", "adjutant.cli"} <= modules
+    assert not {"adjutant.cli", "adjutant.__main__"} & modules
+    assert {"adjutant_ui.session", "adjutant_ui.sealed", "adjutant_ui.saves"} <= modules
+    assert not {"adjutant_ui.app", "adjutant_ui.board", "adjutant_ui.group", "adjutant_ui.cluster_group"} & modules
+    # each where the page has it: the standard library in the zip it ships, the app where it unpacks it
+    assert found["json"].startswith("/lib/python3")
+    assert found["adjutant"] == "/home/pyodide/py/adjutant/__init__.py"
+
+
+def test_the_restored_python_imports_and_plays_the_engine(shipped: tuple[Path, Path], tmp_path: Path) -> None:
+    from adjutant import encode_link
+    from adjutant.randomgame import random_game
+
+    played = restore(shipped, GAME.replace("VARIANTS", repr(VARIANTS)), tmp_path)
+    assert played == {variant: encode_link(list(random_game(variant, seed=7, years=2))[-1]) for variant in VARIANTS}
+
+
+def test_the_random_module_is_the_same_in_every_restore_until_the_loader_seeds_it(
+    shipped: tuple[Path, Path], tmp_path: Path
+) -> None:
+    first, second = restore(shipped, RANDOM, tmp_path), restore(shipped, RANDOM, tmp_path)
+    assert first == second  # the generator as seeded at build time: why the page's loader seeds it
+    seeded = [restore(shipped, build.SNAPSHOT_RESEED + "\n" + RANDOM, tmp_path) for _ in range(2)]
+    assert seeded[0] != seeded[1]
+
+
+def test_the_same_inputs_make_the_same_snapshot(shipped: tuple[Path, Path], tmp_path: Path) -> None:
+    stdlib, snapshot = shipped
+    again = tmp_path / "again.bin.gz"
+    assert build.write_snapshot(stdlib, again)
+    assert again.read_bytes() == snapshot.read_bytes()
+    # and it is the page's Pyodide's whole memory, behind the snapshot's header
+    assert len(gzip.decompress(snapshot.read_bytes())) > 16 * 2**20
