@@ -78,8 +78,8 @@ class Board:
         self._inputs: dict[str, Any] = {}
         self._layers: dict[str, Any] = {}
         #: the orders' and the units' drawings by what they were drawn from
-        self._orders: dict[Any, list[Any]] = {}
-        self._units: dict[Any, list[Any]] = {}
+        self._orders: dict[Any, list[list[Any]]] = {}
+        self._units: dict[Any, list[list[Any]]] = {}
         self._targets: list[str] | None = None
         #: the map's supply centres, and the owner each is coloured for
         self._centres = [(circle, _attr(circle, "data-province") or "")
@@ -186,25 +186,27 @@ class Board:
         return layer
 
     @staticmethod
-    def _update(kept: dict[Any, list[Any]], layer: Any, items: list[tuple[Any, Any]], paint: Any) -> None:
+    def _update(kept: dict[Any, list[list[Any]]], layer: Any, items: list[tuple[Any, Any]], paint: Any) -> None:
         """Make ``layer`` hold one drawing per item: ``items`` are (key, what ``paint(layer, what)``
-        draws); a drawing whose key is still there is kept, the others are removed, the new ones drawn."""
+        draws, as one or more elements appended to ``layer``); a drawing whose key is still there is kept,
+        the others are removed, the new ones drawn."""
         wanted: dict[Any, int] = {}
         for key, _ in items:
             wanted[key] = wanted.get(key, 0) + 1
         for key in list(kept):
-            elements = kept[key]
-            while len(elements) > wanted.get(key, 0):
-                elements.pop().remove()
-            if not elements:
+            drawings = kept[key]
+            while len(drawings) > wanted.get(key, 0):
+                for element in drawings.pop():
+                    element.remove()
+            if not drawings:
                 del kept[key]
         for key, what in items:
             if len(kept.get(key, ())) < wanted[key]:
-                before = layer.lastElementChild
+                before = layer.childElementCount
                 paint(layer, what)
-                element = layer.lastElementChild
-                if element is not None and element is not before:
-                    kept.setdefault(key, []).append(element)
+                elements = [layer.children.item(i) for i in range(before, layer.childElementCount)]
+                if elements:
+                    kept.setdefault(key, []).append(elements)
 
     def _results(self, results: list[Shape]) -> None:
         layer = self._el("g", class_="adj-results")
