@@ -238,3 +238,26 @@ def test_check_catches_a_name_on_a_changed_centre_ring():
     mg.anchors["bur"]["label"] = (x, y + 12)
     problems = labels.overlaps(mg)
     assert "name of Burgundy (bur) overlaps changed-centre ring of Paris (par)" in problems
+
+
+# names written beside their province rather than in it, at most: on the Cline boards (5 km a unit)
+# the provinces whose name, unit spot (with the dislodged unit's beside it) and centre dot cannot all
+# fit inside without meeting a neighbour's; the islands (Corsica, Crete) and Cairo's strip among them
+NAMES_BESIDE_AT_MOST = {"standard": 0, "loeb9": 0, "cline5": 10, "cline6": 14}
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_few_names_are_written_beside_their_province(variant_id):
+    assert len(geometry(variant_id).outside_labels) <= NAMES_BESIDE_AT_MOST[variant_id]
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_a_unit_spot_is_near_its_province_name(variant_id):
+    # issue 20: Munich's unit was drawn 70 units from its name, in the roomiest corner of the province
+    # (Cline V's Sahara 97); a unit spot now trades room against distance from the name
+    mg = geometry(variant_id)
+    far = {pid: shapely.Point(mg.anchors[pid]["label"]).distance(shapely.Point(mg.anchors[pid]["unit"]))
+           for pid in mg.shapes if labels.holds_units(mg, pid) and pid not in mg.outside_labels}
+    assert max(far.values()) <= 2.5 * 2 * labels.UNIT_HALF[0], max(far, key=far.get)
+    if "mun" in far:
+        assert far["mun"] <= 40

@@ -330,9 +330,10 @@ def _clear(pts: np.ndarray, parts: list[Box], blocked: np.ndarray) -> np.ndarray
 def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blocked: np.ndarray, up_first: bool,
             prefer: tuple[float, float] | None, anywhere: Anywhere) -> tuple[float, float] | None:
     """A point for a thing made of ``parts`` (boxes around the point) just off the box ``around`` (a
-    name), meeting nothing ``blocked``: the first in reading order with ``need`` units of the province
-    around it, else the one with the most room of those and of the ``anywhere`` points; None if every
-    one meets something."""
+    name), meeting nothing ``blocked``: ``prefer`` (the geo file's anchor) if it has ``need`` units of
+    the province around it, else of the points around the name (in reading order) and the ``anywhere``
+    points the best trade of room (up to ``need``) against distance from the name, so a unit stays
+    near its name rather than going to the roomiest corner; None if every one meets something."""
     cx, cy = (around[0] + around[2]) / 2, (around[1] + around[3]) / 2
     reach = _union(parts)
     order = [UP, RIGHT, LEFT, DOWN, *DIAGONALS[2:], *DIAGONALS[:2]] if up_first else [DOWN, RIGHT, LEFT, UP, *DIAGONALS]
@@ -355,12 +356,10 @@ def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blo
         np.where(shapely.contains(shape, near), shapely.distance(near, shape.boundary), -1.0), anywhere[1],
     ])
     room = np.where(clear, room, -np.inf)
-    for i in range(ring):
-        if room[i] >= need:
-            return cands[i]
-    # else the best trade of room against distance from the name
     far = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
-    score = np.where(room >= EDGE, np.minimum(room, need) - 0.1 * far, -np.inf)
+    if prefer and room[0] >= need:
+        return prefer
+    score = np.where(room >= EDGE, np.minimum(room, need) - NEAR_WEIGHT * far, -np.inf)
     best = int(np.argmax(score))
     return cands[best] if np.isfinite(score[best]) else None
 
@@ -378,6 +377,9 @@ def _label_candidates(area: BaseGeometry, start: tuple[float, float],
     return ([start] if first else []) + [(round(float(x), 1), round(float(y), 1)) for x, y in grid[order]]
 
 
+NEAR_WEIGHT = 0.15  # a unit or dot point: the room (up to what it needs) one unit nearer its name is worth
+OUTSIDE_AFTER = 2  # rounds without room after which a small province tries its name beside it first
+NEIGHBOURS_OUTSIDE_AFTER = 3  # ... after which its small neighbours do too
 ROUNDS = 16  # placements tried, each with the provinces that found no room before placed first
 
 
@@ -424,8 +426,9 @@ def place(mg: MapGeometry) -> None:
             misses[pid] = misses.get(pid, 0) + 1
         # a small province that found no room twice tries its name beside it; three times, its small
         # neighbours do too
-        again = {pid for pid in failed if misses[pid] >= 2}
-        again |= {q for pair in mg.borders for q in pair if set(pair) & {p for p in failed if misses[p] >= 3}}
+        again = {pid for pid in failed if misses[pid] >= OUTSIDE_AFTER}
+        again |= {q for pair in mg.borders for q in pair
+                  if set(pair) & {p for p in failed if misses[p] >= NEIGHBOURS_OUTSIDE_AFTER}}
         outside_first |= {pid for pid in again if mg.shapes[pid].area < OUTSIDE_AREA}
     assert best is not None
     mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels = best[1]
