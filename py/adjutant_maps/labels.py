@@ -380,6 +380,7 @@ def _label_candidates(area: BaseGeometry, start: tuple[float, float],
 NEAR_WEIGHT = 0.15  # a unit or dot point: the room (up to what it needs) one unit nearer its name is worth
 OUTSIDE_AFTER = 2  # rounds without room after which a small province tries its name beside it first
 NEIGHBOURS_OUTSIDE_AFTER = 3  # ... after which its small neighbours do too
+INSIDE_RETRIES = 2  # rounds more, after one where all fit, to bring names beside their province inside
 ROUNDS = 16  # placements tried, each with the provinces that found no room before placed first
 
 
@@ -390,8 +391,10 @@ def place(mg: MapGeometry) -> None:
     Provinces are placed one by one (:func:`_place_in_order`), tightest first; the provinces that find
     no room among those placed before them are placed first in the next round (before those moved
     earlier); a small one that found no room twice tries its name beside it first, and after three
-    times its small neighbours do too; up to ROUNDS rounds. The round with the fewest provinces
-    without room is kept, for :func:`check` to report. Deterministic."""
+    times its small neighbours do too; after a round where all fit, the provinces whose names went
+    beside them are placed first, up to INSIDE_RETRIES rounds more; up to ROUNDS rounds. The round with
+    the fewest provinces without room, then the fewest names beside, is kept, for :func:`check` to
+    report. Deterministic."""
     overrides = mg.geo.get("anchors", {})
     starts: dict[str, tuple[float, float]] = {}
     mains: dict[str, BaseGeometry] = {}
@@ -410,17 +413,28 @@ def place(mg: MapGeometry) -> None:
     outside_first: set[str] = set()
     misses: dict[str, int] = {}  # rounds in which each province found no room
     memo: dict[str, Any] = {}
-    best: tuple[int, Any] | None = None
+    best: tuple[tuple[int, int], Any] | None = None
+    tried_first: set[str] = set()  # names that went beside their province, placed first once since
+    retries = INSIDE_RETRIES
     for _ in range(ROUNDS):
         order = first + sorted((q for q in mg.shapes if q not in first), key=lambda q: (mg.label_room[q], q))
         mg.anchors.clear()
         for marked in (mg.small_labels, mg.sea_names, mg.outside_labels):
             marked.clear()
         failed = _place_in_order(mg, order, starts, mains, outside_first, memo)
-        if best is None or len(failed) < best[0]:
-            best = (len(failed), copy.deepcopy((mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels)))
+        score = (len(failed), len(mg.outside_labels))
+        if best is None or score < best[0]:
+            best = (score, copy.deepcopy((mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels)))
         if not failed:
-            break
+            # names that went beside their province for want of room among their neighbours: placed
+            # first, before those neighbours, they may fit inside
+            beside = sorted(mg.outside_labels - outside_first - tried_first)
+            if not beside or retries == 0:
+                break
+            retries -= 1
+            tried_first |= set(beside)
+            first = beside + [pid for pid in first if pid not in beside]
+            continue
         first = failed + [pid for pid in first if pid not in failed]
         for pid in failed:
             misses[pid] = misses.get(pid, 0) + 1
