@@ -184,3 +184,80 @@ def test_cline_names_once_hidden_are_clear():
 def test_on_the_larger_boards_every_name_is_inside_its_province(variant_id):
     # only a province that found no room twice has its name beside it: none on these boards
     assert geometry(variant_id).outside_labels == set()
+
+
+@pytest.mark.parametrize("variant_id", ["standard", "cluster"])
+def test_every_mark_beside_a_unit_is_checked(variant_id):
+    # the page draws an illegal order's "!" beside any unit, and in Cluster a strength badge beside any
+    # unit and a site's diamond beside a province's own spot: each is an item of the check
+    mg = geometry(variant_id)
+    marks = {(item.loc, item.what.split(" at ")[0]) for item in labels.unit_spots(mg) if item.kind == "mark"}
+    held = [loc for loc in mg.anchors if labels.holds_units(mg, loc.split("/")[0])]
+    assert {loc for loc, what in marks if what == "illegal-order mark"} == set(held)
+    cluster = mg.variant.cluster is not None
+    assert {loc for loc, what in marks if what == "strength badge"} == (set(held) if cluster else set())
+    assert {loc for loc, what in marks if what == "site diamond"} == (
+        {loc for loc in held if "/" not in loc} if cluster else set())
+    rings = [item for item in labels.dots(mg) if item.kind == "ring"]
+    assert len(rings) == sum(p.centre for p in mg.variant.provinces.values())
+
+
+def test_the_marks_lie_inside_the_room_kept_for_a_unit():
+    # so the placement that keeps a unit's and its dislodged unit's boxes clear keeps the marks clear too
+    mg = geometry("cluster")
+    for loc in ("bre", "spa/nc"):
+        assert labels.spot_parts(mg, loc) == labels.UNIT_PARTS
+    for home in (True, False):
+        assert labels.ring_box((0, 0), home) == labels.dot_box((0, 0), home)
+
+
+@pytest.mark.parametrize(("variant_id", "name", "mark"), [
+    ("standard", "ILLEGAL_MARK", "illegal-order mark"),
+    ("cluster", "STRENGTH_BADGE", "strength badge"),
+    ("cluster", "SITE_DIAMOND", "site diamond"),
+])
+def test_check_catches_a_mark_that_reaches_a_name(monkeypatch, variant_id, name, mark):
+    # a mark drawn far from its unit (here: onto the name of the province's own label) fails the check,
+    # though the unit itself is clear
+    mg = _copy(geometry(variant_id))
+    assert labels.overlaps(mg) == []
+    loc = "par"
+    unit, label = mg.anchors[loc]["unit"], mg.anchors[loc]["label"]
+    old = getattr(pieces, name)
+    moved = dataclasses.replace(old, offset=(label[0] - unit[0], label[1] - unit[1]))
+    monkeypatch.setattr(pieces, name, moved)
+    problems = labels.overlaps(mg)
+    assert f"name of Paris (par) overlaps {mark} at Paris (par)" in problems
+    assert all(mark in p for p in problems)  # nothing else changed
+    assert labels.spot_parts(mg, loc) != labels.UNIT_PARTS  # the placement would keep it clear
+
+
+def test_check_catches_a_name_on_a_changed_centre_ring():
+    mg = _copy(geometry("standard"))
+    x, y = mg.anchors["par"]["sc"]
+    mg.anchors["bur"]["label"] = (x, y + 12)
+    problems = labels.overlaps(mg)
+    assert "name of Burgundy (bur) overlaps changed-centre ring of Paris (par)" in problems
+
+
+# names written beside their province rather than in it, at most: on the Cline boards (5 km a unit)
+# the provinces whose name, unit spot (with the dislodged unit's beside it) and centre dot cannot all
+# fit inside without meeting a neighbour's; the islands (Corsica, Crete) and Cairo's strip among them
+NAMES_BESIDE_AT_MOST = {"standard": 0, "loeb9": 0, "cline5": 9, "cline6": 14}
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_few_names_are_written_beside_their_province(variant_id):
+    assert len(geometry(variant_id).outside_labels) <= NAMES_BESIDE_AT_MOST[variant_id]
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_a_unit_spot_is_near_its_province_name(variant_id):
+    # issue 20: Munich's unit was drawn 70 units from its name, in the roomiest corner of the province
+    # (Cline V's Sahara 97); a unit spot now trades room against distance from the name
+    mg = geometry(variant_id)
+    far = {pid: shapely.Point(mg.anchors[pid]["label"]).distance(shapely.Point(mg.anchors[pid]["unit"]))
+           for pid in mg.shapes if labels.holds_units(mg, pid) and pid not in mg.outside_labels}
+    assert max(far.values()) <= 2.5 * 2 * labels.UNIT_HALF[0], max(far, key=far.get)
+    if "mun" in far:
+        assert far["mun"] <= 40

@@ -6,6 +6,8 @@ them from here, so they never disagree.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 #: an army: a circle of this radius
 ARMY_RADIUS = 11.0
 #: a fleet: a rounded rectangle this wide and high
@@ -19,6 +21,45 @@ UNIT_HALF = (
     max(ARMY_RADIUS, FLEET_SIZE[0] / 2) + UNIT_OUTLINE / 2,
     max(ARMY_RADIUS, FLEET_SIZE[1] / 2) + UNIT_OUTLINE / 2,
 )
+
+
+
+#: The marks the page draws beside a unit, each a circle or diamond centred ``offset`` from the unit's
+#: point with this ``radius`` (half a diamond's width) and ``outline`` (its stroke's width, app.css).
+#: Each lies inside the box held free for a unit and the unit dislodged from it (UNIT_HALF around the
+#: point, the same box moved by DISLODGED_OFFSET), so the placement that keeps that box clear of names,
+#: centre dots and other units keeps the marks clear too; the renderer's check covers each mark.
+@dataclass(frozen=True)
+class Mark:
+    what: str
+    offset: tuple[float, float]
+    radius: float
+    outline: float
+
+    @property
+    def half(self) -> float:
+        """Half the width and height of the box holding the mark, outline included."""
+        return self.radius + self.outline / 2
+
+
+#: a unit's strength in Cluster Diplomacy ("3", "2" or "M"), on the unit's upper left corner
+STRENGTH_BADGE = Mark("strength badge", (-8.2, -6.2), 5.0, 1.2)
+#: the "!" on the upper right corner of a unit whose illegal order was kept (it will hold)
+ILLEGAL_MARK = Mark("illegal-order mark", (7.8, -5.8), 5.0, 2.0)
+#: a Site of the Ancients' level in Cluster Diplomacy, a diamond right of the province's unit spot,
+#: where a dislodged unit would stand
+SITE_DIAMOND = Mark("site diamond", (22.0, 10.0), 7.0, 1.4)
+#: a supply centre's dot: a circle of this radius (home centre, other centre) with this outline
+CENTRE_DOT_RADIUS = {True: 5.5, False: 4.5}
+CENTRE_DOT_OUTLINE = 1.6
+#: a centre that changed hands: a dashed ring this wide in the new owner's colour over the dot's rim,
+#: inside the box held free for the dot
+CHANGED_RING_STROKE = 2.4
+
+
+def changed_ring_radius(home: bool) -> float:
+    """The radius of the ring over the rim of a (home) centre's dot that changed hands."""
+    return CENTRE_DOT_RADIUS[home] + CENTRE_DOT_OUTLINE / 2 - CHANGED_RING_STROKE / 2
 
 
 def as_json() -> dict[str, object]:

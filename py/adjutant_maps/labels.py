@@ -3,10 +3,13 @@ province name is hidden by a unit, a coast label, a centre dot or another name a
 another unit spot or a centre dot, and the placement that satisfies it.
 
 A unit is drawn by the page (py/adjutant_ui/board.py) at a ``data-unit`` point, and a dislodged unit at
-that point moved by ``DISLODGED_OFFSET``; the sizes of both are in :mod:`adjutant.pieces`, which the page
+that point moved by ``DISLODGED_OFFSET``; the sizes of both, and of the marks the page draws beside a
+unit (an illegal order's "!", and in Cluster Diplomacy the strength badge and a site's diamond) and round
+a centre dot (the ring of a centre that changed hands), are in :mod:`adjutant.pieces`, which the page
 reads too. Every unit spot (a province's and each of its coasts', and the dislodged unit's beside each)
-is checked as the box that holds either an army or a fleet. Text boxes come from DejaVu Sans's advance
-widths (the first font of the map's font list) with a margin for the fallbacks, plus the halo stroke.
+is checked as the box that holds either an army or a fleet, and each mark as its own box. Text boxes
+come from DejaVu Sans's advance widths (the first font of the map's font list) with a margin for the
+fallbacks, plus the halo stroke.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ Anywhere = tuple[list[tuple[float, float]], np.ndarray]  # grid points inside a 
 
 UNIT_HALF = pieces.UNIT_HALF  # half width and height of the box holding a drawn army or fleet
 DISLODGED_OFFSET = pieces.DISLODGED_OFFSET
-DOT_RADIUS = {True: 5.5 + 0.8, False: 4.5 + 0.8}  # home centre, other centre (circle and half its outline)
+DOT_RADIUS = {home: r + pieces.CENTRE_DOT_OUTLINE / 2 for home, r in pieces.CENTRE_DOT_RADIUS.items()}  # with outline
 LABEL_SIZE = 15.0  # px: a province's abbreviation
 SMALL_SIZE = 12.0  # px: an abbreviation where the province is too small for the usual size
 SEA_NAME_SIZE = 10.0  # px: a sea's full name, in italics under its abbreviation
@@ -110,6 +113,50 @@ def unit_boxes(at: tuple[float, float]) -> list[Box]:
     return [unit_box(at), unit_box(dislodged_point(at))]
 
 
+def _around(mark: pieces.Mark) -> Box:
+    """The box a mark covers, around the point it is drawn beside."""
+    (dx, dy), h = mark.offset, mark.half
+    return (dx - h, dy - h, dx + h, dy + h)
+
+
+def spot_marks(mg: MapGeometry, loc: str) -> list[pieces.Mark]:
+    """The marks the page may draw beside a unit at ``loc``: an illegal order's "!" in every variant; in
+    Cluster Diplomacy the unit's strength, and beside a province's own spot (not a coast's) its site."""
+    out = [pieces.ILLEGAL_MARK]
+    if mg.variant.cluster is not None:
+        out.append(pieces.STRENGTH_BADGE)
+        if "/" not in loc:
+            out.append(pieces.SITE_DIAMOND)
+    return out
+
+
+def spot_parts(mg: MapGeometry, loc: str) -> list[Box]:
+    """Everything the page may draw at the unit spot of ``loc``, as boxes around the spot: the unit, the
+    unit dislodged from there, and the marks beside the unit that do not lie inside one of those two
+    (adjutant.pieces draws them all inside, so this is usually just the two)."""
+    marks = [_around(m) for m in spot_marks(mg, loc)]
+    return [*UNIT_PARTS, *(m for m in marks if not any(_inside(m, part) for part in UNIT_PARTS))]
+
+
+def _inside(a: Box, b: Box) -> bool:
+    return b[0] <= a[0] and b[1] <= a[1] and a[2] <= b[2] and a[3] <= b[3]
+
+
+def _shift(parts: list[Box], at: tuple[float, float]) -> list[Box]:
+    return [(at[0] + p[0], at[1] + p[1], at[0] + p[2], at[1] + p[3]) for p in parts]
+
+
+def spot_boxes(mg: MapGeometry, loc: str, at: tuple[float, float]) -> list[Box]:
+    """The boxes of :func:`spot_parts` with the spot at ``at``."""
+    return _shift(spot_parts(mg, loc), at)
+
+
+def ring_box(at: tuple[float, float], home: bool) -> Box:
+    """The ring the page draws over the rim of a centre dot at ``at`` when the centre changed hands."""
+    h = pieces.changed_ring_radius(home) + pieces.CHANGED_RING_STROKE / 2
+    return (at[0] - h, at[1] - h, at[0] + h, at[1] + h)
+
+
 def dot_box(at: tuple[float, float], home: bool) -> Box:
     r = DOT_RADIUS[home]
     return (at[0] - r, at[1] - r, at[0] + r, at[1] + r)
@@ -139,17 +186,22 @@ def unit_spots(mg: MapGeometry) -> Iterator[Item]:
         if not holds_units(mg, pid):
             continue
         name = v.provinces[pid].name + (f" {loc.split('/')[1].upper()}" if "/" in loc else "")
-        unit, dislodged = unit_boxes(mg.anchors[loc]["unit"])
+        at = mg.anchors[loc]["unit"]
+        unit, dislodged = unit_boxes(at)
         yield Item(f"unit spot of {name} ({loc})", pid, unit, "unit", loc)
         yield Item(f"dislodged-unit spot of {name} ({loc})", pid, dislodged, "dislodged", loc)
+        for mark in spot_marks(mg, loc):
+            yield Item(f"{mark.what} at {name} ({loc})", pid, _shift([_around(mark)], at)[0], "mark", loc)
 
 
 def dots(mg: MapGeometry) -> Iterator[Item]:
     v = mg.variant
     homes = {c for p in v.powers.values() for c in p.home_centres}
     for pid in sorted(p for p in mg.anchors if "sc" in mg.anchors[p]):
-        yield Item(f"centre dot of {v.provinces[pid].name} ({pid})", pid, dot_box(mg.anchors[pid]["sc"], pid in homes),
-                   "dot", pid)
+        at = mg.anchors[pid]["sc"]
+        yield Item(f"centre dot of {v.provinces[pid].name} ({pid})", pid, dot_box(at, pid in homes), "dot", pid)
+        yield Item(f"changed-centre ring of {v.provinces[pid].name} ({pid})", pid, ring_box(at, pid in homes), "ring",
+                   pid)
 
 
 def obstacles(mg: MapGeometry) -> Iterator[Item]:
@@ -173,16 +225,21 @@ def _meet(a: Box, b: Box) -> bool:
 
 def _may_meet(a: Item, b: Item) -> bool:
     """Whether two marks may overlap by design: a unit and the unit dislodged from the same place (drawn
-    half over it), or the dislodged units of one province's places (a province holds one at a time)."""
+    half over it), the dislodged units of one province's places (a province holds one at a time), a
+    mark beside a unit and the units and marks of the same province (one unit stands there at a time),
+    and a centre dot and its ring."""
     kinds = {a.kind, b.kind}
-    if a.loc == b.loc and kinds == {"unit", "dislodged"}:
+    if a.loc == b.loc and kinds in ({"unit", "dislodged"}, {"dot", "ring"}):
+        return True
+    if a.owner == b.owner and "mark" in kinds and kinds <= {"unit", "dislodged", "mark"}:
         return True
     return a.owner == b.owner and kinds == {"dislodged"}
 
 
 def overlaps(mg: MapGeometry) -> list[str]:
-    """Every province name whose box meets a unit spot, a coast label, a centre dot or another name, and
-    every unit spot that meets another unit spot or a centre dot, as sentences."""
+    """Every province name whose box meets a unit spot, a mark beside one, a coast label, a centre dot,
+    its ring or another name, and every unit spot or mark that meets another unit spot, mark, centre
+    dot or ring, as sentences."""
     named = list(names(mg))
     others = list(obstacles(mg))
     problems = []
@@ -273,9 +330,10 @@ def _clear(pts: np.ndarray, parts: list[Box], blocked: np.ndarray) -> np.ndarray
 def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blocked: np.ndarray, up_first: bool,
             prefer: tuple[float, float] | None, anywhere: Anywhere) -> tuple[float, float] | None:
     """A point for a thing made of ``parts`` (boxes around the point) just off the box ``around`` (a
-    name), meeting nothing ``blocked``: the first in reading order with ``need`` units of the province
-    around it, else the one with the most room of those and of the ``anywhere`` points; None if every
-    one meets something."""
+    name), meeting nothing ``blocked``: ``prefer`` (the geo file's anchor) if it has ``need`` units of
+    the province around it, else of the points around the name (in reading order) and the ``anywhere``
+    points the best trade of room (up to ``need``) against distance from the name, so a unit stays
+    near its name rather than going to the roomiest corner; None if every one meets something."""
     cx, cy = (around[0] + around[2]) / 2, (around[1] + around[3]) / 2
     reach = _union(parts)
     order = [UP, RIGHT, LEFT, DOWN, *DIAGONALS[2:], *DIAGONALS[:2]] if up_first else [DOWN, RIGHT, LEFT, UP, *DIAGONALS]
@@ -298,12 +356,10 @@ def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blo
         np.where(shapely.contains(shape, near), shapely.distance(near, shape.boundary), -1.0), anywhere[1],
     ])
     room = np.where(clear, room, -np.inf)
-    for i in range(ring):
-        if room[i] >= need:
-            return cands[i]
-    # else the best trade of room against distance from the name
     far = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
-    score = np.where(room >= EDGE, np.minimum(room, need) - 0.1 * far, -np.inf)
+    if prefer and room[0] >= need:
+        return prefer
+    score = np.where(room >= EDGE, np.minimum(room, need) - NEAR_WEIGHT * far, -np.inf)
     best = int(np.argmax(score))
     return cands[best] if np.isfinite(score[best]) else None
 
@@ -321,6 +377,10 @@ def _label_candidates(area: BaseGeometry, start: tuple[float, float],
     return ([start] if first else []) + [(round(float(x), 1), round(float(y), 1)) for x, y in grid[order]]
 
 
+NEAR_WEIGHT = 0.15  # a unit or dot point: the room (up to what it needs) one unit nearer its name is worth
+OUTSIDE_AFTER = 2  # rounds without room after which a small province tries its name beside it first
+NEIGHBOURS_OUTSIDE_AFTER = 3  # ... after which its small neighbours do too
+INSIDE_RETRIES = 2  # rounds more, after one where all fit, to bring names beside their province inside
 ROUNDS = 16  # placements tried, each with the provinces that found no room before placed first
 
 
@@ -331,8 +391,10 @@ def place(mg: MapGeometry) -> None:
     Provinces are placed one by one (:func:`_place_in_order`), tightest first; the provinces that find
     no room among those placed before them are placed first in the next round (before those moved
     earlier); a small one that found no room twice tries its name beside it first, and after three
-    times its small neighbours do too; up to ROUNDS rounds. The round with the fewest provinces
-    without room is kept, for :func:`check` to report. Deterministic."""
+    times its small neighbours do too; after a round where all fit, the provinces whose names went
+    beside them are placed first, up to INSIDE_RETRIES rounds more; up to ROUNDS rounds. The round with
+    the fewest provinces without room, then the fewest names beside, is kept, for :func:`check` to
+    report. Deterministic."""
     overrides = mg.geo.get("anchors", {})
     starts: dict[str, tuple[float, float]] = {}
     mains: dict[str, BaseGeometry] = {}
@@ -351,24 +413,36 @@ def place(mg: MapGeometry) -> None:
     outside_first: set[str] = set()
     misses: dict[str, int] = {}  # rounds in which each province found no room
     memo: dict[str, Any] = {}
-    best: tuple[int, Any] | None = None
+    best: tuple[tuple[int, int], Any] | None = None
+    tried_first: set[str] = set()  # names that went beside their province, placed first once since
+    retries = INSIDE_RETRIES
     for _ in range(ROUNDS):
         order = first + sorted((q for q in mg.shapes if q not in first), key=lambda q: (mg.label_room[q], q))
         mg.anchors.clear()
         for marked in (mg.small_labels, mg.sea_names, mg.outside_labels):
             marked.clear()
         failed = _place_in_order(mg, order, starts, mains, outside_first, memo)
-        if best is None or len(failed) < best[0]:
-            best = (len(failed), copy.deepcopy((mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels)))
+        score = (len(failed), len(mg.outside_labels))
+        if best is None or score < best[0]:
+            best = (score, copy.deepcopy((mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels)))
         if not failed:
-            break
+            # names that went beside their province for want of room among their neighbours: placed
+            # first, before those neighbours, they may fit inside
+            beside = sorted(mg.outside_labels - outside_first - tried_first)
+            if not beside or retries == 0:
+                break
+            retries -= 1
+            tried_first |= set(beside)
+            first = beside + [pid for pid in first if pid not in beside]
+            continue
         first = failed + [pid for pid in first if pid not in failed]
         for pid in failed:
             misses[pid] = misses.get(pid, 0) + 1
         # a small province that found no room twice tries its name beside it; three times, its small
         # neighbours do too
-        again = {pid for pid in failed if misses[pid] >= 2}
-        again |= {q for pair in mg.borders for q in pair if set(pair) & {p for p in failed if misses[p] >= 3}}
+        again = {pid for pid in failed if misses[pid] >= OUTSIDE_AFTER}
+        again |= {q for pair in mg.borders for q in pair
+                  if set(pair) & {p for p in failed if misses[p] >= NEIGHBOURS_OUTSIDE_AFTER}}
         outside_first |= {pid for pid in again if mg.shapes[pid].area < OUTSIDE_AREA}
     assert best is not None
     mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels = best[1]
@@ -400,7 +474,8 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
         if pid in mg.shapes and loc.split("/")[1] in v.provinces[pid].coasts:
             u, vv = mg.proj.point(lonlat)
             mg.anchors[loc] = {"unit": (round(u, 1), round(vv, 1))}
-            marks_placed += [*unit_boxes(mg.anchors[loc]["unit"]), coast_label_box(loc, mg.anchors[loc]["unit"])]
+            at = mg.anchors[loc]["unit"]
+            marks_placed += [*spot_boxes(mg, loc, at), coast_label_box(loc, at)]
             fixed.add(loc)
     failed = []
     later = set(order)
@@ -476,7 +551,7 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
         names_placed += name_boxes(mg, pid)
         for loc, val in pts.items():
             if (loc == "unit" and holds_units(mg, pid)) or "/" in loc:
-                marks_placed += unit_boxes(val)
+                marks_placed += spot_boxes(mg, pid if loc == "unit" else loc, val)
             if "/" in loc:
                 marks_placed.append(coast_label_box(loc, val))
             if loc == "sc":
@@ -514,12 +589,12 @@ def _place_coasts(mg: MapGeometry, pid: str, blocked: np.ndarray,
         pts = np.vstack([np.array([first]), near])
         d = np.hypot(pts[:, 0] - first[0], pts[:, 1] - first[1])
         pts = pts[np.lexsort((pts[:, 0], pts[:, 1], np.round(d, 3)))]
-        clear = _clear(pts, UNIT_PARTS, blocked)
+        clear = _clear(pts, spot_parts(mg, loc), blocked)
         if not clear.any():
             return None
         x, y = pts[int(np.argmax(clear))]
         out[loc] = (round(float(x), 1), round(float(y), 1))
-        blocked = np.vstack([blocked, np.array(unit_boxes(out[loc]))])
+        blocked = np.vstack([blocked, np.array(spot_boxes(mg, loc, out[loc]))])
     return out
 
 
@@ -554,7 +629,7 @@ def _outside(mg: MapGeometry, pid: str, start: tuple[float, float], blocked: np.
     cands = np.array([first, *anywhere[0]])
     room = np.concatenate([[np.inf], anywhere[1]])
     edge = min(EDGE, 0.4 * float(np.max(anywhere[1], initial=0.0)))  # (an island may be narrower)
-    clear = _clear(cands, UNIT_PARTS, blocked) & (room >= edge)
+    clear = _clear(cands, spot_parts(mg, pid), blocked) & (room >= edge)
     cands, room = cands[clear], room[clear]
     # the unit takes as little of the neighbouring land as it can (a small share of a small province
     # counts as much as a large share of a large one), then the most room
@@ -566,7 +641,7 @@ def _outside(mg: MapGeometry, pid: str, start: tuple[float, float], blocked: np.
     own: list[Box] = []
     for x, y in ([] if pts else cands):
         unit = (round(float(x), 1), round(float(y), 1))
-        own = unit_boxes(unit)
+        own = spot_boxes(mg, pid, unit)
         if not prov.centre:
             pts = {"unit": unit}
             break
@@ -587,7 +662,7 @@ def _outside(mg: MapGeometry, pid: str, start: tuple[float, float], blocked: np.
         return None
     for loc, val in coasts.items():
         pts[loc] = val
-        own += [*unit_boxes(val), coast_label_box(loc, val)]
+        own += [*spot_boxes(mg, loc, val), coast_label_box(loc, val)]
     if "ring" not in memo:
         ring = shapely.difference(mg.shapes[pid].buffer(OUTSIDE_REACH), mg.shapes[pid])
         memo["ring"] = _label_candidates(ring, start, first=False)
@@ -611,11 +686,12 @@ def _fit_beside(mg: MapGeometry, pid: str, main: BaseGeometry, at: tuple[float, 
     blocked = np.vstack([blocked, np.array(boxes)])
     if not holds_units(mg, pid):
         return {"unit": at}
-    unit = _beside(main, around, UNIT_PARTS, UNIT_ROOM, blocked, prov.type == "sea", over.get("unit"), anywhere)
+    parts = spot_parts(mg, pid)
+    unit = _beside(main, around, parts, UNIT_ROOM, blocked, prov.type == "sea", over.get("unit"), anywhere)
     if unit is None:
         return None
     out["unit"] = unit
-    blocked = np.vstack([blocked, np.array(unit_boxes(unit))])
+    blocked = np.vstack([blocked, np.array(spot_boxes(mg, pid, unit))])
     if prov.centre:
         home = pid in homes
         sc = _beside(main, around, _dot_parts(home), DOT_ROOM, blocked, False, over.get("sc"), anywhere)

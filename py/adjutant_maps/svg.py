@@ -227,10 +227,11 @@ def render(mg: MapGeometry, shown: Variant | None = None) -> str:
         x, y = mg.anchors[p.id]["sc"]
         owner = homes.get(p.id)
         if owner:
-            c = dwg.circle((_num(x), _num(y)), 5.5, class_="sc sc-home", style=f"fill:{colours[owner]}")
+            c = dwg.circle((_num(x), _num(y)), pieces.CENTRE_DOT_RADIUS[True], class_="sc sc-home",
+                           style=f"fill:{colours[owner]}")
             c.attribs["data-home"] = owner
         else:
-            c = dwg.circle((_num(x), _num(y)), 4.5, class_="sc")
+            c = dwg.circle((_num(x), _num(y)), pieces.CENTRE_DOT_RADIUS[False], class_="sc")
         c.attribs["data-province"] = p.id
         markers.add(c)
     dwg.add(markers)

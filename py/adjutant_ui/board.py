@@ -234,11 +234,13 @@ class Board:
             point = self.anchor(province)
             if point is None:
                 continue
-            x, y = point[0] + 15.0, point[1] - 13.0
+            site = pieces.SITE_DIAMOND
+            x, y = point[0] + site.offset[0], point[1] + site.offset[1]
+            r = site.radius
             group = self._el("g", layer, class_=f"adj-site level-{int(level)}", data_province=province,
                              data_level=int(level))
-            self._el("polygon", group, points=f"{x:.1f},{y - 8:.1f} {x + 8:.1f},{y:.1f} {x:.1f},{y + 8:.1f} "
-                     f"{x - 8:.1f},{y:.1f}", class_="adj-site-body")
+            self._el("polygon", group, points=f"{x:.1f},{y - r:.1f} {x + r:.1f},{y:.1f} {x:.1f},{y + r:.1f} "
+                     f"{x - r:.1f},{y:.1f}", class_="adj-site-body")
             self._text(group, x, y + 3.5, str(int(level)), "adj-site-text")
             title = self._el("title", group)
             title.textContent = f"Site of the Ancients, level {int(level)}: {self.variant.province_name(province)}"
@@ -251,7 +253,9 @@ class Board:
             if point is None:
                 continue
             now = centres.get(province, "")
-            ring = self._el("circle", layer, cx=f"{point[0]:.1f}", cy=f"{point[1]:.1f}", r=10,
+            home = any(province in power.home_centres for power in self.variant.powers.values())
+            ring = self._el("circle", layer, cx=f"{point[0]:.1f}", cy=f"{point[1]:.1f}",
+                            r=f"{pieces.changed_ring_radius(home):.2f}",
                             class_="adj-centre-changed", data_province=province, data_result=f"centre:{province}")
             ring.style.stroke = self.colours.get(now, "#222") if now else "#222"
             title = self._el("title", ring)
@@ -290,9 +294,10 @@ class Board:
             group.setAttribute("aria-label", f"{label}, strength {mark}")
         # the mark is drawn beside the unit's group, not in it: the unit's visible text stays its letter,
         # which its accessible name holds
-        x, y = point[0] - 11.0, point[1] - 10.0
+        badge = pieces.STRENGTH_BADGE
+        x, y = point[0] + badge.offset[0], point[1] + badge.offset[1]
         drawn = self._el("g", group.parentNode, class_="adj-strength", data_location=location)
-        self._el("circle", drawn, cx=f"{x:.1f}", cy=f"{y:.1f}", r=6.5, class_="adj-strength-body")
+        self._el("circle", drawn, cx=f"{x:.1f}", cy=f"{y:.1f}", r=badge.radius, class_="adj-strength-body")
         self._text(drawn, x, y + 3.5, mark, "adj-strength-text")
 
     def _colour_centres(self, centres: dict[str, str]) -> None:
@@ -402,8 +407,10 @@ class Board:
             self._el("title", group).textContent = f"{outcome}: {shape.reason}" if shape.reason else outcome
         if shape.illegal:  # kept at the player's say: a "!" beside the unit says it will hold
             group.classList.add("illegal")
-            self._el("circle", group, cx=f"{at[0] + 13:.1f}", cy=f"{at[1] - 13:.1f}", r=7, class_="adj-illegal-body")
-            self._text(group, at[0] + 13, at[1] - 9.5, "!", "adj-illegal-text")
+            mark = pieces.ILLEGAL_MARK
+            x, y = at[0] + mark.offset[0], at[1] + mark.offset[1]
+            self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=mark.radius, class_="adj-illegal-body")
+            self._text(group, x, y + 3.5, "!", "adj-illegal-text")
             self._el("title", group).textContent = "Illegal order kept anyway: the unit will hold"
         to = self.anchor(shape.to) if shape.to else None
         via = self.anchor(shape.via) if shape.via else None
