@@ -10,7 +10,7 @@ import pytest
 import shapely
 from adjutant import pieces
 from adjutant.variant import maps_dir
-from adjutant_maps import DRAWN, LabelCheckError, labels, layout, render_variant
+from adjutant_maps import DRAWN, LabelCheckError, build_maps, labels, layout, render_variant
 
 VARIANTS = [v for v in DRAWN if (maps_dir() / f"{v}.json").exists()]
 _cache: dict[str, layout.MapGeometry] = {}
@@ -279,3 +279,16 @@ def test_the_marks_beside_one_unit_do_not_meet(variant_id):
              for m in marks}
     for a, b in ((a, b) for a in boxes for b in boxes if a < b):
         assert not labels._meet(boxes[a], boxes[b]), (a, b)
+
+
+def test_the_build_checks_a_shared_board_with_each_variant_marks(monkeypatch, tmp_path):
+    # Cluster is drawn on the standard board's placement: the build checks there the marks Cluster's
+    # page draws (here its order badge, moved onto Paris's name), not only standard's
+    mg = geometry("standard")
+    unit, label = mg.anchors["par"]["unit"], mg.anchors["par"]["label"]
+    moved = dataclasses.replace(pieces.ORDER_BADGE, offset=(label[0] - unit[0], label[1] - unit[1]))
+    monkeypatch.setattr(pieces, "ORDER_BADGE", moved)
+    with pytest.raises(LabelCheckError) as caught:
+        build_maps(tmp_path, ["standard", "cluster"])
+    assert "map of 'cluster'" in str(caught.value)
+    assert "name of Paris (par) overlaps order badge at Paris (par)" in str(caught.value)
