@@ -10,7 +10,7 @@ import pytest
 import shapely
 from adjutant import pieces
 from adjutant.variant import maps_dir
-from adjutant_maps import DRAWN, LabelCheckError, labels, layout, render_variant
+from adjutant_maps import DRAWN, LabelCheckError, build_maps, labels, layout, render_variant
 
 VARIANTS = [v for v in DRAWN if (maps_dir() / f"{v}.json").exists()]
 _cache: dict[str, layout.MapGeometry] = {}
@@ -186,27 +186,33 @@ def test_on_the_larger_boards_every_name_is_inside_its_province(variant_id):
     assert geometry(variant_id).outside_labels == set()
 
 
-@pytest.mark.parametrize("variant_id", ["standard", "cluster"])
+@pytest.mark.parametrize("variant_id", ["standard", "cluster", "coast_running"])
 def test_every_mark_beside_a_unit_is_checked(variant_id):
-    # the page draws an illegal order's "!" beside any unit, and in Cluster a strength badge beside any
-    # unit and a site's diamond beside a province's own spot: each is an item of the check
+    # the page draws an illegal order's "!" beside any unit; in Cluster a strength badge and an order's
+    # letter (R, T, M) beside any unit and a site's diamond beside a province's own spot; in Coast-Running
+    # a protect order's shield beside an army (a province's own spot): each is an item of the check
     mg = geometry(variant_id)
     marks = {(item.loc, item.what.split(" at ")[0]) for item in labels.unit_spots(mg) if item.kind == "mark"}
     held = [loc for loc in mg.anchors if labels.holds_units(mg, loc.split("/")[0])]
+    own_spots = {loc for loc in held if "/" not in loc}
     assert {loc for loc, what in marks if what == "illegal-order mark"} == set(held)
     cluster = mg.variant.cluster is not None
     assert {loc for loc, what in marks if what == "strength badge"} == (set(held) if cluster else set())
-    assert {loc for loc, what in marks if what == "site diamond"} == (
-        {loc for loc in held if "/" not in loc} if cluster else set())
+    assert {loc for loc, what in marks if what == "order badge"} == (set(held) if cluster else set())
+    assert {loc for loc, what in marks if what == "site diamond"} == (own_spots if cluster else set())
+    protect = variant_id == "coast_running"
+    assert {loc for loc, what in marks if what == "protect shield"} == (own_spots if protect else set())
     rings = [item for item in labels.dots(mg) if item.kind == "ring"]
     assert len(rings) == sum(p.centre for p in mg.variant.provinces.values())
 
 
 def test_the_marks_lie_inside_the_room_kept_for_a_unit():
     # so the placement that keeps a unit's and its dislodged unit's boxes clear keeps the marks clear too
-    mg = geometry("cluster")
-    for loc in ("bre", "spa/nc"):
-        assert labels.spot_parts(mg, loc) == labels.UNIT_PARTS
+    for variant_id in ("cluster", "coast_running"):
+        mg = geometry(variant_id)
+        assert {pieces.ORDER_BADGE, pieces.PROTECT_SHIELD} & set(labels.spot_marks(mg, "bre"))
+        for loc in ("bre", "spa/nc"):
+            assert labels.spot_parts(mg, loc) == labels.UNIT_PARTS
     for home in (True, False):
         assert labels.ring_box((0, 0), home) == labels.dot_box((0, 0), home)
 
@@ -215,6 +221,8 @@ def test_the_marks_lie_inside_the_room_kept_for_a_unit():
     ("standard", "ILLEGAL_MARK", "illegal-order mark"),
     ("cluster", "STRENGTH_BADGE", "strength badge"),
     ("cluster", "SITE_DIAMOND", "site diamond"),
+    ("cluster", "ORDER_BADGE", "order badge"),
+    ("coast_running", "PROTECT_SHIELD", "protect shield"),
 ])
 def test_check_catches_a_mark_that_reaches_a_name(monkeypatch, variant_id, name, mark):
     # a mark drawn far from its unit (here: onto the name of the province's own label) fails the check,
@@ -261,3 +269,26 @@ def test_a_unit_spot_is_near_its_province_name(variant_id):
     assert max(far.values()) <= 2.5 * 2 * labels.UNIT_HALF[0], max(far, key=far.get)
     if "mun" in far:
         assert far["mun"] <= 40
+
+
+@pytest.mark.parametrize("variant_id", ["cluster", "coast_running"])
+def test_the_marks_beside_one_unit_do_not_meet(variant_id):
+    # a unit may carry several at once (a strength badge, a research order's "R", a kept illegal "!")
+    marks = labels.spot_marks(geometry(variant_id), "par")
+    boxes = {m.what: (m.offset[0] - m.half, m.offset[1] - m.half, m.offset[0] + m.half, m.offset[1] + m.half)
+             for m in marks}
+    for a, b in ((a, b) for a in boxes for b in boxes if a < b):
+        assert not labels._meet(boxes[a], boxes[b]), (a, b)
+
+
+def test_the_build_checks_a_shared_board_with_each_variant_marks(monkeypatch, tmp_path):
+    # Cluster is drawn on the standard board's placement: the build checks there the marks Cluster's
+    # page draws (here its order badge, moved onto Paris's name), not only standard's
+    mg = geometry("standard")
+    unit, label = mg.anchors["par"]["unit"], mg.anchors["par"]["label"]
+    moved = dataclasses.replace(pieces.ORDER_BADGE, offset=(label[0] - unit[0], label[1] - unit[1]))
+    monkeypatch.setattr(pieces, "ORDER_BADGE", moved)
+    with pytest.raises(LabelCheckError) as caught:
+        build_maps(tmp_path, ["standard", "cluster"])
+    assert "map of 'cluster'" in str(caught.value)
+    assert "name of Paris (par) overlaps order badge at Paris (par)" in str(caught.value)

@@ -24,8 +24,9 @@ UNIT_HALF = (
 
 
 
-#: The marks the page draws beside a unit, each a circle or diamond centred ``offset`` from the unit's
-#: point with this ``radius`` (half a diamond's width) and ``outline`` (its stroke's width, app.css).
+#: The marks the page draws beside a unit, each a circle, diamond or shield centred ``offset`` from the
+#: unit's point with this ``radius`` (half a diamond's width; half the side of the square holding a
+#: shield) and ``outline`` (its stroke's width, app.css).
 #: Each lies inside the box held free for a unit and the unit dislodged from it (UNIT_HALF around the
 #: point, the same box moved by DISLODGED_OFFSET), so the placement that keeps that box clear of names,
 #: centre dots and other units keeps the marks clear too; the renderer's check covers each mark.
@@ -49,6 +50,11 @@ ILLEGAL_MARK = Mark("illegal-order mark", (7.8, -5.8), 5.0, 2.0)
 #: a Site of the Ancients' level in Cluster Diplomacy, a diamond right of the province's unit spot,
 #: where a dislodged unit would stand
 SITE_DIAMOND = Mark("site diamond", (22.0, 10.0), 7.0, 1.4)
+#: the letter of a Cluster order that is not a move (R research, T transfer, M mattermission), on the
+#: unit's lower left corner (the dislodged unit takes the lower right)
+ORDER_BADGE = Mark("order badge", (-7.8, 5.8), 5.0, 2.0)
+#: the shield of Coast-Running's protect order, on the protecting army's lower left corner
+PROTECT_SHIELD = Mark("protect shield", (-7.0, 5.0), 6.0, 1.5)
 #: a supply centre's dot: a circle of this radius (home centre, other centre) with this outline
 CENTRE_DOT_RADIUS = {True: 5.5, False: 4.5}
 CENTRE_DOT_OUTLINE = 1.6

@@ -7,6 +7,7 @@ variant's adjacencies.  The only code in Adjutant that imports svgwrite.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
 
@@ -51,7 +52,7 @@ def build_maps(out_dir: Path, variants: list[str] | None = None) -> list[Path]:
     data exists), print the time taken, and return the paths written."""
     from adjutant.variant import load_variant, maps_dir
 
-    from . import svg
+    from . import labels, svg
 
     start = time.perf_counter()
     if variants is None:
@@ -64,7 +65,11 @@ def build_maps(out_dir: Path, variants: list[str] | None = None) -> list[Path]:
         path = out_dir / f"{vid}.svg"
         base = SHARED.get(vid)
         if base is not None and base in geometry:
-            text = svg.render(geometry[base], load_variant(vid))
+            shown = load_variant(vid)
+            # the marks this variant's page draws beside a unit (Cluster's badges, Coast-Running's
+            # shield) checked on the board's placement too
+            labels.check(dataclasses.replace(geometry[base], variant=shown))
+            text = svg.render(geometry[base], shown)
         else:
             text, geometry[base or vid] = render_variant(base or vid, vid if base else None)
         path.write_text(text, encoding="utf-8")

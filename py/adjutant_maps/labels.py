@@ -4,7 +4,8 @@ another unit spot or a centre dot, and the placement that satisfies it.
 
 A unit is drawn by the page (py/adjutant_ui/board.py) at a ``data-unit`` point, and a dislodged unit at
 that point moved by ``DISLODGED_OFFSET``; the sizes of both, and of the marks the page draws beside a
-unit (an illegal order's "!", and in Cluster Diplomacy the strength badge and a site's diamond) and round
+unit (an illegal order's "!", in Cluster Diplomacy the strength badge, an order's letter and a site's
+diamond, and Coast-Running's protect shield) and round
 a centre dot (the ring of a centre that changed hands), are in :mod:`adjutant.pieces`, which the page
 reads too. Every unit spot (a province's and each of its coasts', and the dislodged unit's beside each)
 is checked as the box that holds either an army or a fleet, and each mark as its own box. Text boxes
@@ -121,12 +122,16 @@ def _around(mark: pieces.Mark) -> Box:
 
 def spot_marks(mg: MapGeometry, loc: str) -> list[pieces.Mark]:
     """The marks the page may draw beside a unit at ``loc``: an illegal order's "!" in every variant; in
-    Cluster Diplomacy the unit's strength, and beside a province's own spot (not a coast's) its site."""
+    Cluster Diplomacy the unit's strength and its order's letter (research, transfer, mattermission),
+    and beside a province's own spot (not a coast's) its site; with Coast-Running's protect order, the
+    shield beside an army (a province's own spot)."""
     out = [pieces.ILLEGAL_MARK]
     if mg.variant.cluster is not None:
-        out.append(pieces.STRENGTH_BADGE)
+        out += [pieces.STRENGTH_BADGE, pieces.ORDER_BADGE]
         if "/" not in loc:
             out.append(pieces.SITE_DIAMOND)
+    if mg.variant.options.protect_order and "/" not in loc:
+        out.append(pieces.PROTECT_SHIELD)
     return out
 
 

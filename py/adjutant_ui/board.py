@@ -433,8 +433,12 @@ class Board:
             self._arrow(group, at, via, "adj-line dotted", colour, head=False)
             if to is not None:
                 self._arrow(group, via, to, "adj-line dotted", colour, shorten=4)
-            sx, sy = at[0] - 15.0, at[1] - 12.0
-            self._el("path", group, d=f"M{sx - 6:.1f},{sy - 6:.1f}h12v5q0,7 -6,10q-6,-3 -6,-10z",
+            shield = pieces.PROTECT_SHIELD
+            sx, sy, r = at[0] + shield.offset[0], at[1] + shield.offset[1], shield.radius
+            # a flat top 2r wide less a sixth, straight sides, then curves to a point: inside the square
+            w = r * 5 / 6
+            self._el("path", group, d=f"M{sx - w:.1f},{sy - r:.1f}h{2 * w:.1f}v{r * 5 / 6:.1f}"
+                     f"q0,{r * 5 / 6:.1f} {-w:.1f},{r * 7 / 6:.1f}q{-w:.1f},{-r / 3:.1f} {-w:.1f},{-r * 7 / 6:.1f}z",
                      class_="adj-shield").style.fill = colour
         elif shape.kind == "transfer" and via is not None:
             self._arrow(group, at, via, "adj-line double", colour)
@@ -563,9 +567,11 @@ class Board:
                     element.classList.add("adj-picked")
 
     def _badge(self, group: Any, at: tuple[float, float], letter: str, colour: str) -> None:
-        """A small lettered disc above a unit: the Cluster orders that are not moves (R, T, M)."""
-        x, y = at[0] + 14.0, at[1] - 13.0
-        self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=7, class_="adj-badge").style.stroke = colour
+        """A small lettered disc on a unit's lower left corner: the Cluster orders that are not moves (R, T, M)."""
+        badge = pieces.ORDER_BADGE
+        x, y = at[0] + badge.offset[0], at[1] + badge.offset[1]
+        disc = self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=badge.radius, class_="adj-badge")
+        disc.style.stroke = colour
         self._text(group, x, y + 3.5, letter, "adj-badge-text")
 
     @staticmethod

@@ -106,3 +106,16 @@ def autosaved(page: Any) -> str:
     idle after a change, not during the click)."""
     page.wait_for_function("localStorage.getItem('adjutant.autosave') === location.hash.slice(1)", timeout=10_000)
     return str(page.evaluate("localStorage.getItem('adjutant.autosave')"))
+
+
+def inside_unit_box(page: Any, mark: str, location: str) -> bool:
+    """Whether the element ``mark`` (a selector under #map) is drawn inside the box the map keeps clear
+    for the unit at ``location`` (adjutant.pieces.UNIT_HALF around the unit's centre), so it hides no name."""
+    from adjutant import pieces
+
+    unit = page.locator(f'#map .adj-unit[data-location="{location}"] .adj-unit-body').evaluate(
+        "e => { const b = e.getBBox(); return [b.x + b.width / 2, b.y + b.height / 2]; }")
+    box = page.locator(f"#map {mark}").evaluate("e => { const b = e.getBBox(); return [b.x, b.y, b.width, b.height]; }")
+    (cx, cy), (hx, hy) = unit, pieces.UNIT_HALF
+    x, y, w, h = box
+    return bool(cx - hx <= x and x + w <= cx + hx and cy - hy <= y and y + h <= cy + hy)

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from adjutant import pieces
-from app_driver import PYTHON_READY_TIMEOUT_MS, Site, adjudicate, open_app
+from app_driver import PYTHON_READY_TIMEOUT_MS, Site, adjudicate, inside_unit_box, open_app
 from test_play import enter_text, phase, units
 
 
@@ -82,6 +82,7 @@ def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> N
     assert "ITA: A Tun P F Ion - Wes" in listing and "ITA: F Ion - Wes" in listing
     protect = page.locator("#map .adj-order.protect")
     assert protect.locator(".adj-shield").count() == 1  # a symbol of its own, not a hold's ring
+    assert inside_unit_box(page, ".adj-order.protect .adj-shield", "tun")  # on the army: it hides no name
     assert protect.locator("title").first.text_content() == "Tunis protects Ionian Sea"
     # The protect button is there for an army on a coast.
     click_map(page, "tun")

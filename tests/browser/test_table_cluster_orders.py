@@ -9,7 +9,7 @@ from typing import Any
 from adjutant import cluster_views
 from adjutant.game import Game
 from adjutant_ui.session import game_to_text
-from app_driver import Site
+from app_driver import Site, inside_unit_box
 from test_accessibility import serious_violations
 
 
@@ -50,4 +50,7 @@ def test_cluster_orders_offered_by_click_are_the_legal_ones(app: tuple[Any, Any]
     assert "FRA: A Par TRA A Mun" in page.inner_text("#order-list")
     assert page.inner_text("#orders-errors") == ""
     assert page.locator("#map .adj-orders .adj-order.transfer").count() == 1
+    # its "T" is drawn on the unit, inside the room the map keeps for it: it hides no name
+    assert page.locator("#map .adj-order.transfer .adj-badge-text").text_content() == "T"
+    assert inside_unit_box(page, ".adj-order.transfer .adj-badge", "par")
     assert recorder.page_errors == []
