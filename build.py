@@ -76,20 +76,42 @@ function pageTurn() {
 }
 
 // The snapshot of Python's memory (gzipped on the server and in the service worker's cache), unpacked
-// off the main thread and handed over whole.
+// off the main thread, or read from the copy a visit before kept unpacked, and handed over whole. A worker
+// that will keep a copy waits, as `keeper`, until Python has started from the bytes: keep() lets it write.
+// The copy is kept only where the service worker keeps the site (registered, if only just): its update
+// deletes the copy with the old build.
+let keeper = null;
+async function keep(restored) {
+  const worker = keeper;
+  keeper = null;
+  if (!worker) return;
+  const registered = restored && navigator.serviceWorker && (await navigator.serviceWorker.getRegistration());
+  worker.postMessage(Boolean(registered));
+}
+
 function snapshot() {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL(SNAPSHOT.worker, import.meta.url));
+    // The worker ends itself once it has sent the bytes, or once it has kept its copy.
     worker.onmessage = (event) => {
-      worker.terminate();
-      if (event.data.memory) resolve(new Uint8Array(event.data.memory));
-      else reject(new Error(event.data.error));
+      // The worker's own marks (its clock starts with it), moved onto the page's clock.
+      const shift = event.data.origin - performance.timeOrigin;
+      for (const [name, at] of Object.entries(event.data.marks || {})) {
+        performance.mark("adjutant:snapshot" + name, { startTime: at + shift });
+      }
+      if (event.data.memory) {
+        if (event.data.keeping) keeper = worker;
+        resolve(new Uint8Array(event.data.memory));
+      } else {
+        worker.terminate();
+        reject(new Error(event.data.error));
+      }
     };
     worker.onerror = (event) => {
       worker.terminate();
       reject(new Error("the snapshot's worker failed: " + event.message));
     };
-    worker.postMessage(new URL(SNAPSHOT.file, import.meta.url).href);
+    worker.postMessage({ url: new URL(SNAPSHOT.file, import.meta.url).href, cache: SNAPSHOT.cache });
   });
 }
 
@@ -100,12 +122,18 @@ export async function loadPyodide(options) {
   performance.mark("adjutant:loadPyodide");
   if (SNAPSHOT && typeof Worker === "function" && typeof DecompressionStream === "function") {
     try {
-      const pyodide = await load({ ...settings, _loadSnapshot: snapshot() });
+      const memory = snapshot().then((bytes) => {
+        performance.mark("adjutant:snapshotReceived");
+        return bytes;
+      });
+      const pyodide = await load({ ...settings, _loadSnapshot: memory });
       // The snapshot holds the generator of the random module as seeded at build time: seed it anew.
       pyodide.runPython(RESEED);
       performance.mark("adjutant:pyodideReady");
+      keep(true);
       return pyodide;
     } catch (error) {
+      keep(false);
       console.warn("Python's start-up snapshot could not be used; starting Python without it:", error);
     }
   }
@@ -116,22 +144,61 @@ export async function loadPyodide(options) {
 """
 # The worker that fetches and unpacks the snapshot for PYODIDE_LOADER (a file of the site: the page's
 # Content-Security-Policy allows scripts from the site only).
-SNAPSHOT_WORKER = """// Unpacks Python's start-up snapshot off the page's main thread (written by build.py): fetches the
-// gzipped file at the URL it is sent, and sends back its bytes (transferred, not copied).
+SNAPSHOT_WORKER = """// Unpacks Python's start-up snapshot off the page's main thread (written by build.py): it is sent
+// the gzipped file's URL and the name of the Cache Storage cache for the unpacked bytes (named after the
+// snapshot's hash). It sends back the bytes (transferred, not copied), read from that cache if it has
+// them, else fetched and unpacked, and then, if the page says so, kept there for the next visit.
 "use strict";
-self.onmessage = async (event) => {
+async function keptCopy(cache, url) {
   try {
-    const response = await fetch(event.data);
-    if (!response.ok) throw new Error(event.data + ": HTTP " + response.status);
-    const memory = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
-    self.postMessage({ memory }, [memory]);
-  } catch (error) {
-    self.postMessage({ error: String(error) });
+    if (!(await caches.has(cache))) return null;
+    const response = await (await caches.open(cache)).match(url);
+    return response ? await response.arrayBuffer() : null;
+  } catch {
+    return null;
   }
+}
+
+self.onmessage = async (event) => {
+  const { url, cache } = event.data;
+  const marks = { Asked: performance.now() };
+  const origin = performance.timeOrigin;
+  try {
+    const kept = cache && self.caches ? await keptCopy(cache, url) : null;
+    if (kept) {
+      marks.Read = performance.now();
+      self.postMessage({ memory: kept, marks, origin }, [kept]);
+      self.close();
+      return;
+    }
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(url + ": HTTP " + response.status);
+    marks.Fetched = performance.now();
+    const memory = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    marks.Unpacked = performance.now();
+    const copy = cache && self.caches ? memory.slice(0) : null;
+    self.postMessage({ memory, marks, origin, keeping: copy !== null }, [memory]);
+    // The copy is written once Python has started from the bytes (the page says whether it did), so
+    // the writing does not slow the start; a full disk or a refused quota only means the next visit
+    // unpacks the gzip again.
+    if (copy && (await new Promise((resolve) => (self.onmessage = (reply) => resolve(reply.data))))) {
+      await caches
+        .open(cache)
+        .then((kept) => kept.put(url, new Response(copy)))
+        .catch(() => {});
+    }
+  } catch (error) {
+    self.postMessage({ error: String(error), marks, origin });
+  }
+  self.close();
 };
 """
 SNAPSHOT_WORKER_NAME = "adjutant-snapshot.js"
 SNAPSHOT_NAME = "python-snapshot.bin.gz"
+#: The unpacked snapshot's Cache Storage cache is this and the first 16 hex digits of the gzip's SHA-256:
+#: web/sw.js, which deletes every other "adjutant-" cache when a new build takes over, keeps the one its
+#: build's snapshot names, so the copy goes with the build whose snapshot it is.
+SNAPSHOT_CACHE_PREFIX = "adjutant-snapshot-"
 #: Run once a snapshot is restored: the random module's generator (imported into the snapshot, seeded at
 #: build time, so the same in every page) is seeded anew from the browser's random numbers.
 SNAPSHOT_RESEED = "import sys\nif 'random' in sys.modules: sys.modules['random'].seed()"
@@ -428,7 +495,10 @@ def build(dist: Path = DIST) -> Path:
     loader = PYODIDE_LOADER.replace("/*LOCK*/", header)
     if snapshot:
         (runtime / SNAPSHOT_WORKER_NAME).write_text(SNAPSHOT_WORKER, encoding="utf-8")
-    named = {"file": SNAPSHOT_NAME, "worker": SNAPSHOT_WORKER_NAME} if snapshot else None
+    named = None
+    if snapshot:
+        digest = hashlib.sha256((runtime / SNAPSHOT_NAME).read_bytes()).hexdigest()[:16]
+        named = {"file": SNAPSHOT_NAME, "worker": SNAPSHOT_WORKER_NAME, "cache": SNAPSHOT_CACHE_PREFIX + digest}
     loader = loader.replace("/*SNAPSHOT*/", json.dumps(named))
     loader = loader.replace("/*RESEED*/", json.dumps(SNAPSHOT_RESEED))
     (runtime / "adjutant-pyodide.mjs").write_text(loader, encoding="utf-8")

@@ -12,6 +12,9 @@ const FILES = /*FILES*/ {};
 const VERSION = "/*VERSION*/";
 const CACHE = "adjutant-" + VERSION;
 const PREFIX = "adjutant-";
+// The page's unpacked copy of this build's Python snapshot (build.py's SNAPSHOT_CACHE_PREFIX and the
+// first 16 hex digits of the gzip's SHA-256): kept with the build, deleted with it.
+const SNAPSHOT_CACHE = PREFIX + "snapshot-" + (FILES["runtime/pyodide/python-snapshot.bin.gz"] || "").slice(0, 16);
 
 function urlOf(path) {
   return new URL(path, self.registration.scope).href;
@@ -52,7 +55,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+        if (name.startsWith(PREFIX) && name !== CACHE && name !== SNAPSHOT_CACHE) await caches.delete(name);
       }
       await self.clients.claim();
     })()

@@ -68,7 +68,16 @@ def wait_until_kept_offline(page: Any) -> None:
 
 
 def cache_names(page: Any) -> list[str]:
-    return sorted(page.evaluate("caches.keys()"))
+    """The service worker's caches of the site's builds (not the page's unpacked snapshot)."""
+    return sorted(name for name in page.evaluate("caches.keys()") if not name.startswith(build.SNAPSHOT_CACHE_PREFIX))
+
+
+def snapshot_marks(page: Any) -> list[str]:
+    """The marks the snapshot's worker reported: Read (its unpacked copy) or Fetched and Unpacked (the gzip)."""
+    return page.evaluate(
+        "performance.getEntriesByType('mark').map((m) => m.name)"
+        ".filter((name) => name.startsWith('adjutant:snapshot') && name !== 'adjutant:snapshotReceived')"
+    )
 
 
 def test_after_one_visit_a_phase_plays_with_the_network_off(context: Any, served: Server) -> None:
@@ -126,3 +135,33 @@ def test_a_new_build_replaces_the_old_one_when_the_page_says_so(context: Any, se
     assert new_cache != old_cache
     assert ".new-build-mark" in page.evaluate("fetch('web/app.css').then(r => r.text())")
     assert page.locator("#update-notice").count() == 0
+
+
+def test_a_return_visit_reads_the_snapshot_unpacked(context: Any, served: Server) -> None:
+    page = open_app(context, served.url)
+    wait_until_kept_offline(page)
+    # The service worker now controls the page: this visit keeps the unpacked bytes (read back, if the
+    # first visit was controlled in time and kept them already).
+    page = reopen_app(page, served.url)
+    assert snapshot_marks(page) in (
+        ["adjutant:snapshotAsked", "adjutant:snapshotFetched", "adjutant:snapshotUnpacked"],
+        ["adjutant:snapshotAsked", "adjutant:snapshotRead"],
+    )
+    page.wait_for_function(
+        """(prefix) => caches.keys().then((names) => names.filter((name) => name.startsWith(prefix)))
+          .then((names) => names.length === 1 && caches.open(names[0]).then((cache) => cache.keys()))
+          .then((keys) => keys && keys.length === 1)""",
+        arg=build.SNAPSHOT_CACHE_PREFIX,
+        timeout=PYTHON_READY_TIMEOUT_MS,
+    )
+
+    context.requests.clear()
+    page = reopen_app(page, served.url)
+    assert snapshot_marks(page) == ["adjutant:snapshotAsked", "adjutant:snapshotRead"]
+    assert [url for url in context.requests if url.endswith(build.SNAPSHOT_NAME)] == []
+    assert [text for text in context.warnings if "snapshot could not be used" in text] == []
+    page.select_option("#orders-power", "france")
+    page.fill("#orders-text", "A par - bur")
+    page.click("#orders-apply")
+    adjudicate(page)
+    assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
