@@ -27,7 +27,8 @@ def warnings_of(page: Any) -> list[str]:
 
 def test_python_starts_from_the_snapshot(new_context: Any, site: Site) -> None:
     assert (site.root / "runtime" / "pyodide" / build.SNAPSHOT_NAME).is_file()
-    context, recorder = new_context()
+    # no service worker: its precache would fetch the snapshot a second time, whenever it installs
+    context, recorder = new_context(service_workers="block")
     page = context.new_page()
     warned = warnings_of(page)
     page = _open(page, site.url)
