@@ -161,7 +161,8 @@ sys.path.insert(0, sys.argv[1])
 from adjutant import decode_link
 
 def cpu():
-    used = js.process.cpuUsage()  # Node's CPU time, microseconds
+    """Milliseconds of CPU the Node process has used (process.cpuUsage counts microseconds)."""
+    used = js.process.cpuUsage()
     return (used.user + used.system) / 1000
 
 link, times = sys.argv[2], []

@@ -77,15 +77,13 @@ def encode_link(game: Game) -> str:
 
 def decode_link(fragment: str) -> Game:
     """The game in a URL fragment; a corrupt, truncated or hostile one raises GameFileError (never
-    anything else). The cycle collector is paused meanwhile: decoding a long game makes hundreds of
-    thousands of objects, all kept, and the collector's passes over them take about a twentieth of a
-    long link's opening in the page."""
-    paused = gc.isenabled()
-    gc.disable()
+    anything else)."""
+    enabled = gc.isenabled()
+    gc.disable()  # for speed: decoding makes many objects, all kept, and the collector would scan them
     try:
         return _read("the link", _codec.decode_link, fragment.lstrip("#").strip())
     finally:
-        if paused:
+        if enabled:
             gc.enable()
 
 
