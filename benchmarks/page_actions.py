@@ -161,7 +161,7 @@ sys.path.insert(0, sys.argv[1])
 from adjutant import decode_link
 
 def cpu():
-    """Milliseconds of CPU the Node process has used (process.cpuUsage counts microseconds)."""
+    # milliseconds of CPU the Node process has used (process.cpuUsage counts microseconds)
     used = js.process.cpuUsage()
     return (used.user + used.system) / 1000
 
