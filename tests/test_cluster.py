@@ -441,6 +441,16 @@ def test_the_original_unit_only_stands() -> None:
     assert "bur" in g.units and not _result(results, "A bur").success
 
 
+def test_the_legal_orders_of_an_original_unit_are_its_stand_alone() -> None:
+    """The order menus (adjutant.legal.possible_orders) offer only what the game takes as legal: an original
+    unit, whose aura is away, is offered its hold and nothing else (a move would be kept as illegal)."""
+    from adjutant.legal import possible_orders
+
+    g = _transferred()
+    assert [format_order(o) for o in possible_orders(g, "bur")] == ["A bur H"]
+    assert "A ruh - kie" in [format_order(o) for o in possible_orders(g, "ruh")]
+
+
 def test_a_transferee_discovers_the_site_it_finishes_a_turn_on() -> None:
     g = _transferred()
     g.position = replace(g.position, variant_state=replace(_state(g), sites={**_state(g).sites, "tyr": 3}))

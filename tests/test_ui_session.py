@@ -745,3 +745,100 @@ def test_protect_and_the_cluster_orders_have_shapes_of_their_own() -> None:
     assert transfer is not None and (transfer.kind, transfer.via) == ("transfer", "ion")
     jump = order_shape(Mattermit(fleet, "eas"), units)
     assert jump is not None and (jump.kind, jump.to) == ("mattermit", "eas")
+
+
+def test_support_convoy_and_protect_are_offered_only_when_the_unit_has_one_to_give() -> None:
+    """The buttons offered for a unit are its kinds of legal orders: every unit holds; Support only where it
+    has someone to support, Convoy only for a fleet at sea with an army on its shore, Protect only for an
+    army some fleet could run past (Coast-Running)."""
+    game = Game.new("standard")
+    alone = {"par": Unit("france", "A", "par"), "nth": Unit("england", "F", "nth"),
+             "yor": Unit("england", "A", "yor"), "lon": Unit("england", "F", "lon")}
+    game.position = Position(game.phase, alone, dict(game.position.centres))
+    session = Session(game)
+    session.click("par")
+    assert session.unit_choices() == [("hold", "Hold")]
+    session.clear_selection()
+    session.click("nth")
+    assert session.unit_choices() == [("hold", "Hold"), ("support", "Support"), ("convoy", "Convoy")]
+    session.clear_selection()
+    session.click("lon")  # a fleet on a coast convoys nobody
+    assert session.unit_choices() == [("hold", "Hold"), ("support", "Support")]
+    running = Session.new("coast_running")
+    running.click("ven")  # F Nap could run along Venice's coast
+    assert ("protect", "Protect") in running.unit_choices()
+    running.clear_selection()
+    running.click("lvp")  # a coastal army no fleet could run past
+    assert ("protect", "Protect") not in running.unit_choices()
+    assert Session.new("standard").unit_choices() == []  # nothing selected
+
+
+def test_a_click_that_does_nothing_in_support_or_convoy_says_what_was_being_ordered() -> None:
+    session = Session.new("standard")
+    session.click("mar")
+    session.mode = "support"
+    session.click("par")
+    assert session.click("mun") == (None, [])
+    assert "A Marseilles cannot support A Paris into Munich" in session.note
+
+
+def transferee_in_munich() -> Game:
+    """Fall 1901 of a Cluster game: France's triple A Par took over Germany's A Mun in spring (France knows
+    Transfer); Munich has a level 1 site that France has found, so France may transfer its aura out."""
+    from dataclasses import replace
+
+    game = cluster_game_knowing("transfer")
+    assert game.add_orders("France: A par TRA A mun") == []
+    game.adjudicate()
+    state = game.position.variant_state
+    assert state is not None and state.transferees[0].host == "mun"
+    state = replace(state, sites={**state.sites, "mun": 1}, found={"france": {"par": 2, "mun": 1}})
+    game.position = replace(game.position, variant_state=state)
+    return game
+
+
+def test_the_transferees_power_transfers_its_aura_out_of_its_host_by_click() -> None:
+    """Cluster 5.2, moving out: the host (Germany's A Mun) offers "Transfer out (France)", from the engine's
+    legal orders; the other armies are highlighted; the click gives France's order, named, which is taken
+    and adjudicated."""
+    from adjutant.legal import possible_orders
+    from adjutant.orders import Transfer, format_order
+
+    session = Session(transferee_in_munich())
+    session.click("mun")
+    assert ("transfer-out", "Transfer out (France)") in session.unit_choices()
+    assert ("transfer", "Transfer") not in session.unit_choices()  # Germany's own A Mun knows no Transfer
+    session.mode = "transfer-out"
+    assert session.prompt() == ("France's aura, hosted by A Munich, transfers out: click the unit it takes over "
+                                "(highlighted)")
+    offered = [o for o in possible_orders(session.game, "mun") if isinstance(o, Transfer)]
+    assert session.targets() == sorted(o.target for o in offered) and "ber" in session.targets()
+    assert session.click("kie") == (None, [])  # a fleet: not the host's type
+    assert "A Munich cannot transfer out to the unit in Kiel" in session.note
+    order, _ = session.click("ber")
+    assert order == "France: A mun TRA A ber"
+    assert session.enter_orders(order) == []
+    assert [format_order(o) for o in session.game.orders_of("france")] == ["A mun TRA A ber"]
+    assert [s.kind for s in session.shapes() if s.at == "mun"] == ["transfer"]
+    record = session.game.adjudicate()[0]
+    assert next(r for r in record.results if r.unit == "A mun").reason == "transfer: took over A ber"
+    plain = Session(cluster_game_knowing("transfer"))
+    plain.click("mun")  # no aura in it: nothing to transfer out
+    assert [mode for mode, _ in plain.unit_choices()] == ["hold", "support", "research"]
+
+
+def test_the_units_offered_for_a_nomination_are_those_the_rules_allow() -> None:
+    """Rule 2: in the first movement phase any unit of the power's own, by name; later, a level left over
+    goes only to a unit the power has just built."""
+    from dataclasses import replace
+
+    session = Session.new("cluster")
+    assert session.nomination_choices("france", 3) == [("bre", "F Brest"), ("mar", "A Marseilles"), ("par", "A Paris")]
+    game = session.game
+    state = game.position.variant_state
+    assert state is not None
+    state = replace(state, started=True, deferred={"france": (2,)}, fresh={"france": ("mar",)})
+    game.position = replace(game.position, variant_state=state)
+    later = Session(game)
+    assert later.nomination_choices("france", 2) == [("mar", "A Marseilles")]
+    assert later.nomination_choices("france", 3) == []  # not left over: nothing to name

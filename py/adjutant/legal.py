@@ -346,7 +346,11 @@ def possible_orders(game: Game, prov: str) -> list[Order]:
     kind = game.phase.kind
     if kind == "movement":
         season = game.phase.season
-        return [o for o in candidates(game, prov) if not illegal_reason(game.variant, o, game.units, season)]  # type: ignore[arg-type]
+        state, rules = game.position.variant_state, game.rules
+        # legal on the board, and not objected to by the variant's rules (in Cluster, an original unit
+        # whose aura is away only stands)
+        return [o for o in candidates(game, prov) if not illegal_reason(game.variant, o, game.units, season)  # type: ignore[arg-type]
+                and rules.unit_order_problem(game.variant, state, o) is None]  # type: ignore[arg-type]
     if kind == "retreat":
         from .phases import retreat_options
 

@@ -1309,7 +1309,6 @@ class App:
             legend = document.createElement("legend")
             legend.textContent = game.variant.powers[power].name
             box.appendChild(legend)
-            units = sorted(u.location for u in game.units.values() if u.power == power)
             for level in levels:
                 label = document.createElement("label")
                 label.textContent = f"{level}× "
@@ -1318,7 +1317,7 @@ class App:
                 select.dataset.level = str(level)
                 select.name = f"nominate-{power}-{level}"
                 choices = [("-", "choose…"), ("", "a later build")]
-                choices += [(loc, f"{game.units[loc.split('/')[0]].type} {loc}") for loc in units]
+                choices += session.nomination_choices(power, level)  # only the units it may name
                 for value, text in choices:
                     option = document.createElement("option")
                     option.value = value
@@ -1470,15 +1469,10 @@ class App:
 
         kind = game.phase.kind
         if session.selected and kind == "movement" and session.at_current:
-            unit = session.unit_at(session.selected.split("/")[0])
-            button("Hold", lambda e: self.act_on(session.selected or ""), "hold")
-            button("Support", lambda e: self._mode("support"), "support")
-            if unit is not None and unit.type == "F":
-                button("Convoy", lambda e: self._mode("convoy"), "convoy")
-            if unit is not None and session.can_protect(unit):
-                button("Protect", lambda e: self._mode("protect"), "protect")
-            for mode, label in session.cluster_choices():  # only what the engine's legal orders hold
-                if mode == "research":
+            for mode, label in session.unit_choices():  # only the orders the unit may be given
+                if mode == "hold":
+                    button(label, lambda e: self._hold(), mode)
+                elif mode == "research":
                     button(label, lambda e: self._research(), mode)
                 else:
                     button(label, lambda e, m=mode: self._mode(m), mode)
@@ -1498,6 +1492,13 @@ class App:
         self.session.mode = mode
         self.session.target = None
         self.render()
+
+    def _hold(self) -> None:
+        """Hold: the selected unit clicked again in the move step (whatever step the player was in)."""
+        session = self.session
+        assert session is not None
+        session.mode, session.target = "move", None
+        self.act_on(session.selected or "")
 
     def _research(self) -> None:
         assert self.session is not None

@@ -200,7 +200,7 @@ class Session:
     #: which position is shown: an index into the history, len(history) for the current phase
     view: int = 0
     selected: str | None = None  # location of the unit being ordered
-    mode: str = "move"  # move, support, convoy, protect; in Cluster also transfer, mattermit
+    mode: str = "move"  # move, support, convoy, protect; in Cluster also transfer, transfer-out, mattermit
     target: str | None = None  # the supported / convoyed unit's location
     problems: list[Any] = field(default_factory=list)
     #: a view that may not be played (a game with secrets seen by a player or by anyone with the link)
@@ -628,21 +628,31 @@ class Session:
             target = province_of(self.target)
             return sorted({o.dest for o in convoys if o.target == target})
         if self.mode == "protect":
-            fleets = [u for u in game.units.values() if u.type == "F" and self.run_targets(u, via=unit.province)]
             if self.target is None:
-                return sorted(u.location for u in fleets)
+                return sorted(u.location for u in self._runs_protected_by(unit))
             fleet = game.units.get(province_of(self.target))
             return self.run_targets(fleet, via=unit.province) if fleet is not None else []
         if self.mode == "transfer":
             return sorted({self._location_of(o.target) for o in self._own(unit, Transfer)})
+        if self.mode == "transfer-out":
+            return sorted({self._location_of(o.target) for o in self._transfers_out(unit)})
         if self.mode == "mattermit":
             return sorted({o.dest for o in self._own(unit, Mattermit)})
         return []
 
     def _own(self, unit: Any, kind: type) -> list[Any]:
-        """The orders of ``kind`` among ``unit``'s legal orders that its own power gives (in Cluster, the
-        transfers out a transferee's power may order for its host are that power's: typed, not clicked)."""
+        """The orders of ``kind`` among ``unit``'s legal orders that its own power gives."""
         return [o for o in self.legal_orders(unit.province) if type(o) is kind and order_power(o) == unit.power]
+
+    def _transfers_out(self, unit: Any) -> list[Transfer]:
+        """Cluster 5.2, moving out: the transfers among ``unit``'s legal orders that another power gives (the
+        power whose transferee it hosts, for the host it commands)."""
+        return [o for o in self.legal_orders(unit.province) if isinstance(o, Transfer) and order_power(o) != unit.power]
+
+    def _aura_owner(self, unit: Any) -> str:
+        """The name of the power whose aura ``unit`` hosts and may transfer out ("" if none may)."""
+        out = self._transfers_out(unit)
+        return self.game.variant.powers[order_power(out[0])].name if out else ""
 
     #: the Cluster orders offered by click, with the button's label (rules 5.1-5.3)
     CLUSTER_ORDERS = (("research", Research, "Research"), ("transfer", Transfer, "Transfer"),
@@ -650,14 +660,50 @@ class Session:
 
     def cluster_choices(self) -> list[tuple[str, str]]:
         """Cluster: which of Research, Transfer and Mattermission the engine's legal orders hold for the
-        selected unit (as (mode, label)); none elsewhere, or with no unit selected."""
+        selected unit (as (mode, label)), then the transfer out of it that the power whose aura it hosts
+        may order ("Transfer out (France)"); none elsewhere, or with no unit selected."""
         game = self.game
         if self.selected is None or game.variant.cluster is None or game.phase.kind != "movement":
             return []
         unit = self.unit_at(province_of(self.selected))
         if unit is None:
             return []
-        return [(mode, label) for mode, kind, label in self.CLUSTER_ORDERS if self._own(unit, kind)]
+        out = [(mode, label) for mode, kind, label in self.CLUSTER_ORDERS if self._own(unit, kind)]
+        owner = self._aura_owner(unit)
+        return out + [("transfer-out", f"Transfer out ({owner})")] if owner else out
+
+    def nomination_choices(self, power: str, level: int) -> list[tuple[str, str]]:
+        """Cluster (rule 2): the units ``power`` may name its ``level`` times force unit now, as (location,
+        "A Paris"), by the engine's nomination rules (after the first movement phase, only units it has
+        just built)."""
+        game = self.game
+        state, units = game.position.variant_state, game.units
+        mine = sorted((u for u in units.values() if u.power == power), key=lambda u: u.location)
+        return [(u.location, f"{u.type} {game.variant.province_name(u.location)}") for u in mine
+                if not game.rules.nomination_problem(game.variant, state, units, Nominate(power, level, u.location), [])]
+
+    def unit_choices(self) -> list[tuple[str, str]]:
+        """The orders offered for the selected unit in a movement phase, as (action, label): Hold, then
+        Support, Convoy and Protect only when the unit has one to give (from the engine's legal orders;
+        Protect from the runs the adjudicator allows), then Cluster's (:meth:`cluster_choices`)."""
+        if self.selected is None or self.game.phase.kind != "movement":
+            return []
+        unit = self.unit_at(province_of(self.selected))
+        if unit is None:
+            return []
+        mine = [o for o in self.legal_orders(unit.province) if order_power(o) == unit.power]
+        out = [("hold", "Hold")]
+        if any(isinstance(o, Support) for o in mine):
+            out.append(("support", "Support"))
+        if any(isinstance(o, Convoy) for o in mine):
+            out.append(("convoy", "Convoy"))
+        if self.can_protect(unit) and self._runs_protected_by(unit):
+            out.append(("protect", "Protect"))
+        return out + self.cluster_choices()
+
+    def _runs_protected_by(self, army: Any) -> list[Any]:
+        """Coast-Running: the fleets whose runs could pass ``army``'s province."""
+        return [u for u in self.game.units.values() if u.type == "F" and self.run_targets(u, via=army.province)]
 
     def _location_of(self, province: str) -> str:
         unit = self.game.units.get(province)
@@ -765,10 +811,8 @@ class Session:
         if location in targets:
             matching = [location]
         if not matching:
-            verbs = {"move": "move to", "transfer": "transfer to the unit in", "mattermit": "be mattermitted to"}
-            where = "retreat to" if kind == "retreat" else verbs.get(self.mode, "order into")
-            self.note = (f"{name} cannot {where} {here}: choose a highlighted place, click another unit, "
-                         "or Cancel.")
+            self.note = (f"{name} cannot {self._verb(kind)} {here}: choose a highlighted place, click another "
+                         "unit, or Cancel.")
             return None, []
         if len(matching) > 1:
             return None, matching
@@ -787,6 +831,9 @@ class Session:
             order = f"{unit.type} {unit.location} P {fleet.type} {fleet.location} - {dest}"
         elif self.mode == "transfer":
             order = format_order(next(o for o in self._own(unit, Transfer) if o.target == province_of(dest)))
+        elif self.mode == "transfer-out":  # the order of the power whose aura it is: named, as a header names it
+            out = next(o for o in self._transfers_out(unit) if o.target == province_of(dest))
+            order = f"{variant.powers[order_power(out)].name}: {format_order(out)}"
         elif self.mode == "mattermit":
             order = format_order(next(o for o in self._own(unit, Mattermit) if o.dest == dest))
         elif kind == "retreat":
@@ -795,6 +842,18 @@ class Session:
             order = f"{unit.type} {unit.location} - {dest}"
         self.clear_selection()
         return order, []
+
+    def _verb(self, kind: str) -> str:
+        """What the selected unit was to do with the place clicked, for the note of a click that does
+        nothing ("move to", "support A Paris into", ...)."""
+        if kind == "retreat":
+            return "retreat to"
+        other = self.game.units.get(province_of(self.target)) if self.target else None
+        whom = f"{other.type} {self.game.variant.province_name(other.location)}" if other else "a unit"
+        verbs = {"move": "move to", "support": f"support {whom} into", "convoy": f"convoy {whom} to",
+                 "protect": f"protect {whom} running to", "transfer": "transfer to the unit in",
+                 "transfer-out": "transfer out to the unit in", "mattermit": "be mattermitted to"}
+        return verbs.get(self.mode, "go to")
 
     def _adjustment_click(self, location: str, targets: list[str]) -> tuple[str | None, list[str]]:
         variant = self.game.variant
@@ -896,11 +955,16 @@ class Session:
                 f"{name} protects {whom}: click where it runs")
         if self.mode == "transfer":
             return f"{name} transfers its aura: click the unit it takes over (highlighted)"
+        if self.mode == "transfer-out" and unit is not None:
+            return (f"{self._aura_owner(unit)}'s aura, hosted by {name}, transfers out: click the unit it takes "
+                    "over (highlighted)")
         if self.mode == "mattermit":
             return f"{name} is mattermitted: click where it is sent (highlighted)"
         if kind == "retreat":
             return f"{name}: click where it retreats (highlighted), or the unit itself to disband."
-        return f"{name}: click a highlighted place to move, the unit again to hold, or choose Support / Convoy."
+        if not self.targets():
+            return f"{name} cannot move: click it again to hold, or choose an order below."
+        return f"{name}: click a highlighted place to move, the unit again to hold, or choose an order below."
 
 
 def describe_problem(problem: Any) -> str:

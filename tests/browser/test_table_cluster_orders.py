@@ -1,6 +1,7 @@
 """Cluster by click: a unit's choices are the Cluster orders the engine's legal orders hold for it
 (Research always; Transfer and Mattermission only where its power knows them and has found the site the
-unit stands on), and Transfer and Mattermission are given by clicking the highlighted unit or place."""
+unit stands on; a host's "Transfer out" for the power whose aura it carries), and Transfer, Transfer out
+and Mattermission are given by clicking (or pressing Enter on) the highlighted unit or place."""
 
 from __future__ import annotations
 
@@ -9,19 +10,52 @@ from typing import Any
 from adjutant import cluster_views
 from adjutant.game import Game
 from adjutant_ui.session import game_to_text
-from app_driver import Site, inside_unit_box
+from app_driver import Site, adjudicate, inside_unit_box
 from test_accessibility import serious_violations
 
 
-def france_knowing_transfer() -> Game:
-    """A Cluster game, fall 1901: France's A Par, its triple unit, researched the level 2 site it stands
-    on in spring, so France knows Transfer and has found that site (the first seed whose sites put one
-    of level 2 in Paris)."""
-    game = next(g for g in map(cluster_views.new_game, range(1000)) if g.position.variant_state.sites.get("par") == 2)
+def france_knowing(level: int, munich_site: bool = False) -> Game:
+    """A Cluster game, fall 1901: France's A Par, its triple unit, researched the level ``level`` site it
+    stands on in spring, so France knows Transfer (level 2) or Mattermission (level 3) and has found that
+    site (the first seed whose sites put one of that level in Paris, and with ``munich_site`` one in
+    Munich too)."""
+    def fits(game: Game) -> bool:
+        sites = game.position.variant_state.sites
+        return bool(sites.get("par") == level and (not munich_site or "mun" in sites))
+
+    game = next(g for g in map(cluster_views.new_game, range(1000)) if fits(g))
     assert game.add_orders("France: Nominate 3 par\nNominate 2 mar\nA par RES") == []
     game.adjudicate()
-    assert game.position.variant_state.knowledge == {"france": ("transfer",)}
+    assert game.position.variant_state.knowledge == {"france": ("transfer",) if level == 2 else ("mattermission",)}
     return game
+
+
+def france_knowing_transfer() -> Game:
+    return france_knowing(2)
+
+
+def france_hosted_in_munich() -> Game:
+    """Spring 1902: France's triple aura took over Germany's A Mun in the fall (worth 2 now), and the host
+    ended that phase on Munich's site, which France so found: France may transfer its aura out."""
+    game = france_knowing(2, munich_site=True)
+    assert game.add_orders("France: A par TRA A mun") == []
+    game.adjudicate()
+    while game.phase.kind != "movement":
+        game.adjudicate()
+    state = game.position.variant_state
+    assert [(t.power, t.host, t.value) for t in state.transferees] == [("france", "mun", 2)]
+    assert "mun" in state.found["france"]
+    return game
+
+
+def open_game(page: Any, game: Game, tmp_path: Any) -> None:
+    """Open ``game`` from a file as its game master (not sealed yet: it can be ordered)."""
+    path = tmp_path / "cluster-game.json"
+    path.write_text(game_to_text(game), encoding="utf-8")
+    page.set_input_files("#upload", str(path))
+    page.wait_for_selector("#passphrase-dialog[open]", timeout=10_000)
+    page.click("#passphrase-cancel")
+    page.wait_for_selector("#map[data-variant='cluster']", state="attached", timeout=10_000)
 
 
 def actions(page: Any) -> list[str]:
@@ -30,12 +64,7 @@ def actions(page: Any) -> list[str]:
 
 def test_cluster_orders_offered_by_click_are_the_legal_ones(app: tuple[Any, Any], site: Site, tmp_path: Any) -> None:
     page, recorder = app
-    game = tmp_path / "cluster-game.json"
-    game.write_text(game_to_text(france_knowing_transfer()), encoding="utf-8")
-    page.set_input_files("#upload", str(game))
-    page.wait_for_selector("#passphrase-dialog[open]", timeout=10_000)
-    page.click("#passphrase-cancel")  # the game master's game, not sealed yet: it can be ordered
-    page.wait_for_selector("#map[data-variant='cluster']", state="attached", timeout=10_000)
+    open_game(page, france_knowing_transfer(), tmp_path)
 
     page.locator('#map .adj-unit[data-location="mar"]').click()  # on no site France has found
     assert actions(page) == ["hold", "support", "research", "cancel"]
@@ -53,4 +82,79 @@ def test_cluster_orders_offered_by_click_are_the_legal_ones(app: tuple[Any, Any]
     # its "T" is drawn on the unit, inside the room the map keeps for it: it hides no name
     assert page.locator("#map .adj-order.transfer .adj-badge-text").text_content() == "T"
     assert inside_unit_box(page, ".adj-order.transfer .adj-badge", "par")
+    assert recorder.page_errors == []
+
+
+def test_a_mattermission_by_click_is_drawn_listed_and_adjudicated(app: tuple[Any, Any], tmp_path: Any) -> None:
+    """Select the unit, choose Mattermission, click a highlighted place: its "M" and dashed arrow on the
+    map, its line in the order list; adjudicated, the unit stands there and the results say so."""
+    page, recorder = app
+    open_game(page, france_knowing(3), tmp_path)
+    page.locator('#map .adj-unit[data-location="par"]').click()
+    assert actions(page) == ["hold", "support", "research", "mattermit", "cancel"]
+    assert page.inner_text("[data-action=mattermit]") == "Mattermission"
+    page.click("[data-action=mattermit]")
+    assert "A Paris is mattermitted: click where it is sent" in page.inner_text("#click-prompt")
+    assert page.locator('#map .adj-target[id="ruh"]').count() == 1  # two spaces away, on land
+    assert page.locator('#map .adj-target[id="eng"]').count() == 0  # a sea: never
+    page.locator('#map [id="eng"]').dispatch_event("click")
+    assert "A Paris cannot be mattermitted to English Channel" in page.inner_text("#click-note")
+    page.locator('#map [id="ruh"]').dispatch_event("click")
+    assert "FRA: A Par MAT Ruh" in page.inner_text("#order-list")
+    assert page.inner_text("#orders-errors") == ""
+    drawn = page.locator("#map .adj-orders .adj-order.mattermit")
+    assert drawn.count() == 1
+    assert drawn.locator(".adj-badge-text").text_content() == "M"
+    assert drawn.locator("title").first.text_content() == "Paris mattermits to Ruhr"
+    adjudicate(page)
+    page.wait_for_function("document.documentElement.dataset.phase === 'S1902M'", timeout=10_000)
+    assert page.locator('#map .adj-unit[data-location="ruh"][data-power="france"]').count() == 1
+    assert page.locator('#map .adj-unit[data-location="par"]').count() == 0
+    assert page.locator("#map .adj-order.mattermit.succeeded").count() == 1
+    assert "A par MAT ruh  (mattermitted)" in page.inner_text("#results")
+    assert recorder.page_errors == []
+
+
+def test_the_transferees_power_transfers_out_of_its_host_by_click_and_by_keyboard(
+    app: tuple[Any, Any], site: Site, tmp_path: Any
+) -> None:
+    """Germany's A Mun carries France's aura: selected, it offers "Transfer out (France)" (France's order,
+    from the engine's legal orders); the other armies are highlighted; a click gives France's order, drawn
+    with the transfer's "T" on Munich. Given again from the keyboard, then adjudicated: the aura moved."""
+    page, recorder = app
+    open_game(page, france_hosted_in_munich(), tmp_path)
+    page.locator('#map .adj-unit[data-location="mun"]').click()
+    assert actions(page) == ["hold", "support", "research", "transfer-out", "cancel"]
+    assert page.inner_text("[data-action=transfer-out]") == "Transfer out (France)"
+    page.click("[data-action=transfer-out]")
+    assert page.inner_text("#click-prompt") == (
+        "France's aura, hosted by A Munich, transfers out: click the unit it takes over (highlighted)")
+    assert page.locator('#map .adj-target[id="ber"]').count() == 1
+    assert page.locator('#map .adj-target[id="kie"]').count() == 0  # a fleet: not the host's type
+    assert serious_violations(page, site) == []
+    page.locator('#map .adj-unit[data-location="kie"]').click()
+    assert "A Munich cannot transfer out to the unit in Kiel" in page.inner_text("#click-note")
+    page.locator('#map .adj-unit[data-location="ber"]').click()
+    assert "FRA: A Mun TRA A Ber" in page.inner_text("#order-list")
+    assert page.inner_text("#orders-errors") == ""
+    drawn = page.locator("#map .adj-orders .adj-order.transfer")
+    assert drawn.count() == 1 and drawn.locator(".adj-badge-text").text_content() == "T"
+    assert drawn.locator("title").first.text_content() == "Munich transfers to Berlin"
+    assert inside_unit_box(page, ".adj-orders .adj-order.transfer .adj-badge", "mun")
+
+    page.click("#orders-clear")  # the same order from the keyboard: Enter on the unit, the button, the target
+    assert "TRA" not in page.inner_text("#order-list")
+    page.locator('#map .adj-unit[data-location="mun"]').focus()
+    page.keyboard.press("Enter")
+    page.locator("[data-action=transfer-out]").focus()
+    page.keyboard.press("Enter")
+    assert "transfers out" in page.inner_text("#click-prompt")
+    page.locator('#map .adj-target[id="ber"]').focus()
+    page.keyboard.press("Enter")
+    assert "FRA: A Mun TRA A Ber" in page.inner_text("#order-list")
+    adjudicate(page)
+    page.wait_for_function("document.documentElement.dataset.phase === 'F1902M'", timeout=10_000)
+    assert "A mun TRA A ber  (transfer: took over A ber)" in page.inner_text("#results")
+    page.locator('#map .adj-unit[data-location="mun"]').click()  # Munich is Germany's own again
+    assert "transfer-out" not in actions(page)
     assert recorder.page_errors == []
