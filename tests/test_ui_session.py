@@ -822,6 +822,10 @@ def test_the_transferees_power_transfers_its_aura_out_of_its_host_by_click() -> 
     assert [s.kind for s in session.shapes() if s.at == "mun"] == ["transfer"]
     record = session.game.adjudicate()[0]
     assert next(r for r in record.results if r.unit == "A mun").reason == "transfer: took over A ber"
+    original = Session(transferee_in_munich())
+    original.click("par")  # the original unit, its aura away: it only stands
+    assert original.unit_choices() == [("hold", "Hold")] and original.targets() == []
+    assert original.prompt() == "A Paris cannot move: click it again to hold."
     plain = Session(cluster_game_knowing("transfer"))
     plain.click("mun")  # no aura in it: nothing to transfer out
     assert [mode for mode, _ in plain.unit_choices()] == ["hold", "support", "research"]
@@ -842,3 +846,20 @@ def test_the_units_offered_for_a_nomination_are_those_the_rules_allow() -> None:
     later = Session(game)
     assert later.nomination_choices("france", 2) == [("mar", "A Marseilles")]
     assert later.nomination_choices("france", 3) == []  # not left over: nothing to name
+
+
+def test_the_results_list_tells_cluster_orders_outcomes() -> None:
+    """The results told in sentences (beside the map) include a mattermission, a research and a transfer
+    that succeeded, with what the research found and what the transfer took over."""
+    session = Session(cluster_game_knowing("transfer", "mattermission"))
+    assert session.enter_orders("France: A par MAT ruh\nA mar RES") == []
+    session.game.adjudicate()
+    session.step(to=len(session.game.history))
+    told = session.results_summary()
+    assert "France: Paris was mattermitted to Ruhr." in told
+    assert any(line.startswith("France: Marseilles, research: ") for line in told)
+    session = Session(cluster_game_knowing("transfer"))
+    assert session.enter_orders("France: A par TRA A mun") == []
+    session.game.adjudicate()
+    session.step(to=len(session.game.history))
+    assert "France: Paris, transfer: took over A mun." in session.results_summary()

@@ -394,6 +394,10 @@ class Session:
                     lines.append((f"{owner(s.power)}: built in {name(s.at)}.", key))
                 elif s.kind == "disband" and s.success:
                     lines.append((f"{owner(s.power)}: the unit in {name(s.at)} was disbanded.", key))
+                elif s.kind == "mattermit" and s.success:
+                    lines.append((f"{owner(s.power)}: {name(s.at)} was mattermitted to {name(s.to)}.", key))
+                elif s.kind in ("research", "transfer") and s.success and s.reason:  # what it found or took
+                    lines.append((f"{owner(s.power)}: {name(s.at)}, {s.reason}.", key))
                 elif s.outcome == "cut":
                     lines.append((f"{owner(s.power)}: the support from {name(s.at)} was {s.reason}.", key))
                 elif s.outcome == "bounced" and s.kind in ("move", "retreat"):
@@ -677,10 +681,10 @@ class Session:
         "A Paris"), by the engine's nomination rules (after the first movement phase, only units it has
         just built)."""
         game = self.game
-        state, units = game.position.variant_state, game.units
+        variant, state, units = game.variant, game.position.variant_state, game.units
         mine = sorted((u for u in units.values() if u.power == power), key=lambda u: u.location)
-        return [(u.location, f"{u.type} {game.variant.province_name(u.location)}") for u in mine
-                if not game.rules.nomination_problem(game.variant, state, units, Nominate(power, level, u.location), [])]
+        return [(u.location, f"{u.type} {variant.province_name(u.location)}") for u in mine
+                if not game.rules.nomination_problem(variant, state, units, Nominate(power, level, u.location), [])]
 
     def unit_choices(self) -> list[tuple[str, str]]:
         """The orders offered for the selected unit in a movement phase, as (action, label): Hold, then
@@ -963,7 +967,8 @@ class Session:
         if kind == "retreat":
             return f"{name}: click where it retreats (highlighted), or the unit itself to disband."
         if not self.targets():
-            return f"{name} cannot move: click it again to hold, or choose an order below."
+            more = ", or choose an order below" if len(self.unit_choices()) > 1 else ""
+            return f"{name} cannot move: click it again to hold{more}."
         return f"{name}: click a highlighted place to move, the unit again to hold, or choose an order below."
 
 

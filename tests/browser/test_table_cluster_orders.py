@@ -112,6 +112,7 @@ def test_a_mattermission_by_click_is_drawn_listed_and_adjudicated(app: tuple[Any
     assert page.locator('#map .adj-unit[data-location="par"]').count() == 0
     assert page.locator("#map .adj-order.mattermit.succeeded").count() == 1
     assert "A par MAT ruh  (mattermitted)" in page.inner_text("#results")
+    assert "France: Paris was mattermitted to Ruhr." in page.inner_text("#results-summary")
     assert recorder.page_errors == []
 
 
