@@ -863,3 +863,19 @@ def test_the_results_list_tells_cluster_orders_outcomes() -> None:
     session.game.adjudicate()
     session.step(to=len(session.game.history))
     assert "France: Paris, transfer: took over A mun." in session.results_summary()
+
+
+def test_a_transfer_out_is_offered_in_the_transferees_powers_view_only() -> None:
+    """In a group game each player orders in their own view: France's shows the host's Transfer out, and the
+    click's order is taken as France's; Germany's, which does not know of the aura in its unit, offers none."""
+    game = transferee_in_munich()
+    public, parts = cluster_views.public_data(game), cluster_views.secret_parts(game)
+    france = Session(cluster_views.join_parts(public, [parts["france"]]))
+    france.click("mun")
+    assert ("transfer-out", "Transfer out (France)") in france.unit_choices()
+    france.mode = "transfer-out"
+    order, _ = france.click("ber")
+    assert order is not None and france.enter_orders(order, "france") == []
+    germany = Session(cluster_views.join_parts(public, [parts["germany"]]))
+    germany.click("mun")
+    assert [mode for mode, _ in germany.unit_choices()] == ["hold", "support", "research"]

@@ -12,6 +12,7 @@ from adjutant.game import Game
 from adjutant_ui.session import game_to_text
 from app_driver import Site, adjudicate, inside_unit_box
 from test_accessibility import serious_violations
+from test_play import enter_text
 
 
 def france_knowing(level: int, munich_site: bool = False) -> Game:
@@ -112,7 +113,7 @@ def test_a_mattermission_by_click_is_drawn_listed_and_adjudicated(app: tuple[Any
     assert page.locator('#map .adj-unit[data-location="par"]').count() == 0
     assert page.locator("#map .adj-order.mattermit.succeeded").count() == 1
     assert "A par MAT ruh  (mattermitted)" in page.inner_text("#results")
-    assert "France: Paris was mattermitted to Ruhr." in page.inner_text("#results-summary")
+    assert "France: Paris was mattermitted to Ruhr." in (page.locator("#results-summary").text_content() or "")
     assert recorder.page_errors == []
 
 
@@ -158,4 +159,56 @@ def test_the_transferees_power_transfers_out_of_its_host_by_click_and_by_keyboar
     assert "A mun TRA A ber  (transfer: took over A ber)" in page.inner_text("#results")
     page.locator('#map .adj-unit[data-location="mun"]').click()  # Munich is Germany's own again
     assert "transfer-out" not in actions(page)
+    assert recorder.page_errors == []
+
+
+def press_enter_on(page: Any, selector: str) -> None:
+    """The keyboard's way to a click: focus the element (a unit, a highlighted place, a button), press Enter."""
+    page.locator(selector).focus()
+    page.keyboard.press("Enter")
+
+
+def wait_for_phase(page: Any, name: str) -> None:
+    page.wait_for_function("name => document.documentElement.dataset.phase === name", arg=name, timeout=10_000)
+
+
+def test_every_kind_of_cluster_order_is_given_from_the_keyboard(app: tuple[Any, Any], tmp_path: Any) -> None:
+    """A game master with only a keyboard: Mattermission and Research (Enter on the unit, on the order's
+    button, on the highlighted place), a retreat (Enter on the dislodged unit, on where it goes), a build
+    (Enter on the centre, on "Build Army") and a removal (Enter on the unit), each adjudicated."""
+    page, recorder = app
+    game = next(g for g in map(cluster_views.new_game, range(1000)) if g.position.variant_state.sites.get("par") == 3)
+    assert game.add_orders("France: Nominate 3 par\nNominate 2 mar\nA par RES\nA mar - spa\nGermany: A mun - tyr") == []
+    game.adjudicate()
+    open_game(page, game, tmp_path)
+    press_enter_on(page, '#map .adj-unit[data-location="par"]')
+    press_enter_on(page, "[data-action=mattermit]")
+    press_enter_on(page, '#map .adj-target[id="ruh"]')
+    press_enter_on(page, '#map .adj-unit[data-location="spa"]')
+    assert "mattermit" not in actions(page)  # no site France has found in Spain
+    press_enter_on(page, "[data-action=research]")
+    listing = page.inner_text("#order-list")
+    assert "FRA: A Par MAT Ruh" in listing and "FRA: A Spa RES" in listing
+    enter_text(page, "Germany: A tyr - ven\nAustria: F tri S A tyr - ven")
+    adjudicate(page)
+    wait_for_phase(page, "F1901R")
+    assert page.locator('#map .adj-unit[data-location="ruh"][data-power="france"]').count() == 1
+
+    press_enter_on(page, '#map .adj-unit.orderable[data-location="ven"]')  # the dislodged Italian army
+    assert "A Venice: click where it retreats" in page.inner_text("#click-prompt")
+    press_enter_on(page, '#map .adj-target[id="tus"]')
+    assert "ITA: A Ven R Tus" in page.inner_text("#order-list")
+    adjudicate(page)
+    wait_for_phase(page, "W1901A")
+
+    press_enter_on(page, '#map .adj-target[id="mar"]')  # France gained Spain; Marseilles is free
+    assert "Build what in Marseilles?" in page.inner_text("#click-prompt")
+    press_enter_on(page, "[data-action=build-A]")
+    assert "FRA: Build A Mar" in page.inner_text("#order-list")
+    press_enter_on(page, '#map .adj-unit.orderable[data-location="tus"]')  # Italy lost Venice: one removal
+    assert "ITA: A Tus" in page.inner_text("#order-list")
+    adjudicate(page)
+    wait_for_phase(page, "S1902M")
+    assert page.locator('#map .adj-unit[data-location="mar"][data-power="france"]').count() == 1
+    assert page.locator('#map .adj-unit[data-location="tus"]').count() == 0
     assert recorder.page_errors == []
