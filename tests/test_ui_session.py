@@ -235,7 +235,8 @@ def test_a_click_that_does_nothing_says_why() -> None:
     session.click("par")
     assert session.click("mun") == (None, [])
     assert session.selected == "par"
-    assert "cannot move to Munich" in session.note
+    assert session.note == ("A Paris cannot move to Munich: choose a highlighted place, another of its power's "
+                            "units, or Cancel (then any unit).")
     session.click("bur")
     assert session.note == ""
 

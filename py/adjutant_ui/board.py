@@ -141,9 +141,12 @@ class Board:
         self._update(self._orders, orders, [(shape, shape) for shape in shapes], self._shape)
         units = self._kept_layer("units")
         drawn: list[tuple[Any, Any]] = []
+        # in a retreat phase only the dislodged units are ordered (one may share its place with the victor)
+        standing = position.phase.kind != "retreat"
         for unit in position.units.values():
             mark = (strengths or {}).get(unit.province)
-            key = (unit, False, selected == unit.location, unit.location in (orderable or set()), mark)
+            key = (unit, False, standing and selected == unit.location,
+                   standing and unit.location in (orderable or set()), mark)
             drawn.append((key, key))
         for d in position.dislodged:
             if self.anchor(d.unit.location) is not None:

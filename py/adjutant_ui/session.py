@@ -815,8 +815,8 @@ class Session:
         if location in targets:
             matching = [location]
         if not matching:
-            self.note = (f"{name} cannot {self._verb(kind)} {here}: choose a highlighted place, click another "
-                         "unit, or Cancel.")
+            self.note = (f"{name} cannot {self._verb(kind)} {here}: choose a highlighted place, another of its "
+                         "power's units, or Cancel (then any unit).")
             return None, []
         if len(matching) > 1:
             return None, matching

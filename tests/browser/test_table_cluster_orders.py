@@ -1,7 +1,8 @@
 """Cluster by click: a unit's choices are the Cluster orders the engine's legal orders hold for it
 (Research always; Transfer and Mattermission only where its power knows them and has found the site the
 unit stands on; a host's "Transfer out" for the power whose aura it carries), and Transfer, Transfer out
-and Mattermission are given by clicking (or pressing Enter on) the highlighted unit or place."""
+and Mattermission are given by clicking (or pressing Enter on) the highlighted unit or place. Coast-Running's
+Protect, the other order of its own, likewise."""
 
 from __future__ import annotations
 
@@ -194,8 +195,11 @@ def test_every_kind_of_cluster_order_is_given_from_the_keyboard(app: tuple[Any, 
     wait_for_phase(page, "F1901R")
     assert page.locator('#map .adj-unit[data-location="ruh"][data-power="france"]').count() == 1
 
-    press_enter_on(page, '#map .adj-unit.orderable[data-location="ven"]')  # the dislodged Italian army
+    # only the dislodged Italian army is ordered now, not the German one that took its place
+    assert page.locator('#map .adj-unit.orderable[data-location="ven"]').get_attribute("data-power") == "italy"
+    press_enter_on(page, '#map .adj-unit.orderable[data-location="ven"]')
     assert "A Venice: click where it retreats" in page.inner_text("#click-prompt")
+    assert page.locator('#map .adj-unit.selected[data-location="ven"]').get_attribute("data-power") == "italy"
     press_enter_on(page, '#map .adj-target[id="tus"]')
     assert "ITA: A Ven R Tus" in page.inner_text("#order-list")
     adjudicate(page)
@@ -211,4 +215,36 @@ def test_every_kind_of_cluster_order_is_given_from_the_keyboard(app: tuple[Any, 
     wait_for_phase(page, "S1902M")
     assert page.locator('#map .adj-unit[data-location="mar"][data-power="france"]').count() == 1
     assert page.locator('#map .adj-unit[data-location="tus"]').count() == 0
+    assert recorder.page_errors == []
+
+
+def test_a_coast_running_protect_is_given_by_keyboard_and_click_and_adjudicated(app: tuple[Any, Any]) -> None:
+    """Protect is offered to an army on a coast some fleet could run past, and only then; from the keyboard:
+    the army, "Protect", the fleet, where it runs (its shield on the map); the fleet's run by click; a click
+    on a unit that is not a fleet it could protect says why; adjudicated, the fleet has run."""
+    page, recorder = app
+    page.select_option("#variant-select", "coast_running")
+    page.click("#new-game")
+    page.wait_for_selector("#map[data-variant='coast_running']", state="attached", timeout=10_000)
+    page.locator('#map .adj-unit[data-location="lvp"]').click()  # no fleet could run past Liverpool
+    assert actions(page) == ["hold", "support", "cancel"]
+    page.click("[data-action=cancel]")
+    press_enter_on(page, '#map .adj-unit[data-location="rom"]')
+    assert actions(page) == ["hold", "support", "protect", "cancel"]
+    press_enter_on(page, "[data-action=protect]")
+    assert page.inner_text("#click-prompt") == "A Rome protects: click the fleet"
+    page.locator('#map .adj-unit[data-location="ven"]').click()
+    assert "A Rome cannot protect the unit in Venice: choose a highlighted unit" in page.inner_text("#click-note")
+    press_enter_on(page, '#map .adj-target[id="nap"]')
+    assert page.inner_text("#click-prompt") == "A Rome protects F Naples: click where it runs"
+    press_enter_on(page, '#map .adj-target[id="tus"]')
+    assert "ITA: A Rom P F Nap - Tus" in page.inner_text("#order-list")
+    assert page.locator("#map .adj-orders .adj-order.protect .adj-shield").count() == 1
+    page.locator('#map .adj-unit[data-location="nap"]').click()
+    assert page.locator('#map .adj-target[id="tus"]').count() == 1  # the run along Rome's coast
+    page.locator('#map [id="tus"]').dispatch_event("click")
+    assert "ITA: F Nap - Tus" in page.inner_text("#order-list")
+    adjudicate(page)
+    wait_for_phase(page, "F1901M")
+    assert page.locator('#map .adj-unit[data-location="tus"][data-power="italy"]').count() == 1
     assert recorder.page_errors == []
