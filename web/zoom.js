@@ -1,6 +1,7 @@
 // Zoom and pan of the map by its SVG viewBox (the drawing stays vector: text stays crisp at any zoom).
 // Wheel or pinch zooms about the pointer, a drag pans, the buttons beside the map and the keys
-// + - 0 and the arrows (with the map focused) do the same. The map's SVG is replaced when the variant
+// + - 0 and the arrows (with the map focused) do the same; a tap on a part drawn too small for a finger
+// zooms in to it. The map's SVG is replaced when the variant
 // changes: everything here reads the SVG in #map when it is used.
 (function () {
   "use strict";
@@ -103,9 +104,33 @@
   function up(event) { pointers.delete(event.pointerId); pinch = 0; }
   holder.addEventListener("pointerup", up);
   holder.addEventListener("pointercancel", up);
-  // a drag or pinch is not a click on the place where it ended
+  // The map part a tap landed on: the unit tapped, else the coast or province (what the page orders with).
+  function tappedPart(target) {
+    const svg = svgOf();
+    const part = target && target.closest ? target.closest(".adj-unit, .coast[id], .province[id], [data-province]") : null;
+    if (!svg || !part || !svg.contains(part)) return null;
+    if (part.matches(".adj-unit, .coast[id], .province[id]")) return part;
+    return svg.getElementById(part.getAttribute("data-province")) || part;
+  }
+
+  // A drag or pinch is not a click on the place where it ended. A tap on a unit or place drawn smaller
+  // than a finger (TAP_TARGET CSS px its short side) zooms in about the tap instead, until it is that
+  // large: the next tap on it chooses it.
+  const TAP_TARGET = 24;
   holder.addEventListener("click", function (event) {
-    if (dragged) { event.stopImmediatePropagation(); event.preventDefault(); dragged = false; }
+    if (dragged) { event.stopImmediatePropagation(); event.preventDefault(); dragged = false; return; }
+    if (event.pointerType !== "touch") return;
+    const svg = svgOf();
+    const f = svg && full(svg);
+    const part = f && tappedPart(event.target);
+    if (!part || current(svg)[2] <= f[2] / MAX_ZOOM + 0.5) return;
+    const rect = part.getBoundingClientRect();
+    const side = Math.min(rect.width, rect.height);
+    if (side >= TAP_TARGET || side <= 0) return;
+    event.stopImmediatePropagation();
+    event.preventDefault();
+    const [fx, fy] = fraction(event);
+    zoom(Math.min(4, Math.max(1.5, 1.25 * TAP_TARGET / side)), fx, fy);
   }, true);
 
   holder.addEventListener("keydown", function (event) {

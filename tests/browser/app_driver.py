@@ -119,3 +119,18 @@ def inside_unit_box(page: Any, mark: str, location: str) -> bool:
     (cx, cy), (hx, hy) = unit, pieces.UNIT_HALF
     x, y, w, h = box
     return bool(cx - hx <= x and x + w <= cx + hx and cy - hy <= y and y + h <= cy + hy)
+
+
+def finger_tap(page: Any, element: Any, force: bool = False) -> None:
+    """Taps a part of the map as a finger does: a part drawn under 24 px takes taps that zoom in to it
+    first (the whole map is shown again first if the part is outside what is shown)."""
+    if not page.evaluate("""e => { const r = e.getBoundingClientRect(), m = e.ownerSVGElement.getBoundingClientRect();
+        return r.left >= m.left && r.right <= m.right && r.top >= m.top && r.bottom <= m.bottom; }""",
+                         element.element_handle()):
+        page.locator("#zoom-reset").tap()
+    for _ in range(4):
+        box = element.bounding_box()
+        if box is None or min(box["width"], box["height"]) >= 24:
+            break
+        element.tap(force=force)
+    element.tap(force=force)

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from adjutant import group
-from app_driver import Site, adjudicate, open_app
+from app_driver import Site, adjudicate, finger_tap, open_app
 
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -67,9 +67,9 @@ def tap_map(page: Any, location: str) -> None:
     """A tap on a place of the map: its unit if one is drawn there, else the region."""
     unit = page.locator(f'#map .adj-unit[data-location="{location}"]')
     if unit.count():
-        unit.first.tap()
+        finger_tap(page, unit.first)
     else:
-        page.locator(f'#map [id="{location}"]').tap(force=True)
+        finger_tap(page, page.locator(f'#map [id="{location}"]'), force=True)
 
 
 def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) -> None:

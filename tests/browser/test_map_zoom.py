@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from app_driver import open_app
+
 
 def view_box(page: Any) -> list[float]:
     return [float(n) for n in re.split(r"[\s,]+", str(page.get_attribute("#map svg", "viewBox")).strip())]
@@ -48,4 +50,74 @@ def test_the_map_zooms_and_pans_and_still_takes_clicks(app: tuple[Any, Any]) -> 
     page.wait_for_function(f"document.querySelector('#map svg').viewBox.baseVal.width < {whole[2] - 1}")
     paris.click()
     assert page.locator('#map .adj-unit.selected[data-location="par"]').count() == 1
+    assert recorder.page_errors == []
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+def short_side(page: Any, selector: str) -> float:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not shown"
+    return min(box["width"], box["height"])
+
+
+def test_a_tap_on_a_unit_too_small_for_a_finger_zooms_in_until_it_is_not(new_context: Any, site: Any) -> None:
+    """On a phone, Cline V's whole map draws A Paris a few pixels wide: a tap on it zooms in about it
+    (nothing is ordered); once it is at least 24 px a tap selects it, and its places are as large."""
+    context, recorder = new_context(**PHONE)
+    page = open_app(context, site.url)
+    page.select_option("#variant-select", "cline5")
+    page.locator("#new-game").tap()
+    page.wait_for_selector("#map[data-variant='cline5']", state="attached", timeout=10_000)
+    paris = '#map .adj-unit[data-location="par"]'
+    whole = view_box(page)
+    assert short_side(page, paris) < 24
+    taps = 0
+    while short_side(page, paris) < 24:
+        page.locator(paris).tap()
+        taps += 1
+        assert page.locator("#map .adj-unit.selected").count() == 0, "a tap that zoomed also selected"
+        assert taps < 5, "taps do not bring the unit to a finger's size"
+    assert view_box(page)[2] < whole[2]
+    page.locator(paris).tap()
+    assert page.locator('#map .adj-unit.selected[data-location="par"]').count() == 1
+    for target in page.locator("#map .adj-target").all():
+        box = target.bounding_box()
+        assert box is not None and min(box["width"], box["height"]) >= 24
+    page.locator('#map .adj-target[id="bur"]').tap()
+    assert "FRA: A Par - Bur" in page.inner_text("#order-list")
+    # a mouse click is never taken for a zoom: at the whole map the same unit is chosen by one click
+    page.click("#zoom-reset")
+    page.locator(paris).click()
+    assert page.locator('#map .adj-unit.selected[data-location="par"]').count() == 1
+    assert recorder.page_errors == []
+
+
+def touch(session: Any, kind: str, points: list[tuple[float, float]]) -> None:
+    session.send("Input.dispatchTouchEvent", {
+        "type": kind, "touchPoints": [{"x": x, "y": y, "id": n} for n, (x, y) in enumerate(points)]})
+
+
+def test_two_fingers_pinch_the_map_in_and_out(new_context: Any, site: Any) -> None:
+    context, recorder = new_context(**PHONE)
+    page = open_app(context, site.url)
+    page.locator("#map svg").scroll_into_view_if_needed()
+    box = page.locator("#map svg").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    whole = view_box(page)
+    session = context.new_cdp_session(page)
+    spread = [(cx - 20, cy), (cx + 20, cy)]
+    touch(session, "touchStart", spread)
+    for gap in range(30, 130, 10):
+        touch(session, "touchMove", [(cx - gap, cy), (cx + gap, cy)])
+    touch(session, "touchEnd", [])
+    pinched = view_box(page)
+    assert pinched[2] < whole[2] / 2, "spreading two fingers zooms in"
+    assert page.locator("#map .adj-unit.selected").count() == 0 and page.inner_text("#order-list") == ""
+    touch(session, "touchStart", [(cx - 120, cy), (cx + 120, cy)])
+    for gap in range(110, 30, -10):
+        touch(session, "touchMove", [(cx - gap, cy), (cx + gap, cy)])
+    touch(session, "touchEnd", [])
+    assert view_box(page)[2] > pinched[2], "bringing them together zooms out"
     assert recorder.page_errors == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from app_driver import Site, adjudicate, open_app
+from app_driver import Site, adjudicate, finger_tap, open_app
 from test_accessibility import serious_violations
 
 WIDTH, HEIGHT = 390, 844
@@ -27,7 +27,7 @@ def on_screen(page: Any, selectors: tuple[str, ...]) -> None:
 
 
 def tap_unit(page: Any, location: str) -> None:
-    page.locator(f'#map .adj-unit[data-location="{location}"]').tap()
+    finger_tap(page, page.locator(f'#map .adj-unit[data-location="{location}"]'))
 
 
 def small_controls(page: Any) -> list[str]:
