@@ -3,6 +3,7 @@ kept apart (rule decisions in maps/cluster.md; single-phase cases in tests/cases
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from dataclasses import replace
@@ -408,8 +409,9 @@ def test_a_transferee_may_move_out_of_its_host_before_its_aura_drops() -> None:
 
 def test_the_transferees_power_is_offered_the_transfer_out_of_its_host() -> None:
     """The order menus (adjutant.legal.possible_orders) offer the transferee's power, once it knows the
-    site its host stands on, a transfer of the host into each other army; the offered order, given,
-    moves the aura out. Nothing is offered while the site is unknown to it, nor to the host's owner."""
+    site its host stands on, a transfer of the host into each other army but the aura's own original (A Bur,
+    which the transfer refuses); the offered order, given, moves the aura out. Nothing is offered while the
+    site is unknown to it, nor to the host's owner."""
     from adjutant.legal import possible_orders
 
     g = _transferred()
@@ -418,9 +420,12 @@ def test_the_transferees_power_is_offered_the_transfer_out_of_its_host() -> None
     assert not [o for o in possible_orders(g, "mun") if isinstance(o, Transfer)]  # France has not found mun
     g.position = replace(g.position, variant_state=replace(state, found={"france": {"mun": 1}}))
     out = [o for o in possible_orders(g, "mun") if isinstance(o, Transfer)]
-    assert [format_order(o) for o in out] == ["A mun TRA A bur", "A mun TRA A ruh"]
+    assert [format_order(o) for o in out] == ["A mun TRA A ruh"]
     assert {o.unit.power for o in out} == {"france"}  # France's orders, for the host it commands
-    assert not g.add_orders(format_order(out[1]), "france")
+    back = copy.deepcopy(g)
+    assert not back.add_orders("A mun TRA A bur", "france")
+    assert _result(back.adjudicate()[0].results, "A mun").reason.startswith("transfer fails")
+    assert not g.add_orders(format_order(out[0]), "france")
     results = g.adjudicate()[0].results
     assert _result(results, "A mun").reason == "transfer: took over A ruh"
 

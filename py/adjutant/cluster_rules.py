@@ -838,7 +838,8 @@ def transfers_out(state: ClusterState, units: Mapping[str, Unit], prov: str) -> 
     """Cluster 5.2, "moving out": the transfers the power whose transferee the unit in ``prov`` hosts may
     order for it (the order is that power's: its unit is the host as that power commands it), when that
     power knows Transfer and the site the host stands on and the transferee is worth 2 or more; into
-    every other unit of the host's type, as for a multiple unit of its own (maps/cluster.md)."""
+    every other unit of the host's type but the aura's own original, which is part of the transfer and
+    would refuse it (maps/cluster.md)."""
     t = state.carried(prov)
     u = units.get(prov)
     if t is None or u is None or t.value <= 1:
@@ -847,7 +848,7 @@ def transfers_out(state: ClusterState, units: Mapping[str, Unit], prov: str) -> 
         return []
     host = Unit(t.power, u.type, u.location)
     return [Transfer(host, other, units[other].type) for other in sorted(units)
-            if other != prov and units[other].type == u.type]
+            if other not in (prov, t.original) and units[other].type == u.type]
 
 
 def random_orders(
