@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from app_driver import Site
+from app_driver import Site, adjudicate, open_app
 from test_play import phase
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -69,3 +69,133 @@ def test_the_position_as_text_and_the_file_openers_focus(app: tuple[Any, Any]) -
     assert outline == "solid"
     assert page.get_attribute("#orders-text", "id") == page.evaluate(
         "document.querySelector('label[for=orders-text]').htmlFor")
+
+
+#: How the Tab order's tests name a control: its id, else its unit's place, else its tag and text.
+NAME = """(e) => e.id || (e.dataset.location ? 'unit ' + e.dataset.location
+    : e.tagName.toLowerCase() + ' ' + e.textContent.trim().slice(0, 24))"""
+
+#: Each stop of the Tab order: a name, its box on the page (scrolled into view by the focus; the hidden file
+#: input shows as its "Open file" label), the part of the page it lies in, and whether it shows its focus
+#: (an outline of 2 px or more, or, drawn on the map, the focus colour's stroke).
+FOCUS_STOP = """() => {
+    const e = document.activeElement;
+    if (!e || e === document.body) return null;
+    const shown = e.id === 'upload' ? document.getElementById('upload-label') : e;
+    const r = shown.getBoundingClientRect();
+    const part = ['#map', '.topbar', '.board', '.column'].find(s => e.closest(s)) || 'elsewhere';
+    const outline = (x) => {
+        const s = getComputedStyle(x);
+        return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2;
+    };
+    const stroke = (x) => [x, ...x.querySelectorAll('*')].some(y => getComputedStyle(y).stroke === 'rgb(240, 180, 0)');
+    return {name: (""" + NAME + """)(e), x: r.x + scrollX, y: r.y + scrollY, w: r.width, h: r.height, part,
+            focused: outline(shown) || (e instanceof SVGElement && stroke(e))};
+}"""
+
+#: Every control a keyboard user should reach: shown, enabled, in the Tab order.
+CONTROLS = """() => Array.from(document.querySelectorAll(
+        'a[href], button, select, textarea, input, summary, [tabindex]'))
+    .filter(e => !e.disabled && e.tabIndex >= 0 && !e.closest('[hidden], dialog:not([open])')
+        && (e.id === 'upload' || e.getClientRects().length > 0)
+        && getComputedStyle(e).visibility !== 'hidden')
+    .map(""" + NAME + """)"""
+
+
+def tab_through(page: Any) -> list[dict[str, Any]]:
+    """The page's Tab order from its first control (the variant chooser) to its last, as focus stops."""
+    page.focus("#variant-select")
+    stops = [page.evaluate(FOCUS_STOP)]
+    for _ in range(400):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(FOCUS_STOP)
+        if stop is None or stop["name"] == stops[0]["name"]:
+            return stops
+        stops.append(stop)
+    raise AssertionError("Tab never left the page")
+
+
+def reads_after(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether ``after`` comes after ``before`` in reading order: on a line below, or further along the same
+    line (2 px of slack for borders)."""
+    below = after["y"] >= before["y"] + before["h"] - 2
+    same_line = after["y"] < before["y"] + before["h"] and before["y"] < after["y"] + after["h"]
+    return below or (same_line and after["x"] >= before["x"] + before["w"] - 2)
+
+
+def as_blocks(stops: list[dict[str, Any]], page: Any) -> list[dict[str, Any]]:
+    """The stops with the map's own (its units, its highlighted places, in the map's order) taken as one
+    block, the map's box, after checking that each lies on the map."""
+    board = page.locator("#map").bounding_box()
+    scroll = page.evaluate("[scrollX, scrollY]")
+    blocks: list[dict[str, Any]] = []
+    for stop in stops:
+        if stop["part"] != "#map":
+            blocks.append(stop)
+            continue
+        assert board is not None
+        if stop["name"] != "map":  # the map's box was measured scrolled as it is now
+            assert stop["w"] > 0 and stop["h"] > 0, stop
+        if not blocks or blocks[-1]["name"] != "map":
+            blocks.append({"name": "map", "x": board["x"] + scroll[0], "y": board["y"] + scroll[1],
+                           "w": board["width"], "h": board["height"], "part": "#map", "focused": True})
+    return blocks
+
+
+def prepare_for_tabbing(new_context: Any, site: Site, width: int, height: int) -> Any:
+    """A game one adjudication in (the history buttons, the results' key and its sentences shown), with a
+    unit ordered, at ``width`` x ``height``."""
+    context, recorder = new_context(viewport={"width": width, "height": height}, service_workers="block")
+    page = open_app(context, site.url)
+    page.locator('#map .adj-unit[data-location="par"]').dispatch_event("click")
+    page.locator('#map [id="bur"]').dispatch_event("click")
+    adjudicate(page)
+    page.locator('#map .adj-unit[data-location="mar"]').dispatch_event("click")
+    page.locator('#map .adj-unit[data-location="mar"]').dispatch_event("click")
+    page.click("#results-key summary")
+    page.click("#position-text summary")
+    return page, recorder
+
+
+def check_every_control_is_reached_and_shows_its_focus(page: Any, stops: list[dict[str, Any]]) -> None:
+    names = [stop["name"] for stop in stops]
+    assert sorted(set(page.evaluate(CONTROLS)) - set(names)) == []
+    for wanted in ("map", "unit mar", "zoom-in", "order-list", "adjudicate", "hist-prev", "results", "upload"):
+        assert wanted in names, wanted
+    assert [stop["name"] for stop in stops if not stop["focused"] or stop["w"] * stop["h"] == 0] == []
+
+
+def test_on_a_phone_the_tab_order_reads_down_the_page(new_context: Any, site: Site) -> None:
+    """At 390 x 844 (one column) each control the Tab key reaches lies after the one before in reading order,
+    below it or beside it on its right, the map's units taken as the map: Tab goes down the page as the eye
+    does, through the Orders panel straight after the map, and every control shows its focus."""
+    page, recorder = prepare_for_tabbing(new_context, site, 390, 844)
+    stops = tab_through(page)
+    check_every_control_is_reached_and_shows_its_focus(page, stops)
+    blocks = as_blocks(stops, page)
+    out_of_order = [(a["name"], b["name"]) for a, b in zip(blocks, blocks[1:], strict=False) if not reads_after(a, b)]
+    assert out_of_order == []
+    names = [stop["name"] for stop in blocks]
+    key = next(index for index, name in enumerate(names) if name.startswith("summary What happened"))
+    assert names.index("zoom-in") < names.index("order-list") < names.index("adjudicate") < key
+    assert recorder.page_errors == []
+
+
+def test_on_a_wide_screen_the_tab_order_reads_the_header_the_map_then_the_column_beside_it(
+        new_context: Any, site: Site) -> None:
+    """At 1366 x 900 Tab goes through the header, then the map and its tools (the left column), then the
+    column on the map's right from top to bottom (the Orders panel, the results' key and the position as
+    text, the other panels): each part in reading order, and every control shows its focus."""
+    page, recorder = prepare_for_tabbing(new_context, site, 1366, 900)
+    stops = tab_through(page)
+    check_every_control_is_reached_and_shows_its_focus(page, stops)
+    blocks = as_blocks(stops, page)
+    parts = [block["part"] for block in blocks]
+    assert parts == sorted(parts, key=[".topbar", "#map", ".board", ".column"].index)
+    for part in (".topbar", ".board", ".column"):
+        inside = [block for block in blocks if block["part"] == part or (part == ".board" and block["part"] == "#map")]
+        assert [(a["name"], b["name"]) for a, b in zip(inside, inside[1:], strict=False) if not reads_after(a, b)] == []
+    board, column = page.locator(".board").bounding_box(), page.locator(".column").bounding_box()
+    assert board is not None and column is not None and column["x"] >= board["x"] + board["width"]
+    assert abs(column["y"] - board["y"]) < 2  # side by side, from the same top
+    assert recorder.page_errors == []
