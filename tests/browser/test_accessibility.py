@@ -199,3 +199,92 @@ def test_on_a_wide_screen_the_tab_order_reads_the_header_the_map_then_the_column
     assert board is not None and column is not None and column["x"] >= board["x"] + board["width"]
     assert abs(column["y"] - board["y"]) < 2  # side by side, from the same top
     assert recorder.page_errors == []
+
+
+def tab_to(page: Any, selector: str, limit: int = 300) -> None:
+    """Press Tab until the focused element matches ``selector`` (CSS), as a keyboard user looks for it."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def focused(page: Any) -> str:
+    return str(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
+
+
+def adjudicate_by_keyboard(page: Any) -> None:
+    """Tab to Adjudicate and press Enter; through the warning (which takes the focus) with Enter. The focus
+    ends on Adjudicate, never on the page's body."""
+    tab_to(page, "#adjudicate")
+    page.keyboard.press("Enter")
+    if page.locator("#adjudicate-warning").is_visible():
+        assert focused(page) == "adjudicate-anyway"
+        page.keyboard.press("Enter")
+    assert focused(page) == "adjudicate"
+
+
+def type_orders(page: Any, text: str) -> None:
+    tab_to(page, "#orders-text")
+    page.keyboard.type(text)
+    tab_to(page, "#orders-apply")
+    page.keyboard.press("Enter")
+
+
+def test_a_game_is_played_saved_and_opened_from_the_keyboard_alone(
+        new_context: Any, site: Site, tmp_path: Path) -> None:
+    """With Tab, Enter and typing only: orders typed, a retreat and a build given on the map, adjudicating
+    through its warning, stepping through the history to its ends, a new game, the game saved and opened as
+    a file. The focus always stays on a control."""
+    context, recorder = new_context(viewport={"width": 1366, "height": 900}, service_workers="block")
+    page = open_app(context, site.url)
+    page.focus("#variant-select")
+    type_orders(page, "Austria: A vie - tyr")
+    adjudicate_by_keyboard(page)
+    type_orders(page, "Austria: A tyr - ven\nF tri S A tyr - ven")
+    adjudicate_by_keyboard(page)
+    assert phase(page) == "F1901R"
+    # the retreat: the dislodged army, then where it goes
+    page.focus("#variant-select")
+    tab_to(page, '#map .adj-unit.dislodged[data-location="ven"]')
+    page.keyboard.press("Enter")
+    tab_to(page, '#map .adj-target[id="pie"]')
+    page.keyboard.press("Enter")
+    assert "ITA: A Ven R Pie" in page.inner_text("#order-list")
+    adjudicate_by_keyboard(page)
+    assert phase(page) == "W1901A"
+    # the build: the free home centre, then the army among the choices
+    page.focus("#variant-select")
+    tab_to(page, '#map .adj-target[id="vie"]')
+    page.keyboard.press("Enter")
+    assert "Vienna" in page.inner_text("#click-prompt")
+    tab_to(page, "[data-action=build-A]")
+    page.keyboard.press("Enter")
+    assert "AUS: Build A Vie" in page.inner_text("#order-list")
+    # the history: back two phases, then » to the current one (which disables it: the focus moves to ‹)
+    page.focus("#variant-select")
+    tab_to(page, "#hist-prev")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    assert "(F1901M)" in page.inner_text("#phase-label")
+    tab_to(page, "#hist-last")
+    page.keyboard.press("Enter")
+    assert "(W1901A)" in page.inner_text("#phase-label") and focused(page) == "hist-prev"
+    # saved as a file, a new game, then the file opened again
+    tab_to(page, "#download")
+    with page.expect_download() as download:
+        page.keyboard.press("Enter")
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    page.focus("#variant-select")
+    tab_to(page, "#new-game")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("html[data-phase='S1901M']", state="attached", timeout=10_000)
+    tab_to(page, "#upload")
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Enter")
+    chooser.value.set_files(str(saved))
+    page.wait_for_selector("html[data-phase='W1901A']", state="attached", timeout=10_000)
+    assert "AUS: Build A Vie" in page.inner_text("#order-list")
+    assert recorder.page_errors == []
