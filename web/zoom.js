@@ -118,6 +118,15 @@
     if (step) { pan(step[0], step[1]); event.preventDefault(); }
   });
 
+  // zoomed in, a unit or place that takes the keyboard's focus outside the part shown is brought to the middle
+  holder.addEventListener("focusin", function (event) {
+    const svg = svgOf();
+    if (!svg || !svg.contains(event.target) || !event.target.matches(":focus-visible") || !full(svg)) return;
+    const map = svg.getBoundingClientRect(), spot = event.target.getBoundingClientRect();
+    if (spot.left >= map.left && spot.right <= map.right && spot.top >= map.top && spot.bottom <= map.bottom) return;
+    pan((spot.left + spot.width / 2 - map.left) / map.width - 0.5, (spot.top + spot.height / 2 - map.top) / map.height - 0.5);
+  });
+
   function button(id, action) {
     const element = document.getElementById(id);
     if (element) element.addEventListener("click", action);

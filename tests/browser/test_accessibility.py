@@ -288,3 +288,23 @@ def test_a_game_is_played_saved_and_opened_from_the_keyboard_alone(
     page.wait_for_selector("html[data-phase='W1901A']", state="attached", timeout=10_000)
     assert "AUS: Build A Vie" in page.inner_text("#order-list")
     assert recorder.page_errors == []
+
+
+def test_zoomed_in_the_map_follows_the_keyboards_focus(app: tuple[Any, Any]) -> None:
+    """With the map zoomed in, each unit the Tab key reaches is moved into the part of the map shown, so
+    its focus ring is seen."""
+    page, recorder = app
+    page.focus("#map")
+    for _ in range(4):
+        page.keyboard.press("+")
+    assert page.get_attribute("#map", "data-zoom") != "1.00"
+    outside = []
+    for _ in range(page.locator("#map .adj-unit.orderable").count()):
+        page.keyboard.press("Tab")
+        inside = page.evaluate("""() => { const e = document.activeElement, m = document.querySelector('#map svg');
+            const r = e.getBoundingClientRect(), b = m.getBoundingClientRect();
+            return r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom; }""")
+        if not inside:
+            outside.append(page.evaluate("document.activeElement.dataset.location"))
+    assert outside == []
+    assert recorder.page_errors == []
