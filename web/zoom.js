@@ -1,6 +1,6 @@
 // Zoom and pan of the map by its SVG viewBox (the drawing stays vector: text stays crisp at any zoom).
 // Wheel or pinch zooms about the pointer, a drag pans, the buttons beside the map and the keys
-// + - 0 and the arrows (with the map focused) do the same; a tap on a part drawn too small for a finger
+// + - 0 and the arrows (with the map focused) do the same; a tap on a place drawn too small for a finger
 // zooms in to it. The map's SVG is replaced when the variant
 // changes: everything here reads the SVG in #map when it is used.
 (function () {
@@ -104,28 +104,33 @@
   function up(event) { pointers.delete(event.pointerId); pinch = 0; }
   holder.addEventListener("pointerup", up);
   holder.addEventListener("pointercancel", up);
-  // The map part a tap landed on: the unit tapped, else the coast or province (what the page orders with).
-  function tappedPart(target) {
-    const svg = svgOf();
-    const part = target && target.closest ? target.closest(".adj-unit, .coast[id], .province[id], [data-province]") : null;
-    if (!svg || !part || !svg.contains(part)) return null;
-    if (part.matches(".adj-unit, .coast[id], .province[id]")) return part;
-    return svg.getElementById(part.getAttribute("data-province")) || part;
+  function shortSide(element) {
+    const rect = element ? element.getBoundingClientRect() : null;
+    return rect ? Math.min(rect.width, rect.height) : 0;
   }
 
-  // A drag or pinch is not a click on the place where it ended. A tap on a unit or place drawn smaller
-  // than a finger (TAP_TARGET CSS px its short side) zooms in about the tap instead, until it is that
-  // large: the next tap on it chooses it.
+  // How large, for a finger, the part of the map a tap landed on is drawn: the larger of what was hit (a
+  // unit, a coast, a centre's mark) and the province it acts on (a tap anywhere in a province acts on
+  // its unit); 0 where the tap acts on nothing.
+  function tapSide(target) {
+    const svg = svgOf();
+    const part = target && target.closest ? target.closest(".adj-unit, .coast[id], .province[id], [data-province]") : null;
+    if (!svg || !part || !svg.contains(part)) return 0;
+    const location = part.getAttribute("data-location") || part.getAttribute("data-province") || part.id;
+    return Math.max(shortSide(part), shortSide(svg.getElementById(location.split("/")[0])));
+  }
+
+  // A drag or pinch is not a click on the place where it ended. A tap on a place drawn smaller than a
+  // finger (TAP_TARGET CSS px its short side) zooms in about the tap instead, until it is that large: the
+  // next tap on it chooses it.
   const TAP_TARGET = 24;
   holder.addEventListener("click", function (event) {
     if (dragged) { event.stopImmediatePropagation(); event.preventDefault(); dragged = false; return; }
     if (event.pointerType !== "touch") return;
     const svg = svgOf();
     const f = svg && full(svg);
-    const part = f && tappedPart(event.target);
-    if (!part || current(svg)[2] <= f[2] / MAX_ZOOM + 0.5) return;
-    const rect = part.getBoundingClientRect();
-    const side = Math.min(rect.width, rect.height);
+    if (!f || current(svg)[2] <= f[2] / MAX_ZOOM + 0.5) return;
+    const side = tapSide(event.target);
     if (side >= TAP_TARGET || side <= 0) return;
     event.stopImmediatePropagation();
     event.preventDefault();
@@ -141,6 +146,15 @@
     const arrows = { ArrowLeft: [-0.1, 0], ArrowRight: [0.1, 0], ArrowUp: [0, -0.1], ArrowDown: [0, 0.1] };
     const step = arrows[event.key];
     if (step) { pan(step[0], step[1]); event.preventDefault(); }
+  });
+
+  // zoomed in, a unit or place that takes the keyboard's focus outside the part shown is brought to the middle
+  holder.addEventListener("focusin", function (event) {
+    const svg = svgOf();
+    if (!svg || !svg.contains(event.target) || !event.target.matches(":focus-visible") || !full(svg)) return;
+    const map = svg.getBoundingClientRect(), spot = event.target.getBoundingClientRect();
+    if (spot.left >= map.left && spot.right <= map.right && spot.top >= map.top && spot.bottom <= map.bottom) return;
+    pan((spot.left + spot.width / 2 - map.left) / map.width - 0.5, (spot.top + spot.height / 2 - map.top) / map.height - 0.5);
   });
 
   function button(id, action) {

@@ -567,6 +567,11 @@ class App:
         assert self.session is not None
         self.session.step(delta=delta, to=to)
         self.render()
+        if document.activeElement.disabled:  # « or » at the history's end: the focus stays in the history bar
+            for name in ("hist-prev", "hist-next"):
+                if not _id(name).disabled:
+                    _id(name).focus()
+                    break
 
     def on_map_click(self, event: Any) -> None:
         session = self.session
@@ -663,6 +668,7 @@ class App:
 
     def on_adjudicate_anyway(self, event: Any) -> None:
         self.adjudicate()
+        _id("adjudicate").focus()  # the warning, and the button pressed, are gone: the focus stays at hand
 
     def on_adjudicate_back(self, event: Any) -> None:
         self.warning_open = False

@@ -122,15 +122,23 @@ def inside_unit_box(page: Any, mark: str, location: str) -> bool:
 
 
 def finger_tap(page: Any, element: Any, force: bool = False) -> None:
-    """Taps a part of the map as a finger does: a part drawn under 24 px takes taps that zoom in to it
-    first (the whole map is shown again first if the part is outside what is shown)."""
+    """Taps a part of the map as a finger does: where it and the province it acts on are both drawn under
+    24 px, it takes taps that zoom in to it first (the whole map is shown again first if the part is outside
+    what is shown)."""
     if not page.evaluate("""e => { const r = e.getBoundingClientRect(), m = e.ownerSVGElement.getBoundingClientRect();
         return r.left >= m.left && r.right <= m.right && r.top >= m.top && r.bottom <= m.bottom; }""",
                          element.element_handle()):
         page.locator("#zoom-reset").tap()
     for _ in range(4):
-        box = element.bounding_box()
-        if box is None or min(box["width"], box["height"]) >= 24:
+        if page.evaluate(FINGER_SIDE, element.element_handle()) >= 24:
             break
         element.tap(force=force)
     element.tap(force=force)
+
+
+#: The larger short side, in CSS px, of a map part and of the province it is in.
+FINGER_SIDE = """e => {
+    const side = x => { const r = x && x.getBoundingClientRect(); return r ? Math.min(r.width, r.height) : 0; };
+    const place = (e.getAttribute("data-location") || e.getAttribute("data-province") || e.id).split("/")[0];
+    return Math.max(side(e), side(e.ownerSVGElement.getElementById(place)));
+}"""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from app_driver import Site, adjudicate, finger_tap, open_app
+from app_driver import Site, adjudicate, finger_tap, open_app, open_new_cluster_dialog
 from test_accessibility import serious_violations
 
 WIDTH, HEIGHT = 390, 844
@@ -87,4 +87,54 @@ def test_after_adjudicating_the_choices_stay_on_screen_with_the_map(
     on_screen(page, ("#map svg", "#click-prompt", "[data-action=cancel]"))
     assert small_controls(page) == []
     assert serious_violations(page, site) == []
+    assert recorder.page_errors == []
+
+
+#: The smallest side, in CSS px, of the box of each province that holds a unit and of each highlighted place.
+TAP_SIZES = """() => {
+    const side = (e) => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); };
+    const provinces = [...document.querySelectorAll('#map .adj-unit')]
+        .map(u => document.querySelector('#map [id="' + u.dataset.location.split('/')[0] + '"]'));
+    return {units: Math.min(...provinces.map(side)),
+            places: Math.min(...[...document.querySelectorAll('#map .province.adj-target')].map(side))};
+}"""
+
+#: The unit that can be ordered nearest the middle of the map as shown.
+MIDDLE_UNIT = """() => {
+    const map = document.querySelector('#map svg').getBoundingClientRect();
+    const middle = [map.x + map.width / 2, map.y + map.height / 2];
+    const away = (u) => { const r = u.getBoundingClientRect();
+        return Math.hypot(r.x + r.width / 2 - middle[0], r.y + r.height / 2 - middle[1]); };
+    return [...document.querySelectorAll('#map .adj-unit.orderable')].sort((a, b) => away(a) - away(b))[0]
+        .dataset.location;
+}"""
+
+
+@pytest.mark.parametrize("variant", ["standard", "loeb9", "cline5", "cline6", "coast_running", "cluster"])
+def test_zooming_in_makes_every_unit_and_place_big_enough_to_tap(
+        phone: tuple[Any, Any], variant: str) -> None:
+    """The whole map fits a phone's width, so its units and places are smaller than a finger (about 4 px
+    units and 8 px provinces on the nine-power maps): the hint under the map says how to zoom in, and
+    three taps on + make every province holding a unit, and every place highlighted for the unit tapped,
+    24 px or more each way, on every map; the hint is then gone and a unit is ordered by tapping."""
+    page, recorder = phone
+    if variant == "cluster":
+        open_new_cluster_dialog(page)
+        page.locator("#passphrase-generate").tap()
+        page.locator("#passphrase-ok").tap()
+    elif variant != "standard":
+        page.select_option("#variant-select", variant)
+        page.locator("#new-game").tap()
+    page.wait_for_selector(f"#map[data-variant='{variant}']", state="attached", timeout=10_000)
+    assert page.locator("#map-hint").is_visible()
+    for _ in range(3):
+        page.locator("#zoom-in").tap()
+    assert not page.locator("#map-hint").is_visible()
+    unit = str(page.evaluate(MIDDLE_UNIT))
+    tap_unit(page, unit)
+    assert page.locator(f'#map .adj-unit.selected[data-location="{unit}"]').count() == 1
+    sizes = page.evaluate(TAP_SIZES)
+    assert sizes["units"] >= 24 and sizes["places"] >= 24, sizes
+    tap_unit(page, unit)  # a second tap: it holds
+    assert " H" in page.inner_text("#order-list")
     assert recorder.page_errors == []
