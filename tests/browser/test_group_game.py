@@ -61,6 +61,86 @@ def gm_fragment(page: Any, before: str = "") -> str:
     return str(page.evaluate("location.hash")).lstrip("#")
 
 
+#: Holds every key derivation of web/seal.js (PBKDF2, seconds on a phone) until the test calls
+#: ``window.__releaseKeys()``: the page is caught, deterministically, while a new game's keys are made.
+HOLD_KEYS = """(() => {
+  const waiting = [];
+  let held = true, seal;
+  window.__releaseKeys = () => { held = false; waiting.splice(0).forEach(go => go()); };
+  window.__keysHeld = () => waiting.length;
+  Object.defineProperty(window, "adjutantSeal", {
+    configurable: true,
+    get() { return seal; },
+    set(value) {
+      const newKey = value.newKey;
+      value.newKey = async (...args) => {
+        if (held) await new Promise(go => waiting.push(go));
+        return newKey(...args);
+      };
+      seal = value;
+    },
+  });
+})();"""
+
+
+def order_list(page: Any) -> list[str]:
+    return sorted(page.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)"))
+
+
+def click_map(page: Any, location: str, unit: bool) -> None:
+    """A click where a user clicks (the mouse at the spot, not an event sent to an element)."""
+    selector = f'#map .adj-unit[data-location="{location}"]' if unit else f'#map [id="{location}"]'
+    box = page.locator(selector).first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def order_while_keys_are_made(page: Any) -> None:
+    """While a new group game's keys are made (held): the game shown, about to be replaced, takes no order
+    (the table is inert and marked busy, the message says why), neither clicked nor typed."""
+    page.wait_for_function("window.__keysHeld() > 0", timeout=10_000)
+    for selector in ("main.table", "header .new-game"):
+        assert page.evaluate("s => document.querySelector(s).inert", selector), selector
+        assert page.get_attribute(selector, "aria-busy") == "true", selector
+    assert page.locator("#message").is_visible()
+    assert "takes no orders meanwhile" in page.inner_text("#message-text")
+    click_map(page, "par", unit=True)
+    click_map(page, "bur", unit=False)
+    page.locator("#orders-text").focus()
+    page.keyboard.type("A Par - Bur")
+    assert order_list(page) == [] and page.input_value("#orders-text") == ""
+
+
+def ready_after_keys(page: Any, variant: str) -> None:
+    """The keys are released: the new game is shown, and takes orders (clicked) that adjudicate."""
+    page.evaluate("window.__releaseKeys()")
+    page.wait_for_selector(f"#map[data-variant='{variant}']", state="attached", timeout=20_000)
+    gm_fragment(page)
+    assert not page.evaluate("document.querySelector('main.table').inert")
+    assert page.get_attribute("main.table", "aria-busy") is None
+    click_map(page, "par", unit=True)
+    click_map(page, "bur", unit=False)
+    assert order_list(page) == ["FRA: A Par - Bur"]
+    adjudicate(page)
+    page.wait_for_function("document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    assert page.locator('#map .adj-unit[data-location="bur"][data-power="france"]').count() == 1
+
+
+def test_the_game_shown_takes_no_orders_while_a_new_group_games_keys_are_made(
+    new_context: Any, site: Site
+) -> None:
+    context, _ = new_context(service_workers="block")
+    context.add_init_script(HOLD_KEYS)
+    page = open_app(context, site.url)
+    page.select_option("#variant-select", "standard")
+    page.select_option("#game-kind", "group")
+    page.click("#new-game")
+    page.wait_for_selector("#group-dialog[open]", timeout=5_000)
+    page.fill("#group-passphrase", PASSPHRASE)
+    page.click("#group-ok")
+    order_while_keys_are_made(page)
+    ready_after_keys(page, "standard")
+
+
 def start_group_game(page: Any, variant: str) -> str:
     page.select_option("#variant-select", variant)
     page.select_option("#game-kind", "group")
