@@ -19,7 +19,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, sealed
 from .board import Board
-from .group import GroupController
+from .group import GroupController, inert
 from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
@@ -442,9 +442,10 @@ class App:
         """Make ``new_session`` the shown game (loading its map if the variant changed); for a game with
         secrets, ``role`` says whose view it is, with the sealed link it came from and the game master's
         keys and passphrases."""
+        self.save_now()  # (the game in hand's last change, before anything replaces it)
         variant = new_session.game.variant
-        svg = await js.window.adjutantShell.loadMap(variant.id)
-        self.save_now()  # (the game in hand's last change, made until now, before anything replaces it)
+        with inert(("main.table",)):  # the game in hand, being replaced, takes no order while the map loads
+            svg = await js.window.adjutantShell.loadMap(variant.id)
         self.session = new_session
         self.group.on_show(new_session)
         self.board = Board(svg, variant)

@@ -47,6 +47,30 @@ def _id(name: str) -> Any:
     return document.getElementById(name)
 
 
+@contextlib.contextmanager
+def inert(selectors: tuple[str, ...]) -> Iterator[None]:
+    """The parts of the page ``selectors`` name take no input meanwhile (inert: no click, tap, focus or
+    typing reaches them) and are marked busy (``aria-busy``; dimmed by web/app.css if it lasts). The focus
+    that was in them comes back after, if nothing else took it. A part already inert is left to whoever
+    made it so (a new group game's keys, while the map of the new game loads)."""
+    found = (document.querySelector(selector) for selector in selectors)
+    parts = [part for part in found if part is not None and part is not jsnull and not part.inert]
+    active = document.activeElement
+    for part in parts:
+        part.inert = True
+        part.setAttribute("aria-busy", "true")
+    try:
+        yield
+    finally:
+        for part in parts:
+            part.inert = False
+            part.removeAttribute("aria-busy")
+        focus = document.activeElement
+        lost = focus is None or focus is jsnull or focus == document.body
+        if lost and active is not None and active is not jsnull and bool(active.isConnected):
+            active.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
+
+
 def _power_key(public_key: bytes) -> str:
     """Where this browser remembers which power its player plays in a group game."""
     return "adjutant.group.power." + group.b64(group.game_id(public_key))
@@ -290,16 +314,8 @@ class GroupController:
         table and the new-game and file controls are inert (no click, tap, focus or typing reaches them),
         marked busy (dimmed; ``aria-busy``), and ``text`` says why in the page's message (an alert)."""
         self.app.message(text, "info")
-        parts = [document.querySelector(selector) for selector in BUSY_PARTS]
-        for part in parts:
-            part.inert = True
-            part.setAttribute("aria-busy", "true")
-        try:
+        with inert(BUSY_PARTS):
             yield
-        finally:
-            for part in parts:
-                part.inert = False
-                part.removeAttribute("aria-busy")
 
     def secure(self) -> bool:
         return bool(js.window.adjutantGroup.available())

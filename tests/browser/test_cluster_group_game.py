@@ -31,6 +31,7 @@ from test_group_game import (
     order_while_keys_are_made,
     ready_after_keys,
     send,
+    shown,
     units,
 )
 
@@ -257,7 +258,7 @@ def test_orders_given_while_a_new_cluster_games_keys_are_made_are_kept(new_conte
     open_new_cluster_dialog(page)
     page.click("#passphrase-generate")
     page.click("#passphrase-ok")
-    page.wait_for_selector("#map[data-variant='cluster']", state="attached", timeout=10_000)
+    shown(page, "cluster")
     assert page.evaluate("window.__keysHeld()") > 0  # the keys are still being made
     assert "Making its keys" in page.inner_text("#message-text")
     click_map(page, "par", unit=True)

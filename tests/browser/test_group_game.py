@@ -14,7 +14,7 @@ import random
 import re
 from typing import Any
 
-from adjutant import group
+from adjutant import group, load_variant
 from adjutant.game import Game
 from adjutant.legal import Candidates, adjustment_candidates, retreat_candidates
 from adjutant.orders import format_order
@@ -83,6 +83,26 @@ HOLD_KEYS = """(() => {
 })();"""
 
 
+#: Holds the next map the page loads (a game of another variant shown) until ``window.__releaseMap()``.
+HOLD_MAP = """() => {
+  const load = adjutantShell.loadMap;
+  window.__mapHeld = 0;
+  adjutantShell.loadMap = variant => new Promise(go => {
+    window.__mapHeld += 1;
+    window.__releaseMap = () => go(load(variant));
+  });
+}"""
+
+
+def shown(page: Any, variant: str) -> None:
+    """Wait until the game of ``variant`` is shown and takes orders (its map in, the table no longer inert)."""
+    page.wait_for_function(
+        "v => document.getElementById('map').dataset.variant === v && !document.querySelector('main.table').inert",
+        arg=variant,
+        timeout=20_000,
+    )
+
+
 def order_list(page: Any) -> list[str]:
     return sorted(page.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)"))
 
@@ -113,7 +133,7 @@ def order_while_keys_are_made(page: Any) -> None:
 def ready_after_keys(page: Any, variant: str) -> None:
     """The keys are released: the new game is shown, and takes orders (clicked) that adjudicate."""
     page.evaluate("window.__releaseKeys()")
-    page.wait_for_selector(f"#map[data-variant='{variant}']", state="attached", timeout=20_000)
+    shown(page, variant)
     gm_fragment(page)
     assert not page.evaluate("document.querySelector('main.table').inert")
     assert page.get_attribute("main.table", "aria-busy") is None
@@ -139,6 +159,26 @@ def test_the_game_shown_takes_no_orders_while_a_new_group_games_keys_are_made(
     page.click("#group-ok")
     order_while_keys_are_made(page)
     ready_after_keys(page, "standard")
+
+
+def test_the_game_in_hand_takes_no_orders_while_a_link_replacing_it_loads(new_context: Any, site: Site) -> None:
+    """A players' link of another variant opened over a Standard game: until its map is in, the Standard
+    game shown takes no order (it is being replaced); then the group game is shown."""
+    context, _ = new_context(service_workers="block")
+    page = open_app(context, site.url)
+    page.evaluate(HOLD_MAP)
+    fragment = group.public_link(Game.new(load_variant("cline5")), b"\x04" + bytes(range(64)))
+    page.evaluate("f => { location.hash = f; }", fragment)
+    page.wait_for_function("window.__mapHeld > 0", timeout=10_000)
+    assert page.evaluate("document.querySelector('main.table').inert")
+    assert page.get_attribute("main.table", "aria-busy") == "true"
+    click_map(page, "par", unit=True)
+    click_map(page, "bur", unit=False)
+    assert order_list(page) == []
+    page.evaluate("window.__releaseMap()")
+    shown(page, "cline5")
+    assert page.get_attribute("main.table", "aria-busy") is None
+    assert page.locator("#group-player").is_visible()
 
 
 def start_group_game(page: Any, variant: str) -> str:
