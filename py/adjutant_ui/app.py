@@ -444,7 +444,8 @@ class App:
         keys and passphrases."""
         self.save_now()  # (the game in hand's last change, before anything replaces it)
         variant = new_session.game.variant
-        with inert(("main.table",)):  # the game in hand, being replaced, takes no order while the map loads
+        # the game in hand (none at the start), being replaced, takes no order while the map loads
+        with inert(("main.table",) if self.session is not None else ()):
             svg = await js.window.adjutantShell.loadMap(variant.id)
         self.session = new_session
         self.group.on_show(new_session)
