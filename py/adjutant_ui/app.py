@@ -19,7 +19,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, sealed
 from .board import Board
-from .group import GroupController
+from .group import GroupController, inert
 from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
@@ -444,7 +444,9 @@ class App:
         keys and passphrases."""
         self.save_now()  # (the game in hand's last change, before anything replaces it)
         variant = new_session.game.variant
-        svg = await js.window.adjutantShell.loadMap(variant.id)
+        # the game in hand (none at the start), being replaced, takes no order while the map loads
+        with inert(("main.table",) if self.session is not None else ()):
+            svg = await js.window.adjutantShell.loadMap(variant.id)
         self.session = new_session
         self.group.on_show(new_session)
         self.board = Board(svg, variant)
@@ -803,7 +805,7 @@ class App:
         if sealed.has_secrets(session.game):
             # never the game in the clear in the address bar or the autosave: the sealed link, made by
             # the game master (whose keys seal it); any other view keeps the link it came from
-            if self.role == GM and self.keys:
+            if self.role == GM and self.sealable():
                 asyncio.ensure_future(self._reseal_or_say(replace_hash))
             elif replace_hash:
                 self._set_hash(self.last_link)
@@ -884,7 +886,7 @@ class App:
         session = self.session
         secret = session is not None and sealed.has_secrets(session.game) and self.group.state is None
         if session is not None and secret and self.role in (GM, ""):
-            if not self.keys:
+            if not self.sealable():
                 self.open_passphrases("change")
                 return
             asyncio.ensure_future(self._copy_sealed_link())
@@ -1081,13 +1083,20 @@ class App:
     async def _use_passphrases(self, purpose: str, variant_id: str, phrases: dict[str, str]) -> None:
         self.message("Making the keys from the passphrases…", "info")
         try:
-            keys = await self._derive_keys(phrases)
             if purpose == "new":
+                # The new game is shown at once and takes orders while its keys are made (PBKDF2, seconds
+                # on a phone): each change is sealed into the link once they are ready (reseal waits).
                 game = cluster_views.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
                 self.replacing()
-                await self.show(Session(game), role=GM, keys=keys, passphrases=phrases)
-            elif self.session is not None and sealed.has_secrets(self.session.game) and self.role == GM:
-                self.keys, self.passphrases = keys, dict(phrases)
+                await self.show(Session(game), role=GM, passphrases=phrases)
+                self.keys_task = asyncio.ensure_future(self._add_keys(phrases))
+                self.message("New game: give its orders now. Making its keys from the passphrases (its link "
+                             "follows once they are ready)…", "info")
+                self.render()
+            else:
+                keys = await self._derive_keys(phrases)
+                if self.session is not None and sealed.has_secrets(self.session.game) and self.role == GM:
+                    self.keys, self.passphrases = keys, dict(phrases)
             await self.reseal()
         except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
             self.message(f"The game could not be sealed: {error}")
@@ -1183,7 +1192,12 @@ class App:
         self.render()
 
     async def _add_keys(self, phrases: dict[str, str]) -> None:
-        self.keys.update(await self._derive_keys(phrases))
+        keys = self.keys  # (the game's own: another game shown meanwhile has its own)
+        keys.update(await self._derive_keys(phrases))
+
+    def sealable(self) -> bool:
+        """Whether the game master's keys are in hand, or being made, to seal the game in hand."""
+        return bool(self.keys) or self.keys_task is not None
 
     def on_nominate(self, power: str) -> None:
         session = self.session

@@ -94,23 +94,30 @@ async def derive_keys(phrases: dict[str, str]) -> dict[str, Any]:
     return dict(zip(names, handles, strict=True))
 
 
+MAKING_KEYS = (
+    "Making the game master's keys and the players' keys from the passphrases… The game shown takes no orders "
+    "meanwhile: the new game replaces it in a few seconds."
+)
+
+
 # --- the game master ---------------------------------------------------------------------------------
 async def start(ctrl: GroupController, variant_id: str, phrases: dict[str, str]) -> None:
     """A new Cluster group game: the game master's key pair sealed under the game master's passphrase,
     a key per power's passphrase, the sites drawn; then the first links are sealed."""
     app = ctrl.app
-    app.message("Making the game master's keys and the players' keys…", "info")
     try:
-        powers = {p: v for p, v in phrases.items() if p != sealed.GM}
-        made, keys = await asyncio.gather(js.window.adjutantGroup.newGame(phrases[sealed.GM]), derive_keys(powers))
-        game = cluster_views.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
-        from .group import GroupState
+        with ctrl.busy(MAKING_KEYS):
+            powers = {p: v for p, v in phrases.items() if p != sealed.GM}
+            made, keys = await asyncio.gather(js.window.adjutantGroup.newGame(phrases[sealed.GM]),
+                                              derive_keys(powers))
+            game = cluster_views.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
+            from .group import GroupState
 
-        state = GroupState(Session(game), _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
-        state.intake = group.Intake(0)
-        state.cluster = ClusterSide(game.variant.id, "", {}, passphrases=powers, keys=keys, opened=True)
-        ctrl.pending = state
-        await app.show(state.session, role=sealed.GM, passphrases={sealed.GM: phrases[sealed.GM], **powers})
+            state = GroupState(Session(game), _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
+            state.intake = group.Intake(0)
+            state.cluster = ClusterSide(game.variant.id, "", {}, passphrases=powers, keys=keys, opened=True)
+            ctrl.pending = state
+            await app.show(state.session, role=sealed.GM, passphrases={sealed.GM: phrases[sealed.GM], **powers})
         await reseal(ctrl, state)
     except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
         app.message(f"The group game could not be started: {error}")

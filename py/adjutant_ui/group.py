@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,14 +28,47 @@ if TYPE_CHECKING:
     from .app import App
 
 document = js.document
+MAKING_KEYS = (
+    "Making the new group game's keys from the passphrase… The game shown takes no orders meanwhile: the new "
+    "game replaces it in a few seconds."
+)
 INSECURE = (
     "Sealed orders need a secure page: this page was not opened over https:// (or on this computer), so "
     "the browser gives it no cryptography. Open Adjutant from its https:// address to play a group game."
 )
 
 
+#: what a new group game's key-making makes inert: the table (map, orders, panels) and the controls that
+#: would open another game meanwhile
+BUSY_PARTS = ("main.table", "header .new-game", "header .file-actions")
+
+
 def _id(name: str) -> Any:
     return document.getElementById(name)
+
+
+@contextlib.contextmanager
+def inert(selectors: tuple[str, ...]) -> Iterator[None]:
+    """The parts of the page ``selectors`` name take no input meanwhile (inert: no click, tap, focus or
+    typing reaches them) and are marked busy (``aria-busy``; dimmed by web/app.css if it lasts). The focus
+    that was in them comes back after, if nothing else took it. A part already inert is left to whoever
+    made it so (a new group game's keys, while the map of the new game loads)."""
+    found = (document.querySelector(selector) for selector in selectors)
+    parts = [part for part in found if part is not None and part is not jsnull and not part.inert]
+    active = document.activeElement
+    for part in parts:
+        part.inert = True
+        part.setAttribute("aria-busy", "true")
+    try:
+        yield
+    finally:
+        for part in parts:
+            part.inert = False
+            part.removeAttribute("aria-busy")
+        focus = document.activeElement
+        lost = focus is None or focus is jsnull or focus == document.body
+        if lost and active is not None and active is not jsnull and bool(active.isConnected):
+            active.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
 
 def _power_key(public_key: bytes) -> str:
@@ -273,6 +307,16 @@ class GroupController:
         element.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
         element.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
+    @contextlib.contextmanager
+    def busy(self, text: str) -> Iterator[None]:
+        """While the keys of a new group game are made (PBKDF2: seconds on a phone), the game shown is the
+        one it replaces: it takes no orders meanwhile (they would go to a game about to be put away). The
+        table and the new-game and file controls are inert (no click, tap, focus or typing reaches them),
+        marked busy (dimmed; ``aria-busy``), and ``text`` says why in the page's message (an alert)."""
+        self.app.message(text, "info")
+        with inert(BUSY_PARTS):
+            yield
+
     def secure(self) -> bool:
         return bool(js.window.adjutantGroup.available())
 
@@ -300,16 +344,16 @@ class GroupController:
 
     async def _start(self, variant_id: str, phrase: str) -> None:
         app = self.app
-        app.message("Making the game master's keys…", "info")
         try:
-            game = Game.new(load_variant(variant_id))
-            group.public_body(game)  # a Cluster game is refused here, before any key is made
-            made = await js.window.adjutantGroup.newGame(phrase)
-            session = Session(game)
-            self.pending = GroupState(session, _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
-            self.pending.intake = group.Intake(0)
-            app.replacing()
-            await app.show(session)
+            with self.busy(MAKING_KEYS):
+                game = Game.new(load_variant(variant_id))
+                group.public_body(game)  # a Cluster game is refused here, before any key is made
+                made = await js.window.adjutantGroup.newGame(phrase)
+                session = Session(game)
+                self.pending = GroupState(session, _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
+                self.pending.intake = group.Intake(0)
+                app.replacing()
+                await app.show(session)
         except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
             app.message(f"The group game could not be started: {error}")
             return

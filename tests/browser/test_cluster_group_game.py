@@ -20,9 +20,20 @@ from adjutant import cluster_group as cg
 from adjutant import cluster_views, group
 from adjutant.gamefile import from_data
 from adjutant_ui.session import order_label
-from app_driver import Site, adjudicate, open_app
+from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, reopen_app
 from test_cluster_game import strengths
-from test_group_game import engine_units, open_codes, send, units
+from test_group_game import (
+    HOLD_KEYS,
+    click_map,
+    engine_units,
+    open_codes,
+    order_list,
+    order_while_keys_are_made,
+    ready_after_keys,
+    send,
+    shown,
+    units,
+)
 
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
 PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p in POWERS}}
@@ -222,3 +233,52 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
     assert "Unlocked" in said, said
     back.wait_for_selector("#open-codes:not([disabled])")
     assert strengths(back) == {p: str(a.level) for p, a in ref.position.variant_state.auras.items()}
+
+
+def test_the_game_shown_takes_no_orders_while_a_cluster_group_games_keys_are_made(
+    new_context: Any, site: Site
+) -> None:
+    context, _ = new_context(service_workers="block")
+    context.add_init_script(HOLD_KEYS)
+    page = open_app(context, site.url)
+    page.select_option("#game-kind", "group")
+    open_new_cluster_dialog(page)
+    page.click("#passphrase-generate")
+    page.click("#passphrase-ok")
+    order_while_keys_are_made(page)
+    ready_after_keys(page, "cluster")
+
+
+def test_orders_given_while_a_new_cluster_games_keys_are_made_are_kept(new_context: Any, site: Site) -> None:
+    """A new Cluster game (Sandbox) is shown at once and takes orders while its keys are made (held here):
+    clicked and typed, adjudicated before the keys are ready; once they are, the sealed link holds it all."""
+    context, _ = new_context(service_workers="block")
+    context.add_init_script(HOLD_KEYS)
+    page = open_app(context, site.url)
+    open_new_cluster_dialog(page)
+    page.click("#passphrase-generate")
+    page.click("#passphrase-ok")
+    shown(page, "cluster")
+    assert page.evaluate("window.__keysHeld()") > 0  # the keys are still being made
+    assert "Making its keys" in page.inner_text("#message-text")
+    click_map(page, "par", unit=True)
+    click_map(page, "bur", unit=False)
+    page.select_option("#orders-power", "france")
+    page.fill("#orders-text", "F bre - mao")
+    page.click("#orders-apply")
+    assert order_list(page) == ["FRA: A Par - Bur", "FRA: F Bre - Mao"]
+    page.click("#adjudicate")
+    assert "Paris" not in page.inner_text("#adjudicate-warning")  # (its order is in)
+    page.click("#adjudicate-anyway")
+    page.wait_for_function("document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    moved = '#map .adj-unit[data-location="{}"][data-power="france"]'
+    assert page.locator(moved.format("bur")).count() == 1 and page.locator(moved.format("mao")).count() == 1
+    assert not page.evaluate("location.hash").startswith("#cluster.s=")  # nothing sealed yet
+    page.evaluate("window.__releaseKeys()")
+    page.wait_for_function("location.hash.startsWith('#cluster.s=2~')", timeout=20_000)
+    page.wait_for_function("document.getElementById('message').hidden", timeout=20_000)
+    fragment = str(page.evaluate("location.hash"))
+    # the sealed link (its public view, in a fresh page) holds the adjudicated moves
+    again = reopen_app(page, site.url + fragment)
+    assert again.evaluate("document.documentElement.dataset.phase") == "F1901M"
+    assert again.locator(moved.format("bur")).count() == 1 and again.locator(moved.format("mao")).count() == 1

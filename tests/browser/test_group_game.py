@@ -14,7 +14,7 @@ import random
 import re
 from typing import Any
 
-from adjutant import group
+from adjutant import group, load_variant
 from adjutant.game import Game
 from adjutant.legal import Candidates, adjustment_candidates, retreat_candidates
 from adjutant.orders import format_order
@@ -59,6 +59,126 @@ def gm_fragment(page: Any, before: str = "") -> str:
         "before => location.hash.includes('.gm~') && location.hash !== before", arg=before, timeout=20_000
     )
     return str(page.evaluate("location.hash")).lstrip("#")
+
+
+#: Holds every key derivation of web/seal.js (PBKDF2, seconds on a phone) until the test calls
+#: ``window.__releaseKeys()``: the page is caught, deterministically, while a new game's keys are made.
+HOLD_KEYS = """(() => {
+  const waiting = [];
+  let held = true, seal;
+  window.__releaseKeys = () => { held = false; waiting.splice(0).forEach(go => go()); };
+  window.__keysHeld = () => waiting.length;
+  Object.defineProperty(window, "adjutantSeal", {
+    configurable: true,
+    get() { return seal; },
+    set(value) {
+      const newKey = value.newKey;
+      value.newKey = async (...args) => {
+        if (held) await new Promise(go => waiting.push(go));
+        return newKey(...args);
+      };
+      seal = value;
+    },
+  });
+})();"""
+
+
+#: Holds the next map the page loads (a game of another variant shown) until ``window.__releaseMap()``.
+HOLD_MAP = """() => {
+  const load = adjutantShell.loadMap;
+  window.__mapHeld = 0;
+  adjutantShell.loadMap = variant => new Promise(go => {
+    window.__mapHeld += 1;
+    window.__releaseMap = () => go(load(variant));
+  });
+}"""
+
+
+def shown(page: Any, variant: str) -> None:
+    """Wait until the game of ``variant`` is shown and takes orders (its map in, the table no longer inert)."""
+    page.wait_for_function(
+        "v => document.getElementById('map').dataset.variant === v && !document.querySelector('main.table').inert",
+        arg=variant,
+        timeout=20_000,
+    )
+
+
+def order_list(page: Any) -> list[str]:
+    return sorted(page.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)"))
+
+
+def click_map(page: Any, location: str, unit: bool) -> None:
+    """A click where a user clicks (the mouse at the spot, not an event sent to an element)."""
+    selector = f'#map .adj-unit[data-location="{location}"]' if unit else f'#map [id="{location}"]'
+    box = page.locator(selector).first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def order_while_keys_are_made(page: Any) -> None:
+    """While a new group game's keys are made (held): the game shown, about to be replaced, takes no order
+    (the table is inert and marked busy, the message says why), neither clicked nor typed."""
+    page.wait_for_function("window.__keysHeld() > 0", timeout=10_000)
+    for selector in ("main.table", "header .new-game"):
+        assert page.evaluate("s => document.querySelector(s).inert", selector), selector
+        assert page.get_attribute(selector, "aria-busy") == "true", selector
+    assert page.locator("#message").is_visible()
+    assert "takes no orders meanwhile" in page.inner_text("#message-text")
+    click_map(page, "par", unit=True)
+    click_map(page, "bur", unit=False)
+    page.locator("#orders-text").focus()
+    page.keyboard.type("A Par - Bur")
+    assert order_list(page) == [] and page.input_value("#orders-text") == ""
+
+
+def ready_after_keys(page: Any, variant: str) -> None:
+    """The keys are released: the new game is shown, and takes orders (clicked) that adjudicate."""
+    page.evaluate("window.__releaseKeys()")
+    shown(page, variant)
+    gm_fragment(page)
+    assert not page.evaluate("document.querySelector('main.table').inert")
+    assert page.get_attribute("main.table", "aria-busy") is None
+    click_map(page, "par", unit=True)
+    click_map(page, "bur", unit=False)
+    assert order_list(page) == ["FRA: A Par - Bur"]
+    adjudicate(page)
+    page.wait_for_function("document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    assert page.locator('#map .adj-unit[data-location="bur"][data-power="france"]').count() == 1
+
+
+def test_the_game_shown_takes_no_orders_while_a_new_group_games_keys_are_made(
+    new_context: Any, site: Site
+) -> None:
+    context, _ = new_context(service_workers="block")
+    context.add_init_script(HOLD_KEYS)
+    page = open_app(context, site.url)
+    page.select_option("#variant-select", "standard")
+    page.select_option("#game-kind", "group")
+    page.click("#new-game")
+    page.wait_for_selector("#group-dialog[open]", timeout=5_000)
+    page.fill("#group-passphrase", PASSPHRASE)
+    page.click("#group-ok")
+    order_while_keys_are_made(page)
+    ready_after_keys(page, "standard")
+
+
+def test_the_game_in_hand_takes_no_orders_while_a_link_replacing_it_loads(new_context: Any, site: Site) -> None:
+    """A players' link of another variant opened over a Standard game: until its map is in, the Standard
+    game shown takes no order (it is being replaced); then the group game is shown."""
+    context, _ = new_context(service_workers="block")
+    page = open_app(context, site.url)
+    page.evaluate(HOLD_MAP)
+    fragment = group.public_link(Game.new(load_variant("cline5")), b"\x04" + bytes(range(64)))
+    page.evaluate("f => { location.hash = f; }", fragment)
+    page.wait_for_function("window.__mapHeld > 0", timeout=10_000)
+    assert page.evaluate("document.querySelector('main.table').inert")
+    assert page.get_attribute("main.table", "aria-busy") == "true"
+    click_map(page, "par", unit=True)
+    click_map(page, "bur", unit=False)
+    assert order_list(page) == []
+    page.evaluate("window.__releaseMap()")
+    shown(page, "cline5")
+    assert page.get_attribute("main.table", "aria-busy") is None
+    assert page.locator("#group-player").is_visible()
 
 
 def start_group_game(page: Any, variant: str) -> str:
