@@ -248,3 +248,29 @@ def test_clicking_another_unit_mid_order_selects_it_and_cancel_clears_the_note(a
     page.click("[data-action=cancel]")
     assert page.locator("#click-note").count() == 0
     assert recorder.page_errors == []
+
+
+def test_a_coast_running_protect_step_selects_another_unit_clicked(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    page.select_option("#variant-select", "coast_running")
+    page.click("#new-game")
+    page.wait_for_selector("#map[data-variant='coast_running']", state="attached", timeout=10_000)
+    click_map(page, "ber")
+    page.click("[data-action=protect]")
+    click_map(page, "kie")
+    assert "click where it runs" in page.inner_text("#click-prompt")
+    click_map(page, "mun")  # another German unit, not where Kiel's fleet may run: selected
+    assert page.locator('#map .adj-unit.selected[data-location="mun"]').count() == 1
+    assert "A Munich" in page.inner_text("#click-prompt") and page.locator("#click-note").count() == 0
+    assert order_list(page) == ""
+    assert recorder.page_errors == []
+
+
+def test_the_order_box_reads_a_power_alone_on_a_line(app: tuple[Any, Any]) -> None:
+    """As its placeholder says: "a power's name alone on a line sets whose orders follow"."""
+    page, recorder = app
+    assert "a power's name alone on a line" in str(page.get_attribute("#orders-text", "placeholder"))
+    enter_text(page, "England\nF lon - eng\nFrance\nA par - bur")
+    assert page.inner_text("#orders-errors") == ""
+    assert "ENG: F Lon - Eng" in order_list(page) and "FRA: A Par - Bur" in order_list(page)
+    assert recorder.page_errors == []
