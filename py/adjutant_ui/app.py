@@ -527,7 +527,7 @@ class App:
             self.on(_id("results-summary"), event, self.on_result_focus)
         for event in ("focusout", "mouseleave"):
             self.on(_id("results-summary"), event, self.on_result_blur)
-        self.on(_id("orders-power"), "change", lambda e: self.render())  # its build places are ringed
+        self.on(_id("orders-power"), "change", self.on_orders_power)
         self.on(_id("unlock-form"), "submit", self.on_unlock)
         self.on(_id("show-passphrases"), "click", lambda e: self.open_passphrases("change"))
         self.on(_id("passphrase-form"), "submit", self.on_passphrases)
@@ -588,7 +588,11 @@ class App:
             for element in holder.querySelectorAll(".adj-unit.orderable[tabindex], .adj-target[tabindex]"):
                 element.setAttribute("tabindex", "-1")
         keys = [Board.location_of(e) for e in stops]
-        index = keys.index(self.map_focus) if self.map_focus in keys else 0
+        if self.map_focus in keys:
+            index = keys.index(self.map_focus)
+        else:  # the first unit of the power whose orders are being given (the player's), else the first
+            chosen = str(_id("orders-power").value) or self.group.player_power()
+            index = next((i for i, e in enumerate(stops) if chosen and _attr_of(e, "data-power") == chosen), 0)
         for i, element in enumerate(stops):
             element.setAttribute("tabindex", "0" if i == index else "-1")
         return stops[index] if stops else None
@@ -662,6 +666,12 @@ class App:
             else:
                 there = (here + moves[event.key]) % len(keys)
             self.focus_stop(keys[there])
+
+    def on_orders_power(self, event: Any) -> None:
+        """A power chosen for the orders: its build places are ringed, and the map's Tab stop goes to its
+        first unit."""
+        self.map_focus = None
+        self.render()
 
     def on_map_focus(self, event: Any) -> None:
         """A unit or a place on the map reached from the keyboard: the order panel says which keys do what."""

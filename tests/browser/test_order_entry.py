@@ -181,6 +181,10 @@ def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, 
     assert focused(page)["label"].startswith("Persian")
     page.keyboard.press("Home")
     assert focused(page)["label"].startswith("Austrian")
+    # with a power chosen for the orders, the map's Tab stop starts at that power's first unit
+    page.select_option("#orders-power", "persia")
+    stop = page.locator('#map .adj-unit.orderable[tabindex="0"]')
+    assert stop.count() == 1 and stop.get_attribute("data-power") == "persia"
     assert recorder.page_errors == []
 
 
