@@ -124,3 +124,13 @@ def test_output_cut_short_by_a_pipe_is_not_an_error(tmp_path: Path) -> None:
     finally:
         os.close(write_end)
     assert (r.returncode, r.stderr) == (0, "")
+
+
+def test_orders_under_a_power_named_alone_on_a_line(tmp_path: Path) -> None:
+    run("new", "standard", "game.json", cwd=tmp_path)
+    r = run("orders", "game.json", "-", cwd=tmp_path, stdin="England\nF lon - eng\nFrance\nA Par - Bur\n")
+    assert r.returncode == 0, r.stderr
+    assert "not a province" not in r.stdout + r.stderr
+    r = run("adjudicate", "game.json", cwd=tmp_path)
+    assert "England: Fleet London -> English Channel." in r.stdout
+    assert "France: Army Paris -> Burgundy." in r.stdout

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from adjutant import Game, OrderError, load_variant
 from adjutant.legal import Candidates, adjustment_candidates
-from adjutant.orders import format_order, parse_order
+from adjutant.orders import format_order, parse_order, parse_orders
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -184,3 +184,51 @@ def test_order_like_text_raises_only_order_errors(words: list[str]) -> None:
     problems = g.add_orders(text)
     for p in problems:
         assert p.message
+
+
+@pytest.mark.parametrize("header", ["England", "England:", "england", "ENG", "English", "ENGLAND :"])
+def test_a_power_alone_on_a_line_names_whose_orders_follow(header: str) -> None:
+    """As the order box's placeholder says: a power's name alone on a line, with or without a colon."""
+    g = START.copy()
+    assert g.add_orders(f"{header}\nF lon - eng\nA lvp - yor\n\nFrance\nA Par - Bur") == []
+    assert {format_order(o) for o in g.orders_of("england")} == {"F lon - eng", "A lvp - yor"}
+    assert [format_order(o) for o in g.orders_of("france")] == ["A par - bur"]
+    orders, errors = parse_orders(f"{header}\nF lon - eng", V, START.units, power="england")
+    assert errors == [] and [format_order(o) for o in orders] == ["F lon - eng"]
+
+
+def test_a_header_line_for_another_power_is_refused_in_one_powers_box() -> None:
+    g = START.copy()
+    (problem,) = g.set_orders("england", "France\nA Par - Bur")
+    assert "these orders are for France" in problem.message and not problem.kept
+
+
+def test_a_power_alone_in_one_order_says_it_gives_no_order() -> None:
+    with pytest.raises(OrderError, match="a power's name: its orders go after it"):
+        START.parse("England")
+
+
+def test_a_power_named_like_a_province() -> None:
+    """Loeb9's Norway and the Cline maps' Persia are powers and provinces. Alone on a line the name is a
+    header (the unit there holds without orders anyway); before an order word it is the unit's place;
+    before a unit it is the power."""
+    g = Game.new("loeb9")
+    assert g.add_orders("Norway\nF Swe - Ska") == []
+    assert [format_order(o) for o in g.orders_of("norway")] == ["F swe - ska"]
+    for text, canonical in [
+        ("Norway - Sweden", "A nwy - swe"),
+        ("Norway to Sweden", "A nwy - swe"),
+        ("Norway H", "A nwy H"),
+        ("Norway S F Swe", "A nwy S F swe"),
+        ("Norway F Swe - Ska", "F swe - ska"),
+        ("Norway: A Nwy - Fin", "A nwy - fin"),
+        ("Norway A Norway - Sweden", "A nwy - swe"),
+    ]:
+        assert format_order(g.parse(text)) == canonical, text
+    g = Game.new("cline5")
+    assert format_order(g.parse("Persia - Afg")) == "A irn - afg"
+    assert g.add_orders("Persia\nA Irn - Afg") == []
+    assert [format_order(o) for o in g.orders_of("persia")] == ["A irn - afg"]
+    g = Game.new("cline6")
+    assert g.add_orders("Persia-Arabia\nA Teh - Irn\nPersia\nA Mec H") == []
+    assert {format_order(o) for o in g.orders_of("persia")} == {"A teh - irn", "A mec H"}

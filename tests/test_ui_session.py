@@ -9,6 +9,7 @@ import pytest
 from adjutant import GameFileError, cluster_views
 from adjutant.game import Game, Position
 from adjutant.orders import Support, Unit
+from adjutant.variant import province_of
 from adjutant_ui.session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
 
 
@@ -558,7 +559,10 @@ def test_cluster_click_entry_offers_only_the_engines_legal_cluster_orders() -> N
     knowing.mode = "transfer"  # into any other army (the fleets are not Paris's type)
     armies = sorted(u.location for u in knowing.game.units.values() if u.type == "A" and u.province != "par")
     assert knowing.targets() == armies
-    assert knowing.click("bre") == (None, []) and "cannot transfer to the unit in Brest" in knowing.note
+    assert knowing.click("lon") == (None, []) and "cannot transfer to the unit in London" in knowing.note
+    assert knowing.click("bre") == (None, []) and knowing.selected == "bre"  # another French unit: selected
+    knowing.click("par")
+    knowing.mode = "transfer"
     assert knowing.click("mun") == ("A par TRA A mun", [])
     knowing.click("par")
     knowing.mode = "mattermit"
@@ -880,3 +884,46 @@ def test_a_transfer_out_is_offered_in_the_transferees_powers_view_only() -> None
     germany = Session(cluster_views.join_parts(public, [parts["germany"]]))
     germany.click("mun")
     assert [mode for mode, _ in germany.unit_choices()] == ["hold", "support", "research"]
+
+
+def test_another_of_the_powers_units_is_selected_at_every_step_and_the_note_says_only_what_works() -> None:
+    """The note under the prompt advises clicking another unit: that click works at every step of an
+    order (support's unit and destination, protect's run), and Cancel leaves no note behind."""
+    session = Session.new("standard")
+    session.click("bre")
+    session.mode = "convoy"  # (a fleet in a coastal province convoys no army: nothing is highlighted)
+    assert session.click("par") == (None, [])  # not an army Brest can convoy: A Paris is selected
+    assert (session.selected, session.mode) == ("par", "move")
+    session.mode = "support"
+    session.click("mar")  # the unit to support
+    assert session.target == "mar"
+    assert session.click("bre") == (None, [])  # not one of Marseilles' destinations: Brest is selected
+    assert (session.selected, session.mode, session.target) == ("bre", "move", None)
+    # another power's unit is no choice either: the note says which units a click selects
+    session.click("par")
+    session.mode = "support"
+    session.click("mar")
+    assert session.click("lon") == (None, [])
+    assert session.selected == "par"
+    assert "choose a highlighted place, click another French unit, or Cancel" in session.note
+    session.clear_selection()
+    assert session.note == ""
+
+
+def test_a_coast_running_protect_step_selects_another_unit() -> None:
+    session = Session.new("coast_running")
+    for protector in session.game.units.values():
+        if session.can_protect(protector):
+            session.click(protector.location)
+            session.mode = "protect"
+            if session.targets():
+                break
+            session.clear_selection()
+    fleet = session.targets()[0]
+    session.click(fleet)
+    assert session.target == fleet and "click where it runs" in session.prompt()
+    other = next(u for u in session.game.units.values() if u.power == protector.power
+                 and u.location not in (protector.location, fleet) and province_of(u.location) not in
+                 {province_of(t) for t in session.targets()})
+    assert session.click(other.location) == (None, [])
+    assert (session.selected, session.mode) == (other.location, "move")

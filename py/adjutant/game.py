@@ -250,7 +250,7 @@ class Game:
         if self.over:
             raise AdjutantError("the game is over: no more orders")
         problems: list[OrderProblem] = []
-        for line, part, header in split_orders(text):
+        for line, part, header in split_orders(text, self.variant):
             default = None
             try:
                 if header is not None:

@@ -366,10 +366,23 @@ def _power_prefix(tokens: list[str], variant: Variant) -> tuple[Power | None, li
         return power, tokens[k + 1 :]
     if tokens:
         for n in (2, 1):
-            power = find_power(variant, " ".join(tokens[:n]))
-            if power is not None and len(tokens) > n:
+            # a power's name is one or two words, never a move's dash ("Norway - Sweden")
+            power = None if "-" in tokens[:n] else find_power(variant, " ".join(tokens[:n]))
+            if power is not None and len(tokens) > n and not _follows_a_place(tokens[n:]):
                 return power, tokens[n:]
     return None, tokens
+
+
+#: words that come after a unit's place, never after a power's name: ``Norway - Sweden`` (Loeb9, where
+#: Norway is a power and a province) moves the unit in Norway
+_AFTER_A_PLACE = frozenset({"H", "-", "S", "C", "P", "R", "RES", "TRA", "MAT", "VIA"})
+
+
+def _follows_a_place(rest: list[str]) -> bool:
+    """Whether ``rest``, the words after a name that may be a power's, read as the rest of a unit's order:
+    an order word that follows a unit's place, or a disband with nothing after it (``Norway D``)."""
+    head = _KEYWORDS.get(rest[0])
+    return head in _AFTER_A_PLACE or (head == "D" and len(rest) == 1)
 
 
 def find_power(variant: Variant, name: str) -> Power | None:
@@ -413,6 +426,9 @@ def parse_order(
         power = prefix.id
     elif power is None:
         power = default_power
+    named = " ".join(tokens)
+    if prefix is None and find_power(variant, named) is not None and variant.lookup(named) is None:
+        raise OrderError(f"{text!r} is a power's name: its orders go after it (e.g. 'England: F Lon - Nth')", text)
     r = _Reader(tokens, text, variant)
     head = r.keyword()
     if head == "W":
@@ -651,11 +667,14 @@ def _find_unit(
     return unit
 
 
-def split_orders(text: str) -> list[tuple[int, str, str | None]]:
+def split_orders(text: str, variant: Variant | None = None) -> list[tuple[int, str, str | None]]:
     """Cut a paste into ``(line number, order text, power named by a header line)`` triples.
 
-    Orders are separated by new lines or ``;``; a line such as ``England:`` names the power of the
-    orders below it.
+    Orders are separated by new lines or ``;``. A header line names the power of the orders below it:
+    a name with a colon (``England:``), or, given the ``variant``, a power's name alone (``England``).
+    A power's name alone is a header even where a province has the same name (Loeb9's Norway, the Cline
+    maps' Persia, ``ENG`` for England and the English Channel): read as an order it would only say
+    that unit holds, which a unit without orders does anyway; ``A Nwy H`` orders the hold.
     """
     out = []
     header: str | None = None
@@ -664,7 +683,7 @@ def split_orders(text: str) -> list[tuple[int, str, str | None]]:
         if not line:
             continue
         m = re.fullmatch(r"([A-Za-z][A-Za-z .'-]*?)\s*:?", line)
-        if m and line.endswith(":"):
+        if m and (line.endswith(":") or (variant is not None and find_power(variant, m.group(1)) is not None)):
             header = m.group(1)
             continue
         # "France: A Par - Bur; A Mar - Spa": the prefix names the power of the whole line
@@ -688,7 +707,7 @@ def parse_orders(
     """Read a paste of orders. Returns the orders read and one error per line that could not be read."""
     orders: list[Order] = []
     errors: list[OrderError] = []
-    for line, part, header in split_orders(text):
+    for line, part, header in split_orders(text, variant):
         default = None
         try:
             if header is not None:

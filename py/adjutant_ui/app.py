@@ -55,6 +55,15 @@ def _mark(name: str) -> None:
         js.performance.mark("adjutant:" + name)
 
 
+def _label(element: Any) -> str:
+    return str(element.getAttribute("aria-label") or "")
+
+
+def _attr_of(element: Any, name: str) -> str | None:
+    value = element.getAttribute(name) if hasattr(element, "getAttribute") else None
+    return None if value is None or value is jsnull else str(value)
+
+
 def _v(value: Any) -> Any:
     """JavaScript's null as None."""
     return None if value is None or value is jsnull else value
@@ -122,6 +131,10 @@ class App:
         #: the "units without orders" warning is open (Adjudicate was pressed with something unordered)
         self.warning_open = False
         self.coast_choices: list[str] = []
+        #: the map's button that takes Tab (its location: see :meth:`rove`), and whether the last step of
+        #: click entry came from the keyboard (the order panel then says which keys do what)
+        self.map_focus: str | None = None
+        self.by_keyboard = False
         self.last_link = ""
         # A game with secrets (Cluster): who is looking ("" for an ordinary game; "public", "gm" or a
         # power's id), the sealed link it came from, and the game master's passphrases and keys (Web
@@ -489,6 +502,7 @@ class App:
         self.on(js.window, "pagehide", lambda e: self.save_now())
         self.on(document, "visibilitychange", lambda e: self.save_now())
         self.on(document, "keydown", self.on_key)
+        self.on(_id("map"), "focusin", self.on_map_focus)
         if self.embed:
             self.on(js.window, "resize", lambda e: self.post_height())
             self.on(_id("embed-results"), "toggle", lambda e: self.post_height())
@@ -515,7 +529,7 @@ class App:
             self.on(_id("results-summary"), event, self.on_result_focus)
         for event in ("focusout", "mouseleave"):
             self.on(_id("results-summary"), event, self.on_result_blur)
-        self.on(_id("orders-power"), "change", lambda e: self.render())  # its build places are ringed
+        self.on(_id("orders-power"), "change", self.on_orders_power)
         self.on(_id("unlock-form"), "submit", self.on_unlock)
         self.on(_id("show-passphrases"), "click", lambda e: self.open_passphrases("change"))
         self.on(_id("passphrase-form"), "submit", self.on_passphrases)
@@ -533,37 +547,162 @@ class App:
         if button is None or button is jsnull:
             return
         handler = self.actions.get(str(button.dataset.action))
-        if handler is not None:
-            handler()
+        if handler is None:
+            return
+        was = self.session.selected if self.session is not None else None
+        choice = _v(button.closest("#click-order")) is not None
+        handler()
+        # pressed from the keyboard (a click with no pointer has detail 0): the buttons were drawn again,
+        # so the focus goes where the next key is meant for, as after Enter on the map
+        if choice and event.detail == 0:
+            self.focus_after_action(was)
+
+    # --- the map from the keyboard -------------------------------------------------------------------
+    # The map is one Tab stop (a roving tabindex, as in a toolbar or a grid): the arrow keys go from one
+    # of its buttons to the next and Enter or Space presses it. With no unit selected its buttons are the
+    # units that can be ordered (and the highlighted places, when a phase has any: builds); with a unit
+    # selected, the places highlighted for it, then the unit itself (Enter on it holds). Selecting a unit
+    # puts the focus on its first highlighted place; Tab then goes to its choices (Hold, Support, ...,
+    # Cancel) and Shift+Tab from the first choice back to the map; Escape cancels, back to the unit.
+    # docs/game-table.md (keyboard) has the design; tests/browser/test_order_entry.py the key presses.
+
+    def map_stops(self) -> list[Any]:
+        """The map's buttons in arrow-key order: units by power then name, places by name."""
+        session = self.session
+        holder = _v(_id("map"))
+        if session is None or holder is None:
+            return []
+        places = sorted(holder.querySelectorAll(".adj-target[tabindex]"), key=lambda e: _label(e))
+        if session.selected:
+            unit = _v(holder.querySelector(".adj-unit.selected.orderable"))
+            return places + ([unit] if unit is not None and session.mode == "move" else [])
+        powers = list(session.game.variant.powers)
+        units = sorted(holder.querySelectorAll(".adj-unit.orderable"), key=lambda e: (
+            powers.index(str(e.dataset.power)) if str(e.dataset.power) in powers else len(powers), _label(e)))
+        return units + places
+
+    def rove(self, stops: list[Any] | None = None) -> Any:
+        """Make the map one Tab stop: the button at :attr:`map_focus` (else the first) takes Tab, the others
+        only the arrow keys. Returns that button (None when the map has none)."""
+        stops = self.map_stops() if stops is None else stops
+        holder = _v(_id("map"))
+        if holder is not None:  # (the board makes each unit that can be ordered, and each place, a Tab stop)
+            for element in holder.querySelectorAll(".adj-unit.orderable[tabindex], .adj-target[tabindex]"):
+                element.setAttribute("tabindex", "-1")
+        keys = [Board.location_of(e) for e in stops]
+        if self.map_focus in keys:
+            index = keys.index(self.map_focus)
+        else:  # the first unit of the power whose orders are being given (the player's), else the first
+            chosen = str(_id("orders-power").value) or self.group.player_power()
+            index = next((i for i, e in enumerate(stops) if chosen and _attr_of(e, "data-power") == chosen), 0)
+        for i, element in enumerate(stops):
+            element.setAttribute("tabindex", "0" if i == index else "-1")
+        return stops[index] if stops else None
+
+    def focus_stop(self, location: str | None) -> None:
+        """Focus the map's button at ``location`` (None: its first); with none there, the first choice."""
+        self.map_focus = location
+        current = self.rove()
+        first_choice = _v(document.querySelector("#click-order button"))
+        if current is not None:
+            current.focus()
+        elif first_choice is not None:
+            first_choice.focus()
+        else:
+            _id("map").focus()
+
+    def focus_after_action(self, was: str | None) -> None:
+        """After a key pressed on the map or on a choice: a coast to choose comes first; then a selected
+        unit's first highlighted place; else the unit just ordered (or let go)."""
+        coast = _v(document.querySelector("#click-order button[data-action^='coast-']"))
+        if coast is not None:
+            coast.focus()
+        elif self.session is not None and self.session.selected:
+            self.focus_stop(None)
+        else:
+            self.focus_stop(was)
 
     def on_key(self, event: Any) -> None:
         if event.key == "Escape":
-            self.cancel()
+            self.cancel(refocus=True)
             return
-        if event.key in ("Enter", " ") and not self.embed and self.session is not None:
-            # a unit or a highlighted place on the map, reached with Tab: the same as a click on it
-            target = event.target
-            inside = hasattr(target, "closest") and _v(target.closest("#map")) is not None
-            location = Board.location_of(target) if inside else None
-            if location is not None:
-                event.preventDefault()
-                self.act_on(location)
-                self.focus_map()
-
-    def focus_map(self) -> None:
-        """After a keyboard action on the map (whose drawing was replaced): focus the selected unit, else
-        the first place to choose, else the map."""
-        for selector in ("#map .adj-unit.selected", "#map .adj-target", "#map .adj-unit.orderable", "#map"):
-            element = _v(document.querySelector(selector))
-            if element is not None:
-                element.focus()
+        if self.embed or self.session is None:
+            return
+        target = event.target
+        inside = hasattr(target, "closest") and _v(target.closest("#map")) is not None
+        location = Board.location_of(target) if inside and _attr_of(target, "tabindex") is not None else None
+        if location is None:
+            if event.key == "Tab" and event.shiftKey and self.session.selected and self._first_choice(target):
+                event.preventDefault()  # from the selected unit's first choice back to its place on the map
+                self.by_keyboard = True
+                self.focus_stop(self.map_focus)
+            return
+        self.by_keyboard = True
+        if event.key in ("Enter", " "):
+            # the same as a click on it
+            event.preventDefault()
+            was = self.session.selected
+            self.map_focus = location
+            self.act_on(location)
+            self.focus_after_action(was or location)
+            return
+        if event.key == "Tab" and not event.shiftKey and self.session.selected:
+            first = _v(document.querySelector("#click-order button"))
+            if first is not None:
+                event.preventDefault()  # to the selected unit's choices, which the page puts further on
+                self.map_focus = location
+                first.focus()
+            return
+        moves = {"ArrowRight": 1, "ArrowDown": 1, "ArrowLeft": -1, "ArrowUp": -1}
+        if event.key in moves or event.key in ("Home", "End"):
+            event.preventDefault()
+            stops = self.map_stops()
+            keys = [Board.location_of(e) for e in stops]
+            if not keys:
                 return
+            here = keys.index(location) if location in keys else 0
+            if event.key == "Home":
+                there = 0
+            elif event.key == "End":
+                there = len(keys) - 1
+            else:
+                there = (here + moves[event.key]) % len(keys)
+            self.focus_stop(keys[there])
 
-    def cancel(self) -> None:
-        if self.session is not None:
-            self.session.clear_selection()
-            self.coast_choices = []
-            self.render()
+    def on_orders_power(self, event: Any) -> None:
+        """A power chosen for the orders: its build places are ringed, and the map's Tab stop goes to its
+        first unit."""
+        self.map_focus = None
+        self.render()
+
+    def on_map_focus(self, event: Any) -> None:
+        """A unit or a place on the map reached from the keyboard: the order panel says which keys do what."""
+        target = event.target
+        if self.by_keyboard or not bool(target.matches(":focus-visible")) or Board.location_of(target) is None:
+            return
+        self.by_keyboard = True
+        if self.session is not None and not self.embed:
+            self._orders_panel()
+
+    @staticmethod
+    def _first_choice(element: Any) -> bool:
+        first = _v(document.querySelector("#click-order button"))
+        return first is not None and bool(first.isSameNode(element))
+
+    def cancel(self, refocus: bool = False) -> None:
+        """Leave the order under way. From the keyboard (``refocus``), the focus goes back to the unit
+        when it was on the map or on the unit's choices."""
+        if self.session is None:
+            return
+        was = self.session.selected
+        active = _v(document.activeElement)
+        on_order = active is None or active.isSameNode(document.body) or any(
+            _v(active.closest(selector)) is not None for selector in ("#map", "#click-order"))
+        self.session.clear_selection()
+        self.coast_choices = []
+        self.render()
+        if refocus and was and on_order:
+            self.focus_stop(was)
 
     def step(self, delta: int | None = None, to: int | None = None) -> None:
         assert self.session is not None
@@ -582,6 +721,7 @@ class App:
         location = Board.location_of(event.target)
         if location is None:
             return
+        self.by_keyboard = event.detail == 0  # (Enter on a focused place is handled by on_key)
         self.act_on(location)
 
     def act_on(self, location: str) -> None:
@@ -1232,6 +1372,8 @@ class App:
         marks = session.phase_marks(chosen) if show_results else None
         board.draw(position, session.shapes(), session.selected, session.targets(), orderable, sites, strengths,
                    results, changed, session.retreat_choices(), marks)
+        if not self.embed:
+            self.rove()
         _id("phase-label").textContent = session.shown_phase_title()
         last = len(game.history)
         _id("hist-first").disabled = session.view == 0
@@ -1478,6 +1620,12 @@ class App:
             note.setAttribute("role", "status")
             note.textContent = session.note
             panel.appendChild(note)
+        if self.by_keyboard and session.at_current and not session.readonly:
+            keys = document.createElement("p")
+            keys.id = "click-keys"
+            keys.className = "hint"
+            keys.textContent = self._keys_hint()
+            panel.appendChild(keys)
 
         def button(label: str, handler: Any, name: str) -> None:
             element = document.createElement("button")
@@ -1506,6 +1654,18 @@ class App:
             button(label, lambda e, c=coast: self.act_on(c), f"coast-{coast}")
         if session.selected:
             button("Cancel", lambda e: self.cancel(), "cancel")
+
+    def _keys_hint(self) -> str:
+        """What the keys do on the map now, said under the prompt once the keyboard is in use."""
+        session = self.session
+        assert session is not None
+        if not session.selected:
+            return "Keys: the arrow keys go from unit to unit, Enter selects one."
+        count = len(session.targets())
+        if not count:
+            return "Keys: Tab goes through the choices, Escape cancels."
+        places = "1 highlighted place" if count == 1 else f"{count} highlighted places"
+        return f"Keys: the arrow keys go through the {places}, Enter chooses, Tab goes to the choices, Escape cancels."
 
     def _mode(self, mode: str) -> None:
         assert self.session is not None

@@ -563,6 +563,8 @@ class Session:
         return out
 
     def clear_selection(self) -> None:
+        """Leave the order under way: no unit selected, and no note left about it."""
+        self.note = ""
         self.selected = None
         self.mode = "move"
         self.target = None
@@ -797,26 +799,32 @@ class Session:
             self.clear_selection()
             return order, []
         other = self.unit_at(province)
-        if self.mode == "move" and other is not None and other.power == unit.power:
-            # another of the same power's units: the player means to order that one now
-            self.clear_selection()
-            self.selected = other.location
-            return None, []
+        own = other is not None and other.power == unit.power
+        # another of the same power's units, where it is not a highlighted choice (in the move step, even
+        # where it is): the player means to order that one now, whatever step this order was at
+        another = f"click another {variant.powers[unit.power].adjective} unit" if unit.power in variant.powers \
+            else "click another of its power's units"
+        if self.mode == "move" and own:
+            return self._select(other)
         if self.mode in ("support", "convoy", "protect") and self.target is None:
             target = game.units.get(province)
             if target is not None and target.location in targets:
                 self.target = target.location
+            elif own:
+                return self._select(other)
             elif target is None:
                 self.note = f"There is no unit in {here} for {name} to {self.mode}."
             else:
-                self.note = f"{name} cannot {self.mode} the unit in {here}: choose a highlighted unit."
+                self.note = (f"{name} cannot {self.mode} the unit in {here}: choose a highlighted unit, {another}, "
+                             "or Cancel.")
             return None, []
         matching = [t for t in targets if province_of(t) == province]
         if location in targets:
             matching = [location]
+        if not matching and own:
+            return self._select(other)
         if not matching:
-            self.note = (f"{name} cannot {self._verb(kind)} {here}: choose a highlighted place, another of its "
-                         "power's units, or Cancel (then any unit).")
+            self.note = f"{name} cannot {self._verb(kind)} {here}: choose a highlighted place, {another}, or Cancel."
             return None, []
         if len(matching) > 1:
             return None, matching
@@ -858,6 +866,12 @@ class Session:
                  "protect": f"protect {whom} running to", "transfer": "transfer to the unit in",
                  "transfer-out": "transfer out to the unit in", "mattermit": "be mattermitted to"}
         return verbs.get(self.mode, "go to")
+
+    def _select(self, unit: Any) -> tuple[str | None, list[str]]:
+        """Leave the order under way (nothing was given yet) and select ``unit`` instead."""
+        self.clear_selection()
+        self.selected = unit.location
+        return None, []
 
     def _adjustment_click(self, location: str, targets: list[str]) -> tuple[str | None, list[str]]:
         variant = self.game.variant

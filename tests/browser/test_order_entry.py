@@ -102,3 +102,179 @@ def test_a_fleet_built_by_click_in_st_petersburg_asks_for_the_coast(app: tuple[A
     assert phase(page) == "S1902M"
     assert page.locator('#map .adj-unit[data-location="stp/nc"]').count() == 1
     assert recorder.page_errors == []
+
+
+# --- the keyboard alone (docs/game-table.md, "Map, zoom, phones, keyboard") ---------------------------
+
+FOCUSED = """(() => { const e = document.activeElement;
+  return {location: e.getAttribute('data-location') || (e.closest('#map') ? e.id : ''), id: e.id,
+          label: e.getAttribute('aria-label') || e.textContent.trim(), action: e.dataset ? e.dataset.action : null,
+          place: e.classList.contains('adj-target'), unit: e.classList.contains('adj-unit')}; })()"""
+
+
+def focused(page: Any) -> dict[str, Any]:
+    return dict(page.evaluate(FOCUSED))
+
+
+def tab_to_the_units(page: Any) -> int:
+    """Press Tab from where the focus is until it is on one of the map's units; how many presses."""
+    for count in range(1, 80):
+        page.keyboard.press("Tab")
+        if focused(page)["unit"]:
+            return count
+    raise AssertionError("Tab never reached the map's units")
+
+
+def arrow_to(page: Any, label: str, key: str = "ArrowRight", limit: int = 40) -> int:
+    """Press an arrow key until the focused element's accessible name starts with ``label``."""
+    for count in range(limit + 1):
+        if focused(page)["label"].startswith(label):
+            return count
+        page.keyboard.press(key)
+    raise AssertionError(f"the arrow keys never reached {label!r} (at {focused(page)})")
+
+
+def test_a_unit_is_ordered_with_key_presses_alone(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    tab_to_the_units(page)
+    # the units are one Tab stop: the next Tab leaves the map for the zoom buttons
+    page.keyboard.press("Tab")
+    assert focused(page)["id"] == "zoom-in"
+    page.keyboard.press("Shift+Tab")
+    first = focused(page)
+    assert first["unit"] and first["label"] == "Austrian A Budapest"  # by power, then name
+    assert "arrow keys go from unit to unit" in page.inner_text("#click-keys")
+    # the arrow keys go through the units; Paris is reached in a few presses, not dozens of Tabs
+    assert arrow_to(page, "French A Paris") <= 8
+    page.keyboard.press("Enter")
+    assert page.locator('#map .adj-unit.selected[data-location="par"]').count() == 1
+    # the focus is on the first highlighted place, and the panel says which keys do what (aria-live)
+    assert focused(page) == {**focused(page), "place": True, "label": "Brest"}
+    assert "4 highlighted places" in page.inner_text("#click-keys")
+    assert arrow_to(page, "Burgundy") == 1
+    page.keyboard.press("Enter")
+    assert "FRA: A Par - Bur" in page.inner_text("#order-list")
+    # the focus is back on the unit just ordered, from where the arrows go on to the next one
+    assert focused(page)["location"] == "par"
+    page.keyboard.press("ArrowRight")
+    assert focused(page)["label"] == "French F Brest"
+    assert recorder.page_errors == []
+
+
+def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    page.select_option("#variant-select", "cline5")
+    page.click("#new-game")
+    page.wait_for_selector("#map[data-variant='cline5']", state="attached", timeout=10_000)
+    tab_to_the_units(page)
+    page.keyboard.press("Tab")
+    assert focused(page)["id"] == "zoom-in"  # 28 units, one Tab stop
+    page.keyboard.press("Shift+Tab")
+    assert arrow_to(page, "French A Paris") <= 8
+    page.keyboard.press("Enter")
+    assert focused(page)["place"]
+    arrow_to(page, "Burgundy")
+    page.keyboard.press("Enter")
+    assert "FRA: A Par - Bur" in page.inner_text("#order-list")
+    # End and Home go to the last and the first unit
+    page.keyboard.press("End")
+    assert focused(page)["label"].startswith("Persian")
+    page.keyboard.press("Home")
+    assert focused(page)["label"].startswith("Austrian")
+    # with a power chosen for the orders, the map's Tab stop starts at that power's first unit
+    page.select_option("#orders-power", "persia")
+    stop = page.locator('#map .adj-unit.orderable[tabindex="0"]')
+    assert stop.count() == 1 and stop.get_attribute("data-power") == "persia"
+    assert recorder.page_errors == []
+
+
+def test_a_support_is_ordered_with_key_presses_and_escape_goes_back_to_the_unit(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    tab_to_the_units(page)
+    arrow_to(page, "French A Marseilles")
+    page.keyboard.press("Enter")
+    assert focused(page)["place"]
+    # Escape lets the unit go and puts the focus back on it
+    page.keyboard.press("Escape")
+    assert page.locator("#map .adj-unit.selected").count() == 0
+    assert focused(page)["location"] == "mar"
+    page.keyboard.press("Enter")
+    # Tab goes from the map to the unit's choices, Shift+Tab back to the place it left
+    place = focused(page)["label"]
+    page.keyboard.press("Tab")
+    assert focused(page)["action"] == "hold"
+    page.keyboard.press("Shift+Tab")
+    assert focused(page)["label"] == place
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert focused(page)["action"] == "support"
+    page.keyboard.press("Enter")
+    # the units Marseilles may support are the highlighted places now; the focus is on the first
+    assert "supports: click the unit to support" in page.inner_text("#click-prompt")
+    assert focused(page)["place"]
+    arrow_to(page, "Paris")
+    page.keyboard.press("Enter")
+    assert "click its destination" in page.inner_text("#click-prompt")
+    assert focused(page)["place"]
+    arrow_to(page, "Burgundy")
+    page.keyboard.press("Enter")
+    assert "FRA: A Mar S A Par - Bur" in page.inner_text("#order-list")
+    assert focused(page)["location"] == "mar"
+    assert recorder.page_errors == []
+
+
+def test_clicking_another_unit_mid_order_selects_it_and_cancel_clears_the_note(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    click_map(page, "par")
+    page.click("[data-action=support]")
+    click_map(page, "mar")
+    assert "click its destination" in page.inner_text("#click-prompt")
+    click_map(page, "bre")  # another French unit, not one of Marseilles' destinations: selected
+    assert page.locator('#map .adj-unit.selected[data-location="bre"]').count() == 1
+    assert "F Brest" in page.inner_text("#click-prompt") and page.locator("#click-note").count() == 0
+    assert order_list(page) == ""
+    # a unit of another power is no choice: the note says which units a click selects
+    page.click("[data-action=cancel]")
+    click_map(page, "par")
+    page.click("[data-action=support]")
+    click_map(page, "lon")
+    note = page.inner_text("#click-note")
+    assert "cannot support the unit in London" in note and "click another French unit" in note
+    click_map(page, "mar")
+    click_map(page, "lon")
+    note = page.inner_text("#click-note")
+    assert "cannot order into London" in note and "click another French unit" in note
+    page.keyboard.press("Escape")
+    assert page.inner_text("#click-prompt") == "Click a unit to order it."
+    assert page.locator("#click-note").count() == 0  # no stale note under the prompt
+    click_map(page, "par")
+    click_map(page, "mun")
+    page.click("[data-action=cancel]")
+    assert page.locator("#click-note").count() == 0
+    assert recorder.page_errors == []
+
+
+def test_a_coast_running_protect_step_selects_another_unit_clicked(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    page.select_option("#variant-select", "coast_running")
+    page.click("#new-game")
+    page.wait_for_selector("#map[data-variant='coast_running']", state="attached", timeout=10_000)
+    click_map(page, "ber")
+    page.click("[data-action=protect]")
+    click_map(page, "kie")
+    assert "click where it runs" in page.inner_text("#click-prompt")
+    click_map(page, "mun")  # another German unit, not where Kiel's fleet may run: selected
+    assert page.locator('#map .adj-unit.selected[data-location="mun"]').count() == 1
+    assert "A Munich" in page.inner_text("#click-prompt") and page.locator("#click-note").count() == 0
+    assert order_list(page) == ""
+    assert recorder.page_errors == []
+
+
+def test_the_order_box_reads_a_power_alone_on_a_line(app: tuple[Any, Any]) -> None:
+    """As its placeholder says: "a power's name alone on a line sets whose orders follow"."""
+    page, recorder = app
+    assert "a power's name alone on a line" in str(page.get_attribute("#orders-text", "placeholder"))
+    enter_text(page, "England\nF lon - eng\nFrance\nA par - bur")
+    assert page.inner_text("#orders-errors") == ""
+    assert "ENG: F Lon - Eng" in order_list(page) and "FRA: A Par - Bur" in order_list(page)
+    assert recorder.page_errors == []
