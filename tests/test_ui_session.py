@@ -236,8 +236,8 @@ def test_a_click_that_does_nothing_says_why() -> None:
     session.click("par")
     assert session.click("mun") == (None, [])
     assert session.selected == "par"
-    assert session.note == ("A Paris cannot move to Munich: choose a highlighted place, another of its power's "
-                            "units, or Cancel (then any unit).")
+    assert session.note == ("A Paris cannot move to Munich: choose a highlighted place, click another French "
+                            "unit, or Cancel.")
     session.click("bur")
     assert session.note == ""
 
@@ -818,8 +818,8 @@ def test_the_transferees_power_transfers_its_aura_out_of_its_host_by_click() -> 
                                 "(highlighted)")
     offered = [o for o in possible_orders(session.game, "mun") if isinstance(o, Transfer)]
     assert session.targets() == sorted(o.target for o in offered) and "ber" in session.targets()
-    assert session.click("kie") == (None, [])  # a fleet: not the host's type
-    assert "A Munich cannot transfer out to the unit in Kiel" in session.note
+    assert session.click("lon") == (None, [])  # a fleet, and England's: no choice
+    assert "A Munich cannot transfer out to the unit in London" in session.note
     order, _ = session.click("ber")
     assert order == "France: A mun TRA A ber"
     assert session.enter_orders(order) == []
