@@ -11,6 +11,7 @@ from adjutant.game import Game
 from adjutant_ui.session import game_to_text
 from app_driver import Site, inside_unit_box
 from test_accessibility import serious_violations
+from test_orders_and_embed import shows_on_top
 
 
 def france_knowing_transfer() -> Game:
@@ -51,6 +52,7 @@ def test_cluster_orders_offered_by_click_are_the_legal_ones(app: tuple[Any, Any]
     assert page.inner_text("#orders-errors") == ""
     assert page.locator("#map .adj-orders .adj-order.transfer").count() == 1
     # its "T" is drawn on the unit, inside the room the map keeps for it: it hides no name
-    assert page.locator("#map .adj-order.transfer .adj-badge-text").text_content() == "T"
-    assert inside_unit_box(page, ".adj-order.transfer .adj-badge", "par")
+    assert page.locator("#map .adj-unit-mark.transfer .adj-badge-text").text_content() == "T"
+    assert inside_unit_box(page, ".adj-unit-mark.transfer .adj-badge", "par")
+    assert shows_on_top(page, "#map .adj-unit-mark.transfer .adj-badge")  # over the unit, not under it
     assert recorder.page_errors == []
