@@ -176,9 +176,9 @@ def test_the_embed_snippet_shows_a_read_only_map_sized_to_its_container(
     assert recorder.page_errors == []
 
 
-#: the bottom of the lowest thing shown in a page
-LOWEST = ("Math.max(...[...document.body.querySelectorAll('*')].filter(e => e.getClientRects().length)"
-          ".map(e => e.getBoundingClientRect().bottom))")
+#: the bottom of the lowest thing the embed view shows: its map, its results and its position as text
+LOWEST = "Math.max(...['#map', '#embed-results', '#position-text'].map(s => document.querySelector(s)" \
+    ".getBoundingClientRect().bottom))"
 
 
 def test_the_embed_is_usable_in_a_375_px_column(app: tuple[Any, Any], site: Site, new_context: Any) -> None:
