@@ -194,7 +194,7 @@ def _badges_are_seen(page: Any) -> None:
     from test_orders_and_embed import shows_on_top
 
     for power in _attrs(page, "#map .adj-adjustment", "e.dataset.power"):
-        assert shows_on_top(page, f'#map .adj-adjustment[data-power="{power}"] rect'), f"{power}'s badge is hidden"
+        assert shows_on_top(page, f'#map .adj-adjustment[data-power="{power}"]'), f"{power}'s badge is hidden"
     covered = page.evaluate("""() => {
         const boxes = s => [...document.querySelectorAll(s)].map(e => [e, e.getBoundingClientRect()]);
         const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
@@ -298,6 +298,7 @@ def test_adjustment_badges_on_the_nine_power_maps_and_coast_running(
                              " const t = document.createElement('span').style; t.color = b;"
                              " return s.color === t.color; }", [fill, colours[power]])
         assert same, f"{power}'s badge is not in its colour"
+    _badges_are_seen(page)
     sites = _attrs(page, "#map .adj-build-site", "e.dataset.power + ' ' + e.dataset.province")
     expected = sorted({f"{p} {province_of(text.split()[1])}" for p, d in due.items() if d.delta > 0
                        for text in d.build_places})
