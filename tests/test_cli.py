@@ -30,7 +30,7 @@ def test_a_game_master_plays_a_year(tmp_path: Path) -> None:
     assert "still due: Austria (3)" in r.stdout and "France (1)" in r.stdout
     r = run("adjudicate", "game.json", cwd=tmp_path)
     assert "Movement results for Spring of 1901" in r.stdout
-    assert "France: Army Paris -> Burgundy.  (*bounce*: bounced with A mar)" in r.stdout
+    assert "France: Army Paris -> Burgundy.  (*bounce*: bounced with A Mar)" in r.stdout
     assert "England: Fleet London -> North Sea." in r.stdout
     assert "Fall 1901 movement" in r.stdout
     r = run("orders", "game.json", "-", cwd=tmp_path, stdin="F Nth C A Yor - Nwy\nA Yor - Nwy\n")

@@ -313,7 +313,7 @@ def test_history_steps_and_results_text() -> None:
     session.step(delta=-1)
     assert not session.at_current and str(session.shown_position().phase) == "S1901M"
     assert session.shapes() == []  # spring's orders are drawn, with their results, on the position after it
-    assert "A par - bur" in session.results_text() and "France" in session.results_text()
+    assert "A Par - Bur" in session.results_text() and "France" in session.results_text()
     session.step(delta=-1)
     assert session.view == 0
     assert session.click("par") == (None, [])  # a past phase takes no orders
@@ -652,9 +652,9 @@ def test_a_game_master_copies_the_results_as_rule_7_reports_them() -> None:
     game.add_orders("France: A bur RES\nEngland: F nth - nwy")
     game.adjudicate()
     gm = Session(game)
-    assert "A bur RES" in gm.results_text()
+    assert "A Bur RES" in gm.results_text()
     players = gm.players_results_text()
-    assert "A bur H" in players and "A bur RES" not in players and "research:" in players
+    assert "A Bur H" in players and "A Bur RES" not in players and "research:" in players
     # the same phase picked from the history, as when stepping back through it
     index = next(i for i, r in enumerate(game.history) if any("RES" in x.order for x in r.results))
     assert gm.players_results_text(index) == players
@@ -688,15 +688,19 @@ def test_stand_offs_cut_supports_dislodgements_and_adjustments_are_marked_and_to
     failed = {s.at: s.outcome for s in session.last_results() if s.success is False}
     assert failed == {"par": "bounced", "mun": "bounced"}
     assert "Stand-off in Burgundy (Munich, Paris)." in session.results_summary()
+    # the units named as players name them, places written as the order list writes them
+    assert "France: A Paris bounced from Burgundy." in session.results_summary()
+    assert "  A Par - Bur  (fails: bounced with A Mun)" in session.shown_results_text()
+    assert "  A Ber: no order" in session.shown_results_text()
     session.enter_orders("A tyr - ven\nF tri S A tyr - ven\nA bud S F tri\nA gal - bud\nA bul - ser\nF bre - pic")
     session.game.adjudicate()
     session.step(to=len(session.game.history))
     marks = session.phase_marks()
     assert marks.standoffs == {}  # Galicia bounced off the army holding Budapest: no stand-off
-    assert marks.dislodged == {"ven": "dislodged by A tyr"}
+    assert marks.dislodged == {"ven": "dislodged by A Tyr"}
     failed_supports = [(s.at, s.outcome) for s in session.last_results() if s.kind == "support" and not s.success]
     assert failed_supports == [("bud", "cut")]
-    assert "Austria: the support from Budapest was cut by A gal." in session.results_summary()
+    assert "Austria: the support from A Budapest was cut by A Gal." in session.results_summary()
     session.enter_orders("A ven - pie")
     session.game.adjudicate()
     session.step(to=len(session.game.history))
@@ -710,7 +714,7 @@ def test_stand_offs_cut_supports_dislodgements_and_adjustments_are_marked_and_to
     session.game.adjudicate()
     session.step(to=len(session.game.history))
     summary = session.results_summary()
-    assert "Austria: built in Vienna." in summary and "Italy: the unit in Piedmont was disbanded." in summary
+    assert "Austria: built in Vienna." in summary and "Italy: A Piedmont was disbanded." in summary
     assert session.phase_marks().adjustments == {}  # a spring position: nothing due
     # a past position shows the results that made it, the same way
     session.step(to=2)
@@ -861,13 +865,13 @@ def test_the_results_list_tells_cluster_orders_outcomes() -> None:
     session.game.adjudicate()
     session.step(to=len(session.game.history))
     told = session.results_summary()
-    assert "France: Paris was mattermitted to Ruhr." in told
-    assert any(line.startswith("France: Marseilles, research: ") for line in told)
+    assert "France: A Paris was mattermitted to Ruhr." in told
+    assert any(line.startswith("France: A Marseilles, research: ") for line in told)
     session = Session(cluster_game_knowing("transfer"))
     assert session.enter_orders("France: A par TRA A mun") == []
     session.game.adjudicate()
     session.step(to=len(session.game.history))
-    assert "France: Paris, transfer: took over A mun." in session.results_summary()
+    assert "France: A Paris, transfer: took over A Mun." in session.results_summary()
 
 
 def test_a_transfer_out_is_offered_in_the_transferees_powers_view_only() -> None:

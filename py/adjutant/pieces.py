@@ -58,7 +58,7 @@ PROTECT_SHIELD = Mark("protect shield", (-7.0, 5.0), 6.0, 1.5)
 #: a supply centre's dot: a circle of this radius (home centre, other centre) with this outline
 CENTRE_DOT_RADIUS = {True: 5.5, False: 4.5}
 CENTRE_DOT_OUTLINE = 1.6
-#: a centre that changed hands: a dashed ring this wide in the new owner's colour over the dot's rim,
+#: a centre that changed hands: a solid dark rim this wide over the dot's rim (its left half in the old owner's colour),
 #: inside the box held free for the dot
 CHANGED_RING_STROKE = 2.4
 

@@ -5,7 +5,7 @@
 >>> _ = g.add_orders("A Par - Bur; A Mar - Bur")
 >>> lines = results(g.variant, g.adjudicate()[0]).splitlines()
 >>> print(next(line for line in lines if "Marseilles" in line))
-France: Army Marseilles -> Burgundy.  (*bounce*: bounced with A par)
+France: Army Marseilles -> Burgundy.  (*bounce*: bounced with A Par)
 """
 
 from __future__ import annotations
@@ -14,7 +14,29 @@ from .errors import AdjutantError
 from .game import Game, PhaseRecord, Result
 from .kinds import PhaseKind, unit_type_of
 from .orders import UNIT_NAMES, Unit, describe, parse_order
-from .variant import Variant
+from .variant import Variant, province_of
+
+#: what may stand around a place in a text: "bounced with A par, A mun", "(A bur)"
+_AROUND = "(),.;:"
+
+
+def place_labels(v: Variant, text: str) -> str:
+    """``text`` (an order, a result's reason) with each of its places written as players write them,
+    the abbreviation capitalised: "A par - bur" -> "A Par - Bur", "dislodged by A tyr" -> "dislodged by
+    A Tyr", "F stp/sc" -> "F Stp/sc". Any other word stays as it is.
+
+    >>> from adjutant import load_variant
+    >>> place_labels(load_variant("standard"), "bounced with A par, F stp/sc (void: no order)")
+    'bounced with A Par, F Stp/sc (void: no order)'
+    """
+    words = []
+    for word in text.split(" "):
+        core = word.strip(_AROUND)
+        if core and core[0].islower() and province_of(core) in v.provinces:
+            start = word.index(core)
+            word = f"{word[:start]}{core[:1].upper()}{core[1:]}{word[start + len(core):]}"
+        words.append(word)
+    return " ".join(words)
 
 
 def _order_text(v: Variant, r: Result, kind: PhaseKind) -> str:
@@ -35,10 +57,10 @@ def _order_text(v: Variant, r: Result, kind: PhaseKind) -> str:
     return describe(order, v)
 
 
-def _note(r: Result) -> str:
+def _note(v: Variant, r: Result) -> str:
     if r.success and not r.reason:
         return ""
-    reason = r.reason
+    reason = place_labels(v, r.reason)
     if reason.startswith("illegal"):
         return f"  (*illegal*: {reason.removeprefix('illegal: ')})"
     if reason.startswith("bounced"):
@@ -66,9 +88,9 @@ def results(v: Variant, record: PhaseRecord) -> str:
         for r in sorted(by_power[power], key=lambda r: r.unit):
             text = _order_text(v, r, record.phase.kind)
             if text:
-                lines.append(f"{v.powers[power].name}: {text}{_note(r)}")
+                lines.append(f"{v.powers[power].name}: {text}{_note(v, r)}")
             elif r.reason:
-                lines.append(f"{v.powers[power].name}: {r.reason}.")
+                lines.append(f"{v.powers[power].name}: {place_labels(v, r.reason)}.")
     dislodged = [r for r in record.results if r.dislodged]
     if dislodged:
         lines += ["", "The following units were dislodged:"]
@@ -121,4 +143,4 @@ def orders_status(game: Game) -> str:
     return f"{given} orders given; still due: {owing}."
 
 
-__all__ = ["orders_status", "results", "show"]
+__all__ = ["orders_status", "place_labels", "results", "show"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 from typing import Any
 
 import js
@@ -185,10 +186,12 @@ class App:
 
     def post_height(self) -> None:
         """The embed view tells the page holding it how tall its content is (the snippet from "Embed
-        code" sizes the frame to it). Only a number is sent."""
+        code" sizes the frame to it). Only a number is sent. The height is the body's own (app.css keeps its
+        children's margins inside it), not the document's scroll height, which is never less than the
+        frame's: the frame shrinks to its content as well as grows."""
         with contextlib.suppress(Exception):  # not in a frame, or the parent is gone
             if js.window.parent is not js.window:
-                height = int(document.documentElement.scrollHeight)
+                height = math.ceil(float(document.body.getBoundingClientRect().height))
                 data = to_js({"adjutantHeight": height}, dict_converter=js.Object.fromEntries)
                 js.window.parent.postMessage(data, "*")
 

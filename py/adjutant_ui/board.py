@@ -24,6 +24,8 @@ FALLBACK_COLOURS = ["#c0392b", "#2c3e50", "#2980b9", "#7f8c8d", "#27ae60", "#8e4
 UNIT_RADIUS = pieces.ARMY_RADIUS
 DISLODGED_OFFSET = pieces.DISLODGED_OFFSET
 FLEET_WIDTH, FLEET_HEIGHT = pieces.FLEET_SIZE
+#: how an order with no place but its unit's reads in a tooltip ("Paris holds")
+ORDER_VERBS = {"hold": "holds", "disband": "disbands", "research": "researches"}
 
 
 def _v(value: Any) -> Any:
@@ -85,6 +87,8 @@ class Board:
         self._centres = [(circle, _attr(circle, "data-province") or "")
                          for circle in svg.querySelectorAll("circle.sc[data-province]")]
         self._owners: dict[str, str | None] = {}
+        #: the marks a whole layer ("results", "marks") drew in the unit-marks layer, removed with it
+        self._beside: dict[str, list[Any]] = {}
 
     # --- helpers -------------------------------------------------------------------------------------
     def anchor(self, location: str) -> tuple[float, float] | None:
@@ -127,6 +131,7 @@ class Board:
         look, not the board): each layer is kept with what it was drawn from, and the orders and units
         one by one (the page's time from a click to the next frame does not grow with the game)."""
         self._colour_centres(position.centres)
+        self._kept_layer("unit-marks")  # before the layers that draw in it (see LAYERS)
         if list(targets or []) != self._targets:
             self._highlight(targets or [])
             self._targets = list(targets or [])
@@ -136,7 +141,8 @@ class Board:
                     lambda: self._changed_centres(position.centres, changed) if changed else None)
         self._layer("results", list(results or []), lambda: self._results(results) if results else None)
         self._layer("retreats", dict(retreats or {}), lambda: self._retreats(retreats) if retreats else None)
-        self._layer("marks", marks, lambda: self._marks(marks) if marks is not None else None)
+        spots = tuple(sorted(u.location for u in position.units.values()))
+        self._layer("marks", (marks, spots), lambda: self._marks(marks, spots) if marks is not None else None)
         orders = self._kept_layer("orders")
         self._update(self._orders, orders, [(shape, shape) for shape in shapes], self._shape)
         units = self._kept_layer("units")
@@ -154,8 +160,11 @@ class Board:
                 drawn.append((key, key))
         self._update(self._units, units, drawn, self._draw_unit)
 
-    #: the overlay's layers, bottom first
-    LAYERS = ("sites", "changed", "results", "retreats", "marks", "orders", "units")
+    #: the overlay's layers, bottom first. The lines of the orders go under the units (a unit is never
+    #: crossed by its own arrow); the marks that belong beside a unit (an illegal order's "!", the protect
+    #: shield, Cluster's order letters and strengths, the builds and removals due) go above them, where no
+    #: unit hides them (docs/game-table.md).
+    LAYERS = ("sites", "changed", "results", "retreats", "marks", "orders", "units", "unit-marks")
 
     def _layer(self, name: str, inputs: Any, paint: Any) -> None:
         """Draw layer ``name`` again with ``paint`` (which appends it to the overlay) unless it was
@@ -166,6 +175,8 @@ class Board:
         old = self._layers.pop(name, None)
         if old is not None:
             old.remove()
+        for mark in self._beside.pop(name, []):
+            mark.remove()
         before = len(self.overlay.children)
         paint()
         if len(self.overlay.children) > before:
@@ -191,8 +202,8 @@ class Board:
     @staticmethod
     def _update(kept: dict[Any, list[list[Any]]], layer: Any, items: list[tuple[Any, Any]], paint: Any) -> None:
         """Make ``layer`` hold one drawing per item: ``items`` are (key, what ``paint(layer, what)``
-        draws, as one or more elements appended to ``layer``); a drawing whose key is still there is kept,
-        the others are removed, the new ones drawn."""
+        draws, as one or more elements appended to ``layer``, and returns those it drew in another layer);
+        a drawing whose key is still there is kept, the others are removed, the new ones drawn."""
         wanted: dict[Any, int] = {}
         for key, _ in items:
             wanted[key] = wanted.get(key, 0) + 1
@@ -206,29 +217,30 @@ class Board:
         for key, what in items:
             if len(kept.get(key, ())) < wanted[key]:
                 before = layer.childElementCount
-                paint(layer, what)
+                elsewhere = paint(layer, what)
                 elements = [layer.children.item(i) for i in range(before, layer.childElementCount)]
+                elements += elsewhere or []
                 if elements:
                     kept.setdefault(key, []).append(elements)
 
     def _results(self, results: list[Shape]) -> None:
         layer = self._el("g", class_="adj-results")
         for shape in results:
-            self._shape(layer, shape, "result")
+            self._beside.setdefault("results", []).extend(self._shape(layer, shape, "result"))
 
-    def _draw_unit(self, layer: Any, key: tuple[Any, bool, bool, bool, str | None]) -> None:
-        """One unit as :meth:`draw` keys it: (unit, dislodged, selected, orderable, strength mark)."""
+    def _draw_unit(self, layer: Any, key: tuple[Any, bool, bool, bool, str | None]) -> list[Any]:
+        """One unit as :meth:`draw` keys it: (unit, dislodged, selected, orderable, strength mark);
+        returns its strength mark, drawn in the unit-marks layer."""
         unit, dislodged, selected, orderable, mark = key
         if not dislodged:
             group = self._unit(layer, unit, unit.location, selected, orderable)
-            if mark:
-                self._strength(group, unit.location, mark)
-            return
+            return self._strength(group, unit.location, mark) if mark else []
         group = self._unit(layer, unit, unit.location, selected, orderable, offset=DISLODGED_OFFSET)
         group.classList.add("dislodged")
         title = _v(group.querySelector("title"))
         if title is not None:
             title.textContent = f"{title.textContent}, dislodged: it must retreat or be disbanded"
+        return []
 
     def _sites(self, sites: dict[str, int]) -> None:
         """A diamond with the level beside each site's unit place (the legend under the map explains)."""
@@ -249,7 +261,8 @@ class Board:
             title.textContent = f"Site of the Ancients, level {int(level)}: {self.variant.province_name(province)}"
 
     def _changed_centres(self, centres: dict[str, str], changed: dict[str, str]) -> None:
-        """A ring round each centre that changed hands, titled with its old and new owner."""
+        """Each centre that changed hands, its dot half in the old owner's colour, titled with its old and
+        new owner."""
         layer = self._el("g", class_="adj-changed-centres")
         for province, before in changed.items():
             point = self.centre_points.get(province) or self.anchor(province)
@@ -257,11 +270,17 @@ class Board:
                 continue
             now = centres.get(province, "")
             home = any(province in power.home_centres for power in self.variant.powers.values())
-            ring = self._el("circle", layer, cx=f"{point[0]:.1f}", cy=f"{point[1]:.1f}",
-                            r=f"{pieces.changed_ring_radius(home):.2f}",
-                            class_="adj-centre-changed", data_province=province, data_result=f"centre:{province}")
-            ring.style.stroke = self.colours.get(now, "#222") if now else "#222"
-            title = self._el("title", ring)
+            # the dot's left half in the old owner's colour (white: no one's) under a solid dark rim:
+            # unlike a build site's wide dashed ring, and inside the box the map keeps free for the dot
+            group = self._el("g", layer, class_="adj-centre-changed", data_province=province,
+                             data_result=f"centre:{province}")
+            x, y, r = point[0], point[1], pieces.CENTRE_DOT_RADIUS[home]
+            half = self._el("path", group, d=f"M{x:.1f},{y - r:.1f}A{r:g},{r:g} 0 0 0 {x:.1f},{y + r:.1f}Z",
+                            class_="adj-centre-was")
+            half.style.fill = self.colours.get(before, "#fff") if before else "#fff"
+            self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{pieces.changed_ring_radius(home):.2f}",
+                     class_="adj-centre-rim")
+            title = self._el("title", group)
             title.textContent = (f"{self.variant.province_name(province)}: now {self._owner(now)}'s, "
                                  f"was {self._owner(before)}'s")
 
@@ -287,10 +306,10 @@ class Board:
                 self._el("circle", group, cx=f"{end[0]:.1f}", cy=f"{end[1]:.1f}", r=4, class_="adj-dot retreat-option")
                 self._el("title", group).textContent = f"may retreat to {self.variant.province_name(option)}"
 
-    def _strength(self, group: Any, location: str, mark: str) -> None:
+    def _strength(self, group: Any, location: str, mark: str) -> list[Any]:
         point = self.anchor(location)
         if point is None:
-            return
+            return []
         group.setAttribute("data-strength", mark)
         label = _attr(group, "aria-label")
         if label:
@@ -299,9 +318,10 @@ class Board:
         # which its accessible name holds
         badge = pieces.STRENGTH_BADGE
         x, y = point[0] + badge.offset[0], point[1] + badge.offset[1]
-        drawn = self._el("g", group.parentNode, class_="adj-strength", data_location=location)
+        drawn = self._el("g", self._layers["unit-marks"], class_="adj-strength", data_location=location)
         self._el("circle", drawn, cx=f"{x:.1f}", cy=f"{y:.1f}", r=badge.radius, class_="adj-strength-body")
         self._text(drawn, x, y + 3.5, mark, "adj-strength-text")
+        return [drawn]
 
     def _colour_centres(self, centres: dict[str, str]) -> None:
         for circle, province in self._centres:
@@ -390,7 +410,28 @@ class Board:
                            class_=cls + " head")
             tip.style.fill = colour
 
-    def _shape(self, parent: Any, shape: Shape, extra: str = "") -> None:
+    def _order_title(self, shape: Shape) -> str:
+        """An order in words, as its symbols' tooltip says it: "Paris moves to Burgundy"."""
+        name = self.variant.province_name
+        at, to, via = name(shape.at) if shape.at else "", name(shape.to) if shape.to else "", \
+            name(shape.via) if shape.via else ""
+        if shape.kind in ("move", "retreat", "mattermit"):
+            verb = {"move": "moves", "retreat": "retreats", "mattermit": "mattermits"}[shape.kind]
+            return f"{at} {verb} to {to}"
+        if shape.kind == "support":
+            return f"{at} supports {via} to {to}" if to else f"{at} supports {via}"
+        if shape.kind == "convoy":
+            return f"{at} convoys {via} to {to}"
+        if shape.kind == "protect":
+            return f"{at} protects {via}"
+        if shape.kind == "transfer":
+            return f"{at} transfers to {via}"
+        if shape.kind == "build":
+            return f"{self._owner(shape.power)} builds in {at}" if at else f"{self._owner(shape.power)} waives a build"
+        return f"{at} {ORDER_VERBS.get(shape.kind, shape.kind)}"
+
+    def _shape(self, parent: Any, shape: Shape, extra: str = "") -> list[Any]:
+        """Draw ``shape`` in ``parent``; returns the marks drawn beside its unit, in the unit-marks layer."""
         colour = self.colours.get(shape.power, "#444")
         state = "" if shape.success is None else (" succeeded" if shape.success else " failed")
         group = self._el("g", parent, class_=f"adj-order {shape.kind}{state} {extra}".strip(), data_kind=shape.kind)
@@ -398,23 +439,33 @@ class Board:
             group.setAttribute("data-result", f"order:{shape.at}")
         at = self.anchor(shape.at)
         if at is None:
-            return
-        name = {"protect": "protects", "research": "researches", "transfer": "transfers to",
-                "mattermit": "mattermits to"}.get(shape.kind)
-        if name and shape.success is None:
-            where = shape.via if shape.kind in ("protect", "transfer") else shape.to
-            what = f" {self.variant.province_name(where)}" if where else ""
-            self._el("title", group).textContent = f"{self.variant.province_name(shape.at)} {name}{what}"
+            return []
+        title = self._order_title(shape)
         if shape.success is not None:
             outcome = "succeeded" if shape.success else "failed"
-            self._el("title", group).textContent = f"{outcome}: {shape.reason}" if shape.reason else outcome
+            title = f"{title}: {outcome} ({shape.reason})" if shape.reason else f"{title}: {outcome}"
+        if shape.illegal:
+            title = f"{title}: illegal, kept anyway: the unit will hold"
+        self._el("title", group).textContent = title
+        beside: list[Any] = []
+
+        def mark_group(what: str) -> Any:
+            """A group for a mark beside the unit, above the units; a click on it is a click on the unit."""
+            drawn = self._el("g", self._layers["unit-marks"], class_=f"adj-unit-mark {what} {extra}".strip(),
+                             data_kind=shape.kind, data_location=shape.at)
+            if extra == "result":
+                drawn.setAttribute("data-result", f"order:{shape.at}")
+            self._el("title", drawn).textContent = title
+            beside.append(drawn)
+            return drawn
+
         if shape.illegal:  # kept at the player's say: a "!" beside the unit says it will hold
             group.classList.add("illegal")
             mark = pieces.ILLEGAL_MARK
             x, y = at[0] + mark.offset[0], at[1] + mark.offset[1]
-            self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=mark.radius, class_="adj-illegal-body")
-            self._text(group, x, y + 3.5, "!", "adj-illegal-text")
-            self._el("title", group).textContent = "Illegal order kept anyway: the unit will hold"
+            drawn = mark_group("illegal")
+            self._el("circle", drawn, cx=f"{x:.1f}", cy=f"{y:.1f}", r=mark.radius, class_="adj-illegal-body")
+            self._text(drawn, x, y + 3.5, "!", "adj-illegal-text")
         to = self.anchor(shape.to) if shape.to else None
         via = self.anchor(shape.via) if shape.via else None
         if shape.kind in ("move", "retreat") and to is not None:
@@ -440,19 +491,19 @@ class Board:
             sx, sy, r = at[0] + shield.offset[0], at[1] + shield.offset[1], shield.radius
             # a flat top 2r wide less a sixth, straight sides, then curves to a point: inside the square
             w = r * 5 / 6
-            self._el("path", group, d=f"M{sx - w:.1f},{sy - r:.1f}h{2 * w:.1f}v{r * 5 / 6:.1f}"
+            self._el("path", mark_group("protect"), d=f"M{sx - w:.1f},{sy - r:.1f}h{2 * w:.1f}v{r * 5 / 6:.1f}"
                      f"q0,{r * 5 / 6:.1f} {-w:.1f},{r * 7 / 6:.1f}q{-w:.1f},{-r / 3:.1f} {-w:.1f},{-r * 7 / 6:.1f}z",
                      class_="adj-shield").style.fill = colour
         elif shape.kind == "transfer" and via is not None:
             self._arrow(group, at, via, "adj-line double", colour)
-            self._badge(group, at, "T", colour)
+            self._badge(mark_group("transfer"), at, "T", colour)
         elif shape.kind == "mattermit" and to is not None:
             self._arrow(group, at, to, "adj-line dashed long", colour)
-            self._badge(group, at, "M", colour)
+            self._badge(mark_group("mattermit"), at, "M", colour)
         elif shape.kind == "research":
             self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
                      class_="adj-ring dashed").style.stroke = colour
-            self._badge(group, at, "R", colour)
+            self._badge(mark_group("research"), at, "R", colour)
         elif shape.kind == "hold":
             self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
                      class_="adj-ring").style.stroke = colour
@@ -477,6 +528,7 @@ class Board:
                 mid = ((at[0] + end[0]) / 2, (at[1] + end[1]) / 2)
                 self._el("path", group, d=f"M{mid[0]-6:.1f},{mid[1]-6:.1f}L{mid[0]+6:.1f},{mid[1]+6:.1f}"
                          f"M{mid[0]+6:.1f},{mid[1]-6:.1f}L{mid[0]-6:.1f},{mid[1]+6:.1f}", class_="adj-cross")
+        return beside
 
     def _bounce(self, group: Any, at: tuple[float, float], to: tuple[float, float]) -> None:
         """A bounced move: a bar across the arrow just short of the province it could not enter."""
@@ -499,8 +551,9 @@ class Board:
             points.append(f"{mx + ux * step - uy * side:.1f},{my + uy * step + ux * side:.1f}")
         self._el("polyline", group, points=" ".join(points), class_="adj-cut")
 
-    def _marks(self, marks: PhaseMarks) -> None:
-        """Stand-offs, the places units were dislodged from, and the adjustments due with the build sites."""
+    def _marks(self, marks: PhaseMarks, spots: tuple[str, ...] = ()) -> None:
+        """Stand-offs, the places units were dislodged from, and the adjustments due with the build sites;
+        a power's badge of adjustments due is placed clear of the units (at ``spots``) and centre dots."""
         layer = self._el("g", class_="adj-marks")
         for province, units in sorted(marks.standoffs.items()):
             point = self.anchor(province)
@@ -530,6 +583,7 @@ class Board:
                      class_="adj-dislodged-ring")
             self._el("title", group).textContent = (
                 f"The unit in {self.variant.province_name(location)} was {reason or 'dislodged'}")
+        taken: list[tuple[float, float]] = []
         for power, delta in sorted(marks.adjustments.items()):
             homes = [p for p in (self.centre_points.get(h) or self.anchor(h)
                                  for h in self.variant.powers[power].home_centres) if p is not None]
@@ -546,10 +600,12 @@ class Board:
                     f"{self._owner(power)} may build in {self.variant.province_name(province)}")
             if not homes:
                 continue
-            x = sum(p[0] for p in homes) / len(homes)
-            y = sum(p[1] for p in homes) / len(homes)
+            x, y = self._clear_spot((sum(p[0] for p in homes) / len(homes), sum(p[1] for p in homes) / len(homes)),
+                                    (15.0, 10.0), [a for a in map(self.anchor, spots) if a is not None], taken)
+            taken.append((x, y))
             text = f"+{delta}" if delta > 0 else f"\u2212{-delta}"
-            group = self._el("g", layer, class_="adj-adjustment " + ("builds" if delta > 0 else "removals"),
+            group = self._el("g", self._layers["unit-marks"],
+                             class_="adj-adjustment " + ("builds" if delta > 0 else "removals"),
                              data_power=power, data_delta=delta, data_result=f"adjust:{power}")
             body = self._el("rect", group, x=f"{x - 15:.1f}", y=f"{y - 10:.1f}", width=30, height=20, rx=10,
                             class_="adj-adjustment-body")
@@ -558,6 +614,24 @@ class Board:
             count = abs(delta)
             what = ("build" if delta > 0 else "removal") + ("s" if count != 1 else "")
             self._el("title", group).textContent = f"{self._owner(power)}: {count} {what} due"
+            self._beside.setdefault("marks", []).append(group)
+
+    def _clear_spot(self, near: tuple[float, float], half: tuple[float, float], units: list[tuple[float, float]],
+                    badges: list[tuple[float, float]]) -> tuple[float, float]:
+        """The place nearest ``near`` (tried outwards in rings) for a badge ``half`` wide and high each way
+        that covers no unit, no centre dot and no badge placed before; ``near`` if there is none."""
+        ux, uy = pieces.UNIT_HALF
+        dot = pieces.CENTRE_DOT_RADIUS[True] + pieces.CENTRE_DOT_OUTLINE
+        boxes = [(u, (ux, uy)) for u in units] + [(c, (dot, dot)) for c in self.centre_points.values()]
+        boxes += [(b, half) for b in badges]
+        for distance in (0.0, 22.0, 34.0, 48.0):
+            for step in range(8 if distance else 1):
+                angle = math.pi * step / 4 - math.pi / 2
+                x, y = near[0] + distance * math.cos(angle), near[1] + distance * math.sin(angle)
+                if all(abs(x - c[0]) >= half[0] + h[0] + 1 or abs(y - c[1]) >= half[1] + h[1] + 1
+                       for c, h in boxes):
+                    return x, y
+        return near
 
     def mark_result(self, key: str) -> None:
         """Pick out the symbols of one result (a ``data-result`` key, from the results list) on the map,

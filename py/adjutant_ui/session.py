@@ -35,6 +35,7 @@ from adjutant.orders import (
     order_power,
     parse_order,
 )
+from adjutant.report import place_labels
 from adjutant.routes import coast_run
 from adjutant.variant import province_of
 
@@ -146,17 +147,9 @@ class PhaseMarks:
     build_sites: dict[str, list[str]] = field(default_factory=dict)
 
 
-def place_label(variant: Any, token: str) -> str:
-    """A place as the order list writes it: its abbreviation capitalised (``Lon``, ``Stp/nc``); any
-    other word of an order (unit type, verb) as it is."""
-    if province_of(token) in variant.provinces:
-        return token[:1].upper() + token[1:]
-    return token
-
-
 def order_label(variant: Any, order: Order) -> str:
     """An order as the page lists it: ``A Par - Bur``, ``F Stp/sc S A Mos - Fin``."""
-    return " ".join(place_label(variant, token) for token in format_order(order).split(" "))
+    return place_labels(variant, format_order(order))
 
 
 def order_shape(order: Order, units: dict[str, Any], success: bool | None = None) -> Shape | None:
@@ -285,7 +278,7 @@ class Session:
                 success = result.success if result is not None else None
                 shape = order_shape(order, {**dislodged, **position.units}, success)
                 if shape is not None:
-                    reason = result.reason if result is not None else ""
+                    reason = place_labels(self.game.variant, result.reason) if result is not None else ""
                     out.append(replace(shape, reason=reason, outcome=outcome_of(reason)))
         self._drawn = (record, out)
         return list(out)
@@ -348,7 +341,7 @@ class Session:
             standoffs = {p: sorted(units) for p, units in standoffs.items() if len(units) > 1}
             for r in record.results:
                 if r.dislodged:
-                    dislodged[r.unit.split(" ")[-1]] = r.reason
+                    dislodged[r.unit.split(" ")[-1]] = place_labels(self.game.variant, r.reason)
         position = self.shown_position()
         adjustments: dict[str, int] = {}
         sites: dict[str, list[str]] = {}
@@ -384,26 +377,32 @@ class Session:
         lines: list[tuple[str, str]] = []
         if index is not None:
             record = self.game.history[index]
+            types = {r.unit.split(" ")[-1]: r.unit.split(" ")[0] for r in record.results if r.unit}
+
+            def unit(location: str) -> str:
+                """The unit that was ordered at ``location``, as players name it: "A Serbia"."""
+                return f"{types[location]} {name(location)}" if location in types else name(location)
+
             lines.append((f"Results of {record.phase.title} ({record.phase}), drawn on the position they made.", ""))
             for s in self.last_results():
                 key = f"order:{s.at}"
                 if s.kind in ("move", "retreat") and s.success:
                     verb = "moved" if s.kind == "move" else "retreated"
-                    lines.append((f"{owner(s.power)}: {name(s.at)} {verb} to {name(s.to)}.", key))
+                    lines.append((f"{owner(s.power)}: {unit(s.at)} {verb} to {name(s.to)}.", key))
                 elif s.kind == "build" and s.success and s.at:
                     lines.append((f"{owner(s.power)}: built in {name(s.at)}.", key))
                 elif s.kind == "disband" and s.success:
-                    lines.append((f"{owner(s.power)}: the unit in {name(s.at)} was disbanded.", key))
+                    lines.append((f"{owner(s.power)}: {unit(s.at)} was disbanded.", key))
                 elif s.kind == "mattermit" and s.success:
-                    lines.append((f"{owner(s.power)}: {name(s.at)} was mattermitted to {name(s.to)}.", key))
+                    lines.append((f"{owner(s.power)}: {unit(s.at)} was mattermitted to {name(s.to)}.", key))
                 elif s.kind in ("research", "transfer") and s.success and s.reason:  # what it found or took
-                    lines.append((f"{owner(s.power)}: {name(s.at)}, {s.reason}.", key))
+                    lines.append((f"{owner(s.power)}: {unit(s.at)}, {s.reason}.", key))
                 elif s.outcome == "cut":
-                    lines.append((f"{owner(s.power)}: the support from {name(s.at)} was {s.reason}.", key))
+                    lines.append((f"{owner(s.power)}: the support from {unit(s.at)} was {s.reason}.", key))
                 elif s.outcome == "bounced" and s.kind in ("move", "retreat"):
-                    lines.append((f"{owner(s.power)}: {name(s.at)} bounced from {name(s.to)}.", key))
+                    lines.append((f"{owner(s.power)}: {unit(s.at)} bounced from {name(s.to)}.", key))
                 elif s.success is False and s.outcome != "dislodged":
-                    lines.append((f"{owner(s.power)}: the order of {name(s.at)} failed ({s.reason or 'failed'}).", key))
+                    lines.append((f"{owner(s.power)}: the order of {unit(s.at)} failed ({s.reason or 'failed'}).", key))
         for province, units in sorted(marks.standoffs.items()):
             lines.append((f"Stand-off in {name(province)} ({', '.join(name(u) for u in units)}).",
                           f"standoff:{province}"))
@@ -440,10 +439,10 @@ class Session:
         by_power: dict[str, list[str]] = {}
         for r in record.results:
             power = variant.powers[r.power].name if r.power in variant.powers else r.power
-            text = r.order or f"{r.unit}: no order"
+            text = place_labels(variant, r.order or f"{r.unit}: no order")
             verdict = "" if r.success else "  (fails)"
             if r.reason:
-                verdict = f"  ({'' if r.success else 'fails: '}{r.reason})"
+                verdict = f"  ({'' if r.success else 'fails: '}{place_labels(variant, r.reason)})"
             if r.dislodged:
                 verdict += "  dislodged"
             by_power.setdefault(power, []).append(f"  {text}{verdict}")

@@ -97,7 +97,7 @@ def test_after_one_visit_a_phase_plays_with_the_network_off(context: Any, served
     assert "FRA: A Par - Bur" in page.inner_text("#order-list")
     adjudicate(page)
     assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
-    assert "A par - bur" in page.inner_text("#results")
+    assert "A Par - Bur" in page.inner_text("#results")
     assert page.locator('#map .adj-unit[data-location="bur"]').count() == 1
 
     # The read-only embed view of that game opens offline too.

@@ -58,7 +58,7 @@ def test_typed_orders_refuse_illegal_lines_merge_by_unit_and_leave_the_box(app: 
     assert page.locator("#map .adj-order.illegal").count() == 1
     # the "!" sits where adjutant.pieces says, on the unit's corner, inside the room the map keeps for it
     unit = page.eval_on_selector("#map [id='bre']", "e => e.dataset.unit.split(',').map(Number)")
-    mark = page.eval_on_selector("#map .adj-order.illegal .adj-illegal-body",
+    mark = page.eval_on_selector("#map .adj-illegal-body",
                                  "e => [e.cx.baseVal.value, e.cy.baseVal.value, e.r.baseVal.value]")
     assert mark == pytest.approx([unit[0] + pieces.ILLEGAL_MARK.offset[0], unit[1] + pieces.ILLEGAL_MARK.offset[1],
                                   pieces.ILLEGAL_MARK.radius], abs=0.06)

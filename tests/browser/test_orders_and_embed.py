@@ -25,6 +25,31 @@ def order_list(page: Any) -> str:
     return str(page.inner_text("#order-list"))
 
 
+def shows_on_top(page: Any, selector: str) -> bool:
+    """Whether what is on screen at the centre of ``selector``'s first match belongs to it: no unit or other
+    symbol is drawn over it (the map scrolled to it first)."""
+    return bool(page.locator(selector).first.evaluate("""e => {
+        e.scrollIntoView({block: 'center', inline: 'center'});
+        const r = e.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return top !== null && e.contains(top); }"""))
+
+
+def test_an_illegal_order_kept_anyway_shows_its_mark_over_the_unit(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    page.check("#orders-keep")
+    enter_text(page, "F bre - mun", "france")
+    assert "illegal, will hold" in page.inner_text("#order-list li.illegal")
+    assert shows_on_top(page, "#map .adj-illegal-body")  # the "!" is seen, not hidden under the fleet
+    assert inside_unit_box(page, ".adj-illegal-body", "bre")
+    # the arrow says it too, and a click on the "!" is a click on the fleet
+    assert page.text_content("#map .adj-orders .adj-order.illegal > title") == (
+        "Brest moves to Munich: illegal, kept anyway: the unit will hold")
+    page.locator("#map .adj-illegal-body").click()
+    assert page.locator('#map .adj-unit.selected[data-location="bre"]').count() == 1
+    assert recorder.page_errors == []
+
+
 def test_support_and_convoy_by_clicking(app: tuple[Any, Any]) -> None:
     page, recorder = app
     # Support: the unit, "Support", the supported unit, its destination.
@@ -36,6 +61,10 @@ def test_support_and_convoy_by_clicking(app: tuple[Any, Any]) -> None:
     click_map(page, "bur")
     assert "FRA: A Mar S A Par - Bur" in order_list(page)
     assert page.locator("#map .adj-order.support").count() == 1
+    # every order drawn says itself in words when pointed at
+    enter_text(page, "France: A par - bur\nF bre H")
+    titles = page.eval_on_selector_all("#map .adj-orders .adj-order > title", "els => els.map(e => e.textContent)")
+    assert sorted(titles) == ["Brest holds", "Marseilles supports Paris to Burgundy", "Paris moves to Burgundy"]
 
     # Convoy: a fleet at sea, "Convoy", the army, the destination.
     enter_text(page, "England: F lon - nth\nA lvp - yor")
@@ -54,6 +83,7 @@ def test_support_and_convoy_by_clicking(app: tuple[Any, Any]) -> None:
     listing = order_list(page)
     assert "ENG: F Nth C A Yor - Nwy" in listing and "ENG: A Yor - Nwy" in listing
     assert page.locator("#map .adj-order.convoy").count() == 1
+    assert page.text_content("#map .adj-order.convoy > title") == "North Sea convoys Yorkshire to Norway"
     adjudicate(page)
     assert "england A nwy" in units(page)
     assert recorder.page_errors == []
@@ -81,9 +111,10 @@ def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> N
     listing = order_list(page)
     assert "ITA: A Tun P F Ion - Wes" in listing and "ITA: F Ion - Wes" in listing
     protect = page.locator("#map .adj-order.protect")
-    assert protect.locator(".adj-shield").count() == 1  # a symbol of its own, not a hold's ring
-    assert inside_unit_box(page, ".adj-order.protect .adj-shield", "tun")  # on the army: it hides no name
     assert protect.locator("title").first.text_content() == "Tunis protects Ionian Sea"
+    assert page.locator("#map .adj-shield").count() == 1  # a symbol of its own, not a hold's ring
+    assert inside_unit_box(page, ".adj-shield", "tun")  # on the army: it hides no name
+    assert shows_on_top(page, "#map .adj-shield")  # and over it, not hidden under it
     # The protect button is there for an army on a coast.
     click_map(page, "tun")
     assert page.locator("[data-action=protect]").count() == 1
@@ -91,7 +122,7 @@ def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> N
     adjudicate(page)
     assert phase(page) == "F1902M"
     assert "italy F wes" in units(page)
-    assert "F ion - wes" in page.inner_text("#results")
+    assert "F Ion - Wes" in page.inner_text("#results")
     assert recorder.page_errors == []
 
 
@@ -138,11 +169,16 @@ def test_the_embed_snippet_shows_a_read_only_map_sized_to_its_container(
     assert embed.evaluate("document.documentElement.dataset.phase") == "F1901M"
     # The phase's results as text, and the frame grows to its content's height (the snippet's script)
     frame.locator("#embed-results summary").click()
-    assert "A par - bur" in frame.locator("#embed-results-text").inner_text()
+    assert "A Par - Bur" in frame.locator("#embed-results-text").inner_text()
     content = embed.evaluate("document.documentElement.scrollHeight")
     host.wait_for_function(f"Math.abs(document.querySelector('iframe').getBoundingClientRect().height - {content}) < 2")
     assert embed.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
     assert recorder.page_errors == []
+
+
+#: the bottom of the lowest thing the embed view shows: its map, its results and its position as text
+LOWEST = "Math.max(...['#map', '#embed-results', '#position-text'].map(s => document.querySelector(s)" \
+    ".getBoundingClientRect().bottom))"
 
 
 def test_the_embed_is_usable_in_a_375_px_column(app: tuple[Any, Any], site: Site, new_context: Any) -> None:
@@ -162,6 +198,15 @@ def test_the_embed_is_usable_in_a_375_px_column(app: tuple[Any, Any], site: Site
     assert embed.evaluate("document.documentElement.scrollWidth") <= 375
     assert 340 <= embed.evaluate("document.querySelector('#map svg').getBoundingClientRect().width") <= 375
     assert frame.locator("#hist-first").bounding_box()["height"] >= 24
+    # the frame fits its content: it shrinks from the snippet's 620 px to it, leaving no blank below
+    content = embed.evaluate(LOWEST)
+    assert content < 600
+    host.wait_for_function(f"document.querySelector('iframe').getBoundingClientRect().height < {content} + 20")
+    assert embed.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")  # nothing cut off
+    # and grows again with the results opened
+    frame.locator("#embed-results summary").click()
+    content = embed.evaluate(LOWEST)
+    host.wait_for_function(f"document.querySelector('iframe').getBoundingClientRect().height >= {content}")
     assert recorder.page_errors == []
 
 

@@ -67,7 +67,7 @@ def test_a_newcomer_plays_standard_and_shares_the_game(new_context: Any, site: S
     adjudicate(page)
     assert phase(page) == "F1901M"
     results = page.inner_text("#results")
-    assert "A par - bur" in results and "A vie - tyr" in results
+    assert "A Par - Bur" in results and "A Vie - Tyr" in results
     assert "france A bur" in units(page)
 
     # Fall: dislodge the Italian army in Venice, then retreat it by clicking.
@@ -148,7 +148,7 @@ def test_a_cline_v_game_through_a_year(app: tuple[Any, Any]) -> None:
     assert page.inner_text("#orders-errors") == ""
     adjudicate(page)
     assert phase(page) == "F1901M"
-    assert "A par - bur" in page.inner_text("#results")
+    assert "A Par - Bur" in page.inner_text("#results")
     adjudicate(page)
     assert phase(page) in ("W1901A", "S1902M")
     # History: step back to the first position (nothing drawn), then on to the position spring made,

@@ -105,12 +105,12 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     page.focus("#results-key summary")
     page.keyboard.press("Enter")
     _every_result_is_drawn(page)
-    assert _pick(page, "France: Paris bounced from Burgundy.") == ["adj-order order:par"]
-    assert _pick(page, "Germany: Munich bounced from Burgundy.") == ["adj-order order:mun"]
+    assert _pick(page, "France: A Paris bounced from Burgundy.") == ["adj-order order:par"]
+    assert _pick(page, "Germany: A Munich bounced from Burgundy.") == ["adj-order order:mun"]
     assert _pick(page, "Stand-off in Burgundy (Munich, Paris).") == ["adj-standoff standoff:bur"]
     page.focus("#orders-text")  # the focus leaves the list: nothing is picked out
     assert _picked(page) == []
-    page.locator("#results-summary li", has_text="France: Paris bounced").hover()  # pointing at it does the same
+    page.locator("#results-summary li", has_text="France: A Paris bounced").hover()  # pointing at it does the same
     assert _picked(page) == ["adj-order order:par"]
     # the results are drawn beside the new orders, and can be hidden
     page.uncheck("#show-results")
@@ -126,18 +126,18 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     assert phase(page) == "F1901R"
     cut = page.locator(f"{RESULTS}.support.cut")
     assert cut.count() == 1 and cut.locator(".adj-cut").count() == 1
-    assert "cut by A gal" in page.text_content(f"{RESULTS}.support.cut title")
+    assert page.text_content(f"{RESULTS}.support.cut title") == "Budapest supports Trieste: failed (cut by A Gal)"
     assert page.locator(f"{RESULTS}.support.succeeded .adj-cut").count() == 0  # F Tri's support held
     assert _attrs(page, "#map .adj-dislodged-mark", "e.dataset.location") == ["ven"]
     assert _attrs(page, "#map .adj-unit.dislodged", "e.dataset.location") == ["ven"]
     _drawn_as_the_map_placed_them(page)
     options = _attrs(page, "#map .adj-retreat-option", "e.dataset.from + '>' + e.dataset.to")
     assert options == ["ven>apu", "ven>pie", "ven>tus"]
-    assert ("The unit in Venice was dislodged by A tyr; may retreat to Apulia, Piedmont, Tuscany."
+    assert ("The unit in Venice was dislodged by A Tyr; may retreat to Apulia, Piedmont, Tuscany."
             in _summary(page))
     _every_result_is_drawn(page)
-    assert _pick(page, "Austria: the support from Budapest was cut by A gal.") == ["adj-order order:bud"]
-    assert _pick(page, "The unit in Venice was dislodged by A tyr; may retreat to Apulia, Piedmont, Tuscany.") == [
+    assert _pick(page, "Austria: the support from A Budapest was cut by A Gal.") == ["adj-order order:bud"]
+    assert _pick(page, "The unit in Venice was dislodged by A Tyr; may retreat to Apulia, Piedmont, Tuscany.") == [
         "adj-dislodged-mark dislodged:ven", "adj-retreat-option dislodged:ven", "adj-retreat-option dislodged:ven",
         "adj-retreat-option dislodged:ven"]
     _shot(page, "2-cut-dislodged")
@@ -159,6 +159,18 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     page.select_option("#orders-power", "")
     assert page.locator("#map .adj-build-site").count() == 3
     assert "Italy removes 1." in _summary(page)
+    _badges_are_seen(page)
+    _every_mark_is_in_the_key(page)
+    # a centre that changed hands is marked unlike a build site: a solid rim with the dot's left half in
+    # the old owner's colour (Venice: Italy's), inside the box the map keeps for the dot; a build site
+    # a wide dashed ring
+    italy = json.loads(page.get_attribute("#map svg", "data-power-colours") or "{}")["italy"]
+    venice = page.eval_on_selector('#map .adj-centre-changed[data-province="ven"]', """g => [
+        getComputedStyle(g.querySelector('.adj-centre-rim')).strokeDasharray, g.querySelector('.adj-centre-was')
+        .style.fill, g.getBBox().width]""")
+    assert venice[0] == "none" and _same_colour(page, venice[1], italy)
+    assert venice[2] <= 2 * (pieces.CENTRE_DOT_RADIUS[True] + pieces.CENTRE_DOT_OUTLINE / 2) + 0.01
+    assert page.eval_on_selector("#map .adj-build-site", "e => getComputedStyle(e).strokeDasharray") != "none"
     _shot(page, "3-adjustments")
     # the results as text, for screen readers, each picking out its symbols; axe finds nothing serious
     assert page.locator("#results-summary li").first.is_visible()
@@ -169,6 +181,43 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     assert _pick(page, "Italy removes 1.") == ["adj-adjustment adjust:italy"]
     assert serious_violations(page, site) == []
     assert recorder.page_errors == []
+
+
+def _same_colour(page: Any, a: str, b: str) -> bool:
+    return bool(page.evaluate("([a, b]) => { const s = document.createElement('span').style; s.color = a;"
+                              " const t = document.createElement('span').style; t.color = b;"
+                              " return s.color === t.color; }", [a, b]))
+
+
+def _badges_are_seen(page: Any) -> None:
+    """Each power's badge of builds or removals due is on top where it is drawn and covers no unit."""
+    from test_orders_and_embed import shows_on_top
+
+    for power in _attrs(page, "#map .adj-adjustment", "e.dataset.power"):
+        assert shows_on_top(page, f'#map .adj-adjustment[data-power="{power}"]'), f"{power}'s badge is hidden"
+    covered = page.evaluate("""() => {
+        const boxes = s => [...document.querySelectorAll(s)].map(e => [e, e.getBoundingClientRect()]);
+        const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        return boxes('#map .adj-adjustment rect').flatMap(([badge, a]) => boxes('#map .adj-unit-body')
+            .filter(([, b]) => meet(a, b)).map(([unit]) => badge.parentNode.dataset.power + ' over '
+            + unit.parentNode.dataset.location)); }""")
+    assert covered == []
+
+
+#: what the results draw -> the key's item that explains it
+KEYED = {".adj-results .adj-order.move.succeeded": "moved", ".adj-bounce": "bounced", ".adj-standoff": "standoff",
+         ".adj-cut": "cut", ".adj-results .adj-cross": "failed", ".adj-dislodged-mark": "dislodged",
+         ".adj-retreat-option": "retreat", ".adj-results .adj-order.hold": "hold",
+         ".adj-results .adj-order.support": "hold", ".adj-results .adj-order.convoy": "convoy",
+         ".adj-results .adj-order.disband": "disband", ".adj-centre-changed": "changed", ".adj-build-site": "site",
+         ".adj-results .adj-order.build": "site", ".adj-adjustment": "adjust"}
+
+
+def _every_mark_is_in_the_key(page: Any) -> None:
+    """Each kind of mark the results draw on the map has its item in the key under the map."""
+    for mark, key in KEYED.items():
+        if page.locator(f"#map {mark}").count():
+            assert page.locator(f'#results-key .legend-item[data-key="{key}"]').is_visible(), mark
 
 
 def test_past_positions_are_shown_with_the_results_that_made_them(app: tuple[Any, Any]) -> None:
@@ -249,6 +298,7 @@ def test_adjustment_badges_on_the_nine_power_maps_and_coast_running(
                              " const t = document.createElement('span').style; t.color = b;"
                              " return s.color === t.color; }", [fill, colours[power]])
         assert same, f"{power}'s badge is not in its colour"
+    _badges_are_seen(page)
     sites = _attrs(page, "#map .adj-build-site", "e.dataset.power + ' ' + e.dataset.province")
     expected = sorted({f"{p} {province_of(text.split()[1])}" for p, d in due.items() if d.delta > 0
                        for text in d.build_places})

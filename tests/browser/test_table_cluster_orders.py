@@ -13,6 +13,7 @@ from adjutant.game import Game
 from adjutant_ui.session import game_to_text
 from app_driver import Site, adjudicate, inside_unit_box
 from test_accessibility import serious_violations
+from test_orders_and_embed import shows_on_top
 from test_play import enter_text
 
 
@@ -82,8 +83,9 @@ def test_cluster_orders_offered_by_click_are_the_legal_ones(app: tuple[Any, Any]
     assert page.inner_text("#orders-errors") == ""
     assert page.locator("#map .adj-orders .adj-order.transfer").count() == 1
     # its "T" is drawn on the unit, inside the room the map keeps for it: it hides no name
-    assert page.locator("#map .adj-order.transfer .adj-badge-text").text_content() == "T"
-    assert inside_unit_box(page, ".adj-order.transfer .adj-badge", "par")
+    assert page.locator("#map .adj-unit-mark.transfer .adj-badge-text").text_content() == "T"
+    assert inside_unit_box(page, ".adj-unit-mark.transfer .adj-badge", "par")
+    assert shows_on_top(page, "#map .adj-unit-mark.transfer .adj-badge")  # over the unit, not under it
     assert recorder.page_errors == []
 
 
@@ -106,15 +108,16 @@ def test_a_mattermission_by_click_is_drawn_listed_and_adjudicated(app: tuple[Any
     assert page.inner_text("#orders-errors") == ""
     drawn = page.locator("#map .adj-orders .adj-order.mattermit")
     assert drawn.count() == 1
-    assert drawn.locator(".adj-badge-text").text_content() == "M"
+    assert page.locator("#map .adj-unit-mark.mattermit .adj-badge-text").text_content() == "M"
+    assert shows_on_top(page, "#map .adj-unit-mark.mattermit .adj-badge")
     assert drawn.locator("title").first.text_content() == "Paris mattermits to Ruhr"
     adjudicate(page)
     page.wait_for_function("document.documentElement.dataset.phase === 'S1902M'", timeout=10_000)
     assert page.locator('#map .adj-unit[data-location="ruh"][data-power="france"]').count() == 1
     assert page.locator('#map .adj-unit[data-location="par"]').count() == 0
     assert page.locator("#map .adj-order.mattermit.succeeded").count() == 1
-    assert "A par MAT ruh  (mattermitted)" in page.inner_text("#results")
-    assert "France: Paris was mattermitted to Ruhr." in (page.locator("#results-summary").text_content() or "")
+    assert "A Par MAT Ruh  (mattermitted)" in page.inner_text("#results")
+    assert "France: A Paris was mattermitted to Ruhr." in (page.locator("#results-summary").text_content() or "")
     assert recorder.page_errors == []
 
 
@@ -141,9 +144,10 @@ def test_the_transferees_power_transfers_out_of_its_host_by_click_and_by_keyboar
     assert "FRA: A Mun TRA A Ber" in page.inner_text("#order-list")
     assert page.inner_text("#orders-errors") == ""
     drawn = page.locator("#map .adj-orders .adj-order.transfer")
-    assert drawn.count() == 1 and drawn.locator(".adj-badge-text").text_content() == "T"
+    assert drawn.count() == 1
+    assert page.locator("#map .adj-unit-mark.transfer .adj-badge-text").text_content() == "T"
     assert drawn.locator("title").first.text_content() == "Munich transfers to Berlin"
-    assert inside_unit_box(page, ".adj-orders .adj-order.transfer .adj-badge", "mun")
+    assert inside_unit_box(page, ".adj-unit-mark.transfer .adj-badge", "mun")
 
     page.click("#orders-clear")  # the same order from the keyboard: Enter on the unit, the button, the target
     assert "TRA" not in page.inner_text("#order-list")
@@ -157,7 +161,7 @@ def test_the_transferees_power_transfers_out_of_its_host_by_click_and_by_keyboar
     assert "FRA: A Mun TRA A Ber" in page.inner_text("#order-list")
     adjudicate(page)
     page.wait_for_function("document.documentElement.dataset.phase === 'F1902M'", timeout=10_000)
-    assert "A mun TRA A ber  (transfer: took over A ber)" in page.inner_text("#results")
+    assert "A Mun TRA A Ber  (transfer: took over A Ber)" in page.inner_text("#results")
     page.locator('#map .adj-unit[data-location="mun"]').click()  # Munich is Germany's own again
     assert "transfer-out" not in actions(page)
     assert recorder.page_errors == []
