@@ -30,7 +30,8 @@ built beforehand (`build.py --out FOLDER`, e.g. from another checkout, to compar
 this one.
 Targets (issue 21): order entry and adjudication within 50 ms at 100 game years (click to next
 frame, in the page); a 100-year link's position visible within 1 s of Python being ready.
-Figures in docs/performance-startup.md.
+Figures in docs/performance-startup.md; those of the clicks in the page in docs/performance.md ("Page
+actions: click to next frame").
 """
 
 from __future__ import annotations
