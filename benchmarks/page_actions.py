@@ -1,7 +1,7 @@
 """What one action on the page costs in Python as a game grows: order entry, adjudication, opening a link.
 
     .venv/bin/python benchmarks/page_actions.py [--years 1,10,30,100] [--repeat 5] [--py FOLDER] [--cpu]
-    .venv/bin/python benchmarks/page_actions.py --page [--years ...] [--repeat 3]
+    .venv/bin/python benchmarks/page_actions.py --page [--years ...] [--repeat 3] [--site FOLDER]
     .venv/bin/python benchmarks/page_actions.py --pyodide [--years ...] [--repeat 3] [--py FOLDER]
 
 Plays a seeded game of random legal orders of Cline 9-Man V for each number of game years (in CPython),
@@ -25,15 +25,19 @@ adjudicated (every unit ordered: the click adjudicates, rather than list units w
 timed from the click to the next frame (a requestAnimationFrame callback, then a task after it). The
 "CPU" columns are the CPU time the page's renderer main thread ran meanwhile (Linux /proc; with the
 autosave the page leaves for the next idle moment, when that came before the reading): the work a click
-costs, which the wall clock on a loaded machine hides under the waits for a core.
+costs, which the wall clock on a loaded machine hides under the waits for a core. --site serves a site
+built beforehand (`build.py --out FOLDER`, e.g. from another checkout, to compare) instead of building
+this one.
 Targets (issue 21): order entry and adjudication within 50 ms at 100 game years (click to next
 frame, in the page); a 100-year link's position visible within 1 s of Python being ready.
-Figures in docs/performance-startup.md.
+Figures in docs/performance-startup.md; those of the clicks in the page in docs/performance.md ("Page
+actions: click to next frame").
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -91,8 +95,6 @@ def _descendants(root: int) -> list[int]:
 def renderer_cpu() -> float:
     """The CPU time, in ms, the main threads of this benchmark's Chromium renderers have run (from
     /proc/<pid>/schedstat, in nanoseconds); 0 where /proc does not say."""
-    import os
-
     total = 0
     for pid in _descendants(os.getpid()):
         try:
@@ -103,8 +105,9 @@ def renderer_cpu() -> float:
     return total / 1e6
 
 
-def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
-    """Open each game's link in the built site and time an order's entry and an adjudication there."""
+def in_page(games: list[tuple[int, Any]], repeat: int, site: Path | None = None) -> None:
+    """Open each game's link in the built site (``site``, or this checkout's built now) and time an order's
+    entry and an adjudication there."""
     import tempfile
 
     from playwright.sync_api import sync_playwright
@@ -118,11 +121,11 @@ def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
 
     import build
 
-    print(f"In the page (headless Chromium), ms, median of {repeat}")
+    print(f"In the page (headless Chromium), ms, median of {repeat}; load average {os.getloadavg()[0]:.1f}")
     columns = ("link opening", "order entry", "adjudication", "entry CPU", "adjud. CPU")
     print(f"{'years':>5} {'link chars':>11}" + "".join(f"{name:>14}" for name in columns))
     with tempfile.TemporaryDirectory() as folder:
-        dist = build.build(Path(folder) / "dist")
+        dist = site or build.build(Path(folder) / "dist")
         with build.serving(dist) as base, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
             for years, game in games:
@@ -152,6 +155,7 @@ def in_page(games: list[tuple[int, Any]], repeat: int) -> None:
                 for name, times in zip(columns, measured, strict=True):
                     print(f"{'':>17}{name}: " + " ".join(f"{t:.0f}" for t in times))
             browser.close()
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
 DECODE = """
@@ -203,6 +207,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="timings of each action (default 5)")
     parser.add_argument("--py", type=Path, default=ROOT / "py", help="the engine's folder (default this py/)")
     parser.add_argument("--page", action="store_true", help="time the actions in the built site in Chromium")
+    parser.add_argument("--site", type=Path, help="with --page: a site built beforehand (default: build this one)")
     parser.add_argument("--pyodide", action="store_true", help="time link opening in Pyodide under Node")
     parser.add_argument("--cpu", action="store_true", help="time CPU time, not the wall clock (CPython only)")
     args = parser.parse_args()
@@ -219,7 +224,7 @@ def main() -> None:
             *_, last = random_game("cline5", 1, years)
             played.append((years, last))
         if args.page:
-            in_page(played, args.repeat)
+            in_page(played, args.repeat, args.site)
         else:
             in_pyodide(played, args.repeat, args.py)
         return

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from adjutant import Game, OrderError, load_variant
+from adjutant import Game, OrderError, available_variants, load_variant
 from adjutant.legal import Candidates, adjustment_candidates
-from adjutant.orders import format_order, parse_order, parse_orders
+from adjutant.orders import find_power, format_order, parse_order, parse_orders
+from adjutant.variant import normalize_name
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -232,3 +233,17 @@ def test_a_power_named_like_a_province() -> None:
     g = Game.new("cline6")
     assert g.add_orders("Persia-Arabia\nA Teh - Irn\nPersia\nA Mec H") == []
     assert {format_order(o) for o in g.orders_of("persia")} == {"A teh - irn", "A mec H"}
+
+
+@pytest.mark.parametrize("variant_id", [vid for vid, _ in available_variants()])
+def test_every_power_is_found_by_each_of_its_names_in_any_case(variant_id: str) -> None:
+    variant = load_variant(variant_id)
+    for power in variant.powers.values():
+        for name in (power.id, power.name, power.adjective, power.abbrev):
+            for written in (name, name.upper(), name.lower()):
+                found = find_power(variant, written)
+                assert found is not None and normalize_name(written) in (
+                    normalize_name(found.id), normalize_name(found.name), normalize_name(found.adjective),
+                    found.abbrev.lower())
+        assert find_power(variant, power.name) is power
+    assert find_power(variant, "Atlantis") is None

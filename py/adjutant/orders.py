@@ -16,6 +16,7 @@ Move(unit=Unit(power='england', type='F', location='lon'), dest='nth', via_convo
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -268,12 +269,17 @@ def _tokens(text: str, variant: Variant) -> list[str]:
 
 
 def _hyphenated_names(variant: Variant) -> list[str]:
-    names = []
-    for p in variant.provinces.values():
-        for n in (p.name, *p.aliases):
-            if "-" in n:
-                names.append(n.lower())
-    return sorted(names, key=len, reverse=True)
+    """The variant's province names and aliases holding a hyphen, in lower case, longest first."""
+    names = _HYPHENATED.get(variant)
+    if names is None:
+        names = sorted((n.lower() for p in variant.provinces.values() for n in (p.name, *p.aliases) if "-" in n),
+                       key=len, reverse=True)
+        _HYPHENATED[variant] = names
+    return names
+
+
+#: by variant, :func:`_hyphenated_names` (read for every order parsed; a variant's map never changes)
+_HYPHENATED: weakref.WeakKeyDictionary[Variant, list[str]] = weakref.WeakKeyDictionary()
 
 
 class _Reader:
@@ -387,11 +393,19 @@ def _follows_a_place(rest: list[str]) -> bool:
 
 def find_power(variant: Variant, name: str) -> Power | None:
     """A power by id, name, adjective or abbreviation, in any case."""
-    key = normalize_name(name)
-    for p in variant.powers.values():
-        if key in (normalize_name(p.id), normalize_name(p.name), normalize_name(p.adjective), p.abbrev.lower()):
-            return p
-    return None
+    names = _POWER_NAMES.get(variant)
+    if names is None:
+        names = {}
+        for p in variant.powers.values():  # (where two powers share a name, the first listed has it)
+            for key in (normalize_name(p.id), normalize_name(p.name), normalize_name(p.adjective), p.abbrev.lower()):
+                names.setdefault(key, p)
+        _POWER_NAMES[variant] = names
+    return names.get(normalize_name(name))
+
+
+#: by variant, its powers by every name :func:`find_power` knows them by: the parser asks for each
+#: order (whether its first words name a power), and a variant's powers never change
+_POWER_NAMES: weakref.WeakKeyDictionary[Variant, dict[str, Power]] = weakref.WeakKeyDictionary()
 
 
 def parse_order(

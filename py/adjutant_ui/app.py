@@ -164,6 +164,8 @@ class App:
         self._save_proxy: Any = None
         #: the game the list of recent games was last filled for (it lists the others)
         self.recent_for: str | None = None
+        #: what each side panel was last filled with (see :meth:`_stale`)
+        self.shown: dict[str, Any] = {}
 
     # --- plumbing ------------------------------------------------------------------------------------
     def on(self, element: Any, event: str, handler: Any) -> Any:
@@ -1357,6 +1359,15 @@ class App:
         self.render()
 
     # --- drawing -------------------------------------------------------------------------------------
+    def _stale(self, panel: str, data: Any) -> bool:
+        """Whether ``panel`` shows other ``data`` than these (then they are taken as shown): a render fills
+        again only the panels whose data changed (an order entered changes the order list, not the
+        position or the last phase's results), so the browser lays out only those again."""
+        if self.shown.get(panel) == data:
+            return False
+        self.shown[panel] = data
+        return True
+
     def render(self) -> None:
         session = self.session
         board = self.board
@@ -1396,7 +1407,9 @@ class App:
         self._orders_panel()
         self._position_text()
         self._secrets_panel(sites)
-        _id("results").textContent = session.shown_results_text()
+        text = session.shown_results_text()
+        if self._stale("results", text):
+            _id("results").textContent = text
         _id("copy-results").textContent = "Copy results for the players" if self.role == GM else "Copy results"
         readonly = session.readonly
         _id("undo").disabled = readonly or not game.history
@@ -1511,38 +1524,45 @@ class App:
             units[unit.power] += 1
         due = game.orders_due() if session.at_current else {}
         adjustments = game.adjustments() if session.at_current and game.phase.kind == "adjustment" else {}
-        body = _id("powers").querySelector("tbody")
-        body.replaceChildren()
+        rows = []
         for power in game.variant.powers.values():
-            row = document.createElement("tr")
-            row.dataset.power = power.id
-            name = document.createElement("td")
-            swatch = document.createElement("span")
-            swatch.className = "swatch"
-            swatch.style.background = self.board.colours.get(power.id, "#888")
-            name.appendChild(swatch)
-            name.appendChild(document.createTextNode(power.name))
-            row.appendChild(name)
-            for value in (centres.get(power.id, 0), units.get(power.id, 0)):
-                cell = document.createElement("td")
-                cell.textContent = str(value)
-                row.appendChild(cell)
-            status = document.createElement("td")
+            status, kind = "—", ""
             if not session.at_current or game.over:
-                status.textContent = "—"
+                pass
             elif power.id in due:
                 delta = adjustments.get(power.id)
                 if delta:
-                    status.textContent = f"{'builds' if delta > 0 else 'removals'} due: {due[power.id]}"
+                    status = f"{'builds' if delta > 0 else 'removals'} due: {due[power.id]}"
                 else:
-                    status.textContent = f"due: {due[power.id]}"
-                status.className = "due"
+                    status = f"due: {due[power.id]}"
+                kind = "due"
             elif units.get(power.id, 0) or adjustments.get(power.id):
-                status.textContent = "ready"
-                status.className = "ready"
-            else:
-                status.textContent = "—"
-            row.appendChild(status)
+                status, kind = "ready", "ready"
+            rows.append((power.id, power.name, self.board.colours.get(power.id, "#888"), centres.get(power.id, 0),
+                         units.get(power.id, 0), status, kind))
+        if not self._stale("powers", rows):
+            return
+        body = _id("powers").querySelector("tbody")
+        body.replaceChildren()
+        for power_id, power_name, colour, centre_count, unit_count, status, kind in rows:
+            row = document.createElement("tr")
+            row.dataset.power = power_id
+            name = document.createElement("td")
+            swatch = document.createElement("span")
+            swatch.className = "swatch"
+            swatch.style.background = colour
+            name.appendChild(swatch)
+            name.appendChild(document.createTextNode(power_name))
+            row.appendChild(name)
+            for value in (centre_count, unit_count):
+                cell = document.createElement("td")
+                cell.textContent = str(value)
+                row.appendChild(cell)
+            cell = document.createElement("td")
+            cell.textContent = status
+            if kind:
+                cell.className = kind
+            row.appendChild(cell)
             body.appendChild(row)
 
     def _position_text(self) -> None:
@@ -1552,24 +1572,30 @@ class App:
         assert session is not None
         variant = session.game.variant
         position = session.shown_position()
-        listing = _id("position-list")
-        listing.replaceChildren()
+        lines = []
         for power in variant.powers.values():
             units = [f"{u.type} {variant.province_name(u.location)}" for u in position.units.values()
                      if u.power == power.id]
             units += [f"{d.unit.type} {variant.province_name(d.unit.location)} (dislodged)"
                       for d in position.dislodged if d.unit.power == power.id]
             centres = sorted(variant.province_name(p) for p, owner in position.centres.items() if owner == power.id)
+            lines.append((power.id, f"{power.name}: units {', '.join(units) or 'none'}; "
+                                    f"{len(centres)} centres: {', '.join(centres) or 'none'}."))
+        if not self._stale("position", lines):
+            return
+        listing = _id("position-list")
+        listing.replaceChildren()
+        for power_id, text in lines:
             item = document.createElement("li")
-            item.dataset.power = power.id
-            item.textContent = (f"{power.name}: units {', '.join(units) or 'none'}; "
-                                f"{len(centres)} centres: {', '.join(centres) or 'none'}.")
+            item.dataset.power = power_id
+            item.textContent = text
             listing.appendChild(item)
 
-    @staticmethod
-    def _results_list(entries: list[tuple[str, str]]) -> None:
+    def _results_list(self, entries: list[tuple[str, str]]) -> None:
         """The results as sentences, each focusable: focused (or pointed at), it picks out its symbols on
         the map (the listeners are on the list, wired once: see on_result_focus)."""
+        if not self._stale("results-summary", entries):
+            return
         listing = _id("results-summary")
         listing.replaceChildren()
         for text, key in entries:

@@ -15,6 +15,7 @@ from typing import Any
 
 import js
 from adjutant import pieces
+from pyodide.code import run_js
 from pyodide.ffi import jsnull
 
 from .session import PhaseMarks, Shape
@@ -26,6 +27,19 @@ DISLODGED_OFFSET = pieces.DISLODGED_OFFSET
 FLEET_WIDTH, FLEET_HEIGHT = pieces.FLEET_SIZE
 #: how an order with no place but its unit's reads in a tooltip ("Paris holds")
 ORDER_VERBS = {"hold": "holds", "disband": "disbands", "research": "researches"}
+
+
+#: makes one SVG element: its attributes set, its text if not null, appended to its parent if any;
+#: returns it. One call from Python per element, where creating it and setting each attribute from Python
+#: would cross between Python and JavaScript for each step (a phase's results are some 250 elements at 100
+#: game years). Only setAttribute and textContent: no markup.
+_MAKE = run_js("""(parent, tag, text, ...attributes) => {
+  const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (let i = 0; i < attributes.length; i += 2) element.setAttribute(attributes[i], attributes[i + 1]);
+  if (text !== null && text !== undefined) element.textContent = text;
+  if (parent) parent.appendChild(element);
+  return element;
+}""")
 
 
 def _v(value: Any) -> Any:
@@ -94,17 +108,17 @@ class Board:
     def anchor(self, location: str) -> tuple[float, float] | None:
         return self.anchors.get(location) or self.anchors.get(location.split("/")[0])
 
-    def _el(self, tag: str, parent: Any = None, **attrs: Any) -> Any:
-        element = js.document.createElementNS(SVG_NS, tag)
+    @staticmethod
+    def _el(tag: str, parent: Any, text: str | None = None, **attrs: Any) -> Any:
+        """A new SVG element ``tag`` appended to ``parent`` (None: not yet in the page), with the
+        attributes (``class_`` is ``class``, ``data_result`` is ``data-result``) and its text if given."""
+        flat: list[str] = []
         for key, value in attrs.items():
-            element.setAttribute(key.rstrip("_").replace("_", "-"), str(value))
-        (parent if parent is not None else self.overlay).appendChild(element)
-        return element
+            flat += (key.rstrip("_").replace("_", "-"), str(value))
+        return _MAKE(parent, tag, text, *flat)
 
     def _text(self, parent: Any, x: float, y: float, text: str, cls: str) -> Any:
-        element = self._el("text", parent, x=f"{x:.1f}", y=f"{y:.1f}", class_=cls)
-        element.textContent = text
-        return element
+        return self._el("text", parent, text, x=f"{x:.1f}", y=f"{y:.1f}", class_=cls)
 
     # --- drawing -------------------------------------------------------------------------------------
     def draw(
@@ -129,7 +143,9 @@ class Board:
 
         Only what differs from the last drawing is drawn again (a click changes one order or one unit's
         look, not the board): each layer is kept with what it was drawn from, and the orders and units
-        one by one (the page's time from a click to the next frame does not grow with the game)."""
+        one by one (the page's time from a click to the next frame does not grow with the game). What is
+        drawn again is built apart from the page and put in at once: the page is told of one change per
+        layer, not of every element and attribute (PyScript watches the whole document's changes)."""
         self._colour_centres(position.centres)
         self._kept_layer("unit-marks")  # before the layers that draw in it (see LAYERS)
         if list(targets or []) != self._targets:
@@ -167,8 +183,8 @@ class Board:
     LAYERS = ("sites", "changed", "results", "retreats", "marks", "orders", "units", "unit-marks")
 
     def _layer(self, name: str, inputs: Any, paint: Any) -> None:
-        """Draw layer ``name`` again with ``paint`` (which appends it to the overlay) unless it was
-        last drawn from equal ``inputs``."""
+        """Draw layer ``name`` again with ``paint`` (which returns it, not yet in the page, or None when
+        there is nothing to draw) unless it was last drawn from equal ``inputs``."""
         if name in self._inputs and self._inputs[name] == inputs:
             return
         self._inputs[name] = inputs
@@ -177,10 +193,9 @@ class Board:
             old.remove()
         for mark in self._beside.pop(name, []):
             mark.remove()
-        before = len(self.overlay.children)
-        paint()
-        if len(self.overlay.children) > before:
-            self._place(name, self.overlay.lastElementChild)
+        layer = paint()
+        if layer is not None:
+            self._place(name, layer)
 
     def _place(self, name: str, element: Any) -> None:
         """Put layer ``name``'s ``element`` in the overlay under the layers drawn above it."""
@@ -195,15 +210,16 @@ class Board:
         """The layer ``name`` whose items :meth:`_update` keeps from one drawing to the next."""
         layer = self._layers.get(name)
         if layer is None:
-            layer = self._el("g", class_=f"adj-{name}")
+            layer = self._el("g", None, class_=f"adj-{name}")
             self._place(name, layer)
         return layer
 
     @staticmethod
     def _update(kept: dict[Any, list[list[Any]]], layer: Any, items: list[tuple[Any, Any]], paint: Any) -> None:
-        """Make ``layer`` hold one drawing per item: ``items`` are (key, what ``paint(layer, what)``
-        draws, as one or more elements appended to ``layer``, and returns those it drew in another layer);
-        a drawing whose key is still there is kept, the others are removed, the new ones drawn."""
+        """Make ``layer`` hold one drawing per item: ``items`` are (key, what ``paint(parent, what)``
+        draws, as one or more elements appended to ``parent``, and returns those it drew in another layer);
+        a drawing whose key is still there is kept, the others are removed, the new ones drawn (apart, then
+        put in the layer together)."""
         wanted: dict[Any, int] = {}
         for key, _ in items:
             wanted[key] = wanted.get(key, 0) + 1
@@ -214,19 +230,23 @@ class Board:
                     element.remove()
             if not drawings:
                 del kept[key]
+        new = js.document.createDocumentFragment()
         for key, what in items:
             if len(kept.get(key, ())) < wanted[key]:
-                before = layer.childElementCount
-                elsewhere = paint(layer, what)
-                elements = [layer.children.item(i) for i in range(before, layer.childElementCount)]
+                before = new.childElementCount
+                elsewhere = paint(new, what)
+                elements = [new.children.item(i) for i in range(before, new.childElementCount)]
                 elements += elsewhere or []
                 if elements:
                     kept.setdefault(key, []).append(elements)
+        if new.childElementCount:
+            layer.appendChild(new)
 
-    def _results(self, results: list[Shape]) -> None:
-        layer = self._el("g", class_="adj-results")
+    def _results(self, results: list[Shape]) -> Any:
+        layer = self._el("g", None, class_="adj-results")
         for shape in results:
             self._beside.setdefault("results", []).extend(self._shape(layer, shape, "result"))
+        return layer
 
     def _draw_unit(self, layer: Any, key: tuple[Any, bool, bool, bool, str | None]) -> list[Any]:
         """One unit as :meth:`draw` keys it: (unit, dislodged, selected, orderable, strength mark);
@@ -235,16 +255,12 @@ class Board:
         if not dislodged:
             group = self._unit(layer, unit, unit.location, selected, orderable)
             return self._strength(group, unit.location, mark) if mark else []
-        group = self._unit(layer, unit, unit.location, selected, orderable, offset=DISLODGED_OFFSET)
-        group.classList.add("dislodged")
-        title = _v(group.querySelector("title"))
-        if title is not None:
-            title.textContent = f"{title.textContent}, dislodged: it must retreat or be disbanded"
+        self._unit(layer, unit, unit.location, selected, orderable, offset=DISLODGED_OFFSET, dislodged=True)
         return []
 
-    def _sites(self, sites: dict[str, int]) -> None:
+    def _sites(self, sites: dict[str, int]) -> Any:
         """A diamond with the level beside each site's unit place (the legend under the map explains)."""
-        layer = self._el("g", class_="adj-sites")
+        layer = self._el("g", None, class_="adj-sites")
         for province, level in sorted(sites.items()):
             point = self.anchor(province)
             if point is None:
@@ -257,13 +273,14 @@ class Board:
             self._el("polygon", group, points=f"{x:.1f},{y - r:.1f} {x + r:.1f},{y:.1f} {x:.1f},{y + r:.1f} "
                      f"{x - r:.1f},{y:.1f}", class_="adj-site-body")
             self._text(group, x, y + 3.5, str(int(level)), "adj-site-text")
-            title = self._el("title", group)
-            title.textContent = f"Site of the Ancients, level {int(level)}: {self.variant.province_name(province)}"
+            name = self.variant.province_name(province)
+            self._el("title", group, f"Site of the Ancients, level {int(level)}: {name}")
+        return layer
 
-    def _changed_centres(self, centres: dict[str, str], changed: dict[str, str]) -> None:
+    def _changed_centres(self, centres: dict[str, str], changed: dict[str, str]) -> Any:
         """Each centre that changed hands, its dot half in the old owner's colour, titled with its old and
         new owner."""
-        layer = self._el("g", class_="adj-changed-centres")
+        layer = self._el("g", None, class_="adj-changed-centres")
         for province, before in changed.items():
             point = self.centre_points.get(province) or self.anchor(province)
             if point is None:
@@ -275,21 +292,21 @@ class Board:
             group = self._el("g", layer, class_="adj-centre-changed", data_province=province,
                              data_result=f"centre:{province}")
             x, y, r = point[0], point[1], pieces.CENTRE_DOT_RADIUS[home]
-            half = self._el("path", group, d=f"M{x:.1f},{y - r:.1f}A{r:g},{r:g} 0 0 0 {x:.1f},{y + r:.1f}Z",
-                            class_="adj-centre-was")
-            half.style.fill = self.colours.get(before, "#fff") if before else "#fff"
+            was = self.colours.get(before, "#fff") if before else "#fff"
+            self._el("path", group, d=f"M{x:.1f},{y - r:.1f}A{r:g},{r:g} 0 0 0 {x:.1f},{y + r:.1f}Z",
+                     class_="adj-centre-was", style=f"fill: {was}")
             self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{pieces.changed_ring_radius(home):.2f}",
                      class_="adj-centre-rim")
-            title = self._el("title", group)
-            title.textContent = (f"{self.variant.province_name(province)}: now {self._owner(now)}'s, "
-                                 f"was {self._owner(before)}'s")
+            self._el("title", group, f"{self.variant.province_name(province)}: now {self._owner(now)}'s, "
+                                     f"was {self._owner(before)}'s")
+        return layer
 
     def _owner(self, power: str) -> str:
         return self.variant.powers[power].name if power in self.variant.powers else "no one"
 
-    def _retreats(self, retreats: dict[str, list[str]]) -> None:
+    def _retreats(self, retreats: dict[str, list[str]]) -> Any:
         """Thin dashed lines from each dislodged unit to the places it may retreat to."""
-        layer = self._el("g", class_="adj-retreat-options")
+        layer = self._el("g", None, class_="adj-retreat-options")
         for location, options in retreats.items():
             home = self.anchor(location)
             if home is None:
@@ -304,7 +321,8 @@ class Board:
                 self._el("line", group, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
                          y2=f"{end[1]:.1f}", class_="adj-line retreat-option")
                 self._el("circle", group, cx=f"{end[0]:.1f}", cy=f"{end[1]:.1f}", r=4, class_="adj-dot retreat-option")
-                self._el("title", group).textContent = f"may retreat to {self.variant.province_name(option)}"
+                self._el("title", group, f"may retreat to {self.variant.province_name(option)}")
+        return layer
 
     def _strength(self, group: Any, location: str, mark: str) -> list[Any]:
         point = self.anchor(location)
@@ -359,33 +377,29 @@ class Board:
         return f"{name}, {text}" if text and text not in name else name
 
     def _unit(self, parent: Any, unit: Any, location: str, selected: bool, orderable: bool,
-              offset: tuple[float, float] = (0.0, 0.0)) -> Any:
+              offset: tuple[float, float] = (0.0, 0.0), dislodged: bool = False) -> Any:
         point = self.anchor(location)
-        group = self._el("g", parent, class_="adj-unit", data_location=location, data_power=unit.power,
-                         data_type=unit.type)
+        power = self.variant.powers.get(unit.power)
+        owner = power.adjective if power else unit.power
+        name = f"{owner} {unit.type} {self.variant.province_name(location)}"
+        title = name + (", dislodged: it must retreat or be disbanded" if dislodged else "")
+        classes = "adj-unit" + " selected" * selected + " orderable" * orderable + " dislodged" * dislodged
+        focus = {"tabindex": "0", "role": "button", "aria-label": name + (" (selected)" if selected else "")}
+        group = self._el("g", parent, class_=classes, data_location=location, data_power=unit.power,
+                         data_type=unit.type, **(focus if orderable and point is not None else {}))
         if point is None:
             return group
         x, y = point[0] + offset[0], point[1] + offset[1]
         colour = self.colours.get(unit.power, "#888")
         if unit.type == "F":
-            body = self._el("rect", group, x=f"{x - FLEET_WIDTH / 2:.1f}", y=f"{y - FLEET_HEIGHT / 2:.1f}",
-                            width=f"{FLEET_WIDTH:g}", height=f"{FLEET_HEIGHT:g}", rx=5)
+            self._el("rect", group, x=f"{x - FLEET_WIDTH / 2:.1f}", y=f"{y - FLEET_HEIGHT / 2:.1f}",
+                     width=f"{FLEET_WIDTH:g}", height=f"{FLEET_HEIGHT:g}", rx=5, class_="adj-unit-body",
+                     style=f"fill: {colour}")
         else:
-            body = self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=UNIT_RADIUS)
-        body.setAttribute("class", "adj-unit-body")
-        body.style.fill = colour
+            self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=UNIT_RADIUS, class_="adj-unit-body",
+                     style=f"fill: {colour}")
         self._text(group, x, y + 4.5, unit.type, "adj-unit-letter")
-        title = self._el("title", group)
-        power = self.variant.powers.get(unit.power)
-        owner = power.adjective if power else unit.power
-        title.textContent = f"{owner} {unit.type} {self.variant.province_name(location)}"
-        if selected:
-            group.classList.add("selected")
-        if orderable:
-            group.classList.add("orderable")
-            group.setAttribute("tabindex", "0")
-            group.setAttribute("role", "button")
-            group.setAttribute("aria-label", title.textContent + (" (selected)" if selected else ""))
+        self._el("title", group, title)
         return group
 
     def _arrow(self, parent: Any, a: tuple[float, float], b: tuple[float, float], cls: str, colour: str,
@@ -399,16 +413,14 @@ class Board:
         # (the lighter power colours alone do not: tests/test_maps_render.py measures it)
         self._el("line", parent, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
                  y2=f"{end[1]:.1f}", class_=cls.replace("adj-line", "adj-casing"))
-        line = self._el("line", parent, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
-                        y2=f"{end[1]:.1f}", class_=cls)
-        line.style.stroke = colour
+        self._el("line", parent, x1=f"{start[0]:.1f}", y1=f"{start[1]:.1f}", x2=f"{end[0]:.1f}",
+                 y2=f"{end[1]:.1f}", class_=cls, style=f"stroke: {colour}")
         if head:
             size = 11.0
             left = (end[0] - ux * size - uy * size * 0.55, end[1] - uy * size + ux * size * 0.55)
             right = (end[0] - ux * size + uy * size * 0.55, end[1] - uy * size - ux * size * 0.55)
-            tip = self._el("polygon", parent, points=" ".join(f"{p[0]:.1f},{p[1]:.1f}" for p in (end, left, right)),
-                           class_=cls + " head")
-            tip.style.fill = colour
+            self._el("polygon", parent, points=" ".join(f"{p[0]:.1f},{p[1]:.1f}" for p in (end, left, right)),
+                     class_=cls + " head", style=f"fill: {colour}")
 
     def _order_title(self, shape: Shape) -> str:
         """An order in words, as its symbols' tooltip says it: "Paris moves to Burgundy"."""
@@ -434,10 +446,16 @@ class Board:
         """Draw ``shape`` in ``parent``; returns the marks drawn beside its unit, in the unit-marks layer."""
         colour = self.colours.get(shape.power, "#444")
         state = "" if shape.success is None else (" succeeded" if shape.success else " failed")
-        group = self._el("g", parent, class_=f"adj-order {shape.kind}{state} {extra}".strip(), data_kind=shape.kind)
+        classes = f"adj-order {shape.kind}{state} {extra}".strip()
+        attrs = {"data_kind": shape.kind}
         if extra == "result":  # the key the results list marks it by (Session.results_entries)
-            group.setAttribute("data-result", f"order:{shape.at}")
+            attrs["data_result"] = f"order:{shape.at}"
         at = self.anchor(shape.at)
+        if at is not None:
+            classes += " illegal" * shape.illegal + (f" {shape.outcome}" if shape.outcome else "")
+            if shape.outcome:
+                attrs["data_outcome"] = shape.outcome
+        group = self._el("g", parent, class_=classes, **attrs)
         if at is None:
             return []
         title = self._order_title(shape)
@@ -446,21 +464,19 @@ class Board:
             title = f"{title}: {outcome} ({shape.reason})" if shape.reason else f"{title}: {outcome}"
         if shape.illegal:
             title = f"{title}: illegal, kept anyway: the unit will hold"
-        self._el("title", group).textContent = title
+        self._el("title", group, title)
         beside: list[Any] = []
 
         def mark_group(what: str) -> Any:
             """A group for a mark beside the unit, above the units; a click on it is a click on the unit."""
+            keyed = {"data_result": f"order:{shape.at}"} if extra == "result" else {}
             drawn = self._el("g", self._layers["unit-marks"], class_=f"adj-unit-mark {what} {extra}".strip(),
-                             data_kind=shape.kind, data_location=shape.at)
-            if extra == "result":
-                drawn.setAttribute("data-result", f"order:{shape.at}")
-            self._el("title", drawn).textContent = title
+                             data_kind=shape.kind, data_location=shape.at, **keyed)
+            self._el("title", drawn, title)
             beside.append(drawn)
             return drawn
 
         if shape.illegal:  # kept at the player's say: a "!" beside the unit says it will hold
-            group.classList.add("illegal")
             mark = pieces.ILLEGAL_MARK
             x, y = at[0] + mark.offset[0], at[1] + mark.offset[1]
             drawn = mark_group("illegal")
@@ -474,14 +490,15 @@ class Board:
             if to is None:
                 self._arrow(group, at, via, "adj-line dashed", colour, head=False)
                 self._el("circle", group, cx=f"{via[0]:.1f}", cy=f"{via[1]:.1f}", r=UNIT_RADIUS + 4,
-                         class_="adj-ring").style.stroke = colour
+                         class_="adj-ring", style=f"stroke: {colour}")
             else:
                 mid = ((via[0] + to[0]) / 2, (via[1] + to[1]) / 2)
                 self._arrow(group, at, mid, "adj-line dashed", colour, shorten=2)
         elif shape.kind == "convoy" and via is not None and to is not None:
             mid = ((via[0] + to[0]) / 2, (via[1] + to[1]) / 2)
             self._arrow(group, at, mid, "adj-line dotted", colour, head=False)
-            self._el("circle", group, cx=f"{mid[0]:.1f}", cy=f"{mid[1]:.1f}", r=4, class_="adj-dot").style.fill = colour
+            self._el("circle", group, cx=f"{mid[0]:.1f}", cy=f"{mid[1]:.1f}", r=4, class_="adj-dot",
+                     style=f"fill: {colour}")
         elif shape.kind == "protect" and via is not None:
             # a dotted line to the fleet it protects, then the fleet's run as a dotted arrow, and a shield
             self._arrow(group, at, via, "adj-line dotted", colour, head=False)
@@ -493,7 +510,7 @@ class Board:
             w = r * 5 / 6
             self._el("path", mark_group("protect"), d=f"M{sx - w:.1f},{sy - r:.1f}h{2 * w:.1f}v{r * 5 / 6:.1f}"
                      f"q0,{r * 5 / 6:.1f} {-w:.1f},{r * 7 / 6:.1f}q{-w:.1f},{-r / 3:.1f} {-w:.1f},{-r * 7 / 6:.1f}z",
-                     class_="adj-shield").style.fill = colour
+                     class_="adj-shield", style=f"fill: {colour}")
         elif shape.kind == "transfer" and via is not None:
             self._arrow(group, at, via, "adj-line double", colour)
             self._badge(mark_group("transfer"), at, "T", colour)
@@ -502,21 +519,17 @@ class Board:
             self._badge(mark_group("mattermit"), at, "M", colour)
         elif shape.kind == "research":
             self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
-                     class_="adj-ring dashed").style.stroke = colour
+                     class_="adj-ring dashed", style=f"stroke: {colour}")
             self._badge(mark_group("research"), at, "R", colour)
         elif shape.kind == "hold":
             self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
-                     class_="adj-ring").style.stroke = colour
+                     class_="adj-ring", style=f"stroke: {colour}")
         elif shape.kind == "disband":
             self._el("path", group, d=f"M{at[0]-9:.1f},{at[1]-9:.1f}L{at[0]+9:.1f},{at[1]+9:.1f}"
                      f"M{at[0]+9:.1f},{at[1]-9:.1f}L{at[0]-9:.1f},{at[1]+9:.1f}", class_="adj-cross")
         elif shape.kind == "build":
-            ring = self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
-                            class_="adj-ring build")
-            ring.style.stroke = colour
-        if shape.outcome:
-            group.classList.add(shape.outcome)
-            group.setAttribute("data-outcome", shape.outcome)
+            self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
+                     class_="adj-ring build", style=f"stroke: {colour}")
         if shape.success is False and shape.kind in ("move", "retreat", "support", "convoy"):
             end = to or via or at
             if shape.outcome == "bounced" and shape.kind in ("move", "retreat") and to is not None:
@@ -551,10 +564,10 @@ class Board:
             points.append(f"{mx + ux * step - uy * side:.1f},{my + uy * step + ux * side:.1f}")
         self._el("polyline", group, points=" ".join(points), class_="adj-cut")
 
-    def _marks(self, marks: PhaseMarks, spots: tuple[str, ...] = ()) -> None:
+    def _marks(self, marks: PhaseMarks, spots: tuple[str, ...] = ()) -> Any:
         """Stand-offs, the places units were dislodged from, and the adjustments due with the build sites;
         a power's badge of adjustments due is placed clear of the units (at ``spots``) and centre dots."""
-        layer = self._el("g", class_="adj-marks")
+        layer = self._el("g", None, class_="adj-marks")
         for province, units in sorted(marks.standoffs.items()):
             point = self.anchor(province)
             if point is None:
@@ -569,8 +582,8 @@ class Board:
                 spikes.append(f"{x + r * math.cos(angle):.1f},{y + r * math.sin(angle):.1f}")
             self._el("polygon", group, points=" ".join(spikes), class_="adj-standoff-body")
             names = ", ".join(self.variant.province_name(u) for u in units)
-            self._el("title", group).textContent = (
-                f"Stand-off in {self.variant.province_name(province)}: {names} bounced; no unit may retreat there")
+            self._el("title", group, f"Stand-off in {self.variant.province_name(province)}: {names} bounced; "
+                                     "no unit may retreat there")
         for location, reason in sorted(marks.dislodged.items()):
             home = self.anchor(location)
             if home is None:
@@ -581,8 +594,7 @@ class Board:
             # a dashed red ring round the unit, drawn beside the place it was pushed out of
             self._el("circle", group, cx=f"{end[0]:.1f}", cy=f"{end[1]:.1f}", r=UNIT_RADIUS + 5,
                      class_="adj-dislodged-ring")
-            self._el("title", group).textContent = (
-                f"The unit in {self.variant.province_name(location)} was {reason or 'dislodged'}")
+            self._el("title", group, f"The unit in {self.variant.province_name(location)} was {reason or 'dislodged'}")
         taken: list[tuple[float, float]] = []
         for power, delta in sorted(marks.adjustments.items()):
             homes = [p for p in (self.centre_points.get(h) or self.anchor(h)
@@ -594,10 +606,8 @@ class Board:
                     continue
                 site = self._el("circle", layer, cx=f"{point[0]:.1f}", cy=f"{point[1]:.1f}", r=14,
                                 class_="adj-build-site", data_power=power, data_province=province,
-                                data_result=f"adjust:{power}")
-                site.style.stroke = colour
-                self._el("title", site).textContent = (
-                    f"{self._owner(power)} may build in {self.variant.province_name(province)}")
+                                data_result=f"adjust:{power}", style=f"stroke: {colour}")
+                self._el("title", site, f"{self._owner(power)} may build in {self.variant.province_name(province)}")
             if not homes:
                 continue
             x, y = self._clear_spot((sum(p[0] for p in homes) / len(homes), sum(p[1] for p in homes) / len(homes)),
@@ -607,14 +617,14 @@ class Board:
             group = self._el("g", self._layers["unit-marks"],
                              class_="adj-adjustment " + ("builds" if delta > 0 else "removals"),
                              data_power=power, data_delta=delta, data_result=f"adjust:{power}")
-            body = self._el("rect", group, x=f"{x - 15:.1f}", y=f"{y - 10:.1f}", width=30, height=20, rx=10,
-                            class_="adj-adjustment-body")
-            body.style.fill = colour
+            self._el("rect", group, x=f"{x - 15:.1f}", y=f"{y - 10:.1f}", width=30, height=20, rx=10,
+                     class_="adj-adjustment-body", style=f"fill: {colour}")
             self._text(group, x, y + 5, text, "adj-adjustment-text")
             count = abs(delta)
             what = ("build" if delta > 0 else "removal") + ("s" if count != 1 else "")
-            self._el("title", group).textContent = f"{self._owner(power)}: {count} {what} due"
+            self._el("title", group, f"{self._owner(power)}: {count} {what} due")
             self._beside.setdefault("marks", []).append(group)
+        return layer
 
     def _clear_spot(self, near: tuple[float, float], half: tuple[float, float], units: list[tuple[float, float]],
                     badges: list[tuple[float, float]]) -> tuple[float, float]:
@@ -647,8 +657,8 @@ class Board:
         """A small lettered disc on a unit's lower left corner: the Cluster orders that are not moves (R, T, M)."""
         badge = pieces.ORDER_BADGE
         x, y = at[0] + badge.offset[0], at[1] + badge.offset[1]
-        disc = self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=badge.radius, class_="adj-badge")
-        disc.style.stroke = colour
+        self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=badge.radius, class_="adj-badge",
+                 style=f"stroke: {colour}")
         self._text(group, x, y + 3.5, letter, "adj-badge-text")
 
     @staticmethod

@@ -264,6 +264,7 @@ class Session:
         position = self.game.position_at(index)
         dislodged = {d.unit.province: d.unit for d in position.dislodged}
         outcome = {r.order: r for r in record.results if r.order}
+        everyone = {**dislodged, **position.units}
         out = []
         for power, texts in record.orders.items():
             for text in texts:
@@ -276,7 +277,7 @@ class Session:
                     continue
                 result = outcome.get(text)
                 success = result.success if result is not None else None
-                shape = order_shape(order, {**dislodged, **position.units}, success)
+                shape = order_shape(order, everyone, success)
                 if shape is not None:
                     reason = place_labels(self.game.variant, result.reason) if result is not None else ""
                     out.append(replace(shape, reason=reason, outcome=outcome_of(reason)))
