@@ -108,8 +108,10 @@ def order_list(page: Any) -> list[str]:
 
 
 def click_map(page: Any, location: str, unit: bool) -> None:
-    """A click where a user clicks (the mouse at the spot, not an event sent to an element)."""
+    """A click where a user clicks (the mouse at the spot, not an event sent to an element), the map scrolled
+    into view first as a user scrolls to it."""
     selector = f'#map .adj-unit[data-location="{location}"]' if unit else f'#map [id="{location}"]'
+    page.locator(selector).first.scroll_into_view_if_needed()
     box = page.locator(selector).first.bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 

@@ -138,16 +138,16 @@ def test_the_transferees_power_transfers_out_of_its_host_by_click_and_by_keyboar
     assert page.locator('#map .adj-target[id="ber"]').count() == 1
     assert page.locator('#map .adj-target[id="kie"]').count() == 0  # a fleet: not the host's type
     assert serious_violations(page, site) == []
-    page.locator('#map .adj-unit[data-location="kie"]').click()
-    assert "A Munich cannot transfer out to the unit in Kiel" in page.inner_text("#click-note")
+    page.locator('#map .adj-unit[data-location="lon"]').click()  # England's fleet: no choice
+    assert "A Munich cannot transfer out to the unit in London" in page.inner_text("#click-note")
     page.locator('#map .adj-unit[data-location="ber"]').click()
     assert "FRA: A Mun TRA A Ber" in page.inner_text("#order-list")
     assert page.inner_text("#orders-errors") == ""
     drawn = page.locator("#map .adj-orders .adj-order.transfer")
     assert drawn.count() == 1
-    assert page.locator("#map .adj-unit-mark.transfer .adj-badge-text").text_content() == "T"
+    assert page.locator("#map .adj-unit-mark.transfer:not(.result) .adj-badge-text").text_content() == "T"
     assert drawn.locator("title").first.text_content() == "Munich transfers to Berlin"
-    assert inside_unit_box(page, ".adj-unit-mark.transfer .adj-badge", "mun")
+    assert inside_unit_box(page, ".adj-unit-mark.transfer:not(.result) .adj-badge", "mun")
 
     page.click("#orders-clear")  # the same order from the keyboard: Enter on the unit, the button, the target
     assert "TRA" not in page.inner_text("#order-list")
@@ -237,13 +237,13 @@ def test_a_coast_running_protect_is_given_by_keyboard_and_click_and_adjudicated(
     assert actions(page) == ["hold", "support", "protect", "cancel"]
     press_enter_on(page, "[data-action=protect]")
     assert page.inner_text("#click-prompt") == "A Rome protects: click the fleet"
-    page.locator('#map .adj-unit[data-location="ven"]').click()
-    assert "A Rome cannot protect the unit in Venice: choose a highlighted unit" in page.inner_text("#click-note")
+    page.locator('#map .adj-unit[data-location="tri"]').click()  # Austria's fleet: no run past Rome
+    assert "A Rome cannot protect the unit in Trieste: choose a highlighted unit" in page.inner_text("#click-note")
     press_enter_on(page, '#map .adj-target[id="nap"]')
     assert page.inner_text("#click-prompt") == "A Rome protects F Naples: click where it runs"
     press_enter_on(page, '#map .adj-target[id="tus"]')
     assert "ITA: A Rom P F Nap - Tus" in page.inner_text("#order-list")
-    assert page.locator("#map .adj-orders .adj-order.protect .adj-shield").count() == 1
+    assert page.locator("#map .adj-unit-mark.protect .adj-shield").count() == 1
     page.locator('#map .adj-unit[data-location="nap"]').click()
     assert page.locator('#map .adj-target[id="tus"]').count() == 1  # the run along Rome's coast
     page.locator('#map [id="tus"]').dispatch_event("click")
