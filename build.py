@@ -78,14 +78,32 @@ function pageTurn() {
 }
 
 // Pyodide's module, set up (its WebAssembly instantiated, its file system made) while the snapshot is
-// still being read, and then given the snapshot's bytes to restore. loadPyodide itself awaits the
-// snapshot before it instantiates anything (it sizes the memory by it): it is given, as `_loadSnapshot`,
-// an empty array of the snapshot's size (known at build time), and the module's restoreSnapshot is made
-// to copy the real bytes instead.
-function restoring(memory) {
+// still being read, and then, if there is one, given the snapshot's bytes to restore. loadPyodide itself
+// awaits the snapshot before it instantiates anything (it sizes the memory by it): it is given, as
+// `_loadSnapshot`, an empty array of the snapshot's size (known at build time), and the module's
+// restoreSnapshot is made to copy the real bytes instead. The WebAssembly is the module the shell
+// compiled (shell.wasm) where it did: Pyodide's instantiateWasm adds imports of its own and calls
+// WebAssembly.instantiateStreaming, which is made, for that one call, to instantiate the shell's module.
+function settingUp(memory) {
   return async (settings) => {
     const { default: createModule } = await import("./pyodide.asm.mjs");
+    const compiled = globalThis.adjutantShell && globalThis.adjutantShell.wasm;
+    const instantiate = settings.instantiateWasm;
+    if (compiled && instantiate) {
+      settings.instantiateWasm = (imports, success) => {
+        const streaming = WebAssembly.instantiateStreaming;
+        WebAssembly.instantiateStreaming = async (source, given) => {
+          WebAssembly.instantiateStreaming = streaming;
+          const module = await compiled;
+          if (!module) return streaming(source, given);
+          return { module, instance: await WebAssembly.instantiate(module, given) };
+        };
+        return instantiate(imports, success);
+      };
+    }
     const module = await createModule(settings);
+    performance.mark("adjutant:moduleReady");
+    if (!memory) return module;
     const bytes = await memory;
     performance.mark("adjutant:snapshotReceived");
     if (bytes.length !== SNAPSHOT.size) {
@@ -97,6 +115,27 @@ function restoring(memory) {
   };
 }
 
+// loadPyodide, which requests Pyodide's WebAssembly as it starts: where the shell compiled the module
+// already, that one request is answered with an empty response, never read (settingUp instantiates the
+// shell's module instead), so the file is not fetched twice.
+async function loadOnce(options) {
+  const compiled = globalThis.adjutantShell && globalThis.adjutantShell.wasm;
+  if (!compiled) return load(options);
+  const wasm = new URL("./pyodide.asm.wasm", import.meta.url).href;
+  const fetching = globalThis.fetch;
+  const answering = function (resource, init) {
+    if (String(resource) !== wasm) return fetching.apply(this, arguments);
+    globalThis.fetch = fetching;
+    return compiled.then((module) => (module ? new Response() : fetching(resource, init)));
+  };
+  globalThis.fetch = answering;
+  try {
+    return await load(options);
+  } finally {
+    if (globalThis.fetch === answering) globalThis.fetch = fetching;
+  }
+}
+
 export async function loadPyodide(options) {
   // Pyodide awaits fsInit between setting up the WebAssembly instance and restoring the memory (or
   // starting Python): the page gets its turn there.
@@ -106,8 +145,8 @@ export async function loadPyodide(options) {
   const snapshot = SNAPSHOT && globalThis.adjutantShell && globalThis.adjutantShell.snapshot;
   if (snapshot) {
     try {
-      const given = { _loadSnapshot: new Uint8Array(SNAPSHOT.size), createPyodideModule: restoring(snapshot.memory) };
-      const pyodide = await load({ ...settings, ...given });
+      const given = { _loadSnapshot: new Uint8Array(SNAPSHOT.size), createPyodideModule: settingUp(snapshot.memory) };
+      const pyodide = await loadOnce({ ...settings, ...given });
       // The snapshot holds the generator of the random module as seeded at build time: seed it anew.
       pyodide.runPython(RESEED);
       performance.mark("adjutant:pyodideReady");
@@ -119,7 +158,7 @@ export async function loadPyodide(options) {
       console.warn("Python's start-up snapshot could not be used; starting Python without it:", error);
     }
   }
-  const pyodide = await load(settings);
+  const pyodide = await loadOnce({ ...settings, createPyodideModule: settingUp(null) });
   performance.mark("adjutant:pyodideReady");
   return pyodide;
 }
@@ -213,6 +252,8 @@ SNAPSHOT_WORKER_NAME = "adjutant-snapshot.js"
 #: the shell starts no worker where the build made no snapshot.
 SNAPSHOT_WORKER_PATH = "runtime/pyodide/" + SNAPSHOT_WORKER_NAME
 SHELL_SNAPSHOT_WORKER = "/*SNAPSHOT_WORKER*/ null"
+#: The same for Pyodide's WebAssembly module, which the shell fetches and compiles as the page loads.
+SHELL_PYODIDE_WASM = "/*PYODIDE_WASM*/ null"
 SNAPSHOT_NAME = "python-snapshot.bin.gz"
 #: The unpacked snapshot's Cache Storage cache is this and the first 16 hex digits of the gzip's SHA-256,
 #: written by the page's first visit (with a service worker or without). The worker that writes it deletes
@@ -522,10 +563,16 @@ def build(dist: Path = DIST) -> Path:
         worker = worker.replace("/*PREFIX*/", json.dumps(SNAPSHOT_CACHE_PREFIX))
         (runtime / SNAPSHOT_WORKER_NAME).write_text(worker, encoding="utf-8")
         named = {"size": len(gzip.decompress(packed))}
-        shell = dist / "web" / "shell.js"
-        text = shell.read_text(encoding="utf-8")
-        assert text.count(SHELL_SNAPSHOT_WORKER) == 1, "web/shell.js has no place for the snapshot's worker"
-        shell.write_text(text.replace(SHELL_SNAPSHOT_WORKER, json.dumps(SNAPSHOT_WORKER_PATH)), encoding="utf-8")
+    # What the shell starts as the page loads: Pyodide's WebAssembly, and the snapshot's worker if any.
+    shell = dist / "web" / "shell.js"
+    started = {SHELL_PYODIDE_WASM: "runtime/pyodide/pyodide.asm.wasm", SHELL_SNAPSHOT_WORKER: None}
+    if snapshot:
+        started[SHELL_SNAPSHOT_WORKER] = SNAPSHOT_WORKER_PATH
+    text = shell.read_text(encoding="utf-8")
+    for placeholder, path in started.items():
+        assert text.count(placeholder) == 1, f"web/shell.js has no {placeholder}"
+        text = text.replace(placeholder, json.dumps(path))
+    shell.write_text(text, encoding="utf-8")
     loader = loader.replace("/*SNAPSHOT*/", json.dumps(named))
     loader = loader.replace("/*RESEED*/", json.dumps(SNAPSHOT_RESEED))
     (runtime / "adjutant-pyodide.mjs").write_text(loader, encoding="utf-8")

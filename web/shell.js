@@ -74,6 +74,20 @@
   }
   readSnapshot();
 
+  // Pyodide's WebAssembly module: fetched and compiled from now on (the build puts its path here), while
+  // PyScript loads, rather than once loadPyodide asks for it; the interpreter module instantiates it.
+  // (A <link rel="preload"> instead would keep Chromium from reusing the module's compiled code.)
+  const PYODIDE_WASM = /*PYODIDE_WASM*/ null;
+  if (PYODIDE_WASM && location.protocol !== "file:" && typeof WebAssembly === "object") {
+    try {
+      shell.wasm = WebAssembly.compileStreaming(fetch(PYODIDE_WASM)).catch(function () {
+        return null; // the interpreter module then lets Pyodide fetch and compile it itself
+      });
+    } catch (_) {
+      shell.wasm = null;
+    }
+  }
+
   // Once Python is ready and the page idle: the snapshot's worker writes its copy (31 MB into Cache
   // Storage), which then competes with nothing of the start.
   function keepSnapshot() {
