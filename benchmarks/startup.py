@@ -8,7 +8,8 @@ page that uses Pyodide unchanged gets it), and a copy of the site whose Python s
 snapshot ("no snapshot": the build as it would be without it), serves them with a plain file server (the
 copy on an origin of its own, so with a service worker of its own), and prints, for each page:
 - cold: a fresh browser profile (empty HTTP cache, no service worker);
-- warm: a reload in the same profile (for Adjutant, once its service worker has the site in its cache);
+- warm: a reload in the same profile (for Adjutant, once its service worker has the site in its cache and
+  the page has kept its unpacked snapshot);
 - revisit: the browser closed and started again on the same profile, the page opened anew;
 - offline (Adjutant only): then a reload with the network off (served by the service worker).
 Columns:

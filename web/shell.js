@@ -78,7 +78,8 @@
   // PyScript loads, rather than once loadPyodide asks for it; the interpreter module instantiates it.
   // (A <link rel="preload"> instead would keep Chromium from reusing the module's compiled code.)
   const PYODIDE_WASM = /*PYODIDE_WASM*/ null;
-  if (PYODIDE_WASM && location.protocol !== "file:" && typeof WebAssembly === "object") {
+  const compiling = typeof WebAssembly === "object" && typeof WebAssembly.compileStreaming === "function";
+  if (PYODIDE_WASM && location.protocol !== "file:" && compiling) {
     try {
       shell.wasm = WebAssembly.compileStreaming(fetch(PYODIDE_WASM)).catch(function () {
         return null; // the interpreter module then lets Pyodide fetch and compile it itself

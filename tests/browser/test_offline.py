@@ -152,7 +152,9 @@ def test_the_first_visit_keeps_the_snapshot_unpacked_for_the_next(context: Any, 
     assert snapshot_marks(page) == ["adjutant:snapshotAsked", "adjutant:snapshotFetched", "adjutant:snapshotUnpacked"]
     # Once Python is ready, the first visit writes its unpacked bytes, whether or not the service
     # worker has taken over yet, and deletes the other build's copy; the service worker keeps it.
-    page.wait_for_function("performance.getEntriesByName('adjutant:snapshotKept').length === 1")
+    page.wait_for_function(
+        "performance.getEntriesByName('adjutant:snapshotKept').length === 1", timeout=PYTHON_READY_TIMEOUT_MS
+    )
     wait_until_kept_offline(page)
     [kept] = snapshot_caches(page)
     assert kept != stale
