@@ -89,9 +89,9 @@ function settingUp(memory) {
     const { default: createModule } = await import("./pyodide.asm.mjs");
     const compiled = globalThis.adjutantShell && globalThis.adjutantShell.wasm;
     const instantiate = settings.instantiateWasm;
+    const streaming = WebAssembly.instantiateStreaming;
     if (compiled && instantiate) {
       settings.instantiateWasm = (imports, success) => {
-        const streaming = WebAssembly.instantiateStreaming;
         WebAssembly.instantiateStreaming = async (source, given) => {
           WebAssembly.instantiateStreaming = streaming;
           const module = await compiled;
@@ -101,7 +101,12 @@ function settingUp(memory) {
         return instantiate(imports, success);
       };
     }
-    const module = await createModule(settings);
+    let module;
+    try {
+      module = await createModule(settings);
+    } finally {
+      WebAssembly.instantiateStreaming = streaming;
+    }
     performance.mark("adjutant:moduleReady");
     if (!memory) return module;
     const bytes = await memory;
