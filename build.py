@@ -77,17 +77,24 @@ function pageTurn() {
   });
 }
 
+// The shell's compiled WebAssembly (a promise of the module, or of null if its compiling failed), asked
+// for now if the shell has not started it yet; null where the shell does not compile it.
+function shellWasm() {
+  const shell = globalThis.adjutantShell;
+  return shell && typeof shell.compileWasm === "function" ? shell.compileWasm() : null;
+}
+
 // Pyodide's module, set up (its WebAssembly instantiated, its file system made) while the snapshot is
 // still being read, and then, if there is one, given the snapshot's bytes to restore. loadPyodide itself
 // awaits the snapshot before it instantiates anything (it sizes the memory by it): it is given, as
 // `_loadSnapshot`, an empty array of the snapshot's size (known at build time), and the module's
 // restoreSnapshot is made to copy the real bytes instead. The WebAssembly is the module the shell
-// compiled (shell.wasm) where it did: Pyodide's instantiateWasm adds imports of its own and calls
+// compiled (shellWasm) where it did: Pyodide's instantiateWasm adds imports of its own and calls
 // WebAssembly.instantiateStreaming, which is made, for that one call, to instantiate the shell's module.
 function settingUp(memory) {
   return async (settings) => {
     const { default: createModule } = await import("./pyodide.asm.mjs");
-    const compiled = globalThis.adjutantShell && globalThis.adjutantShell.wasm;
+    const compiled = shellWasm();
     const instantiate = settings.instantiateWasm;
     const streaming = WebAssembly.instantiateStreaming;
     if (compiled && instantiate) {
@@ -124,7 +131,7 @@ function settingUp(memory) {
 // already, that one request is answered with an empty response, never read (settingUp instantiates the
 // shell's module instead), so the file is not fetched twice.
 async function loadOnce(options) {
-  const compiled = globalThis.adjutantShell && globalThis.adjutantShell.wasm;
+  const compiled = shellWasm();
   if (!compiled) return load(options);
   const wasm = new URL("./pyodide.asm.wasm", import.meta.url).href;
   const fetching = globalThis.fetch;

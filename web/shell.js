@@ -74,19 +74,32 @@
   }
   readSnapshot();
 
-  // Pyodide's WebAssembly module: fetched and compiled from now on (the build puts its path here), while
-  // PyScript loads, rather than once loadPyodide asks for it; the interpreter module instantiates it.
-  // (A <link rel="preload"> instead would keep Chromium from reusing the module's compiled code.)
+  // Pyodide's WebAssembly module, fetched and compiled by the shell (the build puts its path here) once
+  // the map has been painted, or when the interpreter module asks for it, whichever comes first, rather
+  // than once loadPyodide gets to it; the interpreter module instantiates it. Not before the map: taking
+  // the compiled code from Chromium's cache runs on the main thread. (A <link rel="preload"> instead
+  // would keep Chromium from reusing the module's compiled code.) Null where it cannot be done here.
   const PYODIDE_WASM = /*PYODIDE_WASM*/ null;
-  const compiling = typeof WebAssembly === "object" && typeof WebAssembly.compileStreaming === "function";
-  if (PYODIDE_WASM && location.protocol !== "file:" && compiling) {
-    try {
-      shell.wasm = WebAssembly.compileStreaming(fetch(PYODIDE_WASM)).catch(function () {
-        return null; // the interpreter module then lets Pyodide fetch and compile it itself
-      });
-    } catch (_) {
-      shell.wasm = null;
+  let wasm;
+  shell.compileWasm = function () {
+    if (wasm !== undefined) return wasm;
+    wasm = null;
+    const compiling = typeof WebAssembly === "object" && typeof WebAssembly.compileStreaming === "function";
+    if (PYODIDE_WASM && location.protocol !== "file:" && compiling) {
+      try {
+        wasm = WebAssembly.compileStreaming(fetch(PYODIDE_WASM)).catch(function () {
+          return null; // the interpreter module then lets Pyodide fetch and compile it itself
+        });
+      } catch (_) {
+        wasm = null;
+      }
     }
+    return wasm;
+  };
+  function compileWasmAfterPaint() {
+    requestAnimationFrame(function () {
+      setTimeout(shell.compileWasm, 0);
+    });
   }
 
   // Once Python is ready and the page idle: the snapshot's worker writes its copy (31 MB into Cache
@@ -344,7 +357,8 @@
       })
       .catch(function (error) {
         bootText("The map could not be loaded (" + error.message + "); starting Python…");
-      });
+      })
+      .then(compileWasmAfterPaint);
   });
 
   // The notice of a new build, downloaded whole by its service worker and waiting to take over: the
