@@ -7,7 +7,8 @@
 //   drawing exactly that data, never deciding anything; a reloaded tab reopens its own game (its id in
 //   sessionStorage "adjutant.tab-game", its save in "adjutant.game.<id>": py/adjutant_ui/saves.py), and
 //   the snapshot is painted only when that game is the autosaved one;
-// - it starts the worker that reads Python's start-up snapshot, at once (below);
+// - it starts the worker that reads Python's start-up snapshot, at once, and the compiling of Pyodide's
+//   WebAssembly once the map is painted (below; docs/performance-startup.md, "The start-up order");
 // - it shows PyScript's progress until the Python UI (py/adjutant_ui) takes over;
 // - once Python is ready it registers the service worker (sw.js, written by build.py) that keeps the
 //   site for offline use, and says when a new version of the site is ready (docs/offline.md).
@@ -76,9 +77,10 @@
 
   // Pyodide's WebAssembly module, fetched and compiled by the shell (the build puts its path here) once
   // the map has been painted, or when the interpreter module asks for it, whichever comes first, rather
-  // than once loadPyodide gets to it; the interpreter module instantiates it. Not before the map: taking
-  // the compiled code from Chromium's cache runs on the main thread. (A <link rel="preload"> instead
-  // would keep Chromium from reusing the module's compiled code.) Null where it cannot be done here.
+  // than once loadPyodide gets to it; the interpreter module instantiates it. Not before the map, the
+  // first thing the page shows: the compiling (on a reload, the reading of the compiled code from
+  // Chromium's cache) does not compete with its drawing. (A <link rel="preload"> instead would keep
+  // Chromium from reusing the module's compiled code.) Null where it cannot be done here.
   const PYODIDE_WASM = /*PYODIDE_WASM*/ null;
   let wasm;
   shell.compileWasm = function () {
