@@ -15,8 +15,9 @@ dist/ holds everything the page fetches, so no request leaves the site's origin:
   the page fetches; Pyodide's standard library (python_stdlib.zip, which loadPyodide fetches by that
   name) as bytecode compiled by the same Pyodide, so the page does not compile it at every start;
   python-snapshot.bin.gz, the memory of that Pyodide started with the modules the page imports before
-  it draws, so the page does not start the interpreter; and adjutant-pyodide.mjs, the interpreter module
-  the page's PyScript config names (Pyodide's loadPyodide with its package list and the snapshot given);
+  it draws, so the page does not start the interpreter; adjutant-snapshot.js, the worker the page's shell
+  starts to read that snapshot; and adjutant-pyodide.mjs, the interpreter module the page's PyScript
+  config names (Pyodide's loadPyodide with its package list and the snapshot given);
 - manifest.webmanifest and icons/ (drawn here: SVG, and PNG written with zlib), so the site installs as an app;
 - sw.js: the service worker (web/sw.js with the precache manifest filled in: every other file of the
   site and its SHA-256), so the site works offline after one visit (docs/offline.md).
@@ -57,8 +58,9 @@ PYODIDE_LOCK = "pyodide-lock.json"
 # replaces the interpreter's start-up (docs/performance-startup.md). Should the snapshot fail to load
 # (no DecompressionStream, a download cut short), Python starts afresh without it.
 PYODIDE_LOADER = """// loadPyodide with its package list given and Python's start-up snapshot (written by build.py).
-// The page stays responsive while Python starts: the snapshot is unpacked by a worker (SNAPSHOT_WORKER),
-// and Pyodide's start is split where it allows (its fsInit hook).
+// The page stays responsive while Python starts: the snapshot is read by a worker (SNAPSHOT_WORKER) that
+// the page's shell (web/shell.js) starts as the page loads, and Pyodide's start is split where it allows
+// (its fsInit hook).
 import { loadPyodide as load, version } from "./pyodide.mjs";
 export { version };
 const LOCK = /*LOCK*/;
@@ -75,44 +77,75 @@ function pageTurn() {
   });
 }
 
-// The snapshot of Python's memory (gzipped on the server and in the service worker's cache), unpacked
-// off the main thread, or read from the copy a visit before kept unpacked, and handed over whole. A worker
-// that will keep a copy waits, as `keeper`, until Python has started from the bytes: keep() lets it write.
-// The copy is kept only where the service worker keeps the site (registered, if only just): its update
-// deletes the copy with the old build.
-let keeper = null;
-async function keep(restored) {
-  const worker = keeper;
-  keeper = null;
-  if (!worker) return;
-  const registered = restored && navigator.serviceWorker && (await navigator.serviceWorker.getRegistration());
-  worker.postMessage(Boolean(registered));
+// The shell's compiled WebAssembly (a promise of the module, or of null if its compiling failed), asked
+// for now if the shell has not started it yet; null where the shell does not compile it.
+function shellWasm() {
+  const shell = globalThis.adjutantShell;
+  return shell && typeof shell.compileWasm === "function" ? shell.compileWasm() : null;
 }
 
-function snapshot() {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(SNAPSHOT.worker, import.meta.url));
-    // The worker ends itself once it has sent the bytes, or once it has kept its copy.
-    worker.onmessage = (event) => {
-      // The worker's own marks (its clock starts with it), moved onto the page's clock.
-      const shift = event.data.origin - performance.timeOrigin;
-      for (const [name, at] of Object.entries(event.data.marks || {})) {
-        performance.mark("adjutant:snapshot" + name, { startTime: at + shift });
-      }
-      if (event.data.memory) {
-        if (event.data.keeping) keeper = worker;
-        resolve(new Uint8Array(event.data.memory));
-      } else {
-        worker.terminate();
-        reject(new Error(event.data.error));
-      }
-    };
-    worker.onerror = (event) => {
-      worker.terminate();
-      reject(new Error("the snapshot's worker failed: " + event.message));
-    };
-    worker.postMessage({ url: new URL(SNAPSHOT.file, import.meta.url).href, cache: SNAPSHOT.cache });
-  });
+// Pyodide's module, set up (its WebAssembly instantiated, its file system made) while the snapshot is
+// still being read, and then, if there is one, given the snapshot's bytes to restore. loadPyodide itself
+// awaits the snapshot before it instantiates anything (it sizes the memory by it): it is given, as
+// `_loadSnapshot`, an empty array of the snapshot's size (known at build time), and the module's
+// restoreSnapshot is made to copy the real bytes instead. The WebAssembly is the module the shell
+// compiled (shellWasm) where it did: Pyodide's instantiateWasm adds imports of its own and calls
+// WebAssembly.instantiateStreaming, which is made, for that one call, to instantiate the shell's module.
+function settingUp(memory) {
+  return async (settings) => {
+    const { default: createModule } = await import("./pyodide.asm.mjs");
+    const compiled = shellWasm();
+    const instantiate = settings.instantiateWasm;
+    const streaming = WebAssembly.instantiateStreaming;
+    if (compiled && instantiate) {
+      settings.instantiateWasm = (imports, success) => {
+        WebAssembly.instantiateStreaming = async (source, given) => {
+          WebAssembly.instantiateStreaming = streaming;
+          const module = await compiled;
+          if (!module) return streaming(source, given);
+          return { module, instance: await WebAssembly.instantiate(module, given) };
+        };
+        return instantiate(imports, success);
+      };
+    }
+    let module;
+    try {
+      module = await createModule(settings);
+    } finally {
+      WebAssembly.instantiateStreaming = streaming;
+    }
+    performance.mark("adjutant:moduleReady");
+    if (!memory) return module;
+    const bytes = await memory;
+    performance.mark("adjutant:snapshotReceived");
+    if (bytes.length !== SNAPSHOT.size) {
+      throw new Error("the snapshot has " + bytes.length + " bytes, not " + SNAPSHOT.size);
+    }
+    const restore = module.API.restoreSnapshot;
+    module.API.restoreSnapshot = () => restore(bytes);
+    return module;
+  };
+}
+
+// loadPyodide, which requests Pyodide's WebAssembly as it starts: where the shell compiled the module
+// already, that one request is answered with an empty response, never read (settingUp instantiates the
+// shell's module instead), so the file is not fetched twice.
+async function loadOnce(options) {
+  const compiled = shellWasm();
+  if (!compiled) return load(options);
+  const wasm = new URL("./pyodide.asm.wasm", import.meta.url).href;
+  const fetching = globalThis.fetch;
+  const answering = function (resource, init) {
+    if (String(resource) !== wasm) return fetching.apply(this, arguments);
+    globalThis.fetch = fetching;
+    return compiled.then((module) => (module ? new Response() : fetching(resource, init)));
+  };
+  globalThis.fetch = answering;
+  try {
+    return await load(options);
+  } finally {
+    if (globalThis.fetch === answering) globalThis.fetch = fetching;
+  }
 }
 
 export async function loadPyodide(options) {
@@ -120,84 +153,124 @@ export async function loadPyodide(options) {
   // starting Python): the page gets its turn there.
   const settings = { lockFileContents: LOCK, fsInit: pageTurn, ...options };
   performance.mark("adjutant:loadPyodide");
-  if (SNAPSHOT && typeof Worker === "function" && typeof DecompressionStream === "function") {
+  // The shell's snapshot reader: { worker, memory: a promise of the bytes }, where it could start one.
+  const snapshot = SNAPSHOT && globalThis.adjutantShell && globalThis.adjutantShell.snapshot;
+  if (snapshot) {
     try {
-      const memory = snapshot().then((bytes) => {
-        performance.mark("adjutant:snapshotReceived");
-        return bytes;
-      });
-      const pyodide = await load({ ...settings, _loadSnapshot: memory });
+      const given = { _loadSnapshot: new Uint8Array(SNAPSHOT.size), createPyodideModule: settingUp(snapshot.memory) };
+      const pyodide = await loadOnce({ ...settings, ...given });
       // The snapshot holds the generator of the random module as seeded at build time: seed it anew.
       pyodide.runPython(RESEED);
       performance.mark("adjutant:pyodideReady");
-      keep(true);
+      // The shell tells the worker to keep its unpacked bytes once the page is ready and idle.
+      snapshot.restored = true;
       return pyodide;
     } catch (error) {
-      keep(false);
+      snapshot.worker.terminate();
       console.warn("Python's start-up snapshot could not be used; starting Python without it:", error);
     }
   }
-  const pyodide = await load(settings);
+  const pyodide = await loadOnce({ ...settings, createPyodideModule: settingUp(null) });
   performance.mark("adjutant:pyodideReady");
   return pyodide;
 }
 """
-# The worker that fetches and unpacks the snapshot for PYODIDE_LOADER (a file of the site: the page's
-# Content-Security-Policy allows scripts from the site only).
-SNAPSHOT_WORKER = """// Unpacks Python's start-up snapshot off the page's main thread (written by build.py): it is sent
-// the gzipped file's URL and the name of the Cache Storage cache for the unpacked bytes (named after the
-// snapshot's hash). It sends back the bytes (transferred, not copied), read from that cache if it has
-// them, else fetched and unpacked, and then, if the page says so, kept there for the next visit.
+# The worker that reads the snapshot for the page (a file of the site: the page's Content-Security-Policy
+# allows scripts from the site only). The shell starts it (web/shell.js, SNAPSHOT_WORKER_PATH).
+SNAPSHOT_WORKER = """// Reads Python's start-up snapshot for the page (written by build.py), off its main thread. The
+// page's shell starts it as the page loads; it begins at once, and sends the page the snapshot's bytes
+// unpacked (transferred, not copied): from the Cache Storage cache CACHE (named after the gzip's hash)
+// if a visit before kept them there, else fetched (FILE, gzipped) and unpacked. Bytes it unpacked it
+// keeps for the next visit when the page says so (once Python started from them and the page is idle):
+// it writes them into CACHE and deletes the copies of other builds (caches named PREFIX...).
 "use strict";
-async function keptCopy(cache, url) {
+const FILE = new URL(/*FILE*/, self.location.href).href;
+const CACHE = /*CACHE*/;
+const PREFIX = /*PREFIX*/;
+const origin = performance.timeOrigin;
+
+async function keptCopy() {
   try {
-    if (!(await caches.has(cache))) return null;
-    const response = await (await caches.open(cache)).match(url);
+    if (!self.caches || !(await caches.has(CACHE))) return null;
+    const response = await (await caches.open(CACHE)).match(FILE);
     return response ? await response.arrayBuffer() : null;
   } catch {
     return null;
   }
 }
 
-self.onmessage = async (event) => {
-  const { url, cache } = event.data;
-  const marks = { Asked: performance.now() };
-  const origin = performance.timeOrigin;
+// The gzip fetched and unpacked: the bytes in one buffer, and the pieces they came in (for the copy, so
+// that keeping one costs no second copy of the bytes before the page has them).
+async function unpacked(marks) {
+  if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
+  const response = await fetch(FILE);
+  if (!response.ok) throw new Error(FILE + ": HTTP " + response.status);
+  marks.Fetched = performance.now();
+  const reader = response.body.pipeThrough(new DecompressionStream("gzip")).getReader();
+  const pieces = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    pieces.push(read.value);
+    size += read.value.byteLength;
+  }
+  const memory = new Uint8Array(size);
+  let at = 0;
+  for (const piece of pieces) {
+    memory.set(piece, at);
+    at += piece.byteLength;
+  }
+  marks.Unpacked = performance.now();
+  return { memory: memory.buffer, pieces };
+}
+
+// A full disk or a refused quota only means the next visit unpacks the gzip again.
+async function keep(pieces) {
   try {
-    const kept = cache && self.caches ? await keptCopy(cache, url) : null;
-    if (kept) {
-      marks.Read = performance.now();
-      self.postMessage({ memory: kept, marks, origin }, [kept]);
-      self.close();
-      return;
+    await (await caches.open(CACHE)).put(FILE, new Response(new Blob(pieces)));
+    for (const name of await caches.keys()) {
+      if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
     }
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(url + ": HTTP " + response.status);
-    marks.Fetched = performance.now();
-    const memory = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
-    marks.Unpacked = performance.now();
-    const copy = cache && self.caches ? memory.slice(0) : null;
-    self.postMessage({ memory, marks, origin, keeping: copy !== null }, [memory]);
-    // The copy is written once Python has started from the bytes (the page says whether it did), so
-    // the writing does not slow the start; a full disk or a refused quota only means the next visit
-    // unpacks the gzip again.
-    if (copy && (await new Promise((resolve) => (self.onmessage = (reply) => resolve(reply.data))))) {
-      await caches
-        .open(cache)
-        .then((kept) => kept.put(url, new Response(copy)))
-        .catch(() => {});
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+(async () => {
+  const marks = { Asked: performance.now() };
+  let pieces = null;
+  try {
+    let memory = await keptCopy();
+    if (memory) marks.Read = performance.now();
+    else ({ memory, pieces } = await unpacked(marks));
+    const keeping = Boolean(pieces && self.caches);
+    if (keeping) {
+      self.onmessage = async (event) => {
+        const kept = event.data === "keep" && (await keep(pieces));
+        self.postMessage({ kept, marks: kept ? { Kept: performance.now() } : {}, origin });
+        self.close();
+      };
     }
+    self.postMessage({ memory, marks, origin, keeping }, [memory]);
+    if (!keeping) self.close();
   } catch (error) {
     self.postMessage({ error: String(error), marks, origin });
+    self.close();
   }
-  self.close();
-};
+})();
 """
 SNAPSHOT_WORKER_NAME = "adjutant-snapshot.js"
+#: The worker's path in the site, put into the shell (web/shell.js) in place of SHELL_SNAPSHOT_WORKER;
+#: the shell starts no worker where the build made no snapshot.
+SNAPSHOT_WORKER_PATH = "runtime/pyodide/" + SNAPSHOT_WORKER_NAME
+SHELL_SNAPSHOT_WORKER = "/*SNAPSHOT_WORKER*/ null"
+#: The same for Pyodide's WebAssembly module, which the shell fetches and compiles as the page loads.
+SHELL_PYODIDE_WASM = "/*PYODIDE_WASM*/ null"
 SNAPSHOT_NAME = "python-snapshot.bin.gz"
-#: The unpacked snapshot's Cache Storage cache is this and the first 16 hex digits of the gzip's SHA-256:
-#: web/sw.js, which deletes every other "adjutant-" cache when a new build takes over, keeps the one its
-#: build's snapshot names, so the copy goes with the build whose snapshot it is.
+#: The unpacked snapshot's Cache Storage cache is this and the first 16 hex digits of the gzip's SHA-256,
+#: written by the page's first visit (with a service worker or without). The worker that writes it deletes
+#: the copies of other builds; web/sw.js, which deletes every other "adjutant-" cache when its build takes
+#: over, keeps the one its build's snapshot names, whether written before it was installed or after.
 SNAPSHOT_CACHE_PREFIX = "adjutant-snapshot-"
 #: Run once a snapshot is restored: the random module's generator (imported into the snapshot, seeded at
 #: build time, so the same in every page) is seeded anew from the browser's random numbers.
@@ -493,16 +566,28 @@ def build(dist: Path = DIST) -> Path:
     runtime = dist / "runtime" / "pyodide"
     snapshot = write_snapshot(runtime / "python_stdlib.zip", runtime / SNAPSHOT_NAME)
     loader = PYODIDE_LOADER.replace("/*LOCK*/", header)
-    if snapshot:
-        (runtime / SNAPSHOT_WORKER_NAME).write_text(SNAPSHOT_WORKER, encoding="utf-8")
     named = None
+    shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns("sw.js"))
     if snapshot:
-        digest = hashlib.sha256((runtime / SNAPSHOT_NAME).read_bytes()).hexdigest()[:16]
-        named = {"file": SNAPSHOT_NAME, "worker": SNAPSHOT_WORKER_NAME, "cache": SNAPSHOT_CACHE_PREFIX + digest}
+        packed = (runtime / SNAPSHOT_NAME).read_bytes()
+        cache = SNAPSHOT_CACHE_PREFIX + hashlib.sha256(packed).hexdigest()[:16]
+        worker = SNAPSHOT_WORKER.replace("/*FILE*/", json.dumps(SNAPSHOT_NAME)).replace("/*CACHE*/", json.dumps(cache))
+        worker = worker.replace("/*PREFIX*/", json.dumps(SNAPSHOT_CACHE_PREFIX))
+        (runtime / SNAPSHOT_WORKER_NAME).write_text(worker, encoding="utf-8")
+        named = {"size": len(gzip.decompress(packed))}
+    # What the shell starts as the page loads: Pyodide's WebAssembly, and the snapshot's worker if any.
+    shell = dist / "web" / "shell.js"
+    started = {SHELL_PYODIDE_WASM: "runtime/pyodide/pyodide.asm.wasm", SHELL_SNAPSHOT_WORKER: None}
+    if snapshot:
+        started[SHELL_SNAPSHOT_WORKER] = SNAPSHOT_WORKER_PATH
+    text = shell.read_text(encoding="utf-8")
+    for placeholder, path in started.items():
+        assert text.count(placeholder) == 1, f"web/shell.js has no {placeholder}"
+        text = text.replace(placeholder, json.dumps(path))
+    shell.write_text(text, encoding="utf-8")
     loader = loader.replace("/*SNAPSHOT*/", json.dumps(named))
     loader = loader.replace("/*RESEED*/", json.dumps(SNAPSHOT_RESEED))
     (runtime / "adjutant-pyodide.mjs").write_text(loader, encoding="utf-8")
-    shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns("sw.js"))
     write_maps(dist / "maps")
     (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")
     write_app_zip(dist / "app.zip")

@@ -8,7 +8,8 @@ page that uses Pyodide unchanged gets it), and a copy of the site whose Python s
 snapshot ("no snapshot": the build as it would be without it), serves them with a plain file server (the
 copy on an origin of its own, so with a service worker of its own), and prints, for each page:
 - cold: a fresh browser profile (empty HTTP cache, no service worker);
-- warm: a reload in the same profile (for Adjutant, once its service worker has the site in its cache);
+- warm: a reload in the same profile (for Adjutant, once its service worker has the site in its cache and
+  the page has kept its unpacked snapshot);
 - revisit: the browser closed and started again on the same profile, the page opened anew;
 - offline (Adjutant only): then a reload with the network off (served by the service worker).
 Columns:
@@ -92,6 +93,8 @@ def measure(page: Any, url: str, app: bool, reload: bool, marks: dict[str, list[
     return None, None, float(page.evaluate("window.bareReady")), max((length for _, length in tasks), default=0.0)
 
 
+#: The page has written the unpacked snapshot's copy, or has none to write.
+KEPT = "((snapshot) => !(snapshot && snapshot.keeping) || snapshot.kept !== null)(window.adjutantShell.snapshot)"
 MARKS = """performance.getEntriesByType("mark").filter((m) => m.name.startsWith("adjutant:"))
   .map((m) => [m.name.slice(9), m.startTime])"""
 KINDS = ("cold", "warm", "revisit", "offline")
@@ -110,6 +113,11 @@ def without_snapshot(dist: Path, copy: Path) -> Path:
     text, found = named.subn("const SNAPSHOT = null;", loader.read_text(encoding="utf-8"))
     assert found == 1, "the interpreter module names no snapshot"
     loader.write_text(text, encoding="utf-8")
+    shell = copy / "web" / "shell.js"
+    started = re.compile(r'^  const SNAPSHOT_WORKER = "[^"]*";$', re.M)
+    text, found = started.subn("  const SNAPSHOT_WORKER = null;", shell.read_text(encoding="utf-8"))
+    assert found == 1, "the shell starts no snapshot worker"
+    shell.write_text(text, encoding="utf-8")
     build.write_service_worker(copy)
     return copy
 
@@ -127,8 +135,10 @@ def visits(playwright: Any, name: str, url: str, app: bool, record: Any, marks: 
         page = context.new_page()
         visit("cold", page, reload=False)
         if app:
-            # The second visit of a user: the service worker has the site by now.
+            # The second visit of a user: the service worker has the site by now, and the page has kept
+            # the snapshot unpacked (where it has one to keep).
             page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+            page.wait_for_function(KEPT, timeout=120_000)
         visit("warm", page, reload=True)
         context.close()
         context = playwright.chromium.launch_persistent_context(profile, **options)

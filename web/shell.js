@@ -7,6 +7,8 @@
 //   drawing exactly that data, never deciding anything; a reloaded tab reopens its own game (its id in
 //   sessionStorage "adjutant.tab-game", its save in "adjutant.game.<id>": py/adjutant_ui/saves.py), and
 //   the snapshot is painted only when that game is the autosaved one;
+// - it starts the worker that reads Python's start-up snapshot, at once, and the compiling of Pyodide's
+//   WebAssembly once the map is painted (below; docs/performance-startup.md, "The start-up order");
 // - it shows PyScript's progress until the Python UI (py/adjutant_ui) takes over;
 // - once Python is ready it registers the service worker (sw.js, written by build.py) that keeps the
 //   site for offline use, and says when a new version of the site is ready (docs/offline.md).
@@ -29,6 +31,94 @@
     }
   }
   mark("shell");
+
+  // Python's start-up snapshot: its worker (written by build.py where the build made a snapshot; the
+  // build puts its path here) starts reading it now, while PyScript and Pyodide load. The interpreter
+  // module (runtime/pyodide/adjutant-pyodide.mjs) takes the bytes from shell.snapshot.memory when
+  // Pyodide restores them, and sets shell.snapshot.restored once Python started from them; then, once
+  // Python is ready and the page idle, the worker is told to keep the bytes it unpacked for the next visit.
+  const SNAPSHOT_WORKER = /*SNAPSHOT_WORKER*/ null;
+  function readSnapshot() {
+    if (!SNAPSHOT_WORKER || location.protocol === "file:" || typeof Worker !== "function") return;
+    let worker;
+    try {
+      worker = new Worker(SNAPSHOT_WORKER);
+    } catch (_) {
+      return; // no snapshot: the interpreter module starts Python without it
+    }
+    const snapshot = (shell.snapshot = { worker: worker, restored: false, keeping: false, kept: null });
+    snapshot.memory = new Promise(function (resolve, reject) {
+      worker.onmessage = function (event) {
+        const data = event.data || {};
+        // The worker's marks (its clock starts with it), moved onto the page's clock.
+        const shift = data.origin - performance.timeOrigin;
+        for (const [name, at] of Object.entries(data.marks || {})) {
+          performance.mark("adjutant:snapshot" + name, { startTime: at + shift });
+        }
+        if (data.memory) {
+          snapshot.keeping = Boolean(data.keeping);
+          resolve(new Uint8Array(data.memory));
+        } else if (data.error) {
+          worker.terminate();
+          reject(new Error(data.error));
+        } else if ("kept" in data) {
+          snapshot.kept = Boolean(data.kept);
+        }
+      };
+      worker.onerror = function (event) {
+        worker.terminate();
+        reject(new Error("the snapshot's worker failed: " + event.message));
+      };
+    });
+    // A failure is the interpreter module's to report (it then starts Python without the snapshot).
+    snapshot.memory.catch(function () {});
+  }
+  readSnapshot();
+
+  // Pyodide's WebAssembly module, fetched and compiled by the shell (the build puts its path here) once
+  // the map has been painted, or when the interpreter module asks for it, whichever comes first, rather
+  // than once loadPyodide gets to it; the interpreter module instantiates it. Not before the map, the
+  // first thing the page shows: the compiling (on a reload, the reading of the compiled code from
+  // Chromium's cache) does not compete with its drawing. (A <link rel="preload"> instead would keep
+  // Chromium from reusing the module's compiled code.) Null where it cannot be done here.
+  const PYODIDE_WASM = /*PYODIDE_WASM*/ null;
+  let wasm;
+  shell.compileWasm = function () {
+    if (wasm !== undefined) return wasm;
+    wasm = null;
+    const compiling = typeof WebAssembly === "object" && typeof WebAssembly.compileStreaming === "function";
+    if (PYODIDE_WASM && location.protocol !== "file:" && compiling) {
+      try {
+        wasm = WebAssembly.compileStreaming(fetch(PYODIDE_WASM)).catch(function () {
+          return null; // the interpreter module then lets Pyodide fetch and compile it itself
+        });
+      } catch (_) {
+        wasm = null;
+      }
+    }
+    return wasm;
+  };
+  function compileWasmAfterPaint() {
+    requestAnimationFrame(function () {
+      setTimeout(shell.compileWasm, 0);
+    });
+  }
+
+  // Once Python is ready and the page idle: the snapshot's worker writes its copy (31 MB into Cache
+  // Storage), which then competes with nothing of the start.
+  function keepSnapshot() {
+    const snapshot = shell.snapshot;
+    if (!snapshot || !snapshot.keeping) return;
+    if (!snapshot.restored) {
+      snapshot.worker.terminate();
+      return;
+    }
+    const keep = function () {
+      snapshot.worker.postMessage("keep");
+    };
+    if (typeof requestIdleCallback === "function") requestIdleCallback(keep, { timeout: 2000 });
+    else setTimeout(keep, 500);
+  }
 
   function bootText(text) {
     const element = document.getElementById("boot-text");
@@ -269,7 +359,8 @@
       })
       .catch(function (error) {
         bootText("The map could not be loaded (" + error.message + "); starting Python…");
-      });
+      })
+      .then(compileWasmAfterPaint);
   });
 
   // The notice of a new build, downloaded whole by its service worker and waiting to take over: the
@@ -335,6 +426,7 @@
     const boot = document.getElementById("boot");
     if (boot) boot.hidden = true;
     registerWorker();
+    keepSnapshot();
   };
 
   // Shown if Python fails to start, so the page never sits on "Loading" for ever.

@@ -13,7 +13,8 @@ const VERSION = "/*VERSION*/";
 const CACHE = "adjutant-" + VERSION;
 const PREFIX = "adjutant-";
 // The page's unpacked copy of this build's Python snapshot (build.py's SNAPSHOT_CACHE_PREFIX and the
-// first 16 hex digits of the gzip's SHA-256): kept with the build, deleted with it.
+// first 16 hex digits of the gzip's SHA-256), which the page's first visit may have written before this
+// worker was installed: kept with the build, deleted with it.
 const SNAPSHOT_CACHE = PREFIX + "snapshot-" + (FILES["runtime/pyodide/python-snapshot.bin.gz"] || "").slice(0, 16);
 
 function urlOf(path) {

@@ -36,6 +36,9 @@ def test_python_starts_from_the_snapshot(new_context: Any, site: Site) -> None:
     assert [text for text in warned if SNAPSHOT_WARNING in text] == []
     fetched = [url for url in recorder.requests if url.endswith(build.SNAPSHOT_NAME)]
     assert len(fetched) == 1
+    # Pyodide's WebAssembly, which the shell fetches and compiles as the page loads, is fetched once
+    assert len([url for url in recorder.requests if url.endswith("/pyodide.asm.wasm")]) == 1
+    assert page.evaluate("performance.getEntriesByName('adjutant:moduleReady').length") == 1
     assert page.locator("#orders-apply").is_enabled()
     assert recorder.page_errors == []
 
@@ -61,3 +64,26 @@ def _open(page: Any, url: str) -> Any:
     page.goto(url)
     page.wait_for_selector("html[data-python-ready]", state="attached", timeout=PYTHON_READY_TIMEOUT_MS)
     return page
+
+
+def test_without_the_shells_webassembly_pyodide_fetches_its_own(new_context: Any, site: Site) -> None:
+    context, recorder = new_context(service_workers="block")
+    failed: list[str] = []
+
+    def first_fails(route: Any) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+
+    # the shell's early request fails; Pyodide's own, made only then, succeeds
+    context.route("**/pyodide.asm.wasm", first_fails)
+    page = _open(context.new_page(), site.url)
+    assert len(failed) == 1
+    assert len([url for url in recorder.requests if url.endswith("/pyodide.asm.wasm")]) == 2
+    assert started(page) == ["adjutant:loadPyodide", "adjutant:pyodideReady"]
+    page.fill("#orders-text", "A Par - Bur")
+    page.click("#orders-apply")
+    page.wait_for_function("document.querySelector('#order-list').textContent.includes('Bur')")
+    assert recorder.page_errors == []
