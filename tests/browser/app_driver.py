@@ -80,6 +80,13 @@ def _ready(context: Any, url: str, page: Any | None) -> Any:
     raise AssertionError("unreachable")
 
 
+def new_game(page: Any, variant: str) -> None:
+    """Start a new game of ``variant`` with the header's controls and wait for its map."""
+    page.select_option("#variant-select", variant)
+    page.click("#new-game")
+    page.wait_for_selector(f"#map[data-variant='{variant}']", state="attached", timeout=10_000)
+
+
 def open_new_cluster_dialog(page: Any) -> None:
     """New game -> Cluster, up to its passphrase dialog (a draft variant is not offered in the list: this
     offers it)."""

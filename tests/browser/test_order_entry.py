@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from adjutant import pieces
-from app_driver import adjudicate
+from app_driver import adjudicate, new_game
 from test_play import click_map, enter_text, phase
 
 
@@ -163,9 +163,7 @@ def test_a_unit_is_ordered_with_key_presses_alone(app: tuple[Any, Any]) -> None:
 
 def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, Any]) -> None:
     page, recorder = app
-    page.select_option("#variant-select", "cline5")
-    page.click("#new-game")
-    page.wait_for_selector("#map[data-variant='cline5']", state="attached", timeout=10_000)
+    new_game(page, "cline5")
     tab_to_the_units(page)
     page.keyboard.press("Tab")
     assert focused(page)["id"] == "zoom-in"  # 28 units, one Tab stop
@@ -256,9 +254,7 @@ def test_clicking_another_unit_mid_order_selects_it_and_cancel_clears_the_note(a
 
 def test_a_coast_running_protect_step_selects_another_unit_clicked(app: tuple[Any, Any]) -> None:
     page, recorder = app
-    page.select_option("#variant-select", "coast_running")
-    page.click("#new-game")
-    page.wait_for_selector("#map[data-variant='coast_running']", state="attached", timeout=10_000)
+    new_game(page, "coast_running")
     click_map(page, "ber")
     page.click("[data-action=protect]")
     click_map(page, "kie")

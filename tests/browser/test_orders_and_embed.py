@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from adjutant import pieces
-from app_driver import PYTHON_READY_TIMEOUT_MS, Site, adjudicate, inside_unit_box, open_app
+from app_driver import PYTHON_READY_TIMEOUT_MS, Site, adjudicate, inside_unit_box, new_game, open_app
 from test_play import enter_text, phase, units
 
 
@@ -91,9 +91,7 @@ def test_support_and_convoy_by_clicking(app: tuple[Any, Any]) -> None:
 
 def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> None:
     page, recorder = app
-    page.select_option("#variant-select", "coast_running")
-    page.click("#new-game")
-    page.wait_for_selector("#map[data-variant='coast_running']", state="attached", timeout=10_000)
+    new_game(page, "coast_running")
     enter_text(page, "Italy: F nap - ion\nA rom - apu")
     adjudicate(page)
     enter_text(page, "Italy: F ion C A apu - tun\nA apu - tun")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, adjudicate, open_app, reopen_app
+from app_driver import Site, adjudicate, new_game, open_app, reopen_app
 
 
 def click_map(page: Any, location: str) -> None:
@@ -138,9 +138,7 @@ def test_hostile_text_in_a_file_never_becomes_markup(app: tuple[Any, Any], tmp_p
 
 def test_a_cline_v_game_through_a_year(app: tuple[Any, Any]) -> None:
     page, recorder = app
-    page.select_option("#variant-select", "cline5")
-    page.click("#new-game")
-    page.wait_for_selector("#map[data-variant='cline5']", state="attached", timeout=10_000)
+    new_game(page, "cline5")
     assert page.locator("#powers tbody tr").count() == 9
     assert "Persia" in page.inner_text("#powers")
     assert len(units(page)) == 28

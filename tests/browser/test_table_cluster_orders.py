@@ -11,7 +11,7 @@ from typing import Any
 from adjutant import cluster_views
 from adjutant.game import Game
 from adjutant_ui.session import game_to_text
-from app_driver import Site, adjudicate, inside_unit_box
+from app_driver import Site, adjudicate, inside_unit_box, new_game
 from test_accessibility import serious_violations
 from test_orders_and_embed import shows_on_top
 from test_play import enter_text
@@ -227,9 +227,7 @@ def test_a_coast_running_protect_is_given_by_keyboard_and_click_and_adjudicated(
     the army, "Protect", the fleet, where it runs (its shield on the map); the fleet's run by click; a click
     on a unit that is not a fleet it could protect says why; adjudicated, the fleet has run."""
     page, recorder = app
-    page.select_option("#variant-select", "coast_running")
-    page.click("#new-game")
-    page.wait_for_selector("#map[data-variant='coast_running']", state="attached", timeout=10_000)
+    new_game(page, "coast_running")
     page.locator('#map .adj-unit[data-location="lvp"]').click()  # no fleet could run past Liverpool
     assert actions(page) == ["hold", "support", "cancel"]
     page.click("[data-action=cancel]")
