@@ -265,6 +265,14 @@ def test_check_catches_a_site_diamond_under_the_dislodged_unit(monkeypatch):
     assert "dislodged-unit spot of Paris (par) overlaps site diamond at Paris (par)" in problems
 
 
+def test_the_standard_board_keeps_room_for_the_marks_of_the_variants_drawn_on_it():
+    # Cluster's site diamond lies outside the room kept for a unit: the placement of standard's board
+    # (where Cluster is drawn) keeps it clear, and the check of that board as Cluster's passes
+    mg = geometry("standard")
+    assert [v.id for v in mg.shared_with] == ["cluster", "coast_running"]
+    assert labels.overlaps(dataclasses.replace(mg, variant=geometry("cluster").variant)) == []
+
+
 @pytest.mark.parametrize("variant_id", ["standard", "cline6"])
 def test_every_ring_the_page_draws_is_checked(variant_id):
     # an order ring round every unit spot, a ring round every dislodged unit's, a build-site ring round
@@ -376,11 +384,17 @@ def test_the_marks_beside_one_unit_do_not_meet(variant_id):
 
 def test_the_build_checks_a_shared_board_with_each_variant_marks(monkeypatch, tmp_path):
     # Cluster is drawn on the standard board's placement: the build checks there the marks Cluster's
-    # page draws (here its order badge, moved onto Paris's name), not only standard's
-    mg = geometry("standard")
-    unit, label = mg.anchors["par"]["unit"], mg.anchors["par"]["label"]
-    moved = dataclasses.replace(pieces.ORDER_BADGE, offset=(label[0] - unit[0], label[1] - unit[1]))
-    monkeypatch.setattr(pieces, "ORDER_BADGE", moved)
+    # page draws (here its order badge, moved onto Paris's name once the board is placed), not only
+    # standard's, which has no order badge
+    real = labels.place
+
+    def place_then_move(mg):
+        real(mg)
+        unit, label = mg.anchors["par"]["unit"], mg.anchors["par"]["label"]
+        moved = dataclasses.replace(pieces.ORDER_BADGE, offset=(label[0] - unit[0], label[1] - unit[1]))
+        monkeypatch.setattr(pieces, "ORDER_BADGE", moved)
+
+    monkeypatch.setattr(labels, "place", place_then_move)
     with pytest.raises(LabelCheckError) as caught:
         build_maps(tmp_path, ["standard", "cluster"])
     assert "map of 'cluster'" in str(caught.value)
