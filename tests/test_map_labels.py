@@ -5,6 +5,7 @@ overlap, when they are not."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pytest
 import shapely
@@ -207,12 +208,19 @@ def test_every_mark_beside_a_unit_is_checked(variant_id):
 
 
 def test_the_marks_lie_inside_the_room_kept_for_a_unit():
-    # so the placement that keeps a unit's and its dislodged unit's boxes clear keeps the marks clear too
+    # so the placement that keeps a unit's and its dislodged unit's boxes clear keeps the marks clear too;
+    # Cluster's site diamond lies beside them, and the placement keeps room for it as well, on standard's
+    # board, where Cluster is drawn, too
     for variant_id in ("cluster", "coast_running"):
         mg = geometry(variant_id)
         assert {pieces.ORDER_BADGE, pieces.PROTECT_SHIELD} & set(labels.spot_marks(mg, "bre"))
-        for loc in ("bre", "spa/nc"):
-            assert labels.spot_parts(mg, loc) == labels.UNIT_PARTS
+        assert labels.spot_parts(mg, "spa/nc") == labels.UNIT_PARTS
+    h = pieces.SITE_DIAMOND.half
+    diamond = (pieces.SITE_DIAMOND.offset[0] - h, pieces.SITE_DIAMOND.offset[1] - h,
+               pieces.SITE_DIAMOND.offset[0] + h, pieces.SITE_DIAMOND.offset[1] + h)
+    assert labels.spot_parts(geometry("cluster"), "bre") == [*labels.UNIT_PARTS, diamond]
+    assert labels.spot_parts(geometry("standard"), "bre") == [*labels.UNIT_PARTS, diamond]
+    assert labels.spot_parts(geometry("coast_running"), "bre") == labels.UNIT_PARTS
     for home in (True, False):
         assert labels.ring_box((0, 0), home) == labels.dot_box((0, 0), home)
 
@@ -240,6 +248,71 @@ def test_check_catches_a_mark_that_reaches_a_name(monkeypatch, variant_id, name,
     assert labels.spot_parts(mg, loc) != labels.UNIT_PARTS  # the placement would keep it clear
 
 
+def test_a_site_diamond_is_clear_of_the_dislodged_unit():
+    # issue 20: in a retreat phase Cluster's site diamond was under the dislodged unit drawn beside the
+    # unit; the check now keeps every mark clear of a dislodged unit, and catches the old offset
+    mg = _copy(geometry("cluster"))
+    assert labels.overlaps(mg) == []
+    diamond = next(i for i in labels.unit_spots(mg) if i.loc == "par" and i.what.startswith("site diamond"))
+    dislodged = next(i for i in labels.unit_spots(mg) if i.loc == "par" and i.kind == "dislodged")
+    assert not labels._meet(diamond.box, dislodged.box)
+
+
+def test_check_catches_a_site_diamond_under_the_dislodged_unit(monkeypatch):
+    mg = _copy(geometry("cluster"))
+    monkeypatch.setattr(pieces, "SITE_DIAMOND", dataclasses.replace(pieces.SITE_DIAMOND, offset=(22.0, 10.0)))
+    problems = labels.overlaps(mg)
+    assert "dislodged-unit spot of Paris (par) overlaps site diamond at Paris (par)" in problems
+
+
+def test_the_standard_board_keeps_room_for_the_marks_of_the_variants_drawn_on_it():
+    # Cluster's site diamond lies outside the room kept for a unit: the placement of standard's board
+    # (where Cluster is drawn) keeps it clear, and the check of that board as Cluster's passes
+    mg = geometry("standard")
+    assert [v.id for v in mg.shared_with] == ["cluster", "coast_running"]
+    assert labels.overlaps(dataclasses.replace(mg, variant=geometry("cluster").variant)) == []
+
+
+@pytest.mark.parametrize("variant_id", ["standard", "cline6"])
+def test_every_ring_the_page_draws_is_checked(variant_id):
+    # an order ring round every unit spot, a ring round every dislodged unit's, a build-site ring round
+    # every centre where a unit may be built, each as the three boxes that hold its disc
+    mg = geometry(variant_id)
+    found = {}
+    for item in labels.rings(mg):
+        found.setdefault((item.kind, item.loc), []).append(item.box)
+    spots = [loc for loc in mg.anchors if labels.holds_units(mg, loc.split("/")[0])]
+    assert {loc for kind, loc in found if kind == "order ring"} == set(spots)
+    assert {loc for kind, loc in found if kind == "dislodged ring"} == set(spots)
+    builds = {loc for kind, loc in found if kind == "build-site ring"}
+    assert builds == {p for p in labels.build_places(mg) if "sc" in mg.anchors.get(p, {})}
+    assert builds >= set(mg.variant.powers[next(iter(mg.variant.powers))].home_centres)
+    x, y = mg.anchors[spots[0]]["unit"]
+    r = pieces.ORDER_RING.radius
+    boxes = found["order ring", spots[0]]
+    for deg in range(0, 360, 5):  # every point of the ring's middle line lies in one of the boxes
+        px, py = x + r * math.cos(math.radians(deg)), y + r * math.sin(math.radians(deg))
+        assert any(b[0] - 1e-6 <= px <= b[2] + 1e-6 and b[1] - 1e-6 <= py <= b[3] + 1e-6 for b in boxes), deg
+
+
+def test_check_catches_a_name_under_a_neighbours_ring():
+    # a name just clear of Paris's unit, but where the ring round it for a hold order would cross it
+    mg = _copy(geometry("standard"))
+    x, y = mg.anchors["par"]["unit"]
+    mg.anchors["bur"]["label"] = (x, y - labels.UNIT_HALF[1] - 1.5 - labels.baseline(labels.LABEL_SIZE) - 1.5)
+    problems = labels.overlaps(mg)
+    assert "name of Burgundy (bur) is under the order ring at Paris (par)" in problems
+    assert "name of Burgundy (bur) overlaps unit spot of Paris (par)" not in problems
+    # the ring round a build site and round a dislodged unit too
+    mg = _copy(geometry("standard"))
+    mg.anchors["bur"]["label"] = (mg.anchors["par"]["sc"][0] + 12, mg.anchors["par"]["sc"][1])
+    dx, dy = labels.dislodged_point(mg.anchors["bel"]["unit"])
+    mg.anchors["hol"]["label"] = (dx + 14, dy)
+    problems = labels.overlaps(mg)
+    assert "name of Burgundy (bur) is under the build-site ring at Paris (par)" in problems
+    assert "name of Holland (hol) is under the dislodged ring at Belgium (bel)" in problems
+
+
 def test_check_catches_a_name_on_a_changed_centre_ring():
     mg = _copy(geometry("standard"))
     x, y = mg.anchors["par"]["sc"]
@@ -248,15 +321,43 @@ def test_check_catches_a_name_on_a_changed_centre_ring():
     assert "name of Burgundy (bur) overlaps changed-centre ring of Paris (par)" in problems
 
 
-# names written beside their province rather than in it, at most: on the Cline boards (5 km a unit)
-# the provinces whose name, unit spot (with the dislodged unit's beside it) and centre dot cannot all
-# fit inside without meeting a neighbour's; the islands (Corsica, Crete) and Cairo's strip among them
-NAMES_BESIDE_AT_MOST = {"standard": 0, "loeb9": 0, "cline5": 9, "cline6": 14}
+# names written beside their province, with a leader line into it, exactly: on the Cline boards (5 km a
+# unit) the provinces whose name, unit spot (with the dislodged unit's beside it), centre dot and the
+# rings round them cannot all fit inside without meeting a neighbour's. The islands (Corsica, Crete, the
+# Canary Islands) are smaller than a unit; Edinburgh is a strip between Clyde's and Yorkshire's units;
+# Apulia, Rome and Tuscany (on Cline VI, which adds Milan, also Milan, Naples, Piedmont and Venice) are
+# Italy's provinces about two units across, which their units, dots and rings fill; Picardy and
+# Switzerland (Cline VI) lie between Paris's, Belgium's and Burgundy's, and Milan's and Tyrolia's.
+NAMES_BESIDE = {
+    "standard": set(), "loeb9": set(),
+    "cline5": {"apu", "cai", "cor", "cre", "edi", "par", "rom", "tus"},
+    "cline6": {"apu", "cai", "cor", "cre", "edi", "mil", "nap", "pic", "pie", "rom", "swi", "tus", "ven"},
+}
 
 
 @pytest.mark.parametrize("variant_id", VARIANTS)
 def test_few_names_are_written_beside_their_province(variant_id):
-    assert len(geometry(variant_id).outside_labels) <= NAMES_BESIDE_AT_MOST[variant_id]
+    assert geometry(variant_id).outside_labels == NAMES_BESIDE[variant_id]
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_a_name_beside_its_province_has_a_leader_line_into_it(variant_id):
+    mg = geometry(variant_id)
+    assert set(mg.leaders) == mg.outside_labels
+    for pid, (start, end) in mg.leaders.items():
+        box = shapely.box(*labels._union(labels.name_boxes(mg, pid)))
+        assert box.exterior.distance(shapely.Point(start)) < 0.1, pid  # from the name's box
+        assert mg.shapes[pid].contains(shapely.Point(end)), pid  # into its province
+        assert box.distance(shapely.Point(end)) >= 0.5, pid  # a line, visibly leaving the name
+
+
+def test_check_catches_a_leader_line_across_a_name():
+    mg = _copy(geometry("cline5"))
+    mg.leaders = dict(mg.leaders)
+    start, end = mg.leaders["cre"]
+    mg.anchors["aeg"]["label"] = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+    problems = labels.overlaps(mg)
+    assert "leader line of Crete (cre) crosses name of Aegean Sea (aeg)" in problems
 
 
 @pytest.mark.parametrize("variant_id", VARIANTS)
@@ -283,11 +384,17 @@ def test_the_marks_beside_one_unit_do_not_meet(variant_id):
 
 def test_the_build_checks_a_shared_board_with_each_variant_marks(monkeypatch, tmp_path):
     # Cluster is drawn on the standard board's placement: the build checks there the marks Cluster's
-    # page draws (here its order badge, moved onto Paris's name), not only standard's
-    mg = geometry("standard")
-    unit, label = mg.anchors["par"]["unit"], mg.anchors["par"]["label"]
-    moved = dataclasses.replace(pieces.ORDER_BADGE, offset=(label[0] - unit[0], label[1] - unit[1]))
-    monkeypatch.setattr(pieces, "ORDER_BADGE", moved)
+    # page draws (here its order badge, moved onto Paris's name once the board is placed), not only
+    # standard's, which has no order badge
+    real = labels.place
+
+    def place_then_move(mg):
+        real(mg)
+        unit, label = mg.anchors["par"]["unit"], mg.anchors["par"]["label"]
+        moved = dataclasses.replace(pieces.ORDER_BADGE, offset=(label[0] - unit[0], label[1] - unit[1]))
+        monkeypatch.setattr(pieces, "ORDER_BADGE", moved)
+
+    monkeypatch.setattr(labels, "place", place_then_move)
     with pytest.raises(LabelCheckError) as caught:
         build_maps(tmp_path, ["standard", "cluster"])
     assert "map of 'cluster'" in str(caught.value)

@@ -28,8 +28,9 @@ UNIT_HALF = (
 #: unit's point with this ``radius`` (half a diamond's width; half the side of the square holding a
 #: shield) and ``outline`` (its stroke's width, app.css).
 #: Each lies inside the box held free for a unit and the unit dislodged from it (UNIT_HALF around the
-#: point, the same box moved by DISLODGED_OFFSET), so the placement that keeps that box clear of names,
-#: centre dots and other units keeps the marks clear too; the renderer's check covers each mark.
+#: point, the same box moved by DISLODGED_OFFSET) or, the site diamond, beside them, where the renderer
+#: keeps room for it too; the renderer's check covers each mark, and keeps the marks other than those on
+#: a unit's corners clear of the dislodged unit.
 @dataclass(frozen=True)
 class Mark:
     what: str
@@ -47,9 +48,9 @@ class Mark:
 STRENGTH_BADGE = Mark("strength badge", (-8.2, -6.2), 5.0, 1.2)
 #: the "!" on the upper right corner of a unit whose illegal order was kept (it will hold)
 ILLEGAL_MARK = Mark("illegal-order mark", (7.8, -5.8), 5.0, 2.0)
-#: a Site of the Ancients' level in Cluster Diplomacy, a diamond right of the province's unit spot,
-#: where a dislodged unit would stand
-SITE_DIAMOND = Mark("site diamond", (22.0, 10.0), 7.0, 1.4)
+#: a Site of the Ancients' level in Cluster Diplomacy, a diamond below the province's unit spot and left
+#: of where a dislodged unit would stand, clear of both (in the corner of the room kept for the two)
+SITE_DIAMOND = Mark("site diamond", (-6.0, 19.5), 7.0, 1.4)
 #: the letter of a Cluster order that is not a move (R research, T transfer, M mattermission), on the
 #: unit's lower left corner (the dislodged unit takes the lower right)
 ORDER_BADGE = Mark("order badge", (-7.8, 5.8), 5.0, 2.0)
@@ -61,6 +62,29 @@ CENTRE_DOT_OUTLINE = 1.6
 #: a centre that changed hands: a solid dark rim this wide over the dot's rim (its left half in the old owner's colour),
 #: inside the box held free for the dot
 CHANGED_RING_STROKE = 2.4
+
+
+#: A ring the page draws round a unit for its order (hold, research, build; a supported hold's ring is
+#: smaller), round a dislodged unit, and round a centre where a unit may be built: ``radius`` from the
+#: point it is drawn round, ``stroke`` wide (app.css). A name's box holds its halo (as wide as half a
+#: ring's stroke): a ring's middle line keeps out of other provinces' names' boxes, so its stroke may
+#: cross a halo but never a letter. The stand-off star (13 at most from the unit's point) lies inside
+#: the order ring.
+@dataclass(frozen=True)
+class Ring:
+    what: str
+    radius: float
+    stroke: float
+
+    @property
+    def reach(self) -> float:
+        """How far from its point the ring's stroke reaches."""
+        return self.radius + self.stroke / 2
+
+
+ORDER_RING = Ring("order ring", ARMY_RADIUS + 5, 3.0)
+DISLODGED_RING = Ring("dislodged ring", ARMY_RADIUS + 5, 2.5)
+BUILD_SITE_RING = Ring("build-site ring", 14.0, 3.0)
 
 
 def changed_ring_radius(home: bool) -> float:

@@ -31,7 +31,7 @@ def render_variant(variant_id: str, shown: str | None = None) -> tuple[str, MapG
     every province name a unit spot, coast label, centre dot or other name would hide and every unit spot
     (a dislodged unit's too) that would meet another or a centre dot. ``shown``: the id of a variant
     played on this board, whose name and id the SVG carries instead."""
-    from adjutant.variant import load_variant
+    from adjutant.variant import load_variant, maps_dir
 
     from . import labels, layout, svg
 
@@ -40,6 +40,8 @@ def render_variant(variant_id: str, shown: str | None = None) -> tuple[str, MapG
     if problems:
         raise MapCheckError(f"map of {variant_id!r} does not match its adjacencies:\n  " + "\n  ".join(problems))
     layout.offboard_boxes(mg)
+    mg.shared_with = [load_variant(v) for v, board in sorted(SHARED.items())
+                      if board == variant_id and (maps_dir() / f"{v}.json").exists()]
     labels.place(mg)
     labels.check(mg)
     layout.coast_lines(mg)

@@ -24,7 +24,7 @@ import numpy as np
 import shapely
 from adjutant import pieces
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import polylabel
+from shapely.ops import nearest_points, polylabel
 
 from . import layout
 from .layout import MapGeometry
@@ -120,27 +120,29 @@ def _around(mark: pieces.Mark) -> Box:
     return (dx - h, dy - h, dx + h, dy + h)
 
 
-def spot_marks(mg: MapGeometry, loc: str) -> list[pieces.Mark]:
-    """The marks the page may draw beside a unit at ``loc``: an illegal order's "!" in every variant; in
-    Cluster Diplomacy the unit's strength and its order's letter (research, transfer, mattermission),
-    and beside a province's own spot (not a coast's) its site; with Coast-Running's protect order, the
-    shield beside an army (a province's own spot)."""
+def spot_marks(mg: MapGeometry, loc: str, variant: Any = None) -> list[pieces.Mark]:
+    """The marks the page may draw beside a unit at ``loc`` (in ``variant``, by default the map's): an
+    illegal order's "!" in every variant; in Cluster Diplomacy the unit's strength and its order's letter
+    (research, transfer, mattermission), and beside a province's own spot (not a coast's) its site; with
+    Coast-Running's protect order, the shield beside an army (a province's own spot)."""
+    v = variant or mg.variant
     out = [pieces.ILLEGAL_MARK]
-    if mg.variant.cluster is not None:
+    if v.cluster is not None:
         out += [pieces.STRENGTH_BADGE, pieces.ORDER_BADGE]
         if "/" not in loc:
             out.append(pieces.SITE_DIAMOND)
-    if mg.variant.options.protect_order and "/" not in loc:
+    if v.options.protect_order and "/" not in loc:
         out.append(pieces.PROTECT_SHIELD)
     return out
 
 
 def spot_parts(mg: MapGeometry, loc: str) -> list[Box]:
-    """Everything the page may draw at the unit spot of ``loc``, as boxes around the spot: the unit, the
-    unit dislodged from there, and the marks beside the unit that do not lie inside one of those two
-    (adjutant.pieces draws them all inside, so this is usually just the two)."""
-    marks = [_around(m) for m in spot_marks(mg, loc)]
-    return [*UNIT_PARTS, *(m for m in marks if not any(_inside(m, part) for part in UNIT_PARTS))]
+    """Everything the page may draw at the unit spot of ``loc``, in the map's variant or another drawn on
+    its board (``mg.shared_with``), as boxes around the spot: the unit, the unit dislodged from there,
+    and the marks beside the unit that do not lie inside one of those two (Cluster's site diamond)."""
+    marks = [_around(m) for v in (mg.variant, *mg.shared_with) for m in spot_marks(mg, loc, v)]
+    beside = [m for m in marks if not any(_inside(m, part) for part in UNIT_PARTS)]
+    return [*UNIT_PARTS, *sorted(set(beside))]
 
 
 def _inside(a: Box, b: Box) -> bool:
@@ -209,6 +211,36 @@ def dots(mg: MapGeometry) -> Iterator[Item]:
                    pid)
 
 
+def disc_boxes(at: tuple[float, float], reach: float) -> list[Box]:
+    """Three boxes whose union holds the disc of radius ``reach`` round ``at`` and little more: a wide
+    one, a tall one and a square (each covers a third of the circle's arc)."""
+    wide, square = reach / 2, reach * 3 ** 0.5 / 2
+    return [(at[0] - a, at[1] - b, at[0] + a, at[1] + b) for a, b in ((reach, wide), (wide, reach), (square, square))]
+
+
+def build_places(mg: MapGeometry) -> set[str]:
+    """The centres where a unit may be built: the home centres and the powers' other build sites."""
+    return {c for p in mg.variant.powers.values() for c in (*p.home_centres, *(s.province for s in p.build_sites))}
+
+
+def rings(mg: MapGeometry) -> Iterator[Item]:
+    """The rings the page draws round a unit for its order, round a dislodged unit and round a centre
+    where a unit may be built, each as the boxes of the disc inside the ring's middle line."""
+    v = mg.variant
+    for loc in sorted(mg.anchors):
+        pid = loc.split("/")[0]
+        if not holds_units(mg, pid):
+            continue
+        at = mg.anchors[loc]["unit"]
+        for ring, centre in ((pieces.ORDER_RING, at), (pieces.DISLODGED_RING, dislodged_point(at))):
+            for box in disc_boxes(centre, ring.radius):
+                yield Item(f"{ring.what} at {v.provinces[pid].name} ({loc})", pid, box, ring.what, loc)
+    for pid in sorted(p for p in mg.anchors if "sc" in mg.anchors[p] and p in build_places(mg)):
+        ring = pieces.BUILD_SITE_RING
+        for box in disc_boxes(mg.anchors[pid]["sc"], ring.radius):
+            yield Item(f"{ring.what} at {v.provinces[pid].name} ({pid})", pid, box, ring.what, pid)
+
+
 def obstacles(mg: MapGeometry) -> Iterator[Item]:
     """Every unit spot (dislodged units' too), coast label and centre dot on the map."""
     yield from unit_spots(mg)
@@ -232,19 +264,21 @@ def _may_meet(a: Item, b: Item) -> bool:
     """Whether two marks may overlap by design: a unit and the unit dislodged from the same place (drawn
     half over it), the dislodged units of one province's places (a province holds one at a time), a
     mark beside a unit and the units and marks of the same province (one unit stands there at a time),
-    and a centre dot and its ring."""
+    and a centre dot and its ring. A mark never meets a dislodged unit, which stands beside the unit
+    that dislodged it, and its marks, in a retreat phase."""
     kinds = {a.kind, b.kind}
     if a.loc == b.loc and kinds in ({"unit", "dislodged"}, {"dot", "ring"}):
         return True
-    if a.owner == b.owner and "mark" in kinds and kinds <= {"unit", "dislodged", "mark"}:
+    if a.owner == b.owner and "mark" in kinds and kinds <= {"unit", "mark"}:
         return True
     return a.owner == b.owner and kinds == {"dislodged"}
 
 
 def overlaps(mg: MapGeometry) -> list[str]:
     """Every province name whose box meets a unit spot, a mark beside one, a coast label, a centre dot,
-    its ring or another name, and every unit spot or mark that meets another unit spot, mark, centre
-    dot or ring, as sentences."""
+    its ring or another name, or another province's order ring, dislodged unit's ring or build-site
+    ring; every leader line that crosses another province's name or marks; and every unit spot or mark
+    that meets another unit spot, mark, centre dot or ring, as sentences."""
     named = list(names(mg))
     others = list(obstacles(mg))
     problems = []
@@ -252,6 +286,17 @@ def overlaps(mg: MapGeometry) -> list[str]:
         for other in others + named[i + 1:]:
             if other.what != item.what and _meet(item.box, other.box):
                 problems.append(f"{item.what} overlaps {other.what}")
+    seen = set()
+    for ring in rings(mg):
+        for item in named:
+            if item.owner != ring.owner and _meet(ring.box, item.box) and (ring.what, item.what) not in seen:
+                seen.add((ring.what, item.what))
+                problems.append(f"{item.what} is under the {ring.what}")
+    for pid, line in sorted(mg.leaders.items()):
+        name = mg.variant.provinces[pid].name
+        for other in others + named:
+            if other.owner != pid and _line_hits(line, np.array([other.box])):
+                problems.append(f"leader line of {name} ({pid}) crosses {other.what}")
     marks = [*unit_spots(mg), *dots(mg)]
     for i, item in enumerate(marks):
         for other in marks[i + 1:]:
@@ -312,6 +357,11 @@ UNIT_PARTS = [
 ]  # a unit spot and its dislodged unit's, around the spot
 
 
+UNIT_RINGS = [*disc_boxes((0.0, 0.0), pieces.ORDER_RING.radius),
+              *disc_boxes(DISLODGED_OFFSET, pieces.DISLODGED_RING.radius)]  # round a unit spot and its dislodged unit
+DOT_RINGS = disc_boxes((0.0, 0.0), pieces.BUILD_SITE_RING.radius)  # round a centre dot where a unit may be built
+
+
 def _dot_parts(home: bool) -> list[Box]:
     r = DOT_RADIUS[home]
     return [(-r, -r, r, r)]
@@ -320,7 +370,7 @@ def _dot_parts(home: bool) -> list[Box]:
 def _clear(pts: np.ndarray, parts: list[Box], blocked: np.ndarray) -> np.ndarray:
     """For each point, whether the thing made of ``parts`` (boxes around the point) meets nothing blocked."""
     ok = np.ones(len(pts), dtype=bool)
-    if not len(pts):
+    if not len(pts) or not parts:
         return ok
     reach = _union(parts)
     lo, hi = pts.min(axis=0), pts.max(axis=0)
@@ -333,12 +383,15 @@ def _clear(pts: np.ndarray, parts: list[Box], blocked: np.ndarray) -> np.ndarray
 
 
 def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blocked: np.ndarray, up_first: bool,
-            prefer: tuple[float, float] | None, anywhere: Anywhere) -> tuple[float, float] | None:
+            prefer: tuple[float, float] | None, anywhere: Anywhere,
+            rings: tuple[list[Box], np.ndarray]) -> tuple[float, float] | None:
     """A point for a thing made of ``parts`` (boxes around the point) just off the box ``around`` (a
-    name), meeting nothing ``blocked``: ``prefer`` (the geo file's anchor) if it has ``need`` units of
-    the province around it, else of the points around the name (in reading order) and the ``anywhere``
-    points the best trade of room (up to ``need``) against distance from the name, so a unit stays
-    near its name rather than going to the roomiest corner; None if every one meets something."""
+    name), meeting nothing ``blocked``, with the rings drawn round it (``rings``: their boxes around the
+    point, and the other provinces' names they must not meet) clear too: ``prefer`` (the geo file's
+    anchor) if it has ``need`` units of the province around it, else of the points around the name (in
+    reading order) and the ``anywhere`` points the best trade of room (up to ``need``) against distance
+    from the name, so a unit stays near its name rather than going to the roomiest corner; None if every
+    one meets something."""
     cx, cy = (around[0] + around[2]) / 2, (around[1] + around[3]) / 2
     reach = _union(parts)
     order = [UP, RIGHT, LEFT, DOWN, *DIAGONALS[2:], *DIAGONALS[:2]] if up_first else [DOWN, RIGHT, LEFT, UP, *DIAGONALS]
@@ -355,7 +408,7 @@ def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blo
     ring = len(cands)
     cands += anywhere[0]
     pts = np.array(cands)
-    clear = _clear(pts, parts, blocked)
+    clear = _clear(pts, parts, blocked) & _clear(pts, *rings)
     near = shapely.points(pts[:ring])
     room = np.concatenate([
         np.where(shapely.contains(shape, near), shapely.distance(near, shape.boundary), -1.0), anywhere[1],
@@ -426,10 +479,11 @@ def place(mg: MapGeometry) -> None:
         mg.anchors.clear()
         for marked in (mg.small_labels, mg.sea_names, mg.outside_labels):
             marked.clear()
+        mg.leaders.clear()
         failed = _place_in_order(mg, order, starts, mains, outside_first, memo)
         score = (len(failed), len(mg.outside_labels))
         if best is None or score < best[0]:
-            best = (score, copy.deepcopy((mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels)))
+            best = (score, copy.deepcopy((mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels, mg.leaders)))
         if not failed:
             # names that went beside their province for want of room among their neighbours: placed
             # first, before those neighbours, they may fit inside
@@ -450,7 +504,7 @@ def place(mg: MapGeometry) -> None:
                   if set(pair) & {p for p in failed if misses[p] >= NEIGHBOURS_OUTSIDE_AFTER}}
         outside_first |= {pid for pid in again if mg.shapes[pid].area < OUTSIDE_AREA}
     assert best is not None
-    mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels = best[1]
+    mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels, mg.leaders = best[1]
 
 
 def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[float, float]],
@@ -467,8 +521,10 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
     v = mg.variant
     overrides = mg.geo.get("anchors", {})
     homes = {c for p in v.powers.values() for c in p.home_centres}
+    builds = build_places(mg)
     names_placed: list[Box] = []
     marks_placed: list[Box] = []  # unit spots, dislodged units' spots, coast labels and centre dots
+    rings_placed: list[Box] = []  # the rings round them, which only names must keep clear of
     big = 1e5  # everything outside the map is blocked for units and dots
     frame: list[Box] = [(-big, -big, 0.0, big), (mg.width, -big, big, big), (-big, -big, big, 0.0),
                         (-big, mg.svg_height, big, big)]
@@ -481,6 +537,7 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
             mg.anchors[loc] = {"unit": (round(u, 1), round(vv, 1))}
             at = mg.anchors[loc]["unit"]
             marks_placed += [*spot_boxes(mg, loc, at), coast_label_box(loc, at)]
+            rings_placed += _shift(UNIT_RINGS, at)
             fixed.add(loc)
     failed = []
     later = set(order)
@@ -498,6 +555,7 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
         styles.append((True, False))
         names_arr = np.array(names_placed).reshape(-1, 4)
         marks_arr = np.array(marks_placed).reshape(-1, 4)
+        rings_arr = np.array(rings_placed).reshape(-1, 4)
         blocked = np.vstack([names_arr, marks_arr, np.array(frame)])
         if pid not in memo:
             cands = _label_candidates(main, starts[pid])
@@ -510,7 +568,8 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
         cands, anywhere, inner, shores = (memo[pid][k] for k in ("cands", "anywhere", "inner", "shores"))
         chosen = None
         if pid in outside_first:
-            chosen = _outside(mg, pid, starts[pid], blocked, over, homes, anywhere, shores, later, memo[pid])
+            chosen = _outside(mg, pid, starts[pid], blocked, names_arr, rings_arr, over, homes, anywhere, shores, later,
+                              memo[pid])
         for strict in (True, False):
             if chosen:
                 break
@@ -521,20 +580,26 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
                     mg.small_labels.add(pid)
                 if sea_name:
                     mg.sea_names.add(pid)
+                fits = []
+                tries = CHOICES if mg.shapes[pid].area < CHOOSE_AREA else 1
                 for at in cands:
                     boxes = name_boxes(mg, pid, at)
-                    if any(_hits(b, names_arr) or _hits(b, marks_arr) for b in boxes):
+                    if any(_hits(b, names_arr) or _hits(b, marks_arr) or _hits(b, rings_arr) for b in boxes):
                         continue
                     if strict and not all(inner.contains(shapely.box(*b)) for b in boxes[:1]):
                         continue
-                    found = _fit_beside(mg, pid, main, at, boxes, blocked, over, homes, anywhere, shores)
+                    found = _fit_beside(mg, pid, main, at, boxes, blocked, names_arr, over, homes, anywhere,
+                                        shores)
                     if found is not None:
-                        chosen = (at, found)
-                        break
-                if chosen:
+                        fits.append((at, found))
+                        if len(fits) >= tries:
+                            break
+                if fits:
+                    chosen = min(fits, key=lambda fit: _room_taken(mg, pid, fit[0], fit[1], later, homes))
                     break
         if chosen is None and pid not in outside_first and mg.shapes[pid].area < OUTSIDE_AREA:
-            chosen = _outside(mg, pid, starts[pid], blocked, over, homes, anywhere, shores, later, memo[pid])
+            chosen = _outside(mg, pid, starts[pid], blocked, names_arr, rings_arr, over, homes, anywhere, shores, later,
+                              memo[pid])
         if chosen is None:
             # nothing fits: the first style at the preferred point, for check() to report
             failed.append(pid)
@@ -557,11 +622,38 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
         for loc, val in pts.items():
             if (loc == "unit" and holds_units(mg, pid)) or "/" in loc:
                 marks_placed += spot_boxes(mg, pid if loc == "unit" else loc, val)
+                rings_placed += _shift(UNIT_RINGS, val)
             if "/" in loc:
                 marks_placed.append(coast_label_box(loc, val))
             if loc == "sc":
                 marks_placed.append(dot_box(val, pid in homes))
+                if pid in builds:
+                    rings_placed += _shift(DOT_RINGS, val)
     return failed
+
+
+CHOOSE_AREA = 5000.0  # a province smaller than this chooses among several places for its name and unit
+CHOICES = 40  # ... among this many, the first that fit (nearest its start point first)
+
+
+def _room_taken(mg: MapGeometry, pid: str, at: tuple[float, float], pts: dict[str, tuple[float, float]],
+                later: set[str], homes: set[str]) -> float:
+    """How much of the land provinces placed ``later`` a province's name at ``at`` and its unit,
+    dislodged unit, centre dot and coasts at ``pts`` cover: the shares of each, added up (a small share
+    of a small neighbour counts as much as a large share of a large one)."""
+    boxes = list(name_boxes(mg, pid, at))
+    for loc, val in pts.items():
+        if loc == "sc":
+            boxes.append(dot_box(val, pid in homes))
+        elif loc == "unit" or "/" in loc:
+            boxes += _shift(UNIT_PARTS, val)
+    covers = shapely.union_all(shapely.box(*np.array(boxes).T))
+    total = 0.0
+    for other in later:
+        shape = mg.shapes[other]
+        if mg.variant.provinces[other].type != "sea" and shape.intersects(covers):
+            total += shapely.area(shapely.intersection(covers, shape)) / shape.area
+    return round(total, 3)
 
 
 def _free_coasts(prov: Any, fixed: set[str]) -> list[str]:
@@ -583,18 +675,19 @@ def _shore_points(mg: MapGeometry, pid: str, loc: str, anywhere: Anywhere) -> np
     return np.asarray(pts[near & (anywhere[1] >= EDGE)])
 
 
-def _place_coasts(mg: MapGeometry, pid: str, blocked: np.ndarray,
+def _place_coasts(mg: MapGeometry, pid: str, blocked: np.ndarray, names: np.ndarray,
                   shores: dict[str, np.ndarray]) -> dict[str, tuple[float, float]] | None:
     """Unit points for the coasts in ``shores``: each the point beside the middle of its shoreline, or
     else the nearest to it of its shore points, clear of everything ``blocked`` and of the coasts placed
-    before; None if one does not fit. (The province's label point must be in ``mg.anchors``.)"""
+    before, its rings clear of the other provinces' ``names``; None if one does not fit. (The
+    province's label point must be in ``mg.anchors``.)"""
     out: dict[str, tuple[float, float]] = {}
     for loc, near in shores.items():
         first = layout.coast_point(mg, pid, loc)
         pts = np.vstack([np.array([first]), near])
         d = np.hypot(pts[:, 0] - first[0], pts[:, 1] - first[1])
         pts = pts[np.lexsort((pts[:, 0], pts[:, 1], np.round(d, 3)))]
-        clear = _clear(pts, spot_parts(mg, loc), blocked)
+        clear = _clear(pts, spot_parts(mg, loc), blocked) & _clear(pts, UNIT_RINGS, names)
         if not clear.any():
             return None
         x, y = pts[int(np.argmax(clear))]
@@ -619,8 +712,8 @@ def _land_taken(mg: MapGeometry, pid: str, pts: np.ndarray, later: set[str]) -> 
     return out
 
 
-def _outside(mg: MapGeometry, pid: str, start: tuple[float, float], blocked: np.ndarray,
-             over: dict[str, tuple[float, float]], homes: set[str], anywhere: Anywhere,
+def _outside(mg: MapGeometry, pid: str, start: tuple[float, float], blocked: np.ndarray, names: np.ndarray,
+             rings: np.ndarray, over: dict[str, tuple[float, float]], homes: set[str], anywhere: Anywhere,
              shores: dict[str, np.ndarray], later: set[str], memo: dict[str, Any]
              ) -> tuple[tuple[float, float], dict[str, tuple[float, float]]] | None:
     """For a province too small to hold its unit and its name (an island): the unit at its middle (or
@@ -634,7 +727,7 @@ def _outside(mg: MapGeometry, pid: str, start: tuple[float, float], blocked: np.
     cands = np.array([first, *anywhere[0]])
     room = np.concatenate([[np.inf], anywhere[1]])
     edge = min(EDGE, 0.4 * float(np.max(anywhere[1], initial=0.0)))  # (an island may be narrower)
-    clear = _clear(cands, spot_parts(mg, pid), blocked) & (room >= edge)
+    clear = _clear(cands, spot_parts(mg, pid), blocked) & _clear(cands, UNIT_RINGS, names) & (room >= edge)
     cands, room = cands[clear], room[clear]
     # the unit takes as little of the neighbouring land as it can (a small share of a small province
     # counts as much as a large share of a large one), then the most room
@@ -654,6 +747,7 @@ def _outside(mg: MapGeometry, pid: str, start: tuple[float, float], blocked: np.
         far = sorted(inside, key=lambda q: (-round((q[0] - unit[0]) ** 2 + (q[1] - unit[1]) ** 2, 1), q))
         spots = np.array(far).reshape(-1, 2)
         ok = _clear(spots, _dot_parts(home), np.vstack([blocked, np.array(own).reshape(-1, 4)]))
+        ok &= _clear(spots, DOT_RINGS if pid in build_places(mg) else [], names)
         if ok.any():
             sx, sy = spots[int(np.argmax(ok))]
             pts = {"unit": unit, "sc": (round(float(sx), 1), round(float(sy), 1))}
@@ -662,7 +756,7 @@ def _outside(mg: MapGeometry, pid: str, start: tuple[float, float], blocked: np.
     if not pts:
         return None
     mg.anchors[pid] = {"label": start}
-    coasts = _place_coasts(mg, pid, np.vstack([blocked, np.array(own).reshape(-1, 4)]), shores)
+    coasts = _place_coasts(mg, pid, np.vstack([blocked, np.array(own).reshape(-1, 4)]), names, shores)
     if coasts is None:
         return None
     for loc, val in coasts.items():
@@ -671,18 +765,56 @@ def _outside(mg: MapGeometry, pid: str, start: tuple[float, float], blocked: np.
     if "ring" not in memo:
         ring = shapely.difference(mg.shapes[pid].buffer(OUTSIDE_REACH), mg.shapes[pid])
         memo["ring"] = _label_candidates(ring, start, first=False)
-    taken = np.vstack([blocked, np.array(own).reshape(-1, 4)])
+    taken = np.vstack([blocked, rings, np.array(own).reshape(-1, 4)])
     for at in memo["ring"]:
         boxes = name_boxes(mg, pid, at)
-        if not any(_hits(b, taken) for b in boxes):
-            mg.outside_labels.add(pid)
-            return at, pts
+        if any(_hits(b, taken) for b in boxes):
+            continue
+        line = leader(mg, pid, at)
+        if _line_hits(line, blocked):
+            continue
+        mg.outside_labels.add(pid)
+        mg.leaders[pid] = line
+        return at, pts
     return None
 
 
+LEADER_WIDTH = 1.2  # the leader line's stroke (svg.py), kept clear of everything but its own province's
+LEADER_DEPTH = 3.0  # how far inside its province a leader line ends
+LEADER_LENGTH = 4.0  # how long a leader line is at least, where its province has room
+
+
+def leader(mg: MapGeometry, pid: str, at: tuple[float, float]
+           ) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The leader line from a name written at ``at`` beside its province into the province: from the
+    edge of the name's box to the point LEADER_DEPTH inside the province (nearer its shore where it is
+    too narrow for that) and at least LEADER_LENGTH from the box, nearest the box."""
+    shape = mg.shapes[pid]
+    box = shapely.box(*_union(name_boxes(mg, pid, at)))
+    target = shape
+    for depth, length in ((LEADER_DEPTH, LEADER_LENGTH), (1.0, LEADER_LENGTH), (1.0, 0.5), (0.0, 0.5)):
+        inner = shape.buffer(-depth).difference(box.buffer(length))
+        if not inner.is_empty:
+            target = inner
+            break
+    end = nearest_points(target, box)[0]
+    start = nearest_points(box.exterior, end)[0]
+    return (round(start.x, 1), round(start.y, 1)), (round(end.x, 1), round(end.y, 1))
+
+
+def _line_hits(line: tuple[tuple[float, float], tuple[float, float]], boxes: np.ndarray) -> bool:
+    """Whether a leader line, with its stroke, meets any of ``boxes``."""
+    if not len(boxes):
+        return False
+    stroke = shapely.LineString(line).buffer(LEADER_WIDTH / 2, cap_style="flat")
+    x0, y0, x1, y1 = stroke.bounds
+    near = boxes[(boxes[:, 0] < x1) & (x0 < boxes[:, 2]) & (boxes[:, 1] < y1) & (y0 < boxes[:, 3])]
+    return bool(len(near)) and bool(np.any(shapely.intersects(stroke, shapely.box(*near.T))))
+
+
 def _fit_beside(mg: MapGeometry, pid: str, main: BaseGeometry, at: tuple[float, float], boxes: list[Box],
-                blocked: np.ndarray, over: dict[str, tuple[float, float]], homes: set[str], anywhere: Anywhere,
-                shores: dict[str, np.ndarray]) -> dict[str, tuple[float, float]] | None:
+                blocked: np.ndarray, names: np.ndarray, over: dict[str, tuple[float, float]], homes: set[str],
+                anywhere: Anywhere, shores: dict[str, np.ndarray]) -> dict[str, tuple[float, float]] | None:
     """The unit point, centre dot and coast points of a province whose name is at ``at``, each clear of
     the name, of one another and of everything ``blocked``; None if one does not fit."""
     prov = mg.variant.provinces[pid]
@@ -692,20 +824,22 @@ def _fit_beside(mg: MapGeometry, pid: str, main: BaseGeometry, at: tuple[float, 
     if not holds_units(mg, pid):
         return {"unit": at}
     parts = spot_parts(mg, pid)
-    unit = _beside(main, around, parts, UNIT_ROOM, blocked, prov.type == "sea", over.get("unit"), anywhere)
+    unit = _beside(main, around, parts, UNIT_ROOM, blocked, prov.type == "sea", over.get("unit"), anywhere,
+                   (UNIT_RINGS, names))
     if unit is None:
         return None
     out["unit"] = unit
     blocked = np.vstack([blocked, np.array(spot_boxes(mg, pid, unit))])
     if prov.centre:
         home = pid in homes
-        sc = _beside(main, around, _dot_parts(home), DOT_ROOM, blocked, False, over.get("sc"), anywhere)
+        sc = _beside(main, around, _dot_parts(home), DOT_ROOM, blocked, False, over.get("sc"), anywhere,
+                     (DOT_RINGS if pid in build_places(mg) else [], names))
         if sc is None:
             return None
         out["sc"] = sc
         blocked = np.vstack([blocked, np.array([dot_box(sc, home)])])
     mg.anchors[pid] = {"label": at}
-    coasts = _place_coasts(mg, pid, blocked, shores)
+    coasts = _place_coasts(mg, pid, blocked, names, shores)
     if coasts is None:
         return None
     return {**out, **coasts}

@@ -41,6 +41,11 @@ class MapGeometry:
     small_labels: set[str] = field(default_factory=set)  # provinces whose abbreviation is set smaller
     sea_names: set[str] = field(default_factory=set)  # seas whose full name is written under the abbreviation
     outside_labels: set[str] = field(default_factory=set)  # provinces too small for their name: it is beside them
+    # the other variants drawn on this board (Cluster and Coast-Running on standard's): the placement
+    # keeps room for the marks their pages draw too
+    shared_with: list[Any] = field(default_factory=list)
+    # for each name beside its province, the leader line from the name to the province
+    leaders: dict[str, tuple[tuple[float, float], tuple[float, float]]] = field(default_factory=dict)
 
     @property
     def svg_height(self) -> float:

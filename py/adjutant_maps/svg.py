@@ -38,6 +38,7 @@ STYLE = f"""
  paint-order:stroke;stroke:#fffaf0;stroke-width:3px;stroke-linejoin:round}}
 .label.sea-label{{fill:#1d3f5e;stroke:#dcebf6}}
 .label.small{{font-size:12px;stroke-width:2.5px}}
+.leader{{fill:none;stroke:#2b2418;stroke-width:{labels_.LEADER_WIDTH};stroke-linecap:round;pointer-events:none}}
 .sea-name{{font-family:{FONT};font-style:italic;font-size:10px;text-anchor:middle;fill:#1d3f5e;pointer-events:none;
  paint-order:stroke;stroke:#dcebf6;stroke-width:2.5px}}
 .coast-line{{fill:none;stroke:#0b4f8a;stroke-width:2.6;stroke-dasharray:5 3;stroke-linecap:round}}
@@ -237,6 +238,10 @@ def render(mg: MapGeometry, shown: Variant | None = None) -> str:
     dwg.add(markers)
 
     labels = dwg.g(id="labels")
+    for owner, (start, end) in sorted(mg.leaders.items()):
+        line = dwg.line((_num(start[0]), _num(start[1])), (_num(end[0]), _num(end[1])), class_="leader")
+        line.attribs["data-province"] = owner
+        labels.add(line)
     for p in sorted(v.provinces.values(), key=lambda q: q.id):
         if p.id not in mg.anchors:
             continue
