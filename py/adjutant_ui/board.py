@@ -24,6 +24,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 FALLBACK_COLOURS = ["#c0392b", "#2c3e50", "#2980b9", "#7f8c8d", "#27ae60", "#8e44ad", "#d4ac0d", "#e67e22", "#16a085"]
 UNIT_RADIUS = pieces.ARMY_RADIUS
 DISLODGED_OFFSET = pieces.DISLODGED_OFFSET
+ORDER_RING, DISLODGED_RING, BUILD_SITE_RING = pieces.ORDER_RING, pieces.DISLODGED_RING, pieces.BUILD_SITE_RING
 FLEET_WIDTH, FLEET_HEIGHT = pieces.FLEET_SIZE
 #: how an order with no place but its unit's reads in a tooltip ("Paris holds")
 ORDER_VERBS = {"hold": "holds", "disband": "disbands", "research": "researches"}
@@ -518,17 +519,17 @@ class Board:
             self._arrow(group, at, to, "adj-line dashed long", colour)
             self._badge(mark_group("mattermit"), at, "M", colour)
         elif shape.kind == "research":
-            self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
+            self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=ORDER_RING.radius,
                      class_="adj-ring dashed", style=f"stroke: {colour}")
             self._badge(mark_group("research"), at, "R", colour)
         elif shape.kind == "hold":
-            self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
+            self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=ORDER_RING.radius,
                      class_="adj-ring", style=f"stroke: {colour}")
         elif shape.kind == "disband":
             self._el("path", group, d=f"M{at[0]-9:.1f},{at[1]-9:.1f}L{at[0]+9:.1f},{at[1]+9:.1f}"
                      f"M{at[0]+9:.1f},{at[1]-9:.1f}L{at[0]-9:.1f},{at[1]+9:.1f}", class_="adj-cross")
         elif shape.kind == "build":
-            self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=UNIT_RADIUS + 5,
+            self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=ORDER_RING.radius,
                      class_="adj-ring build", style=f"stroke: {colour}")
         if shape.success is False and shape.kind in ("move", "retreat", "support", "convoy"):
             end = to or via or at
@@ -592,7 +593,7 @@ class Board:
                              data_result=f"dislodged:{location}")
             end = (home[0] + DISLODGED_OFFSET[0], home[1] + DISLODGED_OFFSET[1])
             # a dashed red ring round the unit, drawn beside the place it was pushed out of
-            self._el("circle", group, cx=f"{end[0]:.1f}", cy=f"{end[1]:.1f}", r=UNIT_RADIUS + 5,
+            self._el("circle", group, cx=f"{end[0]:.1f}", cy=f"{end[1]:.1f}", r=DISLODGED_RING.radius,
                      class_="adj-dislodged-ring")
             self._el("title", group, f"The unit in {self.variant.province_name(location)} was {reason or 'dislodged'}")
         taken: list[tuple[float, float]] = []
@@ -604,7 +605,7 @@ class Board:
                 point = self.centre_points.get(province) or self.anchor(province)
                 if point is None:
                     continue
-                site = self._el("circle", layer, cx=f"{point[0]:.1f}", cy=f"{point[1]:.1f}", r=14,
+                site = self._el("circle", layer, cx=f"{point[0]:.1f}", cy=f"{point[1]:.1f}", r=BUILD_SITE_RING.radius,
                                 class_="adj-build-site", data_power=power, data_province=province,
                                 data_result=f"adjust:{power}", style=f"stroke: {colour}")
                 self._el("title", site, f"{self._owner(power)} may build in {self.variant.province_name(province)}")
