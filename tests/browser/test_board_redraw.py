@@ -11,9 +11,12 @@ from test_play import click_map, enter_text
 
 #: the overlay's layers in order, each with its drawings (sorted: a kept drawing need not be in the
 #: place a fresh drawing puts it), and the supply centres' fills
+#: What the board draws. Which unit holds the map's one Tab stop (tabindex 0, the others -1) follows the
+#: page's keyboard focus and the power chosen for the orders, not the game: it is left out.
 DRAWN = """() => ({
   layers: [...document.querySelectorAll('#adj-overlay > g')].map(layer =>
-    [layer.getAttribute('class'), [...layer.children].map(e => e.outerHTML).sort()]),
+    [layer.getAttribute('class'),
+     [...layer.children].map(e => e.outerHTML.replace(/ tabindex="-?[01]"/g, '')).sort()]),
   centres: [...document.querySelectorAll('#map circle.sc[data-province]')].map(c =>
     c.getAttribute('data-province') + ' ' + c.style.fill + ' ' + c.getAttribute('data-owner')),
   targets: [...document.querySelectorAll('#map .adj-target')].map(e => e.id).sort(),
