@@ -16,6 +16,7 @@ import js
 from adjutant import AdjutantError, available_variants, cluster_views, load_variant
 from adjutant import group as group_codes
 from adjutant.limits import MAX_FILE_BYTES
+from pyodide.code import run_js
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, sealed
@@ -54,6 +55,36 @@ def _mark(name: str) -> None:
     """A performance mark for the start-up benchmark (benchmarks/startup.py --profile)."""
     with contextlib.suppress(Exception):
         js.performance.mark("adjutant:" + name)
+
+
+#: The map's buttons in arrow-key order, and the one that takes Tab, made in one call from Python (a call
+#: per unit and attribute from Python cost milliseconds a render on the nine-power maps): with no unit
+#: selected, the units that can be ordered by power (``powers``' order) then accessible name, then the
+#: highlighted places; with one selected, its highlighted places by name, then the unit itself while it
+#: may move (``moving``). Each gets tabindex -1 but the one at ``focus`` (else the first of the ``chosen``
+#: power's, else the first), which gets 0. Returns [that button or null, the buttons].
+_MAP_STOPS = run_js("""(holder, selected, moving, powers, focus, chosen) => {
+  const label = e => e.getAttribute("aria-label") || "";
+  const byLabel = (a, b) => (label(a) < label(b) ? -1 : label(a) > label(b) ? 1 : 0);
+  const rank = e => { const i = powers.indexOf(e.getAttribute("data-power")); return i < 0 ? powers.length : i; };
+  const places = [...holder.querySelectorAll(".adj-target[tabindex]")].sort(byLabel);
+  let stops;
+  if (selected) {
+    const unit = holder.querySelector(".adj-unit.selected.orderable");
+    stops = places.concat(unit && moving ? [unit] : []);
+  } else {
+    const units = [...holder.querySelectorAll(".adj-unit.orderable")];
+    stops = units.sort((a, b) => rank(a) - rank(b) || byLabel(a, b)).concat(places);
+  }
+  for (const e of holder.querySelectorAll(".adj-unit.orderable[tabindex], .adj-target[tabindex]")) {
+    e.setAttribute("tabindex", "-1");
+  }
+  const at = e => e.getAttribute("data-location") || e.id;
+  let index = focus ? stops.findIndex(e => at(e) === focus) : -1;
+  if (index < 0) index = Math.max(0, stops.findIndex(e => chosen && e.getAttribute("data-power") === chosen));
+  if (stops.length) stops[index].setAttribute("tabindex", "0");
+  return [stops.length ? stops[index] : null, stops];
+}""")
 
 
 def _label(element: Any) -> str:
@@ -571,38 +602,27 @@ class App:
     # Cancel) and Shift+Tab from the first choice back to the map; Escape cancels, back to the unit.
     # docs/game-table.md (keyboard) has the design; tests/browser/test_order_entry.py the key presses.
 
-    def map_stops(self) -> list[Any]:
-        """The map's buttons in arrow-key order: units by power then name, places by name."""
+    def _roving(self) -> Any:
+        """[the map's button that takes Tab or null, the map's buttons in arrow-key order] (_MAP_STOPS)."""
         session = self.session
         holder = _v(_id("map"))
         if session is None or holder is None:
-            return []
-        places = sorted(holder.querySelectorAll(".adj-target[tabindex]"), key=lambda e: _label(e))
-        if session.selected:
-            unit = _v(holder.querySelector(".adj-unit.selected.orderable"))
-            return places + ([unit] if unit is not None and session.mode == "move" else [])
-        powers = list(session.game.variant.powers)
-        units = sorted(holder.querySelectorAll(".adj-unit.orderable"), key=lambda e: (
-            powers.index(str(e.dataset.power)) if str(e.dataset.power) in powers else len(powers), _label(e)))
-        return units + places
+            return None
+        chosen = str(_id("orders-power").value) or self.group.player_power() or ""
+        powers = to_js(list(session.game.variant.powers))
+        return _MAP_STOPS(holder, bool(session.selected), session.mode == "move", powers, self.map_focus or "", chosen)
 
-    def rove(self, stops: list[Any] | None = None) -> Any:
-        """Make the map one Tab stop: the button at :attr:`map_focus` (else the first) takes Tab, the others
-        only the arrow keys. Returns that button (None when the map has none)."""
-        stops = self.map_stops() if stops is None else stops
-        holder = _v(_id("map"))
-        if holder is not None:  # (the board makes each unit that can be ordered, and each place, a Tab stop)
-            for element in holder.querySelectorAll(".adj-unit.orderable[tabindex], .adj-target[tabindex]"):
-                element.setAttribute("tabindex", "-1")
-        keys = [Board.location_of(e) for e in stops]
-        if self.map_focus in keys:
-            index = keys.index(self.map_focus)
-        else:  # the first unit of the power whose orders are being given (the player's), else the first
-            chosen = str(_id("orders-power").value) or self.group.player_power()
-            index = next((i for i, e in enumerate(stops) if chosen and _attr_of(e, "data-power") == chosen), 0)
-        for i, element in enumerate(stops):
-            element.setAttribute("tabindex", "0" if i == index else "-1")
-        return stops[index] if stops else None
+    def map_stops(self) -> list[Any]:
+        """The map's buttons in arrow-key order: units by power then name, places by name."""
+        roving = self._roving()
+        return [] if roving is None else list(roving[1])
+
+    def rove(self) -> Any:
+        """Make the map one Tab stop: the button at :attr:`map_focus` (else the first unit of the power whose
+        orders are being given, else the first) takes Tab, the others only the arrow keys. Returns that
+        button (None when the map has none)."""
+        roving = self._roving()
+        return None if roving is None else _v(roving[0])
 
     def focus_stop(self, location: str | None) -> None:
         """Focus the map's button at ``location`` (None: its first); with none there, the first choice."""
