@@ -254,6 +254,9 @@ def test_a_game_is_played_saved_and_opened_from_the_keyboard_alone(
     a file. The focus always stays on a control."""
     context, recorder = new_context(viewport={"width": 1366, "height": 900}, service_workers="block")
     page = open_app(context, site.url)
+    # Playwright takes over the file chooser once a page has a listener for it: set up now, not as Enter
+    # is pressed (a chooser opened before the takeover is the browser's own, and no event comes)
+    page.on("filechooser", lambda _: None)
     page.focus("#variant-select")
     type_orders(page, "Austria: A vie - tyr")
     adjudicate_by_keyboard(page)
