@@ -249,8 +249,8 @@ def test_check_catches_a_mark_that_reaches_a_name(monkeypatch, variant_id, name,
 
 
 def test_a_site_diamond_is_clear_of_the_dislodged_unit():
-    # issue 20: in a retreat phase Cluster's site diamond was under the dislodged unit drawn beside the
-    # unit; the check now keeps every mark clear of a dislodged unit, and catches the old offset
+    # Cluster's site diamond keeps clear of the dislodged unit drawn beside the unit, so in a retreat phase
+    # both are seen (issue 20); the check catches a diamond placed under it
     mg = _copy(geometry("cluster"))
     assert labels.overlaps(mg) == []
     diamond = next(i for i in labels.unit_spots(mg) if i.loc == "par" and i.what.startswith("site diamond"))

@@ -76,11 +76,9 @@
   readSnapshot();
 
   // Pyodide's WebAssembly module, fetched and compiled by the shell (the build puts its path here) once
-  // the map has been painted, or when the interpreter module asks for it, whichever comes first, rather
-  // than once loadPyodide gets to it; the interpreter module instantiates it. Not before the map, the
-  // first thing the page shows: the compiling (on a reload, the reading of the compiled code from
-  // Chromium's cache) does not compete with its drawing. (A <link rel="preload"> instead would keep
-  // Chromium from reusing the module's compiled code.) Null where it cannot be done here.
+  // the map has been painted, or when the interpreter module asks for it, whichever comes first; the
+  // interpreter module instantiates it. After the map, so as not to slow its drawing; not a <link
+  // rel="preload">, which stops Chromium reusing the compiled module. Null where it cannot be done here.
   const PYODIDE_WASM = /*PYODIDE_WASM*/ null;
   let wasm;
   shell.compileWasm = function () {

@@ -594,7 +594,7 @@ class App:
             self.focus_after_action(was)
 
     # --- the map from the keyboard -------------------------------------------------------------------
-    # The map is one Tab stop (a roving tabindex, as in a toolbar or a grid): the arrow keys go from one
+    # The map's buttons are one Tab stop, after the map itself (a roving tabindex, as in a toolbar or a grid): the arrow keys go from one
     # of its buttons to the next and Enter or Space presses it. With no unit selected its buttons are the
     # units that can be ordered (and the highlighted places, when a phase has any: builds); with a unit
     # selected, the places highlighted for it, then the unit itself (Enter on it holds). Selecting a unit
@@ -618,7 +618,7 @@ class App:
         return [] if roving is None else list(roving[1])
 
     def rove(self) -> Any:
-        """Make the map one Tab stop: the button at :attr:`map_focus` (else the first unit of the power whose
+        """Make the map's buttons one Tab stop: the button at :attr:`map_focus` (else the first unit of the power whose
         orders are being given, else the first) takes Tab, the others only the arrow keys. Returns that
         button (None when the map has none)."""
         roving = self._roving()

@@ -31,9 +31,8 @@ ORDER_VERBS = {"hold": "holds", "disband": "disbands", "research": "researches"}
 
 
 #: makes one SVG element: its attributes set, its text if not null, appended to its parent if any;
-#: returns it. One call from Python per element, where creating it and setting each attribute from Python
-#: would cross between Python and JavaScript for each step (a phase's results are some 250 elements at 100
-#: game years). Only setAttribute and textContent: no markup.
+#: returns it. One call from Python per element, not one per attribute (speed: a phase's results are some
+#: 250 elements). Only setAttribute and textContent: no markup.
 _MAKE = run_js("""(parent, tag, text, ...attributes) => {
   const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (let i = 0; i < attributes.length; i += 2) element.setAttribute(attributes[i], attributes[i + 1]);
@@ -144,9 +143,8 @@ class Board:
 
         Only what differs from the last drawing is drawn again (a click changes one order or one unit's
         look, not the board): each layer is kept with what it was drawn from, and the orders and units
-        one by one (the page's time from a click to the next frame does not grow with the game). What is
-        drawn again is built apart from the page and put in at once: the page is told of one change per
-        layer, not of every element and attribute (PyScript watches the whole document's changes)."""
+        one by one. What is drawn again is built apart from the page and put in at once (PyScript watches
+        every change to the page)."""
         self._colour_centres(position.centres)
         self._kept_layer("unit-marks")  # before the layers that draw in it (see LAYERS)
         if list(targets or []) != self._targets:
@@ -260,7 +258,7 @@ class Board:
         return []
 
     def _sites(self, sites: dict[str, int]) -> Any:
-        """A diamond with the level beside each site's unit place (the legend under the map explains)."""
+        """A diamond with the level beside each site's unit place (the site key, `#map-legend`, explains)."""
         layer = self._el("g", None, class_="adj-sites")
         for province, level in sorted(sites.items()):
             point = self.anchor(province)

@@ -249,7 +249,7 @@ def type_orders(page: Any, text: str) -> None:
 
 def test_a_game_is_played_saved_and_opened_from_the_keyboard_alone(
         new_context: Any, site: Site, tmp_path: Path) -> None:
-    """With Tab, Enter and typing only: orders typed, a retreat and a build given on the map, adjudicating
+    """With Tab, the arrow keys, Enter and typing only: orders typed, a retreat and a build given on the map, adjudicating
     through its warning, stepping through the history to its ends, a new game, the game saved and opened as
     a file. The focus always stays on a control."""
     context, recorder = new_context(viewport={"width": 1366, "height": 900}, service_workers="block")
@@ -329,3 +329,9 @@ def test_zoomed_in_the_map_follows_the_keyboards_focus(app: tuple[Any, Any]) -> 
             outside.append(page.evaluate("document.activeElement.dataset.location"))
     assert outside == []
     assert recorder.page_errors == []
+
+
+def test_open_file_is_written_as_the_buttons_beside_it(app: tuple[Any, Any]) -> None:
+    page, _ = app
+    size = "id => getComputedStyle(document.getElementById(id)).fontSize"
+    assert page.evaluate(size, "upload-label") == page.evaluate(size, "download")

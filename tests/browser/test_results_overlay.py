@@ -214,7 +214,7 @@ KEYED = {".adj-results .adj-order.move.succeeded": "moved", ".adj-bounce": "boun
 
 
 def _every_mark_is_in_the_key(page: Any) -> None:
-    """Each kind of mark the results draw on the map has its item in the key under the map."""
+    """Each kind of mark the results draw on the map has its item in the results' key."""
     for mark, key in KEYED.items():
         if page.locator(f"#map {mark}").count():
             assert page.locator(f'#results-key .legend-item[data-key="{key}"]').is_visible(), mark
