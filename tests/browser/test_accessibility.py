@@ -249,9 +249,9 @@ def type_orders(page: Any, text: str) -> None:
 
 def test_a_game_is_played_saved_and_opened_from_the_keyboard_alone(
         new_context: Any, site: Site, tmp_path: Path) -> None:
-    """With Tab, the arrow keys, Enter and typing only: orders typed, a retreat and a build given on the map, adjudicating
-    through its warning, stepping through the history to its ends, a new game, the game saved and opened as
-    a file. The focus always stays on a control."""
+    """With Tab, the arrow keys, Enter and typing only: orders typed, a retreat and a build given on the map,
+    adjudicating through its warning, stepping through the history to its ends, a new game, the game saved
+    and opened as a file. The focus always stays on a control."""
     context, recorder = new_context(viewport={"width": 1366, "height": 900}, service_workers="block")
     page = open_app(context, site.url)
     # Playwright takes over the file chooser once a page has a listener for it: set up now, not as Enter
