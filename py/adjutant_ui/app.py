@@ -598,9 +598,9 @@ class App:
     # grid): the arrow keys go from one of its buttons to the next and Enter or Space presses it. With no
     # unit selected its buttons are the units that can be ordered (and the highlighted places, when a
     # phase has any: builds); with a unit selected, the places highlighted for it, then the unit itself
-    # (Enter on it holds). Selecting a unit
-    # puts the focus on its first highlighted place; Tab then goes to its choices (Hold, Support, ...,
-    # Cancel) and Shift+Tab from the first choice back to the map; Escape cancels, back to the unit.
+    # (Enter on it holds). Selecting a unit puts the focus on its first highlighted place; Tab then goes to
+    # its choices (Hold, Support, ..., Cancel) and Shift+Tab from the first choice back to the map; Escape
+    # cancels, back to the unit.
     # docs/game-table.md (keyboard) has the design; tests/browser/test_order_entry.py the key presses.
 
     def _roving(self) -> Any:
