@@ -164,8 +164,7 @@ import js
 sys.path.insert(0, sys.argv[1])
 from adjutant import decode_link
 
-def cpu():
-    # milliseconds of CPU the Node process has used (process.cpuUsage counts microseconds)
+def cpu():  # the Node process's CPU time so far, in ms
     used = js.process.cpuUsage()
     return (used.user + used.system) / 1000
 
