@@ -57,12 +57,12 @@ def _mark(name: str) -> None:
         js.performance.mark("adjutant:" + name)
 
 
-#: The map's buttons in arrow-key order, and the one that takes Tab, made in one call from Python (a call
-#: per unit and attribute from Python cost milliseconds a render on the nine-power maps): with no unit
-#: selected, the units that can be ordered by power (``powers``' order) then accessible name, then the
-#: highlighted places; with one selected, its highlighted places by name, then the unit itself while it
-#: may move (``moving``). Each gets tabindex -1 but the one at ``focus`` (else the first of the ``chosen``
-#: power's, else the first), which gets 0. Returns [that button or null, the buttons].
+#: The map's buttons in arrow-key order, and the one that takes Tab, made in one call from Python (speed:
+#: a call per unit and attribute cost milliseconds a render). With no unit selected, the units that can
+#: be ordered by power (``powers``' order) then accessible name, then the highlighted places; with one
+#: selected, its highlighted places by name, then the unit itself while it may move (``moving``). Each
+#: gets tabindex -1 but the one at ``focus`` (else the first of the ``chosen`` power's, else the first),
+#: which gets 0. Returns [that button or null, the buttons].
 _MAP_STOPS = run_js("""(holder, selected, moving, powers, focus, chosen) => {
   const label = e => e.getAttribute("aria-label") || "";
   const byLabel = (a, b) => (label(a) < label(b) ? -1 : label(a) > label(b) ? 1 : 0);
@@ -85,10 +85,6 @@ _MAP_STOPS = run_js("""(holder, selected, moving, powers, focus, chosen) => {
   if (stops.length) stops[index].setAttribute("tabindex", "0");
   return [stops.length ? stops[index] : null, stops];
 }""")
-
-
-def _label(element: Any) -> str:
-    return str(element.getAttribute("aria-label") or "")
 
 
 def _attr_of(element: Any, name: str) -> str | None:
@@ -619,9 +615,9 @@ class App:
         return [] if roving is None else list(roving[1])
 
     def rove(self) -> Any:
-        """Make the map's buttons one Tab stop: the button at :attr:`map_focus` (else the first unit of the power whose
-        orders are being given, else the first) takes Tab, the others only the arrow keys. Returns that
-        button (None when the map has none)."""
+        """Make the map's buttons one Tab stop: the button at :attr:`map_focus` (else the first unit of the
+        power whose orders are being given, else the first) takes Tab, the others only the arrow keys.
+        Returns that button (None when the map has none)."""
         roving = self._roving()
         return None if roving is None else _v(roving[0])
 
