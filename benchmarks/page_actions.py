@@ -22,14 +22,21 @@ times in one interpreter, in Node's CPU time (steady on a shared machine) and on
 (position visible: from the Python UI's start, the adjutant:pyStart mark, to the position drawn), then
 three orders entered as text, one at a time, then (untimed) an order for every unit, and the phase
 adjudicated (every unit ordered: the click adjudicates, rather than list units without orders), each
-timed from the click to the next frame (a requestAnimationFrame callback, then a task after it). The
-"CPU" columns are the CPU time the page's renderer main thread ran meanwhile (Linux /proc; with the
-autosave the page leaves for the next idle moment, when that came before the reading): the work a click
-costs, which the wall clock on a loaded machine hides under the waits for a core. --site serves a site
-built beforehand (`build.py --out FOLDER`, e.g. from another checkout, to compare) instead of building
-this one.
+timed from the click to the next frame (a requestAnimationFrame callback, then a task after it); then it
+plays on, untimed, to the next movement phase and times its adjudication too ("next adjud.": at these
+seeds the fall's, into the winter's adjustments, the costliest to draw). Each repeat does this twice, in
+two fresh profiles: once the page has settled (the service worker activated and the snapshot's copy
+kept, as on every visit after the first, and the page's idle rehearsal over), and at once when Python is
+ready ("1st visit", without the next adjudication: the clicks then share the machine with the first
+visit's caching, the site's 23 MB hashed and the snapshot's 31 MB unpacked copy written into Cache
+Storage, and with the rehearsal). "settled after" is how long that took from Python ready. The "CPU"
+columns are the CPU time the page's renderer main thread ran meanwhile (Linux /proc; with the autosave
+the page leaves for the next idle moment, when that came before the reading): the work a click costs,
+which the wall clock on a loaded machine hides under the waits for a core. --site serves a site built
+beforehand (`build.py --out FOLDER`, e.g. from another checkout, to compare) instead of building this
+one.
 Targets (issue 21): order entry and adjudication within 50 ms at 100 game years (click to next
-frame, in the page); a 100-year link's position visible within 1 s of Python being ready.
+frame, in the settled page); a 100-year link's position visible within 1 s of Python being ready.
 Figures in docs/performance-startup.md; those of the clicks in the page in docs/performance.md ("Page
 actions: click to next frame").
 """
@@ -37,6 +44,7 @@ actions: click to next frame").
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import statistics
@@ -71,6 +79,16 @@ CLICK = """async ([button, power, text]) => {
 
 OPENED = """() => performance.getEntriesByName("adjutant:positionVisible")[0].startTime
   - performance.getEntriesByName("adjutant:pyStart")[0].startTime"""
+
+
+#: the page has settled: its service worker activated, the snapshot's copy kept (or none to keep), and
+#: its idle rehearsal over (adjutant_ui.app.App.rehearse)
+SETTLED = """async () => {
+  const registration = await navigator.serviceWorker.ready;
+  const snapshot = window.adjutantShell.snapshot;
+  return registration.active.state === "activated" && (!(snapshot && snapshot.keeping) || snapshot.kept !== null)
+    && document.documentElement.hasAttribute("data-rehearsed");
+}"""
 
 
 def _descendants(root: int) -> list[int]:
@@ -110,49 +128,111 @@ def in_page(games: list[tuple[int, Any]], repeat: int, site: Path | None = None)
     entry and an adjudication there."""
     import tempfile
 
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "tests"))
-    from adjutant import encode_link
-    from adjutant.orders import Hold, format_order
+    from adjutant import decode_link, encode_link
+    from adjutant.orders import Hold, format_order, order_power
     from adjutant.randomgame import random_orders
     from chromium import CHROMIUM, CHROMIUM_FLAGS
 
     import build
 
     print(f"In the page (headless Chromium), ms, median of {repeat}; load average {os.getloadavg()[0]:.1f}")
-    columns = ("link opening", "order entry", "adjudication", "entry CPU", "adjud. CPU")
-    print(f"{'years':>5} {'link chars':>11}" + "".join(f"{name:>14}" for name in columns))
+    columns = ("link opening", "order entry", "adjudication", "entry CPU", "adjud. CPU", "next adjud.", "next CPU")
+    first_columns = ("1st visit entry", "1st vis. adjud.", "settled after")
+    print(f"{'years':>5} {'link chars':>11}" + "".join(f"{name:>14}" for name in columns + first_columns))
     with tempfile.TemporaryDirectory() as folder:
         dist = site or build.build(Path(folder) / "dist")
         with build.serving(dist) as base, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+
+            def enter_every_order(page: Any, game: Any, seed: int) -> None:
+                """Enter random orders for everything ``game`` (the page's) has to order, power by power."""
+                by_power: dict[str, list[str]] = {}
+                for order in random_orders(game, random.Random(seed)):
+                    by_power.setdefault(order_power(order), []).append(format_order(order))
+                for power, lines in by_power.items():
+                    page.evaluate(CLICK, ["orders-apply", power, "\n".join(lines)])
+
+            def clicks(
+                link: str, game: Any, years: int, settle: bool
+            ) -> tuple[float, list[float], float, list[float], float, float, float, float]:
+                """Open ``game``'s ``link`` in a fresh profile, let it settle or not, and time three orders and an
+                adjudication, then (settled) the next movement phase's: (link opening, entries, adjudication,
+                entries' CPU, adjudication's CPU, settling, the next adjudication and its CPU)."""
+                for attempt in (1, 2):  # a renderer that crashes while the page starts is started again, once
+                    context = browser.new_context(viewport={"width": 1280, "height": 800})
+                    page = context.new_page()
+                    try:
+                        page.goto(base + "#" + link)
+                        page.wait_for_selector("html[data-python-ready]", state="attached", timeout=300_000)
+                        break
+                    except PlaywrightError as error:
+                        context.close()
+                        if attempt == 2 or "crashed" not in str(error):
+                            raise
+                        print(f"(the renderer crashed while the page started: opened again) {error}".splitlines()[0])
+                opened = page.evaluate(OPENED)
+                settling = time.perf_counter()
+                if settle:
+                    page.wait_for_function(SETTLED, timeout=300_000, polling=100)
+                    page.wait_for_timeout(500)  # the autosave and any idle work the caching held back
+                settling = (time.perf_counter() - settling) * 1000
+                entries, entries_cpu = [], []
+                # three orders, each its own click (the first also pays for what Python does once)
+                for place in sorted(game.units)[:3]:
+                    unit = game.units[place]
+                    used = renderer_cpu()
+                    entries.append(page.evaluate(CLICK, ["orders-apply", unit.power, format_order(Hold(unit))]))
+                    entries_cpu.append(renderer_cpu() - used)
+                enter_every_order(page, game, years)
+                used = renderer_cpu()
+                adjudication = page.evaluate(CLICK, ["adjudicate", None, None])
+                adjudication_cpu = renderer_cpu() - used
+                following = following_cpu = math.nan
+                if settle:  # on to the next movement phase (retreats and adjustments untimed), and its adjudication
+                    while True:
+                        shown = decode_link(page.evaluate("location.hash").lstrip("#"))
+                        enter_every_order(page, shown, years)
+                        if shown.phase.kind == "movement":
+                            break
+                        page.evaluate(CLICK, ["adjudicate", None, None])
+                        if page.locator("#adjudicate-anyway").is_visible():  # (builds left unused)
+                            page.click("#adjudicate-anyway")
+                    page.wait_for_timeout(500)
+                    used = renderer_cpu()
+                    following = page.evaluate(CLICK, ["adjudicate", None, None])
+                    following_cpu = renderer_cpu() - used
+                context.close()
+                return opened, entries, adjudication, entries_cpu, adjudication_cpu, settling, following, following_cpu
+
             for years, game in games:
                 link = encode_link(game)
                 opening, entry, adjudication, entry_cpu, adjudication_cpu = [], [], [], [], []
+                following, following_cpu = [], []
+                first_entry, first_adjudication, settled_after = [], [], []
                 for _ in range(repeat):
-                    context = browser.new_context(viewport={"width": 1280, "height": 800})
-                    page = context.new_page()
-                    page.goto(base + "#" + link)
-                    page.wait_for_selector("html[data-python-ready]", state="attached", timeout=300_000)
-                    opening.append(page.evaluate(OPENED))
-                    # three orders, each its own click (the first also pays for what Python does once)
-                    for place in sorted(game.units)[:3]:
-                        unit = game.units[place]
-                        order = ["orders-apply", unit.power, format_order(Hold(unit))]
-                        used = renderer_cpu()
-                        entry.append(page.evaluate(CLICK, order))
-                        entry_cpu.append(renderer_cpu() - used)
-                    every = "\n".join(format_order(o) for o in random_orders(game, random.Random(years)))
-                    page.evaluate(CLICK, ["orders-apply", "", every])
-                    used = renderer_cpu()
-                    adjudication.append(page.evaluate(CLICK, ["adjudicate", None, None]))
-                    adjudication_cpu.append(renderer_cpu() - used)
-                    context.close()
-                measured = (opening, entry, adjudication, entry_cpu, adjudication_cpu)
+                    opened, entries, adjudicated, entries_cpu, adjudicated_cpu, settling, *then = clicks(
+                        link, game, years, True
+                    )
+                    opening.append(opened)
+                    entry += entries
+                    adjudication.append(adjudicated)
+                    entry_cpu += entries_cpu
+                    adjudication_cpu.append(adjudicated_cpu)
+                    settled_after.append(settling)
+                    following.append(then[0])
+                    following_cpu.append(then[1])
+                    _, entries, adjudicated, *_ = clicks(link, game, years, False)
+                    first_entry += entries
+                    first_adjudication.append(adjudicated)
+                measured = (opening, entry, adjudication, entry_cpu, adjudication_cpu, following, following_cpu)
+                measured += (first_entry, first_adjudication, settled_after)
                 print(f"{years:>5} {len(link):>11}" + "".join(f"{statistics.median(t):>14.1f}" for t in measured))
-                for name, times in zip(columns, measured, strict=True):
+                for name, times in zip(columns + first_columns, measured, strict=True):
                     print(f"{'':>17}{name}: " + " ".join(f"{t:.0f}" for t in times))
             browser.close()
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
@@ -185,14 +265,19 @@ def in_pyodide(games: list[tuple[int, Any]], repeat: int, engine: Path) -> None:
 
     runner = ROOT / "tests" / "pyodide" / "run_python.mjs"
     mounted = "/repo/" + engine.resolve().relative_to(ROOT).as_posix()
-    print(f"Link opening in Pyodide under Node, engine from {engine}; ms of CPU / of the wall clock: each of "
-          f"{repeat}, then their medians")
+    print(
+        f"Link opening in Pyodide under Node, engine from {engine}; ms of CPU / of the wall clock: each of "
+        f"{repeat}, then their medians"
+    )
     print(f"{'years':>5} {'link chars':>11}  times")
     for years, game in games:
         link = encode_link(game)
         done = subprocess.run(
             ["node", str(runner), "-c", DECODE, mounted, link, str(repeat)],
-            cwd=ROOT, capture_output=True, text=True, check=True,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         times = [tuple(float(t) for t in pair.split("/")) for pair in done.stdout.split()]
         each = " ".join(f"{cpu:.0f}/{wall:.0f}" for cpu, wall in times)

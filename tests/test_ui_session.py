@@ -6,11 +6,19 @@ import gc
 import json
 
 import pytest
-from adjutant import GameFileError, cluster_views
+from adjutant import GameFileError, available_variants, cluster_views, load_variant
 from adjutant.game import Game, Position
 from adjutant.orders import Support, Unit
 from adjutant.variant import province_of
-from adjutant_ui.session import Session, decode_link, encode_link, game_from_text, game_to_text, position_snapshot
+from adjutant_ui.session import (
+    Session,
+    decode_link,
+    encode_link,
+    game_from_text,
+    game_to_text,
+    position_snapshot,
+    rehearsal,
+)
 
 
 def order_list(session: Session) -> list[str]:
@@ -931,3 +939,24 @@ def test_a_coast_running_protect_step_selects_another_unit() -> None:
                  {province_of(t) for t in session.targets()})
     assert session.click(other.location) == (None, [])
     assert (session.selected, session.mode) == (other.location, "move")
+
+
+@pytest.mark.parametrize("variant_id", [variant_id for variant_id, _ in available_variants()])
+def test_the_page_rehearsal_plays_three_phases_with_every_unit_ordered(variant_id: str) -> None:
+    """The page's idle rehearsal (App.rehearse) types every unit's orders, power by power, as a player
+    would, and adjudicates them: nothing is left without an order, so each phase runs the whole of a
+    click's work."""
+    entered = []
+    for step, session in enumerate(rehearsal(load_variant(variant_id))):
+        game = session.game
+        if step % 2 == 0:
+            assert session.unordered() == [], game.phase
+            entered.append((str(game.phase), sum(map(len, game.all_orders().values()))))
+        else:
+            assert session.at_current  # the page shows the phase adjudicated into
+    assert len(entered) == 3
+    assert all(count > 0 for _, count in entered), entered
+    # each phase entered was adjudicated (a retreat phase without dislodgements is passed over)
+    phases = [str(record.phase) for record in game.history]
+    assert [phase for phase, _ in entered] == [p for p in phases if p in dict(entered)]
+    assert decode_link(encode_link(game)).history == game.history

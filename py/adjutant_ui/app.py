@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import math
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import js
@@ -33,6 +34,7 @@ from .session import (
     game_to_text,
     order_label,
     position_snapshot,
+    rehearsal,
 )
 
 AUTOSAVE_KEY = "adjutant.autosave"
@@ -141,6 +143,22 @@ class _LocalStorage:
 
     def set(self, key: str, value: str) -> bool:
         return _storage_set(key, value)
+
+
+def _draw_board(board: Board, session: Session, show_results: bool, chosen: str | None) -> dict[str, int]:
+    """Draw ``session``'s shown position and orders on ``board``, with the last phase's results if
+    ``show_results`` (the marks of the adjustments due for ``chosen``, a power, if given); returns the
+    Sites of the Ancients drawn (a game with secrets)."""
+    game = session.game
+    secret = sealed.has_secrets(game)
+    sites = sealed.sites_of(game) if secret else {}
+    strengths = sealed.strengths_of(game) if secret and session.at_current else {}
+    results = session.last_results() if show_results else []
+    changed = session.changed_centres() if show_results else {}
+    marks = session.phase_marks(chosen) if show_results else None
+    board.draw(session.shown_position(), session.shapes(), session.selected, session.targets(),
+               set(session.orderable_units()), sites, strengths, results, changed, session.retreat_choices(), marks)
+    return sites
 
 
 class App:
@@ -306,6 +324,7 @@ class App:
         js.window.adjutantShell.pythonReady()
         if self.embed:
             return
+        self.rehearse()
         if self.group.state is not None:
             self.changed()
         elif not from_link:
@@ -1385,6 +1404,49 @@ class App:
         self.shown[panel] = data
         return True
 
+    def rehearse(self) -> None:
+        """Once the page is idle after start-up, play a throwaway game of the shown variant off the page,
+        one step per idle moment: its orders read, drawn, adjudicated, put in a link and drawn again, for
+        three phases. The player's first clicks then run code the browser has already compiled
+        fully: a WebAssembly or JavaScript function runs faster once it has run a while (docs/performance.md,
+        "Page actions"). The page's root gets ``data-rehearsed`` when it is over."""
+        if self.session is None or self.board is None:
+            return
+        variant, svg = self.session.game.variant, self.board.svg
+
+        def steps() -> Iterator[None]:
+            board = Board(svg.cloneNode(True), variant)  # a copy of the map, never in the page
+            yield
+            for session in rehearsal(variant):  # its steps and each drawing in idle moments of their own
+                yield
+                _draw_board(board, session, True, None)
+                yield
+
+        self._when_idle(steps(), lambda: document.documentElement.setAttribute("data-rehearsed", ""))
+
+    def _when_idle(self, steps: Iterator[None], done: Callable[[], None]) -> None:
+        """Run ``steps`` one at a time, each when the browser is idle (or after 2 s without an idle moment;
+        where the browser has no idle callbacks, after a pause), until done or until one fails; then call
+        ``done``."""
+
+        def step(*_: Any) -> None:
+            try:
+                next(steps)
+            except StopIteration:
+                done()
+                return
+            except Exception as error:  # noqa: BLE001 - a mere rehearsal: said in the console, nothing lost
+                js.console.error(f"Adjutant's idle rehearsal stopped: {error!r}")
+                done()
+                return
+            self._when_idle(steps, done)
+
+        if hasattr(js.window, "requestIdleCallback"):
+            options = to_js({"timeout": 2000}, dict_converter=js.Object.fromEntries)
+            js.window.requestIdleCallback(self.proxies.once(step), options)
+        else:
+            js.setTimeout(self.proxies.once(step), 200)
+
     def render(self) -> None:
         session = self.session
         board = self.board
@@ -1392,17 +1454,9 @@ class App:
             return
         game = session.game
         position = session.shown_position()
-        orderable = set(session.orderable_units())
-        secret = sealed.has_secrets(game)
-        sites = sealed.sites_of(game) if secret else {}
-        strengths = sealed.strengths_of(game) if secret and session.at_current else {}
         show_results = self.embed or bool(_id("show-results").checked)
-        results = session.last_results() if show_results else []
-        changed = session.changed_centres() if show_results else {}
         chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
-        marks = session.phase_marks(chosen) if show_results else None
-        board.draw(position, session.shapes(), session.selected, session.targets(), orderable, sites, strengths,
-                   results, changed, session.retreat_choices(), marks)
+        sites = _draw_board(board, session, show_results, chosen)
         if not self.embed:
             self.rove()
         _id("phase-label").textContent = session.shown_phase_title()

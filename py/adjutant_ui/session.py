@@ -7,7 +7,8 @@ A :class:`Session` holds the game, the phase being looked at, and the click-to-o
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -35,9 +36,10 @@ from adjutant.orders import (
     order_power,
     parse_order,
 )
+from adjutant.randomgame import random_orders
 from adjutant.report import place_labels
 from adjutant.routes import coast_run
-from adjutant.variant import province_of
+from adjutant.variant import Variant, province_of
 
 
 # --- saving and sharing ---------------------------------------------------------------------------
@@ -990,6 +992,25 @@ def describe_problem(problem: Any) -> str:
     return str(problem)
 
 
+
+def rehearsal(variant: Variant, phases: int = 3) -> Iterator[Session]:
+    """A throwaway game of ``variant`` played from its start, ``phases`` phases, as the page plays one:
+    seeded random orders for everything typed in, then adjudicated and put in a link. Yields the session
+    after each of those two steps (the page draws it: :meth:`adjutant_ui.app.App.rehearse`)."""
+    session = Session(Game.new(variant, seed=0), view=0)
+    rng = random.Random(0)
+    for _ in range(phases):
+        by_power: dict[str, list[str]] = {}
+        for order in random_orders(session.game, rng):
+            by_power.setdefault(order_power(order), []).append(format_order(order))
+        for power, lines in by_power.items():  # each power's as its player types them
+            session.enter_orders("\n".join(lines), power)
+        yield session
+        session.game.adjudicate()
+        session.step(to=len(session.game.history))
+        encode_link(session.game)
+        yield session
+
 __all__ = [
     "Session",
     "Shape",
@@ -999,4 +1020,5 @@ __all__ = [
     "game_to_text",
     "order_shape",
     "position_snapshot",
+    "rehearsal",
 ]

@@ -17,6 +17,8 @@ def live_proxies(page: Any) -> int:
 def test_proxies_made_for_one_action_are_released(new_context: Any, site: Site) -> None:
     context, recorder = new_context()
     page = open_app(context, site.url)
+    # the idle rehearsal's step timers (adjutant_ui.app.App.rehearse) are released as it goes: once over
+    page.wait_for_selector("html[data-rehearsed]", state="attached", timeout=30_000)
     start = live_proxies(page)
     assert start > 0  # the page's own listeners, kept for its lifetime
     # three downloads: each one's timer (which frees the file's object URL) is released once it has run
@@ -40,6 +42,7 @@ def test_proxies_made_for_one_action_are_released(new_context: Any, site: Site) 
     page.evaluate("localStorage.setItem('adjutant.autosave', 'standard.not-a-game')")
     page.close()
     page = open_app(context, site.url)  # a fresh tab opens the autosave
+    page.wait_for_selector("html[data-rehearsed]", state="attached", timeout=30_000)
     assert page.locator("#message .message-action").count() == 1
     with_button = live_proxies(page)
     page.click("#recent-open")  # nothing chosen: another message replaces the first
