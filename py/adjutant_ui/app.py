@@ -1407,9 +1407,9 @@ class App:
     def rehearse(self) -> None:
         """Once the page is idle after start-up, play a throwaway game of the shown variant off the page,
         one step per idle moment: its orders read, drawn, adjudicated, put in a link and drawn again, for
-        three phases. The player's first clicks then run code the browser has already compiled
-        fully: a WebAssembly or JavaScript function runs faster once it has run a while (docs/performance.md,
-        "Page actions"). The page's root gets ``data-rehearsed`` when it is over."""
+        three phases. The player's first clicks then run code the browser has already compiled fully: a
+        WebAssembly or JavaScript function runs faster once it has run a while (docs/performance.md, "Page
+        actions"). The page's root gets ``data-rehearsed`` when it is over."""
         if self.session is None or self.board is None:
             return
         variant, svg = self.session.game.variant, self.board.svg
