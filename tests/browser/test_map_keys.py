@@ -112,6 +112,8 @@ def test_coast_running_protect_is_in_the_key_while_the_map_shows_it(
     assert phase(page) == "F1902M"
     assert page.locator("#map .adj-results .adj-order.protect").count() == 1
     assert page.locator("#map .adj-unit-mark.protect.result .adj-shield").count() == 1
+    # as the key says, the run's own arrow shows whether it went through
+    assert page.locator('#map .adj-results .adj-order.move.succeeded[data-result="order:ion"]').count() == 1
     assert shown_keys(page) == ["protect"]
     assert page.locator("#results-key").is_visible()
     assert fits_the_width(page) == []
