@@ -21,7 +21,7 @@ from pyodide.code import run_js
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, sealed
-from .board import Board
+from .board import Board, show_drawn
 from .group import GroupController, inert
 from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
@@ -1473,6 +1473,8 @@ class App:
             return
         entries = session.results_entries() if show_results else []
         _id("results-key").hidden = not entries
+        # the key to the variant's own marks: each item shown where the map draws its mark
+        _id("map-legend").hidden = not show_drawn(_id("map-legend"), board.svg)
         _id("results-of").textContent = entries[0][0] if entries else ""
         self._results_list(entries[1:])
         self._orders_panel()
@@ -1509,7 +1511,6 @@ class App:
         game = session.game
         secret = sealed.has_secrets(game)
         _id("secrets").hidden = not secret
-        _id("map-legend").hidden = not secret or self.role == "public"
         _id("download-note").hidden = not (secret and self.role == GM)
         _id("nominations").replaceChildren()
         listing = _id("secret-list")

@@ -676,3 +676,24 @@ class Board:
                 return province
             element = _v(element.parentNode)
         return None
+
+
+#: (key, svg) -> whether any of the key's items with data-marks is shown (see :func:`show_drawn`). One call
+#: from Python, not one per item: it runs at every drawing of the board.
+_SHOW_DRAWN = run_js("""(key, svg) => {
+  let any = false;
+  for (const item of key.querySelectorAll('.legend-item[data-marks]')) {
+    const drawn = svg.querySelector(item.dataset.marks) !== null;
+    item.hidden = !drawn;
+    any = any || drawn;
+  }
+  return any;
+}""")
+
+
+def show_drawn(key: Any, svg: Any) -> bool:
+    """Show each item of the map's key ``key`` that explains a mark ``svg`` draws (an item's
+    ``data-marks`` selects the board's marks it explains), hide the others; returns whether any is shown.
+    So a variant's own marks are explained where they are drawn, and no key lists a mark the game in
+    hand does not draw (docs/game-table.md, "The key to a variant's own marks")."""
+    return bool(_SHOW_DRAWN(key, svg))
