@@ -161,11 +161,11 @@ def arrow_to(page: Any, selector: str, limit: int = 40) -> int:
     raise AssertionError(f"the arrow keys never reached {selector} (at {focused(page)})")
 
 
-def unit(location: str) -> str:
+def unit_at(location: str) -> str:
     return f'#map .adj-unit[data-location="{location}"]'
 
 
-def place(location: str) -> str:
+def place_at(location: str) -> str:
     return f'#map .adj-target[id="{location}"]'
 
 
@@ -180,7 +180,7 @@ def test_a_unit_is_ordered_with_key_presses_alone(app: tuple[Any, Any]) -> None:
     assert first["unit"] and first["label"] == "Austrian A Budapest"  # by power, then name
     assert "arrow keys go to the nearest unit that way" in page.inner_text("#click-keys")
     # the arrow keys go across the map; Paris is reached in a few presses, not dozens of Tabs
-    assert arrow_to(page, unit("par")) <= 8
+    assert arrow_to(page, unit_at("par")) <= 8
     page.keyboard.press("Enter")
     assert page.locator('#map .adj-unit.selected[data-location="par"]').count() == 1
     # the focus is on the first highlighted place, and the panel says which keys do what (aria-live)
@@ -230,7 +230,7 @@ def test_the_arrow_keys_go_to_the_nearest_unit_that_way_on_the_map(
     anchors = page.evaluate(UNIT_ANCHORS)
     assert len(anchors) == 22
     tab_to_the_units(page)
-    arrow_to(page, unit("par"))
+    arrow_to(page, unit_at("par"))
     expected = {"ArrowRight": "mun", "ArrowUp": "lon", "ArrowDown": "mar", "ArrowLeft": "bre"}
     for key, there in expected.items():
         # the one expected is the nearest unit within the 45-degree cone, as the anchors on the page say
@@ -257,10 +257,10 @@ def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, 
     page.keyboard.press("Tab")
     assert focused(page)["id"] == "zoom-in"  # 28 units, one Tab stop
     page.keyboard.press("Shift+Tab")
-    assert arrow_to(page, unit("par")) <= 8
+    assert arrow_to(page, unit_at("par")) <= 8
     page.keyboard.press("Enter")
     assert focused(page)["place"]
-    arrow_to(page, place("bur"))
+    arrow_to(page, place_at("bur"))
     page.keyboard.press("Enter")
     assert "FRA: A Par - Bur" in page.inner_text("#order-list")
     # End and Home go to the last and the first unit
@@ -278,7 +278,7 @@ def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, 
 def test_a_support_is_ordered_with_key_presses_and_escape_goes_back_to_the_unit(app: tuple[Any, Any]) -> None:
     page, recorder = app
     tab_to_the_units(page)
-    arrow_to(page, unit("mar"))
+    arrow_to(page, unit_at("mar"))
     page.keyboard.press("Enter")
     assert focused(page)["place"]
     # Escape lets the unit go and puts the focus back on it
@@ -299,11 +299,11 @@ def test_a_support_is_ordered_with_key_presses_and_escape_goes_back_to_the_unit(
     # the units Marseilles may support are the highlighted places now; the focus is on the first
     assert "supports: click the unit to support" in page.inner_text("#click-prompt")
     assert focused(page)["place"]
-    arrow_to(page, place("par"))
+    arrow_to(page, place_at("par"))
     page.keyboard.press("Enter")
     assert "click its destination" in page.inner_text("#click-prompt")
     assert focused(page)["place"]
-    arrow_to(page, place("bur"))
+    arrow_to(page, place_at("bur"))
     page.keyboard.press("Enter")
     assert "FRA: A Mar S A Par - Bur" in page.inner_text("#order-list")
     assert focused(page)["location"] == "mar"
