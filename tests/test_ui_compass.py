@@ -23,10 +23,10 @@ def test_the_nearest_point_that_way_wins_not_the_next_in_the_list() -> None:
     assert nearest_towards(points, 1, "ArrowLeft") == 3
 
 
-def test_a_point_outside_the_45_degree_cone_is_not_that_way() -> None:
-    # (10, -11) is more up than right: Right leaves it, Up takes it
-    points = [(0.0, 0.0), (10.0, -11.0)]
-    assert nearest_towards(points, 0, "ArrowRight") is None
+def test_a_point_in_the_45_degree_cone_beats_a_nearer_one_outside_it() -> None:
+    # (10, -11) is more up than right: Up takes it, and Right takes the point in its cone, though further
+    points = [(0.0, 0.0), (10.0, -11.0), (40.0, 0.0)]
+    assert nearest_towards(points, 0, "ArrowRight") == 2
     assert nearest_towards(points, 0, "ArrowUp") == 1
     # on the cone's edge (45 degrees exactly) it lies both ways
     edge = [(0.0, 0.0), (10.0, 10.0)]
@@ -35,7 +35,8 @@ def test_a_point_outside_the_45_degree_cone_is_not_that_way() -> None:
 
 
 def test_a_point_on_the_axis_beats_a_nearer_one_well_off_it() -> None:
-    # (30, 28) is nearer than (45, 0) (41 against 45) but nearly off the cone: straight ahead is chosen
+    # (30, 28) is nearer than (45, 0) (41 against 45) but nearly off the cone (55 in all): straight ahead
+    # is chosen
     points = [(0.0, 0.0), (30.0, 28.0), (45.0, 0.0)]
     assert nearest_towards(points, 0, "ArrowRight") == 2
     # a point a little off the axis still beats one straight ahead but much further
@@ -48,6 +49,26 @@ def test_equal_scores_go_to_the_earlier_point_in_list_order() -> None:
     assert nearest_towards([(0.0, 0.0), (20.0, 5.0), (20.0, -5.0)], 0, "ArrowRight") == 1
     assert nearest_towards([(0.0, 0.0), (20.0, -5.0), (20.0, 5.0)], 0, "ArrowRight") == 1
     assert nearest_towards([(20.0, 5.0), (20.0, -5.0), (0.0, 0.0)], 2, "ArrowRight") == 0
+
+
+def test_with_nothing_in_the_cone_the_nearest_on_that_side_is_taken() -> None:
+    # (10, -11) lies outside Right's cone but to the right: with nothing in the cone, Right takes it
+    assert nearest_towards([(0.0, 0.0), (10.0, -11.0)], 0, "ArrowRight") == 1
+    # of several outside the cone, the least distance plus half the offset: (14, 15.5) is further than
+    # (1, 20) (20.9 against 20.0) but nearer the axis (28.6 against 30.0 in all)
+    points = [(0.0, 0.0), (1.0, 20.0), (14.0, 15.5)]
+    assert nearest_towards(points, 0, "ArrowRight") == 2
+    # a point exactly across the axis (straight down, for Right) is on neither side: not taken
+    assert nearest_towards([(0.0, 0.0), (0.0, 10.0)], 0, "ArrowRight") is None
+
+
+def test_a_point_just_outside_every_neighbours_cone_is_still_reached() -> None:
+    # 1 lies just inside Right's cone from 0 (44.7 degrees below the axis), where Right prefers 2 (straight
+    # ahead, a little further), and just outside Down's: Down, with nothing in its cone, reaches it, so
+    # the arrows do not cut it off
+    points = [(0.0, 0.0), (10.0, 9.9), (15.0, 0.0)]
+    assert nearest_towards(points, 0, "ArrowRight") == 2
+    assert nearest_towards(points, 0, "ArrowDown") == 1
 
 
 def test_with_nothing_that_way_the_focus_stays() -> None:

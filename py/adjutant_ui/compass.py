@@ -7,8 +7,13 @@ A point lies that way when it is within 45 degrees either side of the arrow's ax
 counts). Of those, the one with the least ``distance + OFF_AXIS_WEIGHT * offset`` is chosen, where
 ``offset`` is how far it lies off the axis: a point straight ahead is preferred to a nearer one well to
 the side (on the Standard map, Right from Paris goes to Munich, Up to London). Equal scores go to the
-earlier point in list order. With nothing that way (or the focused button placed nowhere) the focus
-stays: the map's edge is a wall, as in a grid, rather than a jump to the far side.
+earlier point in list order.
+
+With nothing in the cone, the same score picks among the points anywhere on that side of the focused one
+(ahead along the axis at all): without it a point could be reached by no arrow at all, when from each
+neighbour it lies just inside one cone, whose arrow prefers a point straight ahead, and just outside the
+next, which is otherwise empty. With nothing on that side either (or the focused button placed nowhere)
+the focus stays: the map's edge is a wall, as in a grid, rather than a jump to the far side.
 """
 
 from __future__ import annotations
@@ -23,8 +28,11 @@ DIRECTIONS: dict[str, tuple[int, int]] = {
     "ArrowDown": (0, 1),
     "ArrowUp": (0, -1),
 }
-#: how much a unit of distance off the arrow's axis counts against a point, beside its distance
-OFF_AXIS_WEIGHT = 1.0
+#: how much a unit of distance off the arrow's axis counts against a point, beside its distance. Half:
+#: enough for straight ahead to win over a little nearer off to the side, while on every variant's map
+#: the arrows still lead from any set of places to each of them (at 1, a place now and then lies where
+#: every neighbour's arrow prefers another: tests/browser/test_order_entry.py checks the built maps)
+OFF_AXIS_WEIGHT = 0.5
 
 Point = tuple[float, float]
 
@@ -42,16 +50,17 @@ def nearest_towards(points: Sequence[Point | None], here: int, key: str) -> int 
     if start is None:
         return None
     ux, uy = direction
-    best: tuple[float, int] | None = None
+    # (outside the cone, score): any point in the cone beats every one outside it
+    best: tuple[tuple[bool, float], int] | None = None
     for index, point in enumerate(points):
         if point is None or index == here:
             continue
         dx, dy = point[0] - start[0], point[1] - start[1]
         along = dx * ux + dy * uy
-        offset = abs(dx * uy - dy * ux)
-        if along <= 0 or offset > along:
+        if along <= 0:
             continue
-        score = math.hypot(dx, dy) + OFF_AXIS_WEIGHT * offset
-        if best is None or score < best[0]:
-            best = (score, index)
+        offset = abs(dx * uy - dy * ux)
+        rank = (offset > along, math.hypot(dx, dy) + OFF_AXIS_WEIGHT * offset)
+        if best is None or rank < best[0]:
+            best = (rank, index)
     return None if best is None else best[1]

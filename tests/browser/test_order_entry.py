@@ -6,10 +6,13 @@ lists what has no order before going on."""
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from adjutant import pieces
+from adjutant_ui.compass import nearest_towards
 from app_driver import Site, adjudicate, new_game, open_app
 from test_play import click_map, enter_text, phase
 
@@ -248,6 +251,38 @@ def test_the_arrow_keys_go_to_the_nearest_unit_that_way_on_the_map(
     page.keyboard.press("ArrowLeft")
     assert focused(page) == {**focused(page), "unit": True, "location": "bre"}
     assert recorder.page_errors == []
+
+
+def cut_off(points: list[tuple[float, float]]) -> list[tuple[int, int]]:
+    """The pairs (from, to) of ``points`` with no way by the arrow keys from the one to the other."""
+    goes = [{nearest_towards(points, here, key) for key in BEARINGS} - {None} for here in range(len(points))]
+    pairs = []
+    for start in range(len(points)):
+        seen, todo = {start}, [start]
+        while todo:
+            for there in goes[todo.pop()]:
+                if there not in seen:
+                    seen.add(there)
+                    todo.append(there)
+        pairs += [(start, there) for there in range(len(points)) if there not in seen]
+    return pairs
+
+
+def test_on_every_map_the_arrow_keys_reach_every_place_from_every_other(site: Site) -> None:
+    """On each variant's map as built (its units' points, ``data-unit``), the arrows lead from any place to
+    any other: all the places at once, and seeded random handfuls of them, as the units or highlighted
+    places of a turn are. (A place no arrow led to could be reached from the keyboard only by Home or End.)"""
+    maps = sorted((site.root / "maps").glob("*.svg"))
+    assert len(maps) >= 6
+    chance = random.Random(1901)
+    for path in maps:
+        anchors = {element.get("id"): tuple(float(n) for n in str(element.get("data-unit")).split(","))
+                   for element in ElementTree.parse(path).iter() if element.get("data-unit") and element.get("id")}
+        # (two places drawn at one point lie in no direction from each other: the maps have none)
+        points = sorted(set(anchors.values()))
+        assert len(points) == len(anchors) > 50, path.name
+        for stops in [points] + [chance.sample(points, chance.randint(2, 34)) for _ in range(200)]:
+            assert cut_off(stops) == [], (path.name, stops)
 
 
 def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, Any]) -> None:
