@@ -59,7 +59,7 @@ def _mark(name: str) -> None:
         js.performance.mark("adjutant:" + name)
 
 
-#: The map's buttons in arrow-key order, and the one that takes Tab, made in one call from Python (speed:
+#: The map's buttons in list order (Home, End), and the one that takes Tab, made in one call from Python (speed:
 #: a call per unit and attribute cost milliseconds a render). With no unit selected, the units that can
 #: be ordered by power (``powers``' order) then accessible name, then the highlighted places; with one
 #: selected, its highlighted places by name, then the unit itself while it may move (``moving``). Each
@@ -620,7 +620,7 @@ class App:
     # docs/game-table.md (keyboard) has the design; tests/browser/test_order_entry.py the key presses.
 
     def _roving(self) -> Any:
-        """[the map's button that takes Tab or null, the map's buttons in arrow-key order] (_MAP_STOPS)."""
+        """[the map's button that takes Tab or null, the map's buttons in list order] (_MAP_STOPS)."""
         session = self.session
         holder = _v(_id("map"))
         if session is None or holder is None:
@@ -630,7 +630,7 @@ class App:
         return _MAP_STOPS(holder, bool(session.selected), session.mode == "move", powers, self.map_focus or "", chosen)
 
     def map_stops(self) -> list[Any]:
-        """The map's buttons in arrow-key order: units by power then name, places by name."""
+        """The map's buttons in list order (Home and End): units by power then name, places by name."""
         roving = self._roving()
         return [] if roving is None else list(roving[1])
 
