@@ -20,7 +20,7 @@ from adjutant.limits import MAX_FILE_BYTES
 from pyodide.code import run_js
 from pyodide.ffi import create_proxy, jsnull, to_js
 
-from . import cluster_group, sealed
+from . import cluster_group, compass, sealed
 from .board import Board, show_drawn
 from .group import GroupController, inert
 from .proxies import Proxies
@@ -59,7 +59,7 @@ def _mark(name: str) -> None:
         js.performance.mark("adjutant:" + name)
 
 
-#: The map's buttons in arrow-key order, and the one that takes Tab, made in one call from Python (speed:
+#: The map's buttons in list order (Home, End), and the one that takes Tab, made in one call from Python (speed:
 #: a call per unit and attribute cost milliseconds a render). With no unit selected, the units that can
 #: be ordered by power (``powers``' order) then accessible name, then the highlighted places; with one
 #: selected, its highlighted places by name, then the unit itself while it may move (``moving``). Each
@@ -610,7 +610,8 @@ class App:
 
     # --- the map from the keyboard -------------------------------------------------------------------
     # The map's buttons are one Tab stop, after the map itself (a roving tabindex, as in a toolbar or a
-    # grid): the arrow keys go from one of its buttons to the next and Enter or Space presses it. With no
+    # grid): an arrow key goes to the nearest of its buttons that way on the map (adjutant_ui.compass),
+    # Home and End to the first and last in list order, and Enter or Space presses one. With no
     # unit selected its buttons are the units that can be ordered (and the highlighted places, when a
     # phase has any: builds); with a unit selected, the places highlighted for it, then the unit itself
     # (Enter on it holds). Selecting a unit puts the focus on its first highlighted place; Tab then goes to
@@ -619,7 +620,7 @@ class App:
     # docs/game-table.md (keyboard) has the design; tests/browser/test_order_entry.py the key presses.
 
     def _roving(self) -> Any:
-        """[the map's button that takes Tab or null, the map's buttons in arrow-key order] (_MAP_STOPS)."""
+        """[the map's button that takes Tab or null, the map's buttons in list order] (_MAP_STOPS)."""
         session = self.session
         holder = _v(_id("map"))
         if session is None or holder is None:
@@ -629,7 +630,7 @@ class App:
         return _MAP_STOPS(holder, bool(session.selected), session.mode == "move", powers, self.map_focus or "", chosen)
 
     def map_stops(self) -> list[Any]:
-        """The map's buttons in arrow-key order: units by power then name, places by name."""
+        """The map's buttons in list order (Home and End): units by power then name, places by name."""
         roving = self._roving()
         return [] if roving is None else list(roving[1])
 
@@ -694,21 +695,19 @@ class App:
                 self.map_focus = location
                 first.focus()
             return
-        moves = {"ArrowRight": 1, "ArrowDown": 1, "ArrowLeft": -1, "ArrowUp": -1}
-        if event.key in moves or event.key in ("Home", "End"):
+        if event.key in compass.DIRECTIONS or event.key in ("Home", "End"):
             event.preventDefault()
-            stops = self.map_stops()
-            keys = [Board.location_of(e) for e in stops]
+            keys = [Board.location_of(e) for e in self.map_stops()]
             if not keys:
                 return
-            here = keys.index(location) if location in keys else 0
-            if event.key == "Home":
-                there = 0
-            elif event.key == "End":
-                there = len(keys) - 1
-            else:
-                there = (here + moves[event.key]) % len(keys)
-            self.focus_stop(keys[there])
+            if event.key in ("Home", "End"):
+                there: int | None = 0 if event.key == "Home" else len(keys) - 1
+            else:  # the nearest button that way on the map; none: the focus stays
+                board = self.board
+                points = [board.anchor(key) if board is not None and key else None for key in keys]
+                there = compass.nearest_towards(points, keys.index(location) if location in keys else -1, event.key)
+            if there is not None:
+                self.focus_stop(keys[there])
 
     def on_orders_power(self, event: Any) -> None:
         """A power chosen for the orders: its build places are ringed, and the map's Tab stop goes to its
@@ -1761,12 +1760,13 @@ class App:
         session = self.session
         assert session is not None
         if not session.selected:
-            return "Keys: the arrow keys go from unit to unit, Enter selects one."
+            return "Keys: the arrow keys go to the nearest unit that way, Enter selects one."
         count = len(session.targets())
         if not count:
             return "Keys: Tab goes through the choices, Escape cancels."
         places = "1 highlighted place" if count == 1 else f"{count} highlighted places"
-        return f"Keys: the arrow keys go through the {places}, Enter chooses, Tab goes to the choices, Escape cancels."
+        return (f"Keys: the arrow keys go to the nearest of the {places} that way, Enter chooses, Tab goes to the "
+                "choices, Escape cancels.")
 
     def _mode(self, mode: str) -> None:
         assert self.session is not None

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from app_driver import Site, adjudicate, open_app
+from test_order_entry import arrow_to
 from test_play import phase
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -43,7 +44,7 @@ def test_axe_finds_no_serious_violation(app: tuple[Any, Any], site: Site) -> Non
 def test_a_unit_is_ordered_from_the_keyboard(app: tuple[Any, Any]) -> None:
     page, recorder = app
     paris = page.locator('#map .adj-unit[data-location="par"]')
-    # the units are one Tab stop (the arrow keys go from one to the next: tests/browser/test_order_entry.py)
+    # the units are one Tab stop (the arrow keys go to the nearest that way: tests/browser/test_order_entry.py)
     assert page.locator('#map .adj-unit.orderable[tabindex="0"]').count() == 1
     assert paris.get_attribute("tabindex") == "-1" and "Paris" in (paris.get_attribute("aria-label") or "")
     paris.focus()
@@ -165,7 +166,7 @@ def check_every_control_is_reached_and_shows_its_focus(page: Any, stops: list[di
     assert sorted(set(page.evaluate(CONTROLS)) - set(names)) == []
     for wanted in ("map", "zoom-in", "order-list", "adjudicate", "hist-prev", "results", "upload"):
         assert wanted in names, wanted
-    # the map's units are one Tab stop (the arrow keys go from one to the next)
+    # the map's units are one Tab stop (the arrow keys go to the nearest that way)
     assert len([name for name in names if name.startswith("unit ")]) == 1, names
     assert [stop["name"] for stop in stops if not stop["focused"] or stop["w"] * stop["h"] == 0] == []
 
@@ -213,16 +214,6 @@ def tab_to(page: Any, selector: str, limit: int = 300) -> None:
         if page.evaluate("s => document.activeElement.matches(s)", selector):
             return
     raise AssertionError(f"Tab never reached {selector}")
-
-
-def arrow_to(page: Any, selector: str, limit: int = 60) -> None:
-    """Press the right arrow until the focused element matches ``selector``: the way through the map's units
-    or highlighted places, which are one Tab stop."""
-    for _ in range(limit):
-        if page.evaluate("s => document.activeElement.matches(s)", selector):
-            return
-        page.keyboard.press("ArrowRight")
-    raise AssertionError(f"the arrow keys never reached {selector}")
 
 
 def focused(page: Any) -> str:
@@ -319,9 +310,9 @@ def test_zoomed_in_the_map_follows_the_keyboards_focus(app: tuple[Any, Any]) -> 
     assert page.get_attribute("#map", "data-zoom") != "1.00"
     outside = []
     page.keyboard.press("Tab")
-    for count in range(page.locator("#map .adj-unit.orderable").count()):
-        if count:
-            page.keyboard.press("ArrowRight")
+    # every unit in turn, each reached by the arrow keys from the one before
+    for location in page.eval_on_selector_all("#map .adj-unit.orderable", "es => es.map(e => e.dataset.location)"):
+        arrow_to(page, f'#map .adj-unit[data-location="{location}"]')
         inside = page.evaluate("""() => { const e = document.activeElement, m = document.querySelector('#map svg');
             const r = e.getBoundingClientRect(), b = m.getBoundingClientRect();
             return r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom; }""")

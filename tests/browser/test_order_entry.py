@@ -5,11 +5,15 @@ lists what has no order before going on."""
 
 from __future__ import annotations
 
+import math
+import random
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from adjutant import pieces
-from app_driver import adjudicate, new_game
+from adjutant_ui.compass import nearest_towards
+from app_driver import Site, adjudicate, new_game, open_app
 from test_play import click_map, enter_text, phase
 
 
@@ -125,13 +129,47 @@ def tab_to_the_units(page: Any) -> int:
     raise AssertionError("Tab never reached the map's units")
 
 
-def arrow_to(page: Any, label: str, key: str = "ArrowRight", limit: int = 40) -> int:
-    """Press an arrow key until the focused element's accessible name starts with ``label``."""
+#: the focused element's map point and the point of the one ``selector`` (an argument) matches: each is
+#: the anchor (``data-unit``, map coordinates) of its location, as the page's arrow keys use it
+ANCHOR_OF = """const anchorOf = loc => { const p = document.querySelector(`#map [id="${loc}"][data-unit]`)
+    || document.querySelector(`#map [id="${loc.split('/')[0]}"][data-unit]`);
+  return p ? p.getAttribute('data-unit').split(',').map(Number) : null; };"""
+STEERING = """s => { """ + ANCHOR_OF + """
+  const at = e => e ? anchorOf(e.getAttribute('data-location') || e.id) : null;
+  const f = document.activeElement;
+  return {at: f.matches(s), key: f.getAttribute('data-location') || f.id, here: at(f),
+          there: at(document.querySelector(s))}; }"""
+ARROWS = ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp")
+
+
+def arrow_to(page: Any, selector: str, limit: int = 40) -> int:
+    """Press arrow keys, each towards the map's button ``selector`` (CSS) matches, as a keyboard user heads
+    for a place on a map, until it has the focus; how many presses. From each button the keys are tried
+    nearest the target's bearing first and none twice, so a detour round a gap is found and a dead end ends."""
+    tried: set[tuple[str, str]] = set()
     for count in range(limit + 1):
-        if focused(page)["label"].startswith(label):
+        state = page.evaluate(STEERING, selector)
+        if state["at"]:
             return count
+        assert state["here"] and state["there"], f"{selector} or the focus is not on the map: {focused(page)}"
+        dx, dy = (state["there"][i] - state["here"][i] for i in (0, 1))
+        across = "ArrowRight" if dx > 0 else "ArrowLeft"
+        down = "ArrowDown" if dy > 0 else "ArrowUp"
+        keys = [across, down] if abs(dx) >= abs(dy) else [down, across]
+        key = next((k for k in [*keys, *ARROWS] if (state["key"], k) not in tried), None)
+        if key is None:
+            break
+        tried.add((state["key"], key))
         page.keyboard.press(key)
-    raise AssertionError(f"the arrow keys never reached {label!r} (at {focused(page)})")
+    raise AssertionError(f"the arrow keys never reached {selector} (at {focused(page)})")
+
+
+def unit_at(location: str) -> str:
+    return f'#map .adj-unit[data-location="{location}"]'
+
+
+def place_at(location: str) -> str:
+    return f'#map .adj-target[id="{location}"]'
 
 
 def test_a_unit_is_ordered_with_key_presses_alone(app: tuple[Any, Any]) -> None:
@@ -143,22 +181,108 @@ def test_a_unit_is_ordered_with_key_presses_alone(app: tuple[Any, Any]) -> None:
     page.keyboard.press("Shift+Tab")
     first = focused(page)
     assert first["unit"] and first["label"] == "Austrian A Budapest"  # by power, then name
-    assert "arrow keys go from unit to unit" in page.inner_text("#click-keys")
-    # the arrow keys go through the units; Paris is reached in a few presses, not dozens of Tabs
-    assert arrow_to(page, "French A Paris") <= 8
+    assert "arrow keys go to the nearest unit that way" in page.inner_text("#click-keys")
+    # the arrow keys go across the map; Paris is reached in a few presses, not dozens of Tabs
+    assert arrow_to(page, unit_at("par")) <= 8
     page.keyboard.press("Enter")
     assert page.locator('#map .adj-unit.selected[data-location="par"]').count() == 1
     # the focus is on the first highlighted place, and the panel says which keys do what (aria-live)
     assert focused(page) == {**focused(page), "place": True, "label": "Brest"}
-    assert "4 highlighted places" in page.inner_text("#click-keys")
-    assert arrow_to(page, "Burgundy") == 1
+    assert "nearest of the 4 highlighted places that way" in page.inner_text("#click-keys")
+    # Right from Brest: the nearest that way is the unit itself in Paris (Enter on it holds), then Burgundy
+    page.keyboard.press("ArrowRight")
+    assert focused(page) == {**focused(page), "unit": True, "location": "par"}
+    page.keyboard.press("ArrowRight")
+    assert focused(page) == {**focused(page), "place": True, "label": "Burgundy"}
     page.keyboard.press("Enter")
     assert "FRA: A Par - Bur" in page.inner_text("#order-list")
-    # the focus is back on the unit just ordered, from where the arrows go on to the next one
+    # the focus is back on the unit just ordered, from where the arrows go on to its neighbours
     assert focused(page)["location"] == "par"
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
     assert focused(page)["label"] == "French F Brest"
     assert recorder.page_errors == []
+
+
+#: each orderable unit's anchor (map coordinates), by location: the points the arrow keys go by
+UNIT_ANCHORS = """() => { """ + ANCHOR_OF + """
+  return Object.fromEntries([...document.querySelectorAll('#map .adj-unit.orderable')]
+    .map(e => [e.getAttribute('data-location'), anchorOf(e.getAttribute('data-location'))])); }"""
+#: each arrow key's direction on the map (y grows downwards)
+BEARINGS = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowDown": (0, 1), "ArrowUp": (0, -1)}
+OPPOSITE = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight", "ArrowDown": "ArrowUp", "ArrowUp": "ArrowDown"}
+
+
+def nearest_that_way(anchors: dict[str, list[float]], here: str, key: str) -> str | None:
+    """The unit nearest ``here`` within 45 degrees of ``key``'s direction, by plain distance (or None)."""
+    (x, y), (ux, uy) = anchors[here], BEARINGS[key]
+    that_way = [(math.hypot(px - x, py - y), loc) for loc, (px, py) in anchors.items()
+                if (px - x) * ux + (py - y) * uy > 0
+                and abs((px - x) * uy - (py - y) * ux) <= (px - x) * ux + (py - y) * uy]
+    return min(that_way)[1] if that_way else None
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}],
+                         ids=["wide", "phone"])
+def test_the_arrow_keys_go_to_the_nearest_unit_that_way_on_the_map(
+        new_context: Any, site: Site, viewport: dict[str, int]) -> None:
+    """From the army in Paris each arrow key goes to the geographic neighbour that way (Right to Munich, not
+    to German A Berlin, the next unit in list order), the opposite key comes back, and at the map's edge
+    (Left from Brest) the focus stays."""
+    context, recorder = new_context(viewport=viewport, service_workers="block")
+    page = open_app(context, site.url)
+    anchors = page.evaluate(UNIT_ANCHORS)
+    assert len(anchors) == 22
+    tab_to_the_units(page)
+    arrow_to(page, unit_at("par"))
+    expected = {"ArrowRight": "mun", "ArrowUp": "lon", "ArrowDown": "mar", "ArrowLeft": "bre"}
+    for key, there in expected.items():
+        # the one expected is the nearest unit within the 45-degree cone, as the anchors on the page say
+        assert nearest_that_way(anchors, "par", key) == there
+        page.keyboard.press(key)
+        assert focused(page) == {**focused(page), "unit": True, "location": there}, key
+        page.keyboard.press(OPPOSITE[key])
+        assert focused(page)["location"] == "par", f"{OPPOSITE[key]} from {there}"
+    # German A Berlin, the next unit in list order, lies that way too, but further than Munich
+    assert math.dist(anchors["par"], anchors["ber"]) > math.dist(anchors["par"], anchors["mun"])
+    # nothing lies to the left of Brest: Left leaves the focus there
+    page.keyboard.press("ArrowLeft")
+    assert focused(page)["location"] == "bre"
+    assert nearest_that_way(anchors, "bre", "ArrowLeft") is None
+    page.keyboard.press("ArrowLeft")
+    assert focused(page) == {**focused(page), "unit": True, "location": "bre"}
+    assert recorder.page_errors == []
+
+
+def cut_off(points: list[tuple[float, float]]) -> list[tuple[int, int]]:
+    """The pairs (from, to) of ``points`` with no way by the arrow keys from the one to the other."""
+    goes = [{nearest_towards(points, here, key) for key in BEARINGS} - {None} for here in range(len(points))]
+    pairs = []
+    for start in range(len(points)):
+        seen, todo = {start}, [start]
+        while todo:
+            for there in goes[todo.pop()]:
+                if there not in seen:
+                    seen.add(there)
+                    todo.append(there)
+        pairs += [(start, there) for there in range(len(points)) if there not in seen]
+    return pairs
+
+
+def test_on_every_map_the_arrow_keys_reach_every_place_from_every_other(site: Site) -> None:
+    """On each variant's map as built (its units' points, ``data-unit``), the arrows lead from any place to
+    any other: all the places at once, and seeded random handfuls of them, as the units or highlighted
+    places of a turn are. (A place no arrow led to could be reached from the keyboard only by Home or End.)"""
+    maps = sorted((site.root / "maps").glob("*.svg"))
+    assert len(maps) >= 6
+    chance = random.Random(1901)
+    for path in maps:
+        anchors = {element.get("id"): tuple(float(n) for n in str(element.get("data-unit")).split(","))
+                   for element in ElementTree.parse(path).iter() if element.get("data-unit") and element.get("id")}
+        # (two places drawn at one point lie in no direction from each other: the maps have none)
+        points = sorted(set(anchors.values()))
+        assert len(points) == len(anchors) > 50, path.name
+        for stops in [points] + [chance.sample(points, chance.randint(2, 34)) for _ in range(200)]:
+            assert cut_off(stops) == [], (path.name, stops)
 
 
 def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, Any]) -> None:
@@ -168,10 +292,10 @@ def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, 
     page.keyboard.press("Tab")
     assert focused(page)["id"] == "zoom-in"  # 28 units, one Tab stop
     page.keyboard.press("Shift+Tab")
-    assert arrow_to(page, "French A Paris") <= 8
+    assert arrow_to(page, unit_at("par")) <= 8
     page.keyboard.press("Enter")
     assert focused(page)["place"]
-    arrow_to(page, "Burgundy")
+    arrow_to(page, place_at("bur"))
     page.keyboard.press("Enter")
     assert "FRA: A Par - Bur" in page.inner_text("#order-list")
     # End and Home go to the last and the first unit
@@ -189,7 +313,7 @@ def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, 
 def test_a_support_is_ordered_with_key_presses_and_escape_goes_back_to_the_unit(app: tuple[Any, Any]) -> None:
     page, recorder = app
     tab_to_the_units(page)
-    arrow_to(page, "French A Marseilles")
+    arrow_to(page, unit_at("mar"))
     page.keyboard.press("Enter")
     assert focused(page)["place"]
     # Escape lets the unit go and puts the focus back on it
@@ -210,11 +334,11 @@ def test_a_support_is_ordered_with_key_presses_and_escape_goes_back_to_the_unit(
     # the units Marseilles may support are the highlighted places now; the focus is on the first
     assert "supports: click the unit to support" in page.inner_text("#click-prompt")
     assert focused(page)["place"]
-    arrow_to(page, "Paris")
+    arrow_to(page, place_at("par"))
     page.keyboard.press("Enter")
     assert "click its destination" in page.inner_text("#click-prompt")
     assert focused(page)["place"]
-    arrow_to(page, "Burgundy")
+    arrow_to(page, place_at("bur"))
     page.keyboard.press("Enter")
     assert "FRA: A Mar S A Par - Bur" in page.inner_text("#order-list")
     assert focused(page)["location"] == "mar"
