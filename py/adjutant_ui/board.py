@@ -9,13 +9,13 @@ built with createElementNS and textContent only.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from typing import Any
 
 import js
 from adjutant import pieces
-from pyodide.code import run_js
 from pyodide.ffi import jsnull
 
 from .session import PhaseMarks, Shape
@@ -30,16 +30,10 @@ FLEET_WIDTH, FLEET_HEIGHT = pieces.FLEET_SIZE
 ORDER_VERBS = {"hold": "holds", "disband": "disbands", "research": "researches"}
 
 
-#: makes one SVG element: its attributes set, its text if not null, appended to its parent if any;
-#: returns it. One call from Python per element, not one per attribute (speed: a phase's results are some
-#: 250 elements). Only setAttribute and textContent: no markup.
-_MAKE = run_js("""(parent, tag, text, ...attributes) => {
-  const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (let i = 0; i < attributes.length; i += 2) element.setAttribute(attributes[i], attributes[i + 1]);
-  if (text !== null && text !== undefined) element.textContent = text;
-  if (parent) parent.appendChild(element);
-  return element;
-}""")
+@functools.cache
+def _make() -> Any:
+    """The page's maker of one SVG element (web/page.js adjutantPage.make), looked up once."""
+    return js.window.adjutantPage.make
 
 
 def _v(value: Any) -> Any:
@@ -115,7 +109,8 @@ class Board:
         flat: list[str] = []
         for key, value in attrs.items():
             flat += (key.rstrip("_").replace("_", "-"), str(value))
-        return _MAKE(parent, tag, text, *flat)
+        # one JS call per element, not one per attribute (speed: a phase's results are some 250 elements)
+        return _make()(parent, tag, text, *flat)
 
     def _text(self, parent: Any, x: float, y: float, text: str, cls: str) -> Any:
         return self._el("text", parent, text, x=f"{x:.1f}", y=f"{y:.1f}", class_=cls)
