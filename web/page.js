@@ -1,18 +1,25 @@
 // The page's DOM work that Python (py/adjutant_ui) calls in one call where a call per element or attribute
 // from Python would cost milliseconds a render: window.adjutantPage.make and .mapStops. They live in a
 // file of the site, not in JS source that Python evaluates, so that the page's Content-Security-Policy
-// needs no 'unsafe-eval' (docs/security.md). Only createElementNS, setAttribute and textContent:
+// needs no 'unsafe-eval' (docs/security.md). Only createElementNS, setAttribute, textContent and CSSOM:
 // no markup is ever parsed here.
 (function () {
   "use strict";
   const SVG_NS = "http://www.w3.org/2000/svg";
+  // an attribute name with this prefix is a CSS property set through CSSOM (a `style` attribute would
+  // need 'unsafe-inline' in style-src)
+  const STYLE = "style:";
 
   // One SVG element `tag`: its attributes set (name, value, name, value, ...), its text if not null,
   // appended to `parent` if any; returns it. One call from Python per element (board.py: a phase's
   // results are some 250 elements).
   function make(parent, tag, text, ...attributes) {
     const element = document.createElementNS(SVG_NS, tag);
-    for (let i = 0; i < attributes.length; i += 2) element.setAttribute(attributes[i], attributes[i + 1]);
+    for (let i = 0; i < attributes.length; i += 2) {
+      const name = attributes[i];
+      if (name.startsWith(STYLE)) element.style.setProperty(name.slice(STYLE.length), attributes[i + 1]);
+      else element.setAttribute(name, attributes[i + 1]);
+    }
     if (text !== null && text !== undefined) element.textContent = text;
     if (parent) parent.appendChild(element);
     return element;

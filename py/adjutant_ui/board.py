@@ -105,10 +105,16 @@ class Board:
     @staticmethod
     def _el(tag: str, parent: Any, text: str | None = None, **attrs: Any) -> Any:
         """A new SVG element ``tag`` appended to ``parent`` (None: not yet in the page), with the
-        attributes (``class_`` is ``class``, ``data_result`` is ``data-result``) and its text if given."""
+        attributes (``class_`` is ``class``, ``data_result`` is ``data-result``) and its text if given.
+        ``style="fill: #abc"`` (one property) is set through CSSOM, not as a ``style`` attribute: the
+        page's policy allows no inline style (docs/security.md)."""
         flat: list[str] = []
         for key, value in attrs.items():
-            flat += (key.rstrip("_").replace("_", "-"), str(value))
+            if key == "style":
+                name, _, setting = str(value).partition(":")
+                flat += ("style:" + name.strip(), setting.strip())
+            else:
+                flat += (key.rstrip("_").replace("_", "-"), str(value))
         # one JS call per element, not one per attribute (speed: a phase's results are some 250 elements)
         return _make()(parent, tag, text, *flat)
 
