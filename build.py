@@ -26,6 +26,7 @@ dist/ holds everything the page fetches, so no request leaves the site's origin:
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import functools
 import gzip
@@ -39,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import xml.etree.ElementTree as ET
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -532,6 +534,18 @@ def write_maps(out_dir: Path) -> None:
         (out_dir / f"{entry['id']}.svg").write_text(placeholder_svg(entry["name"]), encoding="utf-8")
 
 
+def map_style_sources(maps: Path) -> str:
+    """The page policy's sources for the maps' own stylesheets: the CSP hash of the text of each
+    ``<style>`` of the SVGs in ``maps``, space-separated. The page puts a map into its document whole,
+    and its policy allows no other inline style (docs/security.md)."""
+    hashes = set()
+    for path in sorted(maps.glob("*.svg")):
+        for style in ET.parse(path).getroot().iter("{http://www.w3.org/2000/svg}style"):
+            digest = hashlib.sha256((style.text or "").encode("utf-8")).digest()
+            hashes.add(f"'sha256-{base64.b64encode(digest).decode('ascii')}'")
+    return " ".join(sorted(hashes))
+
+
 def placeholder_svg(title: str) -> str:
     """A blank board that says the drawing is not built yet (no renderer in this checkout)."""
     label = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -598,6 +612,7 @@ def build(dist: Path = DIST) -> Path:
     version = content_hash(sorted((dist / "web").iterdir()))
     html = (ROOT / "index.html").read_text(encoding="utf-8")
     html = html.replace("{{VERSION}}", version).replace("{{APP_ZIP}}", app_zip)
+    html = html.replace("{{MAP_STYLES}}", map_style_sources(dist / "maps"))
     (dist / "index.html").write_text(html, encoding="utf-8")
     # The embed view is the same page, read-only: the CSS hides the controls for data-view="embed".
     embed = html.replace('<body data-view="play">', '<body data-view="embed">')

@@ -137,7 +137,7 @@ def visits(playwright: Any, name: str, url: str, app: bool, record: Any, marks: 
         if app:
             # The second visit of a user: the service worker has the site by now, and the page has kept
             # the snapshot unpacked (where it has one to keep).
-            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
             page.wait_for_function(KEPT, timeout=120_000)
         visit("warm", page, reload=True)
         context.close()

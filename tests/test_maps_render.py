@@ -97,6 +97,8 @@ def test_svg_is_small_and_names_every_place(variant_id):
         assert bool(el.get("data-sc")) == v.provinces[pid].centre, pid
     colours = root.get("data-power-colours")
     assert colours and all(f'"{pw}"' in colours for pw in v.powers)
+    # no style attribute: the page's policy allows none (docs/security.md); colours are presentation attributes
+    assert [el.get("id") or el.tag for el in root.iter() if "style" in el.attrib] == []
     # the unit sizes the page's shell draws with, the ones the placement keeps clear
     assert json.loads(root.get("data-unit-sizes") or "") == {
         "army_radius": pieces.ARMY_RADIUS, "fleet": list(pieces.FLEET_SIZE), "dislodged": list(pieces.DISLODGED_OFFSET),

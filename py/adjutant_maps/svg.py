@@ -44,7 +44,8 @@ STYLE = f"""
 .coast-line{{fill:none;stroke:#0b4f8a;stroke-width:2.6;stroke-dasharray:5 3;stroke-linecap:round}}
 .coast-label{{font-family:{FONT};font-size:10px;font-weight:bold;text-anchor:middle;fill:#0b4f8a;
  paint-order:stroke;stroke:#fff;stroke-width:2.5px;pointer-events:none}}
-.sc{{fill:#fff;stroke:#2b2418;stroke-width:1.6}}
+.sc{{stroke:#2b2418;stroke-width:1.6}}
+.sc:not(.sc-home){{fill:#fff}}
 .sc-home{{stroke:#000;stroke-width:1.6}}
 .link{{fill:none;stroke-linecap:round;pointer-events:none}}
 .link.canal{{stroke:#1565c0;stroke-width:3}}
@@ -228,8 +229,10 @@ def render(mg: MapGeometry, shown: Variant | None = None) -> str:
         x, y = mg.anchors[p.id]["sc"]
         owner = homes.get(p.id)
         if owner:
+            # its power's colour as a presentation attribute (no rule of STYLE sets a home centre's fill):
+            # a style attribute would need 'unsafe-inline' in the page's policy (docs/security.md)
             c = dwg.circle((_num(x), _num(y)), pieces.CENTRE_DOT_RADIUS[True], class_="sc sc-home",
-                           style=f"fill:{colours[owner]}")
+                           fill=colours[owner])
             c.attribs["data-home"] = owner
         else:
             c = dwg.circle((_num(x), _num(y)), pieces.CENTRE_DOT_RADIUS[False], class_="sc")
@@ -295,7 +298,7 @@ def _legend(
     if not mg.decor_land.is_empty:
         row(lambda x, yy: g.add(dwg.rect((x - 11, yy - 8), (22, 16), class_="decor-land")), "not a space")
     row(lambda x, yy: g.add(dwg.circle((x, yy), 4.5, class_="sc")), "supply centre")
-    row(lambda x, yy: g.add(dwg.circle((x, yy), 5.5, class_="sc sc-home", style="fill:#999")),
+    row(lambda x, yy: g.add(dwg.circle((x, yy), 5.5, class_="sc sc-home", fill="#999")),
         "home centre (its power's colour)")
     if any(p.coasts for p in v.provinces.values()):
         def coast(x: float, yy: float) -> None:

@@ -17,7 +17,6 @@ import js
 from adjutant import AdjutantError, available_variants, cluster_views, load_variant
 from adjutant import group as group_codes
 from adjutant.limits import MAX_FILE_BYTES
-from pyodide.code import run_js
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, compass, sealed
@@ -57,36 +56,6 @@ def _mark(name: str) -> None:
     """A performance mark for the start-up benchmark (benchmarks/startup.py --profile)."""
     with contextlib.suppress(Exception):
         js.performance.mark("adjutant:" + name)
-
-
-#: The map's buttons in list order (Home, End), and the one that takes Tab, made in one call from Python (speed:
-#: a call per unit and attribute cost milliseconds a render). With no unit selected, the units that can
-#: be ordered by power (``powers``' order) then accessible name, then the highlighted places; with one
-#: selected, its highlighted places by name, then the unit itself while it may move (``moving``). Each
-#: gets tabindex -1 but the one at ``focus`` (else the first of the ``chosen`` power's, else the first),
-#: which gets 0. Returns [that button or null, the buttons].
-_MAP_STOPS = run_js("""(holder, selected, moving, powers, focus, chosen) => {
-  const label = e => e.getAttribute("aria-label") || "";
-  const byLabel = (a, b) => (label(a) < label(b) ? -1 : label(a) > label(b) ? 1 : 0);
-  const rank = e => { const i = powers.indexOf(e.getAttribute("data-power")); return i < 0 ? powers.length : i; };
-  const places = [...holder.querySelectorAll(".adj-target[tabindex]")].sort(byLabel);
-  let stops;
-  if (selected) {
-    const unit = holder.querySelector(".adj-unit.selected.orderable");
-    stops = places.concat(unit && moving ? [unit] : []);
-  } else {
-    const units = [...holder.querySelectorAll(".adj-unit.orderable")];
-    stops = units.sort((a, b) => rank(a) - rank(b) || byLabel(a, b)).concat(places);
-  }
-  for (const e of holder.querySelectorAll(".adj-unit.orderable[tabindex], .adj-target[tabindex]")) {
-    e.setAttribute("tabindex", "-1");
-  }
-  const at = e => e.getAttribute("data-location") || e.id;
-  let index = focus ? stops.findIndex(e => at(e) === focus) : -1;
-  if (index < 0) index = Math.max(0, stops.findIndex(e => chosen && e.getAttribute("data-power") === chosen));
-  if (stops.length) stops[index].setAttribute("tabindex", "0");
-  return [stops.length ? stops[index] : null, stops];
-}""")
 
 
 def _attr_of(element: Any, name: str) -> str | None:
@@ -620,14 +589,16 @@ class App:
     # docs/game-table.md (keyboard) has the design; tests/browser/test_order_entry.py the key presses.
 
     def _roving(self) -> Any:
-        """[the map's button that takes Tab or null, the map's buttons in list order] (_MAP_STOPS)."""
+        """[the map's button that takes Tab or null, the map's buttons in list order (Home, End)], made in
+        one JS call (web/page.js mapStops; a call per unit and attribute would cost milliseconds a render)."""
         session = self.session
         holder = _v(_id("map"))
         if session is None or holder is None:
             return None
         chosen = str(_id("orders-power").value) or self.group.player_power() or ""
         powers = to_js(list(session.game.variant.powers))
-        return _MAP_STOPS(holder, bool(session.selected), session.mode == "move", powers, self.map_focus or "", chosen)
+        selected, moving, focus = bool(session.selected), session.mode == "move", self.map_focus or ""
+        return js.window.adjutantPage.mapStops(holder, selected, moving, powers, focus, chosen)
 
     def map_stops(self) -> list[Any]:
         """The map's buttons in list order (Home and End): units by power then name, places by name."""

@@ -9,13 +9,13 @@ built with createElementNS and textContent only.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from typing import Any
 
 import js
 from adjutant import pieces
-from pyodide.code import run_js
 from pyodide.ffi import jsnull
 
 from .session import PhaseMarks, Shape
@@ -30,16 +30,10 @@ FLEET_WIDTH, FLEET_HEIGHT = pieces.FLEET_SIZE
 ORDER_VERBS = {"hold": "holds", "disband": "disbands", "research": "researches"}
 
 
-#: makes one SVG element: its attributes set, its text if not null, appended to its parent if any;
-#: returns it. One call from Python per element, not one per attribute (speed: a phase's results are some
-#: 250 elements). Only setAttribute and textContent: no markup.
-_MAKE = run_js("""(parent, tag, text, ...attributes) => {
-  const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (let i = 0; i < attributes.length; i += 2) element.setAttribute(attributes[i], attributes[i + 1]);
-  if (text !== null && text !== undefined) element.textContent = text;
-  if (parent) parent.appendChild(element);
-  return element;
-}""")
+@functools.cache
+def _make() -> Any:
+    """The page's maker of one SVG element (web/page.js adjutantPage.make), looked up once."""
+    return js.window.adjutantPage.make
 
 
 def _v(value: Any) -> Any:
@@ -111,11 +105,18 @@ class Board:
     @staticmethod
     def _el(tag: str, parent: Any, text: str | None = None, **attrs: Any) -> Any:
         """A new SVG element ``tag`` appended to ``parent`` (None: not yet in the page), with the
-        attributes (``class_`` is ``class``, ``data_result`` is ``data-result``) and its text if given."""
+        attributes (``class_`` is ``class``, ``data_result`` is ``data-result``) and its text if given.
+        ``style="fill: #abc"`` (one property) is set through CSSOM, not as a ``style`` attribute: the
+        page's policy allows no inline style (docs/security.md)."""
         flat: list[str] = []
         for key, value in attrs.items():
-            flat += (key.rstrip("_").replace("_", "-"), str(value))
-        return _MAKE(parent, tag, text, *flat)
+            if key == "style":
+                name, _, setting = str(value).partition(":")
+                flat += ("style:" + name.strip(), setting.strip())
+            else:
+                flat += (key.rstrip("_").replace("_", "-"), str(value))
+        # one JS call per element, not one per attribute (speed: a phase's results are some 250 elements)
+        return _make()(parent, tag, text, *flat)
 
     def _text(self, parent: Any, x: float, y: float, text: str, cls: str) -> Any:
         return self._el("text", parent, text, x=f"{x:.1f}", y=f"{y:.1f}", class_=cls)
@@ -678,22 +679,9 @@ class Board:
         return None
 
 
-#: (key, svg) -> whether any of the key's items with data-marks is shown (see :func:`show_drawn`). One call
-#: from Python, not one per item: it runs at every drawing of the board.
-_SHOW_DRAWN = run_js("""(key, svg) => {
-  let any = false;
-  for (const item of key.querySelectorAll('.legend-item[data-marks]')) {
-    const drawn = svg.querySelector(item.dataset.marks) !== null;
-    item.hidden = !drawn;
-    any = any || drawn;
-  }
-  return any;
-}""")
-
-
 def show_drawn(key: Any, svg: Any) -> bool:
     """Show each item of the map's key ``key`` that explains a mark ``svg`` draws (an item's
     ``data-marks`` selects the board's marks it explains), hide the others; returns whether any is shown.
     So a variant's own marks are explained where they are drawn, and no key lists a mark the game in
     hand does not draw (docs/game-table.md, "The key to a variant's own marks")."""
-    return bool(_SHOW_DRAWN(key, svg))
+    return bool(js.window.adjutantPage.showDrawn(key, svg))

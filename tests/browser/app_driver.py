@@ -111,7 +111,7 @@ def adjudicate(page: Any, tap: bool = False) -> None:
 def autosaved(page: Any) -> str:
     """The autosave once it holds the game in the address bar (the page writes it when the browser is
     idle after a change, not during the click)."""
-    page.wait_for_function("localStorage.getItem('adjutant.autosave') === location.hash.slice(1)", timeout=10_000)
+    page.wait_for_function("() => localStorage.getItem('adjutant.autosave') === location.hash.slice(1)", timeout=10_000)
     return str(page.evaluate("localStorage.getItem('adjutant.autosave')"))
 
 

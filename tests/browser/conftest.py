@@ -1,6 +1,10 @@
 """Fixtures for the end-to-end tests: the built site served on 127.0.0.1, and Debian's Chromium driven by
 Playwright for Python, with every request recorded (none may leave 127.0.0.1).
 
+The page's Content-Security-Policy has no 'unsafe-eval': give `wait_for_function` a function ("() => ..."),
+never a bare expression, which Playwright evaluates with `eval` in the page on every poll after the first
+(refused there, so the wait fails unless the condition already holds).
+
 A failed test leaves a screenshot of each of its pages in test-artifacts/, and its report shows what Chromium
 wrote to its log meanwhile (a renderer's crash report, for one).
 """

@@ -86,7 +86,7 @@ def players_link(gm: Any) -> str:
     """The players' link, as "Copy players' link" copies it (the clipboard is the page's own here)."""
     gm.evaluate("() => { window.__copied = ''; navigator.clipboard.writeText = async t => { window.__copied = t; }; }")
     gm.click("#copy-public-link")
-    gm.wait_for_function("window.__copied !== ''", timeout=20_000)
+    gm.wait_for_function("() => window.__copied !== ''", timeout=20_000)
     return str(gm.evaluate("window.__copied"))
 
 
@@ -270,13 +270,13 @@ def test_orders_given_while_a_new_cluster_games_keys_are_made_are_kept(new_conte
     page.click("#adjudicate")
     assert "Paris" not in page.inner_text("#adjudicate-warning")  # (its order is in)
     page.click("#adjudicate-anyway")
-    page.wait_for_function("document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
     moved = '#map .adj-unit[data-location="{}"][data-power="france"]'
     assert page.locator(moved.format("bur")).count() == 1 and page.locator(moved.format("mao")).count() == 1
     assert not page.evaluate("location.hash").startswith("#cluster.s=")  # nothing sealed yet
     page.evaluate("window.__releaseKeys()")
-    page.wait_for_function("location.hash.startsWith('#cluster.s=2~')", timeout=20_000)
-    page.wait_for_function("document.getElementById('message').hidden", timeout=20_000)
+    page.wait_for_function("() => location.hash.startsWith('#cluster.s=2~')", timeout=20_000)
+    page.wait_for_function("() => document.getElementById('message').hidden", timeout=20_000)
     fragment = str(page.evaluate("location.hash"))
     # the sealed link (its public view, in a fresh page) holds the adjudicated moves
     again = reopen_app(page, site.url + fragment)

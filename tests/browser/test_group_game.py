@@ -119,7 +119,7 @@ def click_map(page: Any, location: str, unit: bool) -> None:
 def order_while_keys_are_made(page: Any) -> None:
     """While a new group game's keys are made (held): the game shown, about to be replaced, takes no order
     (the table is inert and marked busy, the message says why), neither clicked nor typed."""
-    page.wait_for_function("window.__keysHeld() > 0", timeout=10_000)
+    page.wait_for_function("() => window.__keysHeld() > 0", timeout=10_000)
     for selector in ("main.table", "header .new-game"):
         assert page.evaluate("s => document.querySelector(s).inert", selector), selector
         assert page.get_attribute(selector, "aria-busy") == "true", selector
@@ -143,7 +143,7 @@ def ready_after_keys(page: Any, variant: str) -> None:
     click_map(page, "bur", unit=False)
     assert order_list(page) == ["FRA: A Par - Bur"]
     adjudicate(page)
-    page.wait_for_function("document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
     assert page.locator('#map .adj-unit[data-location="bur"][data-power="france"]').count() == 1
 
 
@@ -171,7 +171,7 @@ def test_the_game_in_hand_takes_no_orders_while_a_link_replacing_it_loads(new_co
     page.evaluate(HOLD_MAP)
     fragment = group.public_link(Game.new(load_variant("cline5")), b"\x04" + bytes(range(64)))
     page.evaluate("f => { location.hash = f; }", fragment)
-    page.wait_for_function("window.__mapHeld > 0", timeout=10_000)
+    page.wait_for_function("() => window.__mapHeld > 0", timeout=10_000)
     assert page.evaluate("document.querySelector('main.table').inert")
     assert page.get_attribute("main.table", "aria-busy") == "true"
     click_map(page, "par", unit=True)

@@ -42,7 +42,7 @@ def start_group_game(page: Any) -> str:
     page.wait_for_selector("#group-dialog[open]", timeout=5_000)
     page.fill("#group-passphrase", PASSPHRASE)
     page.locator("#group-ok").click()
-    page.wait_for_function("location.hash.includes('.gm~')", timeout=20_000)
+    page.wait_for_function("() => location.hash.includes('.gm~')", timeout=20_000)
     return str(page.evaluate("location.hash")).lstrip("#")
 
 
@@ -77,7 +77,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     gm = open_app(gm_context, site.url)
     start_group_game(gm)
     # after the dialog: the players' link, shown in full to copy, and its Copy button, on screen
-    gm.wait_for_function("document.getElementById('players-link').value.includes('.grp~')")
+    gm.wait_for_function("() => document.getElementById('players-link').value.includes('.grp~')")
     assert in_viewport(gm, "#copy-public-link")
     assert gm.evaluate("document.activeElement.id") == "copy-public-link"
     players_url = gm.input_value("#players-link")
@@ -96,11 +96,11 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert "choose your power" in player.inner_text("#group-jump")
     assert "Choose the power you play" in player.inner_text("#click-prompt")
     player.locator("#group-jump").tap()
-    player.wait_for_function("document.activeElement.id === 'group-power'")
+    player.wait_for_function("() => document.activeElement.id === 'group-power'")
     assert in_viewport(player, "#group-power")
     assert not player.locator("#adjudicate").is_visible()  # the game master's, never a player's
     player.select_option("#group-power", "france")
-    player.wait_for_function("document.getElementById('orders-power').value === 'france'")
+    player.wait_for_function("() => document.getElementById('orders-power').value === 'france'")
     assert "You play France" in player.inner_text("#group-role")
 
     # orders by tapping: Paris to Burgundy, Marseilles holds (a second tap on the unit)
@@ -113,10 +113,10 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert "2 orders given, 1 unit without orders (it holds)" in player.inner_text("#send-summary")
 
     player.locator("#group-jump").tap()
-    player.wait_for_function("document.activeElement.id === 'send-orders'")
+    player.wait_for_function("() => document.activeElement.id === 'send-orders'")
     assert in_viewport(player, "#send-orders")
     player.locator("#send-orders").tap()
-    player.wait_for_function("document.getElementById('orders-code').value.startsWith('orders~')")
+    player.wait_for_function("() => document.getElementById('orders-code').value.startsWith('orders~')")
     code = player.input_value("#orders-code")
     note = player.inner_text("#orders-code-note")
     assert "Sealed 2 orders for France, Spring 1901 movement" in note
@@ -131,7 +131,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert player.evaluate("navigator.clipboard.readText()") == code
     assert in_viewport(player, "#send-status")
     player.locator("#share-code").tap()
-    player.wait_for_function("window.sharedData !== undefined")
+    player.wait_for_function("() => window.sharedData !== undefined")
     assert player.evaluate("window.sharedData") == {"text": code}
     # the code's field selects its whole text at a tap, for the phone's own copy menu
     player.locator("#orders-code").tap()
@@ -170,11 +170,11 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
 
     # adjudicated: the next step is the message to players, and the jump leads to it
     adjudicate(gm, tap=True)
-    gm.wait_for_function("document.documentElement.dataset.phase === 'F1901M'")
+    gm.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'")
     assert "message to players" in gm.inner_text("#group-jump")
     gm.evaluate("scrollTo(0, 0)")
     gm.locator("#group-jump").tap()
-    gm.wait_for_function("document.activeElement.id === 'message-players'")
+    gm.wait_for_function("() => document.activeElement.id === 'message-players'")
     assert in_viewport(gm, "#message-players")
     gm.locator("#message-players").tap()
     gm.wait_for_selector("#message-status:has-text('copied')")
@@ -183,7 +183,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert "players' link and codes" in gm.inner_text("#group-jump")
     # the next adjudication: a message of an earlier phase is not shown to copy
     adjudicate(gm, tap=True)
-    gm.wait_for_function("document.documentElement.dataset.phase !== 'F1901M'")
+    gm.wait_for_function("() => document.documentElement.dataset.phase !== 'F1901M'")
     assert not gm.locator("#players-message").is_visible()
     assert "message to players" in gm.inner_text("#group-jump")
     assert_fits_a_phone(gm)
@@ -193,7 +193,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     again = open_app(gm_context, gm.evaluate("location.href"))
     assert "unlock with your passphrase" in again.inner_text("#group-jump")
     again.locator("#group-jump").tap()
-    again.wait_for_function("document.activeElement.id === 'gm-passphrase'")
+    again.wait_for_function("() => document.activeElement.id === 'gm-passphrase'")
     again.keyboard.type("not the passphrase")
     again.keyboard.press("Enter")
     again.wait_for_selector("#group-status.error:has-text('does not open')")
@@ -201,7 +201,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert again.evaluate("document.activeElement.id") == "gm-passphrase"
     again.keyboard.type(PASSPHRASE)
     again.keyboard.press("Enter")
-    again.wait_for_function("document.activeElement.id === 'codes-text'")
+    again.wait_for_function("() => document.activeElement.id === 'codes-text'")
     assert not again.locator("#gm-unlock-form").is_visible() and again.locator("#open-codes").is_enabled()
 
 
@@ -246,8 +246,8 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     gm.wait_for_selector("#group-dialog[open]")
     tab_to(gm, "group-ok", 5)  # with the passphrase offered
     gm.keyboard.press("Enter")
-    gm.wait_for_function("location.hash.includes('.gm~')", timeout=20_000)
-    gm.wait_for_function("document.activeElement.id === 'copy-public-link'")
+    gm.wait_for_function("() => location.hash.includes('.gm~')", timeout=20_000)
+    gm.wait_for_function("() => document.activeElement.id === 'copy-public-link'")
     players_url = gm.input_value("#players-link")
 
     # --- a player, with Tab, Enter and Space (and a letter to choose in the power list) ---
@@ -259,7 +259,7 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     assert "copy-link" in order and order.index("copy-link") < order.index("group-power")
     assert_focus_visible(player)
     player.keyboard.press("f")  # the list's first power starting with F
-    player.wait_for_function("document.getElementById('orders-power').value === 'france'")
+    player.wait_for_function("() => document.getElementById('orders-power').value === 'france'")
     order = tab_to(player, "orders-text")
     assert_focus_visible(player)
     # an order the parser refuses: nothing is sent, and the reason is given under the box and by Send
@@ -280,7 +280,7 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     assert_focus_visible(player)
     # Send with the orders still in the box, not entered: they are entered, then sealed
     player.keyboard.press("Space")
-    player.wait_for_function("document.getElementById('orders-code').value.startsWith('orders~')")
+    player.wait_for_function("() => document.getElementById('orders-code').value.startsWith('orders~')")
     assert player.eval_on_selector_all("#order-list li", "els => els.length") == 3
     assert player.evaluate("document.activeElement.id") == "copy-code"
     code = player.input_value("#orders-code")
@@ -306,11 +306,11 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
 
     # the next phase's link: the player's page keeps no code of the phase before, to copy by mistake
     adjudicate(gm)
-    gm.wait_for_function("document.documentElement.dataset.phase === 'F1901M'")
+    gm.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'")
     gm.click("#message-players")
     new_link = re.search(r"https?://\S+#(\S+)", gm.input_value("#players-message"))
     assert new_link is not None
     player.evaluate("h => { location.hash = h; }", new_link.group(1))
-    player.wait_for_function("document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    player.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
     assert player.input_value("#orders-code") == "" and not player.locator("#orders-code-box").is_visible()
     assert "You play France" in player.inner_text("#group-role")

@@ -238,7 +238,7 @@ def test_an_order_with_odd_digits_among_good_ones_is_reported_and_the_good_ones_
     open_new_cluster_dialog(page)
     page.click("#passphrase-generate")
     page.click("#passphrase-ok")
-    page.wait_for_function("location.hash.startsWith('#cluster.s=')", timeout=30_000)
+    page.wait_for_function("() => location.hash.startsWith('#cluster.s=')", timeout=30_000)
     before = stored(page, "adjutant.autosave")
     page.fill("#orders-text", "France: Nominate ² later\nFrance: Nominate 3 A Par\nFrance: Nominate " + "9" * 5000)
     page.click("#orders-apply")

@@ -23,7 +23,7 @@ def test_the_map_zooms_and_pans_and_still_takes_clicks(app: tuple[Any, Any]) -> 
     box = page.locator("#map svg").bounding_box()
     page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.3)
     page.mouse.wheel(0, -300)
-    page.wait_for_function(f"document.querySelector('#map svg').viewBox.baseVal.width < {zoomed[2] - 1}")
+    page.wait_for_function(f"() => document.querySelector('#map svg').viewBox.baseVal.width < {zoomed[2] - 1}")
     # a drag pans (and is not taken as a click on the map)
     before = view_box(page)
     page.mouse.down()
@@ -47,7 +47,7 @@ def test_the_map_zooms_and_pans_and_still_takes_clicks(app: tuple[Any, Any]) -> 
     spot = paris.bounding_box()
     page.mouse.move(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2)
     page.mouse.wheel(0, -400)
-    page.wait_for_function(f"document.querySelector('#map svg').viewBox.baseVal.width < {whole[2] - 1}")
+    page.wait_for_function(f"() => document.querySelector('#map svg').viewBox.baseVal.width < {whole[2] - 1}")
     paris.click()
     assert page.locator('#map .adj-unit.selected[data-location="par"]').count() == 1
     assert recorder.page_errors == []

@@ -64,7 +64,7 @@ def context(browser: Any) -> Iterator[Any]:
 
 def wait_until_kept_offline(page: Any) -> None:
     """Wait until the service worker has the whole build in its cache and controls the page."""
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=PYTHON_READY_TIMEOUT_MS)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_READY_TIMEOUT_MS)
 
 
 def cache_names(page: Any) -> list[str]:
@@ -153,7 +153,7 @@ def test_the_first_visit_keeps_the_snapshot_unpacked_for_the_next(context: Any, 
     # Once Python is ready, the first visit writes its unpacked bytes, whether or not the service
     # worker has taken over yet, and deletes the other build's copy; the service worker keeps it.
     page.wait_for_function(
-        "performance.getEntriesByName('adjutant:snapshotKept').length === 1", timeout=PYTHON_READY_TIMEOUT_MS
+        "() => performance.getEntriesByName('adjutant:snapshotKept').length === 1", timeout=PYTHON_READY_TIMEOUT_MS
     )
     wait_until_kept_offline(page)
     [kept] = snapshot_caches(page)

@@ -169,7 +169,8 @@ def test_the_embed_snippet_shows_a_read_only_map_sized_to_its_container(
     frame.locator("#embed-results summary").click()
     assert "A Par - Bur" in frame.locator("#embed-results-text").inner_text()
     content = embed.evaluate("document.documentElement.scrollHeight")
-    host.wait_for_function(f"Math.abs(document.querySelector('iframe').getBoundingClientRect().height - {content}) < 2")
+    host.wait_for_function(
+        f"() => Math.abs(document.querySelector('iframe').getBoundingClientRect().height - {content}) < 2")
     assert embed.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
     assert recorder.page_errors == []
 
@@ -199,12 +200,12 @@ def test_the_embed_is_usable_in_a_375_px_column(app: tuple[Any, Any], site: Site
     # the frame fits its content: it shrinks from the snippet's 620 px to it, leaving no blank below
     content = embed.evaluate(LOWEST)
     assert content < 600
-    host.wait_for_function(f"document.querySelector('iframe').getBoundingClientRect().height < {content} + 20")
+    host.wait_for_function(f"() => document.querySelector('iframe').getBoundingClientRect().height < {content} + 20")
     assert embed.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")  # nothing cut off
     # and grows again with the results opened
     frame.locator("#embed-results summary").click()
     content = embed.evaluate(LOWEST)
-    host.wait_for_function(f"document.querySelector('iframe').getBoundingClientRect().height >= {content}")
+    host.wait_for_function(f"() => document.querySelector('iframe').getBoundingClientRect().height >= {content}")
     assert recorder.page_errors == []
 
 

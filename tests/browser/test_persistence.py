@@ -148,7 +148,7 @@ def test_the_game_masters_adjudication_is_saved_before_the_players_keys_are_read
     for part, phrase in PASSPHRASES.items():
         page.fill(f"#passphrase-{part}", phrase)
     page.click("#passphrase-ok")
-    page.wait_for_function("location.hash.startsWith('#cluster.s=')", timeout=30_000)
+    page.wait_for_function("() => location.hash.startsWith('#cluster.s=')", timeout=30_000)
     link = str(page.evaluate("location.hash")).lstrip("#")
 
     page = reopen_app(page, site.url + "#" + link)

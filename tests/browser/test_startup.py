@@ -54,7 +54,7 @@ def test_without_the_snapshot_python_starts_afresh(new_context: Any, site: Site)
     # a working Python: an order entered as text is taken
     page.fill("#orders-text", "A Par - Bur")
     page.click("#orders-apply")
-    page.wait_for_function("document.querySelector('#order-list').textContent.includes('Bur')")
+    page.wait_for_function("() => document.querySelector('#order-list').textContent.includes('Bur')")
     assert "Par" in page.inner_text("#order-list")
     assert recorder.page_errors == []
 
@@ -85,5 +85,5 @@ def test_without_the_shells_webassembly_pyodide_fetches_its_own(new_context: Any
     assert started(page) == ["adjutant:loadPyodide", "adjutant:pyodideReady"]
     page.fill("#orders-text", "A Par - Bur")
     page.click("#orders-apply")
-    page.wait_for_function("document.querySelector('#order-list').textContent.includes('Bur')")
+    page.wait_for_function("() => document.querySelector('#order-list').textContent.includes('Bur')")
     assert recorder.page_errors == []

@@ -112,7 +112,7 @@ def test_a_mattermission_by_click_is_drawn_listed_and_adjudicated(app: tuple[Any
     assert shows_on_top(page, "#map .adj-unit-mark.mattermit .adj-badge")
     assert drawn.locator("title").first.text_content() == "Paris mattermits to Ruhr"
     adjudicate(page)
-    page.wait_for_function("document.documentElement.dataset.phase === 'S1902M'", timeout=10_000)
+    page.wait_for_function("() => document.documentElement.dataset.phase === 'S1902M'", timeout=10_000)
     assert page.locator('#map .adj-unit[data-location="ruh"][data-power="france"]').count() == 1
     assert page.locator('#map .adj-unit[data-location="par"]').count() == 0
     assert page.locator("#map .adj-order.mattermit.succeeded").count() == 1
@@ -160,7 +160,7 @@ def test_the_transferees_power_transfers_out_of_its_host_by_click_and_by_keyboar
     page.keyboard.press("Enter")
     assert "FRA: A Mun TRA A Ber" in page.inner_text("#order-list")
     adjudicate(page)
-    page.wait_for_function("document.documentElement.dataset.phase === 'F1902M'", timeout=10_000)
+    page.wait_for_function("() => document.documentElement.dataset.phase === 'F1902M'", timeout=10_000)
     assert "A Mun TRA A Ber  (transfer: took over A Ber)" in page.inner_text("#results")
     page.locator('#map .adj-unit[data-location="mun"]').click()  # Munich is Germany's own again
     assert "transfer-out" not in actions(page)

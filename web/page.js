@@ -1,0 +1,71 @@
+// The page's DOM work that Python (py/adjutant_ui) calls in one call where a call per element or
+// attribute from Python would cost milliseconds a render: window.adjutantPage.make, .mapStops and
+// .showDrawn. They live in a file of the site, not in JS source that Python evaluates, so that the
+// page's Content-Security-Policy needs no 'unsafe-eval' (docs/security.md). Only createElementNS,
+// setAttribute, textContent and CSSOM: no markup is ever parsed here.
+(function () {
+  "use strict";
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  // an attribute name with this prefix is a CSS property set through CSSOM (a `style` attribute would
+  // need 'unsafe-inline' in style-src)
+  const STYLE = "style:";
+
+  // One SVG element `tag`: its attributes set (name, value, name, value, ...), its text if not null,
+  // appended to `parent` if any; returns it. One call from Python per element (board.py: a phase's
+  // results are some 250 elements).
+  function make(parent, tag, text, ...attributes) {
+    const element = document.createElementNS(SVG_NS, tag);
+    for (let i = 0; i < attributes.length; i += 2) {
+      const name = attributes[i];
+      if (name.startsWith(STYLE)) element.style.setProperty(name.slice(STYLE.length), attributes[i + 1]);
+      else element.setAttribute(name, attributes[i + 1]);
+    }
+    if (text !== null && text !== undefined) element.textContent = text;
+    if (parent) parent.appendChild(element);
+    return element;
+  }
+
+  // The map's buttons in list order (Home and End go to its ends; the arrow keys choose by the map,
+  // adjutant_ui.compass), and the one that takes Tab (app.py, the map from the keyboard).
+  // With no unit selected, the units that can be ordered by power (`powers`' order) then accessible
+  // name, then the highlighted places; with one selected, its highlighted places by name, then the unit
+  // itself while it may move (`moving`). Each gets tabindex -1 but the one at `focus` (else the first of
+  // the `chosen` power's, else the first), which gets 0. Returns [that button or null, the buttons].
+  function mapStops(holder, selected, moving, powers, focus, chosen) {
+    const label = e => e.getAttribute("aria-label") || "";
+    const byLabel = (a, b) => (label(a) < label(b) ? -1 : label(a) > label(b) ? 1 : 0);
+    const rank = e => { const i = powers.indexOf(e.getAttribute("data-power")); return i < 0 ? powers.length : i; };
+    const places = [...holder.querySelectorAll(".adj-target[tabindex]")].sort(byLabel);
+    let stops;
+    if (selected) {
+      const unit = holder.querySelector(".adj-unit.selected.orderable");
+      stops = places.concat(unit && moving ? [unit] : []);
+    } else {
+      const units = [...holder.querySelectorAll(".adj-unit.orderable")];
+      stops = units.sort((a, b) => rank(a) - rank(b) || byLabel(a, b)).concat(places);
+    }
+    for (const e of holder.querySelectorAll(".adj-unit.orderable[tabindex], .adj-target[tabindex]")) {
+      e.setAttribute("tabindex", "-1");
+    }
+    const at = e => e.getAttribute("data-location") || e.id;
+    let index = focus ? stops.findIndex(e => at(e) === focus) : -1;
+    if (index < 0) index = Math.max(0, stops.findIndex(e => chosen && e.getAttribute("data-power") === chosen));
+    if (stops.length) stops[index].setAttribute("tabindex", "0");
+    return [stops.length ? stops[index] : null, stops];
+  }
+
+  // The map's key to a variant's own marks (index.html #map-legend): each item with a data-marks selector
+  // is shown exactly when the map `svg` draws a mark it matches, the others hidden; whether any is shown
+  // (board.py show_drawn: one call, not one per item, at every drawing of the board).
+  function showDrawn(key, svg) {
+    let any = false;
+    for (const item of key.querySelectorAll(".legend-item[data-marks]")) {
+      const drawn = svg.querySelector(item.dataset.marks) !== null;
+      item.hidden = !drawn;
+      any = any || drawn;
+    }
+    return any;
+  }
+
+  window.adjutantPage = Object.freeze({ make, mapStops, showDrawn });
+})();
