@@ -25,8 +25,9 @@ def shown_keys(page: Any) -> list[str]:
     when the map draws its mark, and that its drawing has the classes of the mark's drawing on the map."""
     checked = page.evaluate("""lines => {
         const shown = [], wrong = [];
-        const classes = e => [...new Set([...e.querySelectorAll('[class]')].map(c => c.getAttribute('class')))]
-            .sort().join(' | ');
+        // (the key's own ink-* classes give its drawings a neutral colour where the map's take the power's)
+        const own = c => c.getAttribute('class').split(' ').filter(n => !n.startsWith('ink-')).join(' ');
+        const classes = e => [...new Set([...e.querySelectorAll('[class]')].map(own))].sort().join(' | ');
         for (const item of document.querySelectorAll('.legend-item[data-marks]')) {
             const key = item.dataset.key, selector = item.dataset.marks;
             const marks = [...document.querySelectorAll('#map ' + selector)];
