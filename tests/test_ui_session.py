@@ -960,3 +960,40 @@ def test_the_page_rehearsal_plays_three_phases_with_every_unit_ordered(variant_i
     phases = [str(record.phase) for record in game.history]
     assert [phase for phase, _ in entered] == [p for p in phases if p in dict(entered)]
     assert decode_link(encode_link(game)).history == game.history
+
+
+def _two_powers_build() -> Game:
+    """Winter 1901: Austria owed 2 builds (Budapest, Trieste and Vienna empty), France 2 (Brest, Marseilles)."""
+    game = Game.new("standard")
+    game.add_orders("Austria: A vie - gal\nF tri - alb\nA bud - ser\nFrance: A mar - spa\nF bre - mao")
+    game.adjudicate()
+    game.add_orders("Austria: F alb - gre\nFrance: F mao - por")
+    game.adjudicate()
+    assert game.adjustments() == {"austria": 2, "france": 2}
+    return game
+
+
+def test_a_players_view_offers_only_its_own_build_places_and_says_why_not_elsewhere() -> None:
+    sandbox = Session(_two_powers_build())
+    assert sandbox.targets() == ["bre", "bud", "mar", "tri", "vie"]
+    assert "a unit of a power that must remove one" in sandbox.prompt()
+    session = Session(_two_powers_build(), player="austria")
+    assert session.targets() == ["bud", "tri", "vie"]
+    assert session.prompt() == "Austria may build 2 units: click one of your highlighted home centres to build."
+    assert session.click("mar") == (None, [])  # France's build place
+    assert session.selected is None and "Austria cannot build in Marseilles" in session.note
+    assert session.click("par") == (None, [])  # a French unit
+    assert session.note == "The unit in Paris is France's, not yours: you order Austria's units."
+    session.click("vie")
+    assert session.selected == "vie" and session.build("A") == ("Build A vie", [])
+
+
+def test_a_players_view_orders_only_its_own_units() -> None:
+    session = Session(Game.new("standard"), player="france")
+    assert sorted(session.orderable_units()) == ["bre", "mar", "par"]
+    assert session.prompt() == "Click one of your units to order it."
+    assert session.click("lvp") == (None, []) and session.selected is None
+    assert session.note == "The unit in Liverpool is England's, not yours: you order France's units."
+    session.click("par")
+    assert session.selected == "par"
+    assert session.click("bur") == ("A par - bur", [])

@@ -29,8 +29,9 @@
   // adjutant_ui.compass), and the one that takes Tab (app.py, the map from the keyboard).
   // With no unit selected, the units that can be ordered by power (`powers`' order) then accessible
   // name, then the highlighted places; with one selected, its highlighted places by name, then the unit
-  // itself while it may move (`moving`). Each gets tabindex -1 but the one at `focus` (else the first of
-  // the `chosen` power's, else the first), which gets 0. Returns [that button or null, the buttons].
+  // itself while it may move (`moving`). Each gets tabindex -1 but the one at `focus` (else, with no unit
+  // selected, the first of the `chosen` power's; else the first), which gets 0. Returns [that button or
+  // null, the buttons].
   function mapStops(holder, selected, moving, powers, focus, chosen) {
     const label = e => e.getAttribute("aria-label") || "";
     const byLabel = (a, b) => (label(a) < label(b) ? -1 : label(a) > label(b) ? 1 : 0);
@@ -49,7 +50,8 @@
     }
     const at = e => e.getAttribute("data-location") || e.id;
     let index = focus ? stops.findIndex(e => at(e) === focus) : -1;
-    if (index < 0) index = Math.max(0, stops.findIndex(e => chosen && e.getAttribute("data-power") === chosen));
+    if (index < 0 && !selected) index = stops.findIndex(e => chosen && e.getAttribute("data-power") === chosen);
+    if (index < 0) index = 0;
     if (stops.length) stops[index].setAttribute("tabindex", "0");
     return [stops.length ? stops[index] : null, stops];
   }

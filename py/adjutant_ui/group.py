@@ -142,7 +142,7 @@ class GroupController:
         if not link.is_gm and not power:  # the players' link: this browser's player played this power
             remembered = _remembered_power(link.public_key)
             power = remembered if remembered in link.game.variant.powers else ""
-        session = Session(link.game, readonly=not link.is_gm and not power)
+        session = Session(link.game, readonly=not link.is_gm and not power, player="" if link.is_gm else power)
         state = GroupState(session, link.public_key, link.sealed_private, power=power)
         if link.is_gm:
             state.intake = group.Intake.from_text(link.intake, link.game)
@@ -379,6 +379,8 @@ class GroupController:
         state.power = power if power in state.game.variant.powers else ""
         _remember_power(state.public_key, state.power)
         state.session.readonly = not state.power
+        state.session.player = state.power
+        state.session.clear_selection()
         state.game.clear_orders()
         _id("orders-code").value = ""
         _id("orders-code-box").hidden = True
@@ -687,8 +689,15 @@ class GroupController:
         else:
             mine = len(game.orders_of(state.power))
             due = game.orders_due().get(state.power, 0)
-            waiting = f", {due} units without orders (they hold)." if due > 1 else ""
-            waiting = waiting or (", 1 unit without orders (it holds)." if due else ".")
+            delta = game.adjustments().get(state.power, 0) if game.phase.kind == "adjustment" else 0
+            if delta > 0:
+                waiting = f", {due} build{'s' if due != 1 else ''} not used (waived)." if due else "."
+            elif delta < 0:
+                waiting = (f", {due} removal{'s' if due != 1 else ''} not given (the rules choose)." if due
+                           else ".")
+            else:
+                waiting = f", {due} units without orders (they hold)." if due > 1 else ""
+                waiting = waiting or (", 1 unit without orders (it holds)." if due else ".")
             summary = (
                 f"{name}: {mine} order{'s' if mine != 1 else ''} given{waiting} Sending seals them into a code "
                 "only the game master can open."

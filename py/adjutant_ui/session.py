@@ -200,6 +200,8 @@ class Session:
     problems: list[Any] = field(default_factory=list)
     #: a view that may not be played (a game with secrets seen by a player or by anyone with the link)
     readonly: bool = False
+    #: the power a group game's player plays: the map offers only its units and build places ("" any power's)
+    player: str = ""
     #: why the last click did nothing ("" when it did something)
     note: str = ""
     #: the unit type of a build waiting for its coast to be chosen
@@ -578,11 +580,18 @@ class Session:
         if not self.at_current or self.game.over or self.readonly:
             return {}
         if kind == "movement":
-            return {u.location: u for u in self.game.units.values()}
-        if kind == "retreat":
-            return {d.unit.location: d.unit for d in self.game.position.dislodged}
+            units = {u.location: u for u in self.game.units.values()}
+        elif kind == "retreat":
+            units = {d.unit.location: d.unit for d in self.game.position.dislodged}
+        else:
+            due = self.game.adjustments()
+            units = {u.location: u for u in self.game.units.values() if due.get(u.power, 0) < 0}
+        return {at: u for at, u in units.items() if u.power == self.player} if self.player else units
+
+    def _adjusting(self) -> dict[str, int]:
+        """The builds (positive) or removals (negative) due of the powers ordered here: the player's only."""
         due = self.game.adjustments()
-        return {u.location: u for u in self.game.units.values() if due.get(u.power, 0) < 0}
+        return {p: d for p, d in due.items() if p == self.player} if self.player else due
 
     def unit_at(self, province: str) -> Any:
         units = self.orderable_units()
@@ -602,7 +611,7 @@ class Session:
             from adjutant.phases import build_places
 
             places: list[str] = []
-            for power, delta in game.adjustments().items():
+            for power, delta in self._adjusting().items():
                 if delta > 0:
                     builds = build_places(variant, power, game.units, game.position.centres)
                     places += [text.split()[1] for text in builds]
@@ -785,6 +794,8 @@ class Session:
             unit = self.unit_at(province)
             if unit is not None:
                 self.selected = unit.location
+            elif self._not_yours(province):
+                self.note = self._not_yours(province)
             elif kind == "movement":
                 self.note = f"There is no unit in {here} to order."
             else:
@@ -892,11 +903,34 @@ class Session:
             self.clear_selection()
             self.selected = province
             return None, []
-        if province in self.game.units:
+        other = self._not_yours(province)
+        if other:
+            self.note = other
+        elif self.player:
+            name = variant.powers[self.player].name
+            delta = self.game.adjustments().get(self.player, 0)
+            if delta > 0:
+                self.note = (f"{name} cannot build in {here}: you build in {name}'s own empty home centres "
+                             "(highlighted).")
+            elif province in self.game.units:
+                self.note = f"The unit in {here} is not to be removed: {name} has no removals due."
+            else:
+                self.note = f"Nothing can be built in {here}: {name} has no builds due."
+        elif province in self.game.units:
             self.note = f"The unit in {here} is not to be removed: its power has no removals due."
         else:
             self.note = f"Nothing can be built in {here} now: builds go in a power's own empty home centres."
         return None, []
+
+    def _not_yours(self, province: str) -> str:
+        """In a player's view, the note for a click on another power's unit in ``province`` ("" otherwise)."""
+        variant = self.game.variant
+        unit = self.game.units.get(province)
+        if not self.player or unit is None or unit.power == self.player or unit.power not in variant.powers:
+            return ""
+        here = variant.province_name(province)
+        return (f"The unit in {here} is {variant.powers[unit.power].name}'s, not yours: you order "
+                f"{variant.powers[self.player].name}'s units.")
 
     def _builds(self, unit_type: str) -> list[str]:
         """Where a ``unit_type`` could be built now in the selected province (one place per coast)."""
@@ -907,7 +941,7 @@ class Session:
             return []
         province = province_of(self.selected)
         places: list[str] = []
-        for power, delta in game.adjustments().items():
+        for power, delta in self._adjusting().items():
             if delta > 0:
                 for text in build_places(game.variant, power, game.units, game.position.centres):
                     kind, where = text.split()
@@ -940,6 +974,18 @@ class Session:
         self.clear_selection()
         return f"Build {unit_type} {places[0]}", []
 
+    def _player_adjustment_prompt(self) -> str:
+        """An adjustment phase's prompt to the player of :attr:`player`: their own builds or removals."""
+        name = self.game.variant.powers[self.player].name
+        delta = self.game.adjustments().get(self.player, 0)
+        count = abs(delta)
+        units = f"{count} unit{'s' if count != 1 else ''}"
+        if delta > 0:
+            return f"{name} may build {units}: click one of your highlighted home centres to build."
+        if delta < 0:
+            return f"{name} must remove {units}: click one of your units to remove it."
+        return f"{name} has no builds or removals this phase."
+
     def prompt(self) -> str:
         """One line telling the player what a click does now."""
         game = self.game
@@ -957,9 +1003,12 @@ class Session:
                 return f"Build a fleet in {game.variant.province_name(self.selected)}: on which coast?"
             if self.selected:
                 return f"Build what in {game.variant.province_name(self.selected)}? Choose Army or Fleet."
+            if self.player:
+                return self._player_adjustment_prompt()
             return "Click a highlighted centre to build, or a unit of a power that must remove one."
         if self.selected is None:
-            return "Click a unit to order it." if kind == "movement" else "Click a dislodged unit to retreat it."
+            whose = "one of your units" if self.player else "a unit"
+            return f"Click {whose} to order it." if kind == "movement" else "Click a dislodged unit to retreat it."
         unit = self.unit_at(province_of(self.selected))
         name = f"{unit.type} {game.variant.province_name(unit.location)}" if unit else self.selected
         other = game.units.get(province_of(self.target)) if self.target else None

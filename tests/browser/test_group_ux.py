@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from adjutant import group
+from adjutant.game import Game
 from app_driver import Site, adjudicate, finger_tap, open_app
 
 PHONE = {
@@ -314,3 +315,84 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     player.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
     assert player.input_value("#orders-code") == "" and not player.locator("#orders-code-box").is_visible()
     assert "You play France" in player.inner_text("#group-role")
+
+
+MAP_FOCUS = """(() => { const e = document.activeElement;
+  return {location: e.getAttribute('data-location') || (e.closest('#map') ? e.id : ''),
+          power: e.getAttribute('data-power') || '', place: e.classList.contains('adj-target'),
+          unit: e.classList.contains('adj-unit')}; })()"""
+
+
+def new_players_link(new_context: Any, site: Site) -> str:
+    """A game master starts a group game of Standard on a wide screen: the players' link it gives."""
+    gm_context, _ = new_context(viewport={"width": 1366, "height": 900})
+    gm = open_app(gm_context, site.url)
+    start_group_game(gm)
+    gm.wait_for_function("document.getElementById('players-link').value.includes('.grp~')")
+    return str(gm.input_value("#players-link"))
+
+
+def two_powers_build(public_key: bytes) -> str:
+    """The players' link a game master sends after Fall 1901, Austria and France each owed 2 builds."""
+    game = Game.new("standard")
+    game.add_orders("Austria: A vie - gal\nF tri - alb\nA bud - ser\nFrance: A mar - spa\nF bre - mao")
+    game.adjudicate()
+    game.add_orders("Austria: F alb - gre\nFrance: F mao - por")
+    game.adjudicate()
+    assert str(game.phase) == "W1901A" and game.adjustments() == {"austria": 2, "france": 2}
+    return group.public_link(game, public_key)
+
+
+def test_a_player_builds_only_in_their_own_home_centres(new_context: Any, site: Site) -> None:
+    players_url = new_players_link(new_context, site)
+    base, fragment = players_url.split("#")
+    link = two_powers_build(group.read_group_link(fragment).public_key)
+    context, _ = new_context(viewport={"width": 1366, "height": 900})
+    player = open_app(context, f"{base}#{link}~austria")
+    player.wait_for_function("document.getElementById('orders-power').value === 'austria'")
+    assert player.inner_text("#click-prompt") == (
+        "Austria may build 2 units: click one of your highlighted home centres to build."
+    )
+    # only Austria's empty home centres are highlighted, and only they are the map's keyboard stops
+    places = "els => els.map(e => e.id).sort()"
+    assert player.eval_on_selector_all("#map .adj-target[tabindex]", places) == ["bud", "tri", "vie"]
+    assert player.locator("#map .adj-target").count() == 3  # no French build site among them
+    assert player.locator("#map .adj-unit.orderable").count() == 0
+    assert player.inner_text("#send-summary").startswith("Austria: 0 orders given, 2 builds not used (waived).")
+    # a click on France's build site in Marseilles builds nothing, and says why
+    box = player.locator('#map [id="mar"]').first.bounding_box()
+    player.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    player.wait_for_selector("#click-note")
+    assert "Austria cannot build in Marseilles" in player.inner_text("#click-note")
+    assert player.locator("#click-order button[data-action='build-A']").count() == 0
+    # Vienna: Build Army
+    player.locator('#map [id="vie"]').first.click()
+    player.locator("#click-order button[data-action='build-A']").click()
+    assert "AUS: Build A Vie" in player.inner_text("#order-list")
+    assert player.inner_text("#send-summary").startswith("Austria: 1 order given, 1 build not used (waived).")
+
+
+def test_a_player_keyboard_reaches_only_their_own_units(new_context: Any, site: Site) -> None:
+    players_url = new_players_link(new_context, site)
+    context, _ = new_context(viewport={"width": 1366, "height": 900})
+    player = open_app(context, players_url)
+    tab_to(player, "group-power")
+    for _ in range(3):  # past Austria and England to France, with the arrow keys
+        player.keyboard.press("ArrowDown")
+    player.wait_for_function("document.getElementById('orders-power').value === 'france'")
+    assert player.eval_on_selector_all("#map .adj-unit.orderable", "els => els.map(e => e.dataset.power)") == [
+        "france"
+    ] * 3
+    for _ in range(80):  # on to the map's units
+        player.keyboard.press("Tab")
+        if player.evaluate(MAP_FOCUS)["unit"]:
+            break
+    here = player.evaluate(MAP_FOCUS)
+    assert here["unit"] and here["power"] == "france", here
+    # Enter selects the unit and puts the focus on its first highlighted place; Enter there moves it
+    player.keyboard.press("Enter")
+    there = player.evaluate(MAP_FOCUS)
+    assert there["place"] and there["location"] != here["location"], there
+    player.keyboard.press("Enter")
+    orders = player.inner_text("#order-list")
+    assert f" - {there['location'].capitalize()}" in orders, orders
