@@ -77,7 +77,7 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
     # A link whose readable start names a variant there is no map of (the page's first paint asks for that
     # map and gets a 404): refused with the reason, and the autosaved game shown on its own map.
     page = reopen_app(page, site.url + "#nosuch." + played.split(".", 1)[1])
-    assert "says it holds a game of 'nosuch'" in page.inner_text("#message-text")
+    assert "variant Adjutant does not have: unknown variant 'nosuch'" in page.inner_text("#message-text")
     assert phase(page) == "F1901M" and page.get_attribute("#map", "data-variant") == "standard"
     assert stored(page, "adjutant.autosave") == played
     assert recorder.page_errors == []
