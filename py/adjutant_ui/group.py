@@ -301,6 +301,8 @@ class GroupController:
             target = "gm-passphrase" if state.private_key is None else "codes-text"
             if target == "codes-text" and self._message_due(state):
                 target = "message-players"
+        elif state.cluster is not None and not state.cluster.opened:
+            target = "unlock-passphrase"  # a Cluster player's passphrase says which power, under Secrets
         else:
             target = "send-orders" if state.power else "group-power"
         element = _id(target)
@@ -674,11 +676,14 @@ class GroupController:
         jump.textContent = "Group game: send your orders" if state.power else "Group game: choose your power"
         if state.cluster is not None:
             _id("group-role").textContent = cluster_group.role_text(state, game)
+            if not state.cluster.opened:
+                jump.textContent = "Group game: enter your passphrase"
         _id("send-orders").disabled = (
             not state.power or game.over or (state.cluster is not None and not state.cluster.opened)
         )
         if state.cluster is not None and not state.cluster.opened:
             summary = "Enter your passphrase under Secrets first: it opens your power's view and orders."
+            _id("click-prompt").textContent = "Enter your passphrase (under Secrets) to give your orders."
         elif not state.power:
             _id("click-prompt").textContent = "Choose the power you play (Group game) to give orders."
             summary = "Choose the power you play first (Group game, above)."
