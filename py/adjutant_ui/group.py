@@ -179,7 +179,7 @@ class GroupController:
         if self.wired:
             _id("orders-code").value = ""
             _id("orders-code-box").hidden = True
-            for name in ("send-status", "codes-status", "message-status", "link-status"):
+            for name in ("group-status", "send-status", "codes-status", "message-status", "link-status"):
                 self._say(name, "")
 
     def player_power(self) -> str | None:

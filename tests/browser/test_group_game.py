@@ -465,3 +465,26 @@ def test_codes_opened_as_links_and_damaged_group_links(new_context: Any, site: S
     assert "its key is not a P-256 public key" in again.inner_text("#message-text")
     again.wait_for_function("h => location.hash === '#' + h", arg=held)
     assert again.locator("#group-gm").is_visible()
+
+
+def test_the_unlocked_line_belongs_to_the_game_unlocked(new_context: Any, site: Site) -> None:
+    """The game master's "Unlocked" line speaks of the game in hand: another game shown (a players' link
+    opened in the same tab), or this one again locked (Back to its link), does not show it."""
+    context, _ = new_context()
+    gm = open_app(context, site.url)
+    fragment = start_group_game(gm, "standard")
+    other, _ = new_context()
+    again = open_app(other, site.url + "#" + fragment)
+    again.fill("#gm-passphrase", PASSPHRASE)
+    again.click("#gm-unlock")
+    again.wait_for_selector("#open-codes:not([disabled])")
+    assert "Unlocked" in again.inner_text("#group-status")
+    later = group.read_group_link(fragment)
+    later.game.adjudicate()  # another game: a phase on
+    again.evaluate("h => { location.hash = h; }", group.public_link(later.game, later.public_key))
+    again.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    assert again.locator("#group-player").is_visible()
+    assert "Unlocked" not in again.inner_text("#group-status")
+    again.go_back()
+    again.wait_for_selector("#gm-unlock-form:not([hidden])", timeout=20_000)
+    assert "Unlocked" not in again.inner_text("#group-status")
