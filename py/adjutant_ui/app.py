@@ -22,7 +22,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, compass, sealed
 from .board import Board, show_drawn
-from .group import GroupController, inert
+from .group import CODE_LINK, GroupController, inert
 from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
@@ -340,6 +340,11 @@ class App:
         else:  # listed under Recent games at once, though not yet the autosave
             self._store(fragment if link is not None else encode_link(game_session.game), autosave=False)
         self._fill_recent()
+        if self.group.queued and not self.group.takes_codes():  # an orders code with no game master's game here
+            self.group.queued = ""
+            self.message(CODE_LINK, "info")
+            if self.last_link:
+                js.history.replaceState(None, "", "#" + self.last_link)
 
     # --- saving: one slot per game, recent games, history entries, other tabs ---------------------
     def _keep_unreadable(self, saved: str, error: str) -> str:
@@ -930,9 +935,12 @@ class App:
         fragment = str(js.location.hash).lstrip("#")
         if not fragment or fragment == self.last_link:
             return
-        if self.group.state is not None and group_codes.find_codes(fragment):
-            # an orders code opened as a link while the game master's game is open: take it in
-            asyncio.ensure_future(self.group.open_codes(fragment))
+        if group_codes.find_codes(fragment):
+            if self.group.takes_codes():  # an orders code opened as a link in the game master's page
+                asyncio.ensure_future(self.group.open_codes(fragment))
+            else:  # a player's own code, say: what it is for; the game in hand stays
+                self.message(CODE_LINK, "info")
+                self.changed(replace_hash=True)
             return
         # (Back and Forward come here too: the browser has already moved to that entry)
         if not self.may_replace():
