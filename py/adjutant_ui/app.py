@@ -281,8 +281,7 @@ class App:
                 self.game_id = self.saves.find(fragment) or new_id()
             except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
                 bad_link = True
-                instead = "a new game" if self.embed else "your last game"
-                problems.append(f"The link could not be opened: {error}. Showing {instead} instead.")
+                problems.append(f"The link could not be opened: {error}.")
         unreadable = ""
         if game_session is None and not self.embed:
             # this tab's own game if it is reloaded, else the game saved last in any tab
@@ -299,6 +298,8 @@ class App:
                 except Exception as error:  # noqa: BLE001 - nor may a damaged autosave
                     unreadable = saved
                     problems.append(self._keep_unreadable(saved, str(error)))
+        if bad_link:  # what is shown instead: the game saved last, if one was read, else a new game
+            problems[0] += f" Showing {'your last game' if game_session is not None else 'a new game'} instead."
         if not self.game_id:
             self.game_id = new_id()
         if game_session is None:
