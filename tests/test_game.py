@@ -205,6 +205,9 @@ def test_damaged_links_say_what_is_wrong() -> None:
         decode_link(link + "<script>")
     with pytest.raises(GameFileError, match="holds no game"):
         decode_link("#")
+    # a start naming no variant there is: said so, not that the rest is cut short
+    with pytest.raises(GameFileError, match="for a variant Adjutant does not have: unknown variant 'nosuch'"):
+        decode_link("#nosuch.abc")
 
 
 def _random_game(variant: str, seed: int, years: int) -> Game:

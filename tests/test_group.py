@@ -109,7 +109,7 @@ def test_a_code_is_refused_for_another_game_phase_or_when_damaged() -> None:
     other_key = b"\x04" + bytes(64)
     cases = {
         _code(game, "france", key=other_key): "another game",
-        _code(game, "france", phase=1): "a later phase",
+        _code(game, "france", phase=1): r"a later phase \(1 phase after Spring 1901 movement, where the game is\)",
         _code(game, "france")[:40]: "cut short",
         _code(game, "france")[:-3] + "*!a": "base64url",
         "orders~" + group.b64(bytes([9]) + bytes(120)): "format",
@@ -121,7 +121,8 @@ def test_a_code_is_refused_for_another_game_phase_or_when_damaged() -> None:
         with pytest.raises(group.CodeError, match=reason):
             group.read_code(code, game, KEY)
     game.adjudicate()
-    with pytest.raises(group.CodeError, match="an earlier phase"):
+    earlier = r"an earlier phase \(Spring 1901 movement; the game is at Fall 1901 movement\)"
+    with pytest.raises(group.CodeError, match=earlier):
         group.read_code(_code(Game.new("standard"), "france"), game, KEY)
 
 

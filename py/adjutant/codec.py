@@ -36,6 +36,7 @@ from .gamefile import from_data, to_data
 from .legal import Candidates, adjustment_candidates, retreat_candidates
 from .limits import inflate, read_json
 from .orders import Build, Disband, Order, Waive, format_order
+from .variant import load_variant
 
 LINK_VERSION = 1
 #: a link longer than this is refused before it is decoded
@@ -453,6 +454,11 @@ def decode_link(text: str) -> Game:
     """The game in a link's fragment (with or without a leading ``#``, with or without the variant's id);
     raises :class:`GameFileError` naming what is wrong, and never anything else."""
     named, text = split_link(text)
+    if named is not None:
+        try:
+            load_variant(named)
+        except AdjutantError as e:  # said before the rest, which cannot be read without its variant
+            raise GameFileError(f"the link is for a variant Adjutant does not have: {e}") from None
     if not text:
         raise GameFileError("the link holds no game")
     if len(text) > MAX_LINK:

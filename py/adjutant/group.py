@@ -326,9 +326,15 @@ def read_code(code: str, game: Game, public_key: bytes, digest: bytes | None = N
         raise CodeError("the code is damaged: it names no power of this game")
     power = powers[header.power]
     here = len(game.history)
-    if header.phase != here:
-        when = "an earlier" if header.phase < here else "a later"
-        raise CodeError(f"the code is for {when} phase (phase {header.phase + 1}; the game is at phase {here + 1})")
+    if header.phase < here:
+        then = game.history[header.phase].phase.title
+        raise CodeError(f"the code is for an earlier phase ({then}; the game is at {game.phase.title})")
+    if header.phase > here:
+        ahead = header.phase - here
+        raise CodeError(
+            f"the code is for a later phase ({ahead} phase{'s' if ahead != 1 else ''} after {game.phase.title}, "
+            "where the game is)"
+        )
     return Sealed(CODE_PREFIX + text, header, power, data, additional_data(header, game, public_key, digest))
 
 

@@ -21,7 +21,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, compass, sealed
 from .board import Board, show_drawn
-from .group import GroupController, inert
+from .group import CODE_LINK, GroupController, inert
 from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
@@ -250,8 +250,7 @@ class App:
                 self.game_id = self.saves.find(fragment) or new_id()
             except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
                 bad_link = True
-                instead = "a new game" if self.embed else "your last game"
-                problems.append(f"The link could not be opened: {error}. Showing {instead} instead.")
+                problems.append(f"The link could not be opened: {error}.")
         unreadable = ""
         if game_session is None and not self.embed:
             # this tab's own game if it is reloaded, else the game saved last in any tab
@@ -268,6 +267,8 @@ class App:
                 except Exception as error:  # noqa: BLE001 - nor may a damaged autosave
                     unreadable = saved
                     problems.append(self._keep_unreadable(saved, str(error)))
+        if bad_link:  # what is shown instead: the game saved last, if one was read, else a new game
+            problems[0] += f" Showing {'your last game' if game_session is not None else 'a new game'} instead."
         if not self.game_id:
             self.game_id = new_id()
         if game_session is None:
@@ -309,6 +310,11 @@ class App:
         else:  # listed under Recent games at once, though not yet the autosave
             self._store(fragment if link is not None else encode_link(game_session.game), autosave=False)
         self._fill_recent()
+        if self.group.queued and not self.group.takes_codes():  # an orders code with no game master's game here
+            self.group.queued = ""
+            self.message(CODE_LINK, "info")
+            if self.last_link:
+                js.history.replaceState(None, "", "#" + self.last_link)
 
     # --- saving: one slot per game, recent games, history entries, other tabs ---------------------
     def _keep_unreadable(self, saved: str, error: str) -> str:
@@ -901,9 +907,12 @@ class App:
         fragment = str(js.location.hash).lstrip("#")
         if not fragment or fragment == self.last_link:
             return
-        if self.group.state is not None and group_codes.find_codes(fragment):
-            # an orders code opened as a link while the game master's game is open: take it in
-            asyncio.ensure_future(self.group.open_codes(fragment))
+        if group_codes.find_codes(fragment):
+            if self.group.takes_codes():  # an orders code opened as a link in the game master's page
+                asyncio.ensure_future(self.group.open_codes(fragment))
+            else:  # a player's own code, say: what it is for; the game in hand stays
+                self.message(CODE_LINK, "info")
+                self.changed(replace_hash=True)
             return
         # (Back and Forward come here too: the browser has already moved to that entry)
         if not self.may_replace():

@@ -119,6 +119,13 @@ class GroupState:
         return self.session.game
 
 
+#: what a page that is not the game master's says of an orders code opened as a link
+CODE_LINK = (
+    "That link is a sealed orders code, for the game master: send it to them to paste under Group game "
+    "(or to open as a link in their own page). The game shown is unchanged."
+)
+
+
 class GroupController:
     def __init__(self, app: App) -> None:
         self.app = app
@@ -175,12 +182,19 @@ class GroupController:
     def on_show(self, session: Session) -> None:
         self.state = self.pending if self.pending is not None and self.pending.session is session else None
         self.pending = None
+        kind = js.document.getElementById("game-kind")
+        if kind is not None and kind is not jsnull:  # (not in an embedded map) the Players box: the game shown
+            kind.value = "group" if self.state is not None else "sandbox"
         # a sealed code belongs to the game and phase it was made in: another game or phase starts without
         if self.wired:
             _id("orders-code").value = ""
             _id("orders-code-box").hidden = True
-            for name in ("send-status", "codes-status", "message-status", "link-status"):
+            for name in ("group-status", "send-status", "codes-status", "message-status", "link-status"):
                 self._say(name, "")
+
+    def takes_codes(self) -> bool:
+        """Whether the game in hand is the game master's group game (the one orders codes go to)."""
+        return self.state is not None and self.state.is_gm
 
     def player_power(self) -> str | None:
         state = self.state
@@ -301,6 +315,8 @@ class GroupController:
             target = "gm-passphrase" if state.private_key is None else "codes-text"
             if target == "codes-text" and self._message_due(state):
                 target = "message-players"
+        elif state.cluster is not None and not state.cluster.opened:
+            target = "unlock-passphrase"  # a Cluster player's passphrase says which power, under Secrets
         else:
             target = "send-orders" if state.power else "group-power"
         element = _id(target)
@@ -676,11 +692,14 @@ class GroupController:
         jump.textContent = "Group game: send your orders" if state.power else "Group game: choose your power"
         if state.cluster is not None:
             _id("group-role").textContent = cluster_group.role_text(state, game)
+            if not state.cluster.opened:
+                jump.textContent = "Group game: enter your passphrase"
         _id("send-orders").disabled = (
             not state.power or game.over or (state.cluster is not None and not state.cluster.opened)
         )
         if state.cluster is not None and not state.cluster.opened:
             summary = "Enter your passphrase under Secrets first: it opens your power's view and orders."
+            _id("click-prompt").textContent = "Enter your passphrase (under Secrets) to give your orders."
         elif not state.power:
             _id("click-prompt").textContent = "Choose the power you play (Group game) to give orders."
             summary = "Choose the power you play first (Group game, above)."

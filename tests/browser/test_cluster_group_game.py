@@ -34,6 +34,7 @@ from test_group_game import (
     shown,
     units,
 )
+from test_group_ux import PHONE, in_viewport
 
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
 PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p in POWERS}}
@@ -282,3 +283,20 @@ def test_orders_given_while_a_new_cluster_games_keys_are_made_are_kept(new_conte
     again = reopen_app(page, site.url + fragment)
     assert again.evaluate("document.documentElement.dataset.phase") == "F1901M"
     assert again.locator(moved.format("bur")).count() == 1 and again.locator(moved.format("mao")).count() == 1
+
+
+def test_a_cluster_player_on_a_phone_is_led_to_the_passphrase_first(new_context: Any, site: Site) -> None:
+    """Before a Cluster player's passphrase is entered, the page says that is the step (not that only the
+    game master gives orders), and the phone's shortcut button takes them to the passphrase field."""
+    gm_context, _ = new_context()
+    gm = open_app(gm_context, site.url)
+    start(gm)
+    link = players_link(gm)
+    context, _ = new_context(**PHONE)
+    player = open_app(context, link)
+    prompt = player.inner_text("#click-prompt")
+    assert "passphrase" in prompt and "Only the game master" not in prompt, prompt
+    assert "enter your passphrase" in player.inner_text("#group-jump")
+    player.locator("#group-jump").tap()
+    player.wait_for_function("document.activeElement.id === 'unlock-passphrase'")
+    assert in_viewport(player, "#unlock-passphrase")

@@ -465,3 +465,53 @@ def test_codes_opened_as_links_and_damaged_group_links(new_context: Any, site: S
     assert "its key is not a P-256 public key" in again.inner_text("#message-text")
     again.wait_for_function("h => location.hash === '#' + h", arg=held)
     assert again.locator("#group-gm").is_visible()
+
+
+def test_the_unlocked_line_belongs_to_the_game_unlocked(new_context: Any, site: Site) -> None:
+    """The game master's "Unlocked" line speaks of the game in hand: another game shown (a players' link
+    opened in the same tab), or this one again locked (Back to its link), does not show it."""
+    context, _ = new_context()
+    gm = open_app(context, site.url)
+    fragment = start_group_game(gm, "standard")
+    other, _ = new_context()
+    again = open_app(other, site.url + "#" + fragment)
+    again.fill("#gm-passphrase", PASSPHRASE)
+    again.click("#gm-unlock")
+    again.wait_for_selector("#open-codes:not([disabled])")
+    assert "Unlocked" in again.inner_text("#group-status")
+    later = group.read_group_link(fragment)
+    later.game.adjudicate()  # another game: a phase on
+    again.evaluate("h => { location.hash = h; }", group.public_link(later.game, later.public_key))
+    again.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    assert again.locator("#group-player").is_visible()
+    assert "Unlocked" not in again.inner_text("#group-status")
+    again.go_back()
+    again.wait_for_selector("#gm-unlock-form:not([hidden])", timeout=20_000)
+    assert "Unlocked" not in again.inner_text("#group-status")
+
+
+def test_a_player_who_opens_an_orders_code_link_is_told_what_it_is(new_context: Any, site: Site) -> None:
+    """An orders code opened as a link anywhere but the game master's page (the player's own "Copy as
+    link", say) is said to be for the game master; the game shown stays, and so does its link. The header's
+    Players box names the game shown: a group game."""
+    context, _ = new_context()
+    gm = open_app(context, site.url)
+    fragment = start_group_game(gm, "standard")
+    link = group.read_group_link(fragment)
+    players = group.public_link(link.game, link.public_key, "austria")
+    player_context, _ = new_context()
+    player = open_app(player_context, site.url + "#" + players)
+    code = send(player, ["A Vie - Gal"])
+    held = str(player.evaluate("location.hash"))
+    player.evaluate("h => { location.hash = h; }", "standard." + code)
+    player.wait_for_selector("#message:not([hidden])")
+    assert "sealed orders code, for the game master" in player.inner_text("#message-text")
+    player.wait_for_function("h => location.hash === h", arg=held)
+    assert player.locator("#group-player").is_visible() and player.input_value("#orders-power") == "austria"
+    assert player.input_value("#game-kind") == "group"
+    # a fresh browser, with no game master's game: the same, and the game shown is a new one
+    fresh, _ = new_context()
+    page = open_app(fresh, site.url + "#standard." + code)
+    assert "sealed orders code, for the game master" in page.inner_text("#message-text")
+    assert "orders~" not in str(page.evaluate("location.hash"))
+    assert page.input_value("#game-kind") == "sandbox"

@@ -64,7 +64,8 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
     page.evaluate("save => localStorage.setItem('adjutant.autosave', save)", played)
     page.close()
     page = open_app(context, site.url + "#" + HOSTILE_LINK)
-    assert "link could not be opened" in page.inner_text("#message-text")
+    said = page.inner_text("#message-text")
+    assert "link could not be opened" in said and "Showing your last game instead" in said, said
     assert phase(page) == "F1901M"
     assert page.evaluate("location.hash") == "#" + played
     assert stored(page, "adjutant.autosave") == played
@@ -77,9 +78,20 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
     # A link whose readable start names a variant there is no map of (the page's first paint asks for that
     # map and gets a 404): refused with the reason, and the autosaved game shown on its own map.
     page = reopen_app(page, site.url + "#nosuch." + played.split(".", 1)[1])
-    assert "says it holds a game of 'nosuch'" in page.inner_text("#message-text")
+    assert "variant Adjutant does not have: unknown variant 'nosuch'" in page.inner_text("#message-text")
     assert phase(page) == "F1901M" and page.get_attribute("#map", "data-variant") == "standard"
     assert stored(page, "adjutant.autosave") == played
+    assert recorder.page_errors == []
+
+
+def test_a_bad_link_in_a_fresh_browser_says_a_new_game_is_shown(new_context: Any, site: Site) -> None:
+    """With no game saved in this browser, what is shown instead of a bad link is a new game, and the
+    message says so (not "your last game")."""
+    context, recorder = new_context()
+    page = open_app(context, site.url + "#" + HOSTILE_LINK)
+    said = page.inner_text("#message-text")
+    assert "link could not be opened" in said and "Showing a new game instead" in said, said
+    assert phase(page) == "S1901M"
     assert recorder.page_errors == []
 
 
