@@ -18,7 +18,7 @@ from test_group_game import order_list, send
 KEY = bytes.fromhex(
     "04"
     "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"
-    "4fe342e2fe1a7f9b8e7eeb4a7c0f9e162bce33576b315ececbb6406837bf51f5"
+    "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"
 )
 ORDERS = ["F Lon - Nth", "A Lvp - Yor"]
 
