@@ -49,7 +49,7 @@ def test_a_players_orders_are_kept_across_a_reload_and_can_be_sent(new_context: 
     page = reload(page)
     assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
     assert "2 orders given" in page.inner_text("#send-summary")
-    assert page.inner_text("#send-status") == "Your orders for Spring 1901 were kept from before the reload."
+    assert page.inner_text("#send-status") == "Your orders for Spring 1901 movement were kept from before the reload."
     assert not page.locator("#message").is_visible()
     code = send(page, [])
     sealed = group.read_code(code, Game.new("standard"), KEY)
