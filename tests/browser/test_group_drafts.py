@@ -81,7 +81,7 @@ def test_the_sealed_code_shown_is_kept_across_a_reload(new_context: Any, site: S
     assert page.input_value("#orders-code") == code
 
 
-def test_another_power_and_the_next_phase_start_clean(new_context: Any, site: Site) -> None:
+def test_another_power_the_game_master_and_the_next_phase_start_clean(new_context: Any, site: Site) -> None:
     context, _ = new_context(service_workers="block")
     spring = Game.new("standard")
     page = open_app(context, players_link(site, spring, "england"))
@@ -94,6 +94,10 @@ def test_another_power_and_the_next_phase_start_clean(new_context: Any, site: Si
     assert "0 orders given" in page.inner_text("#send-summary")
     assert not page.locator("#orders-code-box").is_visible()
     assert page.inner_text("#send-status") == ""
+    # the game master's view of the same game and phase on this device: none of them either
+    page = reopen_app(page, site.url + "#" + group.gm_link(spring, KEY, "AAAA", group.Intake()))
+    assert page.locator("#group-gm").is_visible()
+    assert order_list(page) == []
     # the next phase's link for England: a clean page
     fall = Game.new("standard")
     fall.adjudicate()
