@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from adjutant_ui.saves import RECENT_KEY, SHOWN, DictStorage, Saves, new_id, slot_key
+from adjutant_ui.saves import (
+    RECENT_KEY,
+    SHOWN,
+    DictStorage,
+    Draft,
+    Saves,
+    draft_key,
+    new_id,
+    read_draft,
+    slot_key,
+    write_draft,
+)
 
 
 def test_each_game_keeps_its_own_slot_and_the_list_puts_the_latest_first() -> None:
@@ -45,3 +56,32 @@ def test_the_list_shows_a_bounded_number_but_every_slot_is_kept() -> None:
         saves.save(f"g{n}", f"standard.{n}", "standard", "S1901M", "d")
     assert len(saves.recent()) == SHOWN and saves.recent()[0].id == f"g{SHOWN + 4}"
     assert saves.load("g0") is not None and len(saves.ids()) == SHOWN + 5
+
+
+def test_a_draft_is_kept_per_game_and_power_for_its_phase_only() -> None:
+    storage = DictStorage()
+    spring = Draft("p1", ("F Lon - Nth",), "orders~abc", "Sealed 1 order")
+    assert write_draft(storage, "g", "england", spring)
+    assert read_draft(storage, "g", "england", "p1") == spring
+    assert read_draft(storage, "g", "france", "p1") is None
+    assert read_draft(storage, "h", "england", "p1") is None
+    assert read_draft(storage, "g", "england", "p2") is None  # the next phase starts clean
+    # viewing another phase without typing leaves the draft alone; orders taken back are kept so
+    assert write_draft(storage, "g", "england", Draft("p2"))
+    assert read_draft(storage, "g", "england", "p1") == spring
+    assert write_draft(storage, "g", "england", Draft("p1"))
+    assert read_draft(storage, "g", "england", "p1") == Draft("p1")
+    # the next phase's draft replaces it: one kept per game and power
+    assert write_draft(storage, "g", "england", Draft("p2", ("A Par H",)))
+    assert [k for k in storage.data if k.startswith(draft_key("g", ""))] == [draft_key("g", "england")]
+
+
+def test_damaged_drafts_and_full_storage_keep_nothing_without_error() -> None:
+    storage = DictStorage()
+    for text in ("[" * 10_000, "{not json", '{"phase": "p1", "orders": [1], "code": "", "note": ""}',
+                 '{"phase": "p1", "orders": [], "code": 5, "note": ""}', "x" * 300_000):
+        storage.data[draft_key("g", "england")] = text
+        assert read_draft(storage, "g", "england", "p1") is None
+    full = DictStorage(quota=10)
+    assert not write_draft(full, "g", "england", Draft("p1", ("F Lon - Nth",)))
+    assert read_draft(full, "g", "england", "p1") is None

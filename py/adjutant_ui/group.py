@@ -21,7 +21,7 @@ from adjutant import cluster_group as cg
 from adjutant.game import Game
 from pyodide.ffi import jsnull, to_js
 
-from . import cluster_group, sealed
+from . import cluster_group, saves, sealed
 from .session import Session
 
 if TYPE_CHECKING:
@@ -109,6 +109,11 @@ class GroupState:
     #: a Cluster game's public part, sealed parts and players' passphrases (cluster_group.ClusterSide)
     cluster: cluster_group.ClusterSide | None = None
     messaged: int = -1  # the phase number (phases adjudicated) it was made at
+    #: a player's last sealed orders code shown, and its note (kept with the drafts: saves.Draft)
+    code: str = ""
+    code_note: str = ""
+    #: the line saying a player's drafts were kept, until it is shown
+    kept: str = ""
 
     @property
     def is_gm(self) -> bool:
@@ -153,8 +158,42 @@ class GroupController:
         state = GroupState(session, link.public_key, link.sealed_private, power=power)
         if link.is_gm:
             state.intake = group.Intake.from_text(link.intake, link.game)
+        elif power:
+            self._restore_draft(state, "from before the reload")
         self.pending = state
         return session
+
+    # --- a player's drafts, kept in this browser (saves.Draft) ------------------------------------
+    def _draft_place(self, state: GroupState) -> tuple[str, str] | None:
+        """The game and phase a player's draft is kept under; None where none is kept (the game
+        master's view, a Cluster game's, no power chosen)."""
+        if state.is_gm or state.cluster is not None or not state.power:
+            return None
+        phase = group.phase_digest(state.game, state.public_key)
+        return group.b64(group.game_id(state.public_key)), group.b64(phase[:12])
+
+    def _restore_draft(self, state: GroupState, since: str) -> None:
+        """Put back the orders and the code kept for the player's power at this phase, if any."""
+        place = self._draft_place(state)
+        if place is None:
+            return
+        draft = saves.read_draft(self.app.saves.storage, place[0], state.power, place[1])
+        if draft is None or draft.empty:
+            return
+        if draft.orders and not state.game.over:
+            state.game.add_orders("\n".join(draft.orders), state.power)  # (one not taken is dropped)
+        state.code, state.code_note = draft.code, draft.note
+        what = "orders and the sealed code you were shown" if draft.code else "orders"
+        state.kept = f"Your {what} for {state.game.phase.title} were kept {since}."
+
+    def _keep_draft(self, state: GroupState) -> None:
+        """Keep the player's orders and last code for a reload (nothing is kept if storage is full or off)."""
+        place = self._draft_place(state)
+        if place is None:
+            return
+        orders = tuple(group.power_order_texts(state.game, state.power))
+        draft = saves.Draft(place[1], orders, state.code, state.code_note)
+        saves.write_draft(self.app.saves.storage, place[0], state.power, draft)
 
     def _read_cluster(self, fragment: str) -> Session:
         """A Cluster group link opens as the public view, read only, until a passphrase opens a part."""
@@ -220,8 +259,9 @@ class GroupController:
         if state.is_gm:
             state.intake = state.intake.for_phase(game)
             fragment = group.gm_link(game, state.public_key, state.sealed_private, state.intake)
-        else:  # a player's drafts stay in this page: the link is the game's public one
+        else:  # a player's drafts stay in this browser: the link is the game's public one
             fragment = group.public_link(game, state.public_key, state.power)
+            self._keep_draft(state)
         self.app.remember(fragment, replace_hash)
         return True
 
@@ -398,9 +438,12 @@ class GroupController:
         state.session.player = state.power
         state.session.clear_selection()
         state.game.clear_orders()
+        state.code = state.code_note = state.kept = ""
         _id("orders-code").value = ""
         _id("orders-code-box").hidden = True
         self._say("send-status", "")
+        if state.power:  # this power's drafts, if this browser played it at this phase before
+            self._restore_draft(state, "from before")
         self.app.changed()
         self.app.render()
 
@@ -444,20 +487,26 @@ class GroupController:
             app.message(f"The orders could not be sealed: {error}")
             return
         code = group.CODE_PREFIX + str(body)
-        _id("orders-code").value = code
-        _id("orders-code-box").hidden = False
         count = len(game.orders_of(state.power))
         name = game.variant.powers[state.power].name
-        _id("orders-code-note").textContent = (
+        state.code, state.code_note = code, (
             f"Sealed {count} order{'s' if count != 1 else ''} for {name}, {game.phase.title}. Now send this "
             "code to your game master by email or chat: copy it and paste it into your message."
         )
-        _id("orders-code-resend").textContent = (
-            "To change your orders, change them above and press Send my orders again: the latest code counts."
-        )
+        self._keep_draft(state)
+        self._show_code(state)
         self._say("send-status", "")
         _id("copy-code").focus()
         _id("orders-code-box").scrollIntoView(to_js({"block": "nearest"}, dict_converter=js.Object.fromEntries))
+
+    @staticmethod
+    def _show_code(state: GroupState) -> None:
+        _id("orders-code").value = state.code
+        _id("orders-code-box").hidden = False
+        _id("orders-code-note").textContent = state.code_note
+        _id("orders-code-resend").textContent = (
+            "To change your orders, change them above and press Send my orders again: the latest code counts."
+        )
 
     def _copy_code(self, link: bool) -> None:
         code = str(_id("orders-code").value)
@@ -722,6 +771,11 @@ class GroupController:
                 "only the game master can open."
             )
         _id("send-summary").textContent = summary
+        if state.kept:  # said once, where the player sends (the orders themselves are in the list)
+            if state.code:
+                self._show_code(state)
+            self._say("send-status", state.kept)
+            state.kept = ""
         # a player orders only their own power, and never adjudicates
         _id("orders-power").value = state.power
         _id("orders-power").disabled = True

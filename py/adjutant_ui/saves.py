@@ -8,6 +8,10 @@ slots; a tab that sees its own game's slot change (the ``storage`` event) knows 
 Slots are never removed by the page: a game is lost only if the user clears the browser's storage. When
 a write fails (storage full or disabled), :meth:`Saves.save` says so, and the page then asks before
 replacing the game in hand.
+
+A player of a group game also keeps a draft here (:class:`Draft`): the orders they entered and the
+last sealed orders code they were shown, for one game, phase and power, so that a reload or a closed
+tab loses nothing they typed. It lives only in this browser: never in a link, a file or the game's slot.
 """
 
 from __future__ import annotations
@@ -22,6 +26,11 @@ SLOT_PREFIX = "adjutant.game."
 RECENT_KEY = "adjutant.recent"
 #: how many the "Recent games" list shows (every slot is kept all the same)
 SHOWN = 20
+#: a group game player's draft: ``adjutant.group.draft.<game>.<power>`` (one per game and power, holding
+#: the phase it is for: the next phase's draft replaces it)
+DRAFT_PREFIX = "adjutant.group.draft."
+#: a draft larger than this is not read (a power's orders and one code are a few kilobytes)
+MAX_DRAFT = 256 * 1024
 #: a slot or the list larger than this is not read (nothing the page writes comes near it)
 MAX_READ = 8 * 1024 * 1024
 
@@ -137,4 +146,62 @@ class Saves:
         return self.storage.set(RECENT_KEY, json.dumps(ids))
 
 
-__all__ = ["RECENT_KEY", "SLOT_PREFIX", "DictStorage", "Saved", "Saves", "new_id", "read_slot", "slot_key"]
+@dataclass(frozen=True)
+class Draft:
+    """A group game player's work in this browser for one phase: the orders entered (their text) and the
+    last sealed orders code shown, with the note that went with it."""
+
+    phase: str  # what identifies the phase (the group game's phase digest)
+    orders: tuple[str, ...] = ()
+    code: str = ""
+    note: str = ""
+
+    @property
+    def empty(self) -> bool:
+        return not self.orders and not self.code
+
+
+def draft_key(game: str, power: str) -> str:
+    return f"{DRAFT_PREFIX}{game}.{power}"
+
+
+def read_draft(storage: Storage, game: str, power: str, phase: str) -> Draft | None:
+    """The draft kept for ``power`` in ``game`` at ``phase``; None if there is none, it is damaged, or
+    it is another phase's."""
+    text = storage.get(draft_key(game, power))
+    data = _read(text) if text is not None and len(text) <= MAX_DRAFT else None
+    if not isinstance(data, dict) or data.get("phase") != phase:
+        return None
+    orders, code, note = data.get("orders"), data.get("code"), data.get("note")
+    if not isinstance(orders, list) or not all(isinstance(o, str) for o in orders):
+        return None
+    if not isinstance(code, str) or not isinstance(note, str):
+        return None
+    return Draft(phase, tuple(orders), code, note)
+
+
+def write_draft(storage: Storage, game: str, power: str, draft: Draft) -> bool:
+    """Keep ``draft`` (replacing the one kept for that game and power); whether it was written. An empty
+    draft is written only over one of the same phase (orders all taken back): viewing a phase whose
+    draft is empty leaves another phase's draft alone."""
+    if draft.empty and read_draft(storage, game, power, draft.phase) is None:
+        return True
+    data = {"phase": draft.phase, "orders": list(draft.orders), "code": draft.code, "note": draft.note}
+    return storage.set(draft_key(game, power), json.dumps(data, separators=(",", ":")))
+
+
+__all__ = [
+    "DRAFT_PREFIX",
+    "RECENT_KEY",
+    "SLOT_PREFIX",
+    "DictStorage",
+    "Draft",
+    "Saved",
+    "Saves",
+    "draft_key",
+    "new_id",
+    "read_draft",
+    "read_slot",
+    "slot_key",
+    "write_draft",
+]

@@ -1,0 +1,124 @@
+"""A group game player's drafts survive a reload: the orders entered and the last sealed code shown are
+kept in this browser for that game, phase and power only (adjutant_ui.saves.Draft), never in a link.
+
+No game master's browser is needed: the players' links are made here, for a public key that is a point
+of P-256 (its generator), which the page seals to as to any game master's key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjutant import group
+from adjutant.game import Game
+from app_driver import Site, open_app, reopen_app
+from test_group_game import order_list, send
+
+#: the P-256 generator as a raw public key: a valid game master's key whose private key no one needs here
+KEY = bytes.fromhex(
+    "04"
+    "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"
+    "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"
+)
+ORDERS = ["F Lon - Nth", "A Lvp - Yor"]
+
+
+def players_link(site: Site, game: Game, power: str) -> str:
+    return site.url + "#" + group.public_link(game, KEY, power)
+
+
+def enter(page: Any, orders: list[str]) -> None:
+    page.fill("#orders-text", "\n".join(orders))
+    page.click("#orders-apply")
+    page.wait_for_function("n => document.querySelectorAll('#order-list li').length === n", arg=len(orders))
+
+
+def reload(page: Any) -> Any:
+    """The player's tab loaded again at the link in its address bar (as a reload or a reopened tab)."""
+    url = page.url
+    assert "#" in url and group.read_group_link(url.split("#", 1)[1]).game.all_orders() == {}
+    return reopen_app(page, url)
+
+
+def test_a_players_orders_are_kept_across_a_reload_and_can_be_sent(new_context: Any, site: Site) -> None:
+    context, _ = new_context(service_workers="block")
+    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+    assert page.input_value("#orders-power") == "england"
+    enter(page, ORDERS)
+    assert "2 orders given" in page.inner_text("#send-summary")
+    page = reload(page)
+    assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
+    assert "2 orders given" in page.inner_text("#send-summary")
+    assert page.inner_text("#send-status") == "Your orders for Spring 1901 movement were kept from before the reload."
+    assert not page.locator("#message").is_visible()
+    code = send(page, [])
+    sealed = group.read_code(code, Game.new("standard"), KEY)
+    assert sealed.power == "england"
+    assert "Sealed 2 orders for England, Spring 1901" in page.inner_text("#orders-code-note")
+
+
+def test_the_sealed_code_shown_is_kept_across_a_reload(new_context: Any, site: Site) -> None:
+    context, _ = new_context(service_workers="block")
+    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+    enter(page, ORDERS)
+    code = send(page, [])
+    page = reload(page)
+    assert page.locator("#orders-code-box").is_visible()
+    assert page.input_value("#orders-code") == code
+    assert "Sealed 2 orders for England, Spring 1901" in page.inner_text("#orders-code-note")
+    assert "sealed code you were shown" in page.inner_text("#send-status")
+    assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
+    # orders taken back stay taken back after a reload: the code shown stays (the latest sent counts)
+    page.click("#orders-clear")
+    enter(page, ["A Lvp - Yor"])
+    page = reload(page)
+    assert order_list(page) == ["ENG: A Lvp - Yor"]
+    assert page.input_value("#orders-code") == code
+    page.click("#orders-clear")
+    page.wait_for_function("document.querySelectorAll('#order-list li').length === 0")
+    page = reload(page)
+    assert order_list(page) == []
+    assert page.input_value("#orders-code") == code
+
+
+def test_another_power_the_game_master_and_the_next_phase_start_clean(new_context: Any, site: Site) -> None:
+    context, _ = new_context(service_workers="block")
+    spring = Game.new("standard")
+    page = open_app(context, players_link(site, spring, "england"))
+    enter(page, ORDERS)
+    send(page, [])
+    # another power's link on the same device: none of England's drafts
+    page = reopen_app(page, players_link(site, spring, "france"))
+    assert page.input_value("#orders-power") == "france"
+    assert order_list(page) == []
+    assert "0 orders given" in page.inner_text("#send-summary")
+    assert not page.locator("#orders-code-box").is_visible()
+    assert page.inner_text("#send-status") == ""
+    # the game master's view of the same game and phase on this device: none of them either
+    page = reopen_app(page, site.url + "#" + group.gm_link(spring, KEY, "AAAA", group.Intake()))
+    assert page.locator("#group-gm").is_visible()
+    assert order_list(page) == []
+    # the next phase's link for England: a clean page
+    fall = Game.new("standard")
+    fall.adjudicate()
+    page = reopen_app(page, players_link(site, fall, "england"))
+    assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
+    assert order_list(page) == []
+    assert not page.locator("#orders-code-box").is_visible()
+    assert page.inner_text("#send-status") == ""
+    # and back at spring's link (nothing typed in the fall), England's spring drafts are still there
+    page = reopen_app(page, players_link(site, spring, "england"))
+    assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
+
+
+def test_a_player_plays_on_when_storage_refuses_writes(new_context: Any, site: Site) -> None:
+    context, _ = new_context(service_workers="block")
+    context.add_init_script(
+        "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };"
+    )
+    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+    enter(page, ORDERS)
+    assert send(page, []).startswith("orders~")
+    page = reload(page)
+    assert order_list(page) == []
+    assert page.inner_text("#send-status") == ""
