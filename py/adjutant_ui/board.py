@@ -137,7 +137,7 @@ class Board:
         marks: PhaseMarks | None = None,
     ) -> None:
         """Draw the position and the orders; in a game with secrets, also the Sites of the Ancients
-        (province -> level) and the units' strengths (province -> "3", "2" or "M") the viewer may see.
+        (province -> level) and the units' strengths (province -> "3" or "2") the viewer may see.
         ``results`` are the last phase's orders with their results, drawn under the orders; ``changed``
         the centres that changed hands (province -> earlier owner); ``retreats`` where each dislodged
         unit (by location) may retreat; ``marks`` the stand-offs, dislodgements and adjustments due.
