@@ -99,6 +99,14 @@ def open_new_cluster_dialog(page: Any) -> None:
     page.wait_for_selector("#passphrase-dialog[open]", timeout=5_000)
 
 
+def new_cluster_game(page: Any) -> None:
+    """A new Cluster game with generated passphrases, as its game master, once its sealed link is made."""
+    open_new_cluster_dialog(page)
+    page.click("#passphrase-generate")
+    page.click("#passphrase-ok")
+    page.wait_for_function("() => location.hash.startsWith('#cluster.s=')", timeout=30_000)
+
+
 def adjudicate(page: Any, tap: bool = False) -> None:
     """Press "Adjudicate" (clicked, or tapped on a touch screen) and, if the page warns that something has
     no order, go on anyway."""

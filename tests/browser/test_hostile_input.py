@@ -8,7 +8,7 @@ import json
 import zlib
 from typing import Any
 
-from app_driver import Site, adjudicate, autosaved, open_app, open_new_cluster_dialog, reopen_app
+from app_driver import Site, adjudicate, autosaved, new_cluster_game, open_app, open_new_cluster_dialog, reopen_app
 
 # A number past Python's int-string limit: json.loads raises ValueError, not a JSON error.
 HUGE_NUMBER = "1" + "0" * 5000
@@ -247,10 +247,7 @@ def test_an_order_with_odd_digits_among_good_ones_is_reported_and_the_good_ones_
 ) -> None:
     context, recorder = new_context()
     page = open_app(context, site.url)
-    open_new_cluster_dialog(page)
-    page.click("#passphrase-generate")
-    page.click("#passphrase-ok")
-    page.wait_for_function("() => location.hash.startsWith('#cluster.s=')", timeout=30_000)
+    new_cluster_game(page)
     before = stored(page, "adjutant.autosave")
     page.fill("#orders-text", "France: Nominate ² later\nFrance: Nominate 3 A Par\nFrance: Nominate " + "9" * 5000)
     page.click("#orders-apply")

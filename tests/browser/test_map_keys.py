@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, adjudicate, new_game, open_app, open_new_cluster_dialog
+from app_driver import Site, adjudicate, new_cluster_game, new_game, open_app
 from test_accessibility import serious_violations
 from test_play import enter_text, phase
 from test_table_cluster_orders import france_knowing, open_game
@@ -133,10 +133,7 @@ def test_cluster_marks_are_in_the_key_while_the_map_shows_them(
     context, recorder = new_context()
     page = open_app(context, site.url)
     # a new game, as its game master: the Sites of the Ancients, of all three levels, and nothing else
-    open_new_cluster_dialog(page)
-    page.click("#passphrase-generate")
-    page.click("#passphrase-ok")
-    page.wait_for_selector("#map[data-variant='cluster']", state="attached", timeout=20_000)
+    new_cluster_game(page)
     assert shown_keys(page) == ["site-1", "site-2", "site-3"]
     heard = read_aloud(page, "#map-legend")
     assert "Site with the knowledge of Transfer" in heard and "strength" not in heard
