@@ -244,15 +244,15 @@ import js
 sys.path.insert(0, sys.argv[1])
 from adjutant import decode_link
 
-def cpu():  # the Node process's CPU time so far, in ms
+def node_cpu_ms():
     used = js.process.cpuUsage()
     return (used.user + used.system) / 1000
 
 link, times = sys.argv[2], []
 for _ in range(int(sys.argv[3])):
-    start, used = time.perf_counter(), cpu()
+    start, used = time.perf_counter(), node_cpu_ms()
     decode_link(link)
-    times.append(f"{cpu() - used:.1f}/{(time.perf_counter() - start) * 1000:.1f}")
+    times.append(f"{node_cpu_ms() - used:.1f}/{(time.perf_counter() - start) * 1000:.1f}")
 print(" ".join(times))
 """
 
