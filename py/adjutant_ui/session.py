@@ -794,8 +794,8 @@ class Session:
             unit = self.unit_at(province)
             if unit is not None:
                 self.selected = unit.location
-            elif self._not_yours(province):
-                self.note = self._not_yours(province)
+            elif other := self._not_yours(province):
+                self.note = other
             elif kind == "movement":
                 self.note = f"There is no unit in {here} to order."
             else:
