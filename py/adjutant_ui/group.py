@@ -114,6 +114,8 @@ class GroupState:
     code_note: str = ""
     #: the line saying a player's drafts were kept, until it is shown
     kept: str = ""
+    #: where a player's draft is kept (phases adjudicated, (game, phase)): see _draft_place
+    draft_place: tuple[int, tuple[str, str]] | None = None
 
     @property
     def is_gm(self) -> bool:
@@ -169,8 +171,11 @@ class GroupController:
         master's view, a Cluster game's, no power chosen)."""
         if state.is_gm or state.cluster is not None or not state.power:
             return None
-        phase = group.phase_digest(state.game, state.public_key)
-        return group.b64(group.game_id(state.public_key)), group.b64(phase[:12])
+        at = len(state.game.history)  # the phase's digest, worked out once per phase
+        if state.draft_place is None or state.draft_place[0] != at:
+            phase = group.phase_digest(state.game, state.public_key)
+            state.draft_place = (at, (group.b64(group.game_id(state.public_key)), group.b64(phase[:12])))
+        return state.draft_place[1]
 
     def _restore_draft(self, state: GroupState, since: str) -> None:
         """Put back the orders and the code kept for the player's power at this phase, if any."""
