@@ -6,10 +6,12 @@
 dist/ holds everything the page fetches, so no request leaves the site's origin:
 - index.html (the game table) and embed.html (a read-only map of a game), the JS shell and CSS (web/);
 - maps/<variant>.svg, drawn by the renderer (py/adjutant_maps) when it is present;
-- app-<hash>.zip: the engine (py/adjutant), the UI module (py/adjutant_ui) and the variant data (maps/*.json),
-  laid out as in this repository and unpacked by PyScript (its `files` config) into Python's home, with
-  the modules as bytecode compiled by the page's own Pyodide (run under Node), so the page neither
-  compiles them nor unpacks their sources (a third of the start-up work after the interpreter is up);
+- app-<hash>/: the engine (py/adjutant), the UI's modules (py/adjutant_ui) and the variant data
+  (maps/*.json), laid out as in this repository, the modules as bytecode compiled by the page's own
+  Pyodide (run under Node), so the page does not compile them: as files, what the page reads once
+  Python is restored from the snapshot (the UI's modules that need the page, the maps' data), and in
+  modules.zip the modules the snapshot holds, for a Python started without it. The interpreter module
+  (below) fetches them as Pyodide starts and writes them into Python's home;
 - variants.json: id and name of every variant, for the first paint before Python is ready;
 - runtime/: Pyodide and PyScript copied from node_modules (pinned in package.json), only the files
   the page fetches; Pyodide's standard library (python_stdlib.zip, which loadPyodide fetches by that
@@ -17,7 +19,8 @@ dist/ holds everything the page fetches, so no request leaves the site's origin:
   python-snapshot.bin.gz, the memory of that Pyodide started with the modules the page imports before
   it draws, so the page does not start the interpreter; adjutant-snapshot.js, the worker the page's shell
   starts to read that snapshot; and adjutant-pyodide.mjs, the interpreter module the page's PyScript
-  config names (Pyodide's loadPyodide with its package list and the snapshot given);
+  config names (Pyodide's loadPyodide with its package list and the snapshot given, and the app's
+  files written);
 - manifest.webmanifest and icons/ (drawn here: SVG, and PNG written with zlib), so the site installs as an app;
 - sw.js: the service worker (web/sw.js with the precache manifest filled in: every other file of the
   site and its SHA-256), so the site works offline after one visit (docs/offline.md).
@@ -26,6 +29,7 @@ dist/ holds everything the page fetches, so no request leaves the site's origin:
 from __future__ import annotations
 
 import argparse
+import ast
 import base64
 import contextlib
 import functools
@@ -45,6 +49,7 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypedDict
 
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
@@ -68,6 +73,9 @@ export { version };
 const LOCK = /*LOCK*/;
 const SNAPSHOT = /*SNAPSHOT*/;
 const RESEED = /*RESEED*/;
+// The page's own files (written by build.py: write_app), in `folder` beside the site's root.
+const APP = /*APP*/;
+const HOME = "/home/pyodide/";
 
 // Resolves once the page has had its turn (input, painting): a task of its own, not a microtask.
 function pageTurn() {
@@ -150,31 +158,98 @@ async function loadOnce(options) {
   }
 }
 
-export async function loadPyodide(options) {
-  // Pyodide awaits fsInit between setting up the WebAssembly instance and restoring the memory (or
-  // starting Python): the page gets its turn there.
-  const settings = { lockFileContents: LOCK, fsInit: pageTurn, ...options };
+// The bytes of the app's files named (fetched all at once), by name.
+async function fetchApp(names) {
+  return Promise.all(
+    names.map(async (name) => {
+      const response = await fetch(new URL(APP.folder + name, import.meta.url));
+      if (!response.ok) throw new Error("the page's file " + name + " could not be had: HTTP " + response.status);
+      return [name, new Uint8Array(await response.arrayBuffer())];
+    }),
+  );
+}
+
+// Python's home gets the app's files where the page's script imports them (py/) and the engine reads the
+// variants (maps/). Written from here, not by PyScript's `files`, so they are fetched as Pyodide starts
+// and none goes through Python: a Python restored from the snapshot has the rest of the app imported
+// already; one started without it also gets the archive of those modules, unpacked.
+async function writeApp(pyodide, files, withArchive) {
+  for (const [name, bytes] of await files) {
+    pyodide.FS.mkdirTree(HOME + name.slice(0, name.lastIndexOf("/")));
+    pyodide.FS.writeFile(HOME + name, bytes, { canOwn: true });
+  }
+  if (withArchive) {
+    const [[, archive]] = await fetchApp([APP.archive]);
+    pyodide.unpackArchive(archive, "zip", { extractDir: HOME });
+  }
+  performance.mark("adjutant:appWritten");
+}
+
+// Pyodide started, the app's files written: the snapshot's path, falling back to a fresh start.
+async function begin(settings) {
   performance.mark("adjutant:loadPyodide");
+  const files = fetchApp(APP.files);
+  files.catch(() => {}); // a failed fetch is reported where the files are written
   // The shell's snapshot reader: { worker, memory: a promise of the bytes }, where it could start one.
   const snapshot = SNAPSHOT && globalThis.adjutantShell && globalThis.adjutantShell.snapshot;
   if (snapshot) {
+    let pyodide = null;
     try {
       const given = { _loadSnapshot: new Uint8Array(SNAPSHOT.size), createPyodideModule: settingUp(snapshot.memory) };
-      const pyodide = await loadOnce({ ...settings, ...given });
+      pyodide = await loadOnce({ ...settings, ...given });
       // The snapshot holds the generator of the random module as seeded at build time: seed it anew.
       pyodide.runPython(RESEED);
       performance.mark("adjutant:pyodideReady");
       // The shell tells the worker to keep its unpacked bytes once the page is ready and idle.
       snapshot.restored = true;
-      return pyodide;
     } catch (error) {
       snapshot.worker.terminate();
       console.warn("Python's start-up snapshot could not be used; starting Python without it:", error);
     }
+    if (pyodide) {
+      await writeApp(pyodide, files, false);
+      return pyodide;
+    }
   }
   const pyodide = await loadOnce({ ...settings, createPyodideModule: settingUp(null) });
   performance.mark("adjutant:pyodideReady");
+  await writeApp(pyodide, files, true);
   return pyodide;
+}
+
+// Python's start, once a page: begun by the page's shell as soon as the map is painted (it calls start),
+// else by PyScript's call of loadPyodide, which comes later, once PyScript has loaded; either way
+// PyScript is given that one Pyodide. Kept on the shell's object, not in this module, so that even two
+// copies of the module share it. Python's output goes where PyScript's call asks (to the console
+// until then).
+function shared() {
+  const shell = (globalThis.adjutantShell = globalThis.adjutantShell || {});
+  if (!shell.python) {
+    const output = { stdout: null, stderr: null };
+    // Pyodide awaits fsInit between setting up the WebAssembly instance and restoring the memory (or
+    // starting Python): the page gets its turn there.
+    const settings = {
+      lockFileContents: LOCK,
+      fsInit: pageTurn,
+      stdout: (line) => (output.stdout || console.log)(line),
+      stderr: (line) => (output.stderr || console.warn)(line),
+    };
+    const started = begin(settings);
+    started.catch(() => {}); // reported to PyScript, which awaits it
+    shell.python = { output, started };
+  }
+  return shell.python;
+}
+
+export function start() {
+  return shared().started;
+}
+
+export async function loadPyodide(options = {}) {
+  const python = shared();
+  if (typeof options.stdout === "function") python.output.stdout = options.stdout;
+  if (typeof options.stderr === "function") python.output.stderr = options.stderr;
+  return python.started;
 }
 """
 # The worker that reads the snapshot for the page (a file of the site: the page's Content-Security-Policy
@@ -268,6 +343,8 @@ SNAPSHOT_WORKER_PATH = "runtime/pyodide/" + SNAPSHOT_WORKER_NAME
 SHELL_SNAPSHOT_WORKER = "/*SNAPSHOT_WORKER*/ null"
 #: The same for Pyodide's WebAssembly module, which the shell fetches and compiles as the page loads.
 SHELL_PYODIDE_WASM = "/*PYODIDE_WASM*/ null"
+#: The same for the interpreter module (PYODIDE_LOADER), whose start() the shell calls once the map is painted.
+SHELL_PYODIDE_LOADER = "/*PYODIDE_LOADER*/ null"
 SNAPSHOT_NAME = "python-snapshot.bin.gz"
 #: The unpacked snapshot's Cache Storage cache is this and the first 16 hex digits of the gzip's SHA-256,
 #: written by the page's first visit (with a service worker or without). The worker that writes it deletes
@@ -281,6 +358,8 @@ SNAPSHOT_RESEED = "import sys\nif 'random' in sys.modules: sys.modules['random']
 # nothing else is imported. tests/browser checks that the page fetches exactly these runtime files.
 PYSCRIPT_FILES = ["core.js", "core-*.js", "error-*.js"]
 PYTHON_PACKAGES = ["adjutant", "adjutant_ui"]
+#: In the app's folder (write_app): the modules the snapshot holds, for a Python started without it.
+APP_ARCHIVE = "modules.zip"
 RUNTIME_MISSING = "node_modules/{} is missing: run `npm ci` (scripts/dev setup does) before building."
 
 
@@ -316,14 +395,15 @@ def variant_index() -> list[dict[str, str]]:
 # (module.pyc beside module.py: where zipimport finds the standard library's bytecode without its source).
 # Unchecked-hash .pyc files are independent of timestamps, so builds are repeatable.
 COMPILE_SCRIPT = """
-const [pyodideModule, folder, layout] = process.argv.slice(2);
+const [pyodideModule, folder, layout, named = ""] = process.argv.slice(2);
 const { loadPyodide } = await import(pyodideModule);
 const pyodide = await loadPyodide();
 pyodide.FS.mkdirTree("/src");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, "/src");
+pyodide.globals.set("named", named);
 const ok = pyodide.runPython(`
 import compileall, py_compile
-compileall.compile_dir("/src", quiet=1, legacy=${layout === "legacy" ? "True" : "False"},
+compileall.compile_dir("/src", quiet=1, legacy=${layout === "legacy" ? "True" : "False"}, ddir=named or None,
                        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 `);
 process.exitCode = ok ? 0 : 1;
@@ -383,18 +463,16 @@ def write_compiled_stdlib(target: Path) -> bool:
     return True
 
 
-# Starts the page's Pyodide with the page's standard library (`stdlib`), imports what the page's Python
-# imports before it can draw, and records Pyodide's memory: the engine (py/adjutant, every module but the
-# command line), the UI's modules that do not use the page (those importing neither `js` nor another UI
-# module: the plain-Python session, sealed links, saves), and the standard library modules the rest of
-# the UI names in its imports. The app's modules (`app`: its py/) are put where the page unpacks them
+# Starts the page's Pyodide with the page's standard library (`stdlib`), imports the modules named in
+# `modules` (snapshot_imports: what the page's Python imports before it can draw and that needs no page),
+# and records Pyodide's memory. The app's modules (`app`: its py/) are put where the page writes them
 # (/home/pyodide/py), so the modules in the snapshot have the paths, and find the files (maps/*.json),
 # that the page's own modules would. The hash seed is given (`seed`, from the build's inputs), and the
 # random numbers and the clock are the same at every build, so the same inputs make the same snapshot;
 # the page seeds the random module anew (SNAPSHOT_RESEED).
 SNAPSHOT_SCRIPT = """
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-const [pyodideModule, stdlib, app, seed, out] = process.argv.slice(2);
+const [pyodideModule, stdlib, app, seed, modules, out] = process.argv.slice(2);
 let state = BigInt(seed) | 1n;
 globalThis.crypto.getRandomValues = (view) => {
   const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
@@ -425,28 +503,14 @@ const copy = (from, to) => {
 };
 copy(app + "/py", "/home/pyodide/py");
 pyodide.globals.set("seed", Number(seed));
+pyodide.globals.set("modules", modules);
 pyodide.runPython(`
-import ast, gc, importlib, pathlib, pkgutil, sys
+import importlib, json, sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, "/home/pyodide/py")
-import adjutant
-for module in pkgutil.walk_packages(adjutant.__path__, "adjutant."):
-    if module.name.rpartition(".")[2] not in ("__main__", "cli"):  # the command line: not in the page
-        importlib.import_module(module.name)
-for path in sorted(pathlib.Path("/home/pyodide/py/adjutant_ui").glob("*.py")):
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            names.add("." if node.level else node.module)
-    tops = {name.split(".")[0] for name in names}
-    for name in names:
-        if name != "." and name.split(".")[0] not in ("adjutant", "js", "pyodide", "pyscript", "__future__"):
-            importlib.import_module(name)
-    if path.stem != "__init__" and not tops & {"js", "."}:
-        importlib.import_module("adjutant_ui." + path.stem)
+for name in json.loads(modules):
+    importlib.import_module(name)
 sys.path.remove("/home/pyodide/py")
 for path in [path for path in sys.path_importer_cache if path.startswith("/home/pyodide")]:
     del sys.path_importer_cache[path]
@@ -454,7 +518,7 @@ importlib.invalidate_caches()
 sys.dont_write_bytecode = False
 if "random" in sys.modules:
     sys.modules["random"].seed(seed)
-del ast, gc, importlib, pathlib, pkgutil, seed
+del importlib, json, modules, seed
 `);
 pyodide.runPython("import gc; gc.collect(); del gc");
 writeFileSync(out, pyodide.makeMemorySnapshot());
@@ -476,47 +540,146 @@ def write_snapshot(stdlib: Path, target: Path) -> bool:
             digest.update(path.relative_to(app).as_posix().encode() + path.read_bytes())
         seed = str(int.from_bytes(digest.digest()[:4], "big"))
         raw = Path(scratch) / "snapshot.bin"
-        if not run_in_pyodide(SNAPSHOT_SCRIPT, str(stdlib), str(app), seed, str(raw)):
+        modules = json.dumps(snapshot_imports())
+        if not run_in_pyodide(SNAPSHOT_SCRIPT, str(stdlib), str(app), seed, modules, str(raw)):
             return False
         target.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=9, mtime=0))
     return True
 
 
-def compile_bytecode(folder: Path) -> bool:
-    """Write __pycache__/*.pyc beside the modules under `folder`, compiled by Pyodide under Node.
+def compile_bytecode(folder: Path, named: str) -> bool:
+    """Write __pycache__/*.pyc beside the modules under `folder`, compiled by Pyodide under Node, each
+    module named as under the folder `named` (where the page has it: what its tracebacks show).
     Returns False (the page then compiles the sources itself, ~150 ms slower) when Node is missing."""
-    if run_in_pyodide(COMPILE_SCRIPT, str(folder), "pycache"):
+    if run_in_pyodide(COMPILE_SCRIPT, str(folder), "pycache", named):
         return True
     print("build: no Node, so no precompiled bytecode (the page still works, starting a little slower)")
     return False
 
 
-def write_app_zip(target: Path) -> None:
-    """Zip the Python the page runs, laid out as in the repository (py/..., maps/*.json), with the
-    modules' bytecode for the page's Python."""
+def pyscript_sources() -> dict[str, str]:
+    """PyScript's own Python package (pyscript/*.py), as the PyScript the page loads writes it into Python's
+    home at every start (its sources, from the package's src/stdlib/pyscript.js, each checked to be the
+    text in the core chunk the page loads); empty if it cannot be had or checked."""
+    folder = ROOT / "node_modules" / "@pyscript" / "core"
+    artifact = folder / "src" / "stdlib" / "pyscript.js"
+    chunks = sorted((folder / "dist").glob("core-*.js"))
+    if not artifact.is_file() or len(chunks) != 1:
+        return {}
+    text = artifact.read_text(encoding="utf-8")
+    start = text.find("export default")
+    try:
+        package = json.loads(text[start + len("export default") :].strip().removesuffix(";"))["pyscript"]
+    except (ValueError, KeyError, TypeError):
+        return {}
+    if start < 0 or not isinstance(package, dict):
+        return {}
+    core = chunks[0].read_text(encoding="utf-8")
+    sources = {f"pyscript/{name}": code for name, code in package.items() if isinstance(code, str)}
+    if not all(json.dumps(code, ensure_ascii=False)[1:-1] in core for code in sources.values()):
+        return {}
+    return sources
+
+
+def module_name(path: Path) -> str:
+    """The name of the module in `path` (under py/): adjutant.codec, or adjutant for its __init__.py."""
+    parts = path.relative_to(ROOT / "py").with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_names(path: Path) -> set[str]:
+    """The modules the code in `path` imports, anywhere in it ("." for an import relative to its package)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.add("." if node.level else str(node.module))
+    return names
+
+
+def app_modules() -> list[Path]:
+    """The page's own Python: every module of PYTHON_PACKAGES but the command line's."""
+    return [
+        path
+        for package in PYTHON_PACKAGES
+        for path in sorted((ROOT / "py" / package).glob("*.py"))
+        if path.stem not in ("__main__", "cli")
+    ]
+
+
+def snapshot_imports() -> list[str]:
+    """The modules the snapshot imports (SNAPSHOT_SCRIPT), in order: the engine, the standard library
+    modules the UI's modules name, and the UI's modules that use neither the page (`js`) nor another UI
+    module (the plain-Python session, sealed links and saves; the others need the page's JavaScript, which
+    a snapshot made under Node cannot hold). The page imports the rest from the files it writes (page_files)."""
+    names = [module_name(path) for path in app_modules() if path.parent.name == "adjutant"]
+    held = ["adjutant_ui"]
+    for path in app_modules():
+        if path.parent.name != "adjutant_ui" or path.stem == "__init__":
+            continue
+        imported = imported_names(path)
+        tops = {name.split(".")[0] for name in imported}
+        skip = {"adjutant", "adjutant_ui", "js", "pyodide", "pyscript", "__future__"}
+        names += sorted(name for name in imported if name != "." and name.split(".")[0] not in skip)
+        if not tops & {"js", "."}:
+            held.append(module_name(path))
+    return list(dict.fromkeys(names + held))
+
+
+class AppFiles(TypedDict):
+    """The app's files in its folder (write_app), as the interpreter module is given them."""
+
+    files: list[str]  # written into Python's home at every start
+    archive: str  # unpacked there only by a Python started without the snapshot
+
+
+def write_app(folder: Path) -> AppFiles:
+    """Write the page's own Python and the variants' data into `folder`, laid out as in the repository
+    (py/..., maps/*.json), the modules as bytecode for the page's Python: as files, what the page reads
+    after the snapshot is restored (the UI's modules that need the page, and maps/*.json); zipped as
+    APP_ARCHIVE, the modules the snapshot has already imported, which only a Python started without it
+    reads. Also PyScript's own package as bytecode (pyscript/__pycache__/*.pyc, unchecked: PyScript
+    writes its sources beside them at every start, and Python then imports them without compiling).
+    Returns the names, for the interpreter module."""
+    held = set(snapshot_imports())
+    folder.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as scratch:
         staging = Path(scratch)
-        for package in PYTHON_PACKAGES:
-            folder = ROOT / "py" / package
-            if folder.is_dir():
-                # The command line is not used in the page.
-                skip = shutil.ignore_patterns("__pycache__", "__main__.py", "cli.py")
-                shutil.copytree(folder, staging / "py" / package, ignore=skip)
-        entries: list[tuple[str, Path]] = []
-        if compile_bytecode(staging / "py"):
-            # Bytecode only, where the module would be (sourceless): half the archive to fetch and unpack.
-            for pyc in sorted((staging / "py").rglob("__pycache__/*.pyc")):
-                module = pyc.name.split(".")[0] + ".pyc"
-                entries.append(((pyc.parent.parent / module).relative_to(staging).as_posix(), pyc))
-        else:
-            entries += [(p.relative_to(staging).as_posix(), p) for p in sorted((staging / "py").rglob("*.py"))]
-        entries += [(p.relative_to(ROOT).as_posix(), p) for p in sorted((ROOT / "maps").glob("*.json"))]
-        with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-            for name, source in entries:
+        for path in app_modules():
+            target = staging / path.relative_to(ROOT)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+        pyscript = pyscript_sources()
+        for name, code in pyscript.items():
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)
+            (staging / name).write_text(code, encoding="utf-8")
+        compiled = compile_bytecode(staging, "/home/pyodide")
+        files: list[tuple[str, Path]] = []
+        archived: list[tuple[str, Path]] = []
+        for path in app_modules():
+            name = path.relative_to(ROOT).as_posix()
+            source = staging / name
+            if compiled:
+                # Bytecode only, where the module would be (sourceless): half the bytes to fetch and write.
+                name = name.removesuffix(".py") + ".pyc"
+                source = next(source.parent.glob(f"__pycache__/{source.stem}.*.pyc"))
+            (archived if module_name(path) in held else files).append((name, source))
+        if compiled:
+            files += [
+                (p.relative_to(staging).as_posix(), p) for p in sorted(staging.glob("pyscript/__pycache__/*.pyc"))
+            ]
+        files += [(path.relative_to(ROOT).as_posix(), path) for path in sorted((ROOT / "maps").glob("*.json"))]
+        for name, source in files:
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, folder / name)
+        with zipfile.ZipFile(folder / APP_ARCHIVE, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+            for name, source in archived:
                 # A fixed timestamp keeps the archive identical from one build to the next.
                 info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
                 info.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(info, source.read_bytes())
+    return {"files": [name for name, _ in files], "archive": APP_ARCHIVE}
 
 
 def write_maps(out_dir: Path) -> None:
@@ -591,7 +754,11 @@ def build(dist: Path = DIST) -> Path:
         named = {"size": len(gzip.decompress(packed))}
     # What the shell starts as the page loads: Pyodide's WebAssembly, and the snapshot's worker if any.
     shell = dist / "web" / "shell.js"
-    started = {SHELL_PYODIDE_WASM: "runtime/pyodide/pyodide.asm.wasm", SHELL_SNAPSHOT_WORKER: None}
+    started = {
+        SHELL_PYODIDE_WASM: "runtime/pyodide/pyodide.asm.wasm",
+        SHELL_PYODIDE_LOADER: "runtime/pyodide/adjutant-pyodide.mjs",
+        SHELL_SNAPSHOT_WORKER: None,
+    }
     if snapshot:
         started[SHELL_SNAPSHOT_WORKER] = SNAPSHOT_WORKER_PATH
     text = shell.read_text(encoding="utf-8")
@@ -601,17 +768,18 @@ def build(dist: Path = DIST) -> Path:
     shell.write_text(text, encoding="utf-8")
     loader = loader.replace("/*SNAPSHOT*/", json.dumps(named))
     loader = loader.replace("/*RESEED*/", json.dumps(SNAPSHOT_RESEED))
-    (runtime / "adjutant-pyodide.mjs").write_text(loader, encoding="utf-8")
     write_maps(dist / "maps")
     (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")
-    write_app_zip(dist / "app.zip")
-    # Versions in the URLs of the files that change with the code defeat stale caches. PyScript
-    # unpacks an archive only if its URL ends in .zip, so the app's version goes into its name.
-    app_zip = f"app-{content_hash([dist / 'app.zip'])}.zip"
-    (dist / "app.zip").rename(dist / app_zip)
+    # The app's folder is named after its content, so a new build's files never meet an old build's
+    # in a cache.
+    app = write_app(dist / "app")
+    folder = f"app-{content_hash(sorted(path for path in (dist / 'app').rglob('*') if path.is_file()))}"
+    (dist / "app").rename(dist / folder)
+    loader = loader.replace("/*APP*/", json.dumps({"folder": f"../../{folder}/", **app}))
+    (runtime / "adjutant-pyodide.mjs").write_text(loader, encoding="utf-8")
     version = content_hash(sorted((dist / "web").iterdir()))
     html = (ROOT / "index.html").read_text(encoding="utf-8")
-    html = html.replace("{{VERSION}}", version).replace("{{APP_ZIP}}", app_zip)
+    html = html.replace("{{VERSION}}", version)
     html = html.replace("{{MAP_STYLES}}", map_style_sources(dist / "maps"))
     (dist / "index.html").write_text(html, encoding="utf-8")
     # The embed view is the same page, read-only: the CSS hides the controls for data-view="embed".

@@ -7,8 +7,9 @@
 //   drawing exactly that data, never deciding anything; a reloaded tab reopens its own game (its id in
 //   sessionStorage "adjutant.tab-game", its save in "adjutant.game.<id>": py/adjutant_ui/saves.py), and
 //   the snapshot is painted only when that game is the autosaved one;
-// - it starts the worker that reads Python's start-up snapshot, at once, and the compiling of Pyodide's
-//   WebAssembly once the map is painted (below; docs/performance-startup.md, "The start-up order");
+// - it starts the worker that reads Python's start-up snapshot, at once, and Python's start (Pyodide's
+//   WebAssembly compiled, the snapshot restored) once the map is painted, without waiting for PyScript
+//   (below; docs/performance-startup.md, "The start-up order");
 // - it shows PyScript's progress until the Python UI (py/adjutant_ui) takes over;
 // - once Python is ready it registers the service worker (sw.js, written by build.py) that keeps the
 //   site for offline use, and says when a new version of the site is ready (docs/offline.md).
@@ -96,9 +97,24 @@
     }
     return wasm;
   };
-  function compileWasmAfterPaint() {
+
+  // Python's start, begun by the shell once the map is painted, while PyScript is still loading: the
+  // interpreter module's start() (it compiles the WebAssembly above, restores the snapshot and writes
+  // the app's files), whose Pyodide PyScript is given when it asks (its config names the same module).
+  // Should the module not load here, PyScript starts Python itself when it comes to it.
+  const PYODIDE_LOADER = /*PYODIDE_LOADER*/ null;
+  function startPython() {
+    shell.compileWasm();
+    if (!PYODIDE_LOADER || location.protocol === "file:") return;
+    import(new URL(PYODIDE_LOADER, document.baseURI).href)
+      .then(function (loader) {
+        if (typeof loader.start === "function") loader.start();
+      })
+      .catch(function () {});
+  }
+  function startPythonAfterPaint() {
     requestAnimationFrame(function () {
-      setTimeout(shell.compileWasm, 0);
+      setTimeout(startPython, 0);
     });
   }
 
@@ -358,7 +374,7 @@
       .catch(function (error) {
         bootText("The map could not be loaded (" + error.message + "); starting Python…");
       })
-      .then(compileWasmAfterPaint);
+      .then(startPythonAfterPaint);
   });
 
   // The notice of a new build, downloaded whole by its service worker and waiting to take over: the

@@ -216,8 +216,8 @@ def test_the_autosaved_position_is_painted_before_python_is_ready(new_context: A
     enter_text(page, "France: A par - bur")
     adjudicate(page)
     expected = units(page)
-    # Hold back the app's Python archive, so what shows is what the shell painted on its own.
-    context.route(re.compile(r".*/app-[0-9a-f]+\.zip$"), lambda route: None)
+    # Hold back the app's Python files, so what shows is what the shell painted on its own.
+    context.route(re.compile(r".*/app-[0-9a-f]+/.*"), lambda route: None)
     page.goto(site.url)
     page.wait_for_selector("html[data-position-visible='snapshot']", state="attached", timeout=10_000)
     assert page.locator("html[data-python-ready]").count() == 0

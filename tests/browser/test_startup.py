@@ -39,11 +39,15 @@ def test_python_starts_from_the_snapshot(new_context: Any, site: Site) -> None:
     # Pyodide's WebAssembly, which the shell fetches and compiles as the page loads, is fetched once
     assert len([url for url in recorder.requests if url.endswith("/pyodide.asm.wasm")]) == 1
     assert page.evaluate("performance.getEntriesByName('adjutant:moduleReady').length") == 1
+    # the modules the snapshot holds are not fetched again: only a Python started without it needs them
+    assert [url for url in recorder.requests if url.endswith("/" + build.APP_ARCHIVE)] == []
+    assert len([url for url in recorder.requests if url.endswith("/py/adjutant_ui/app.pyc")]) == 1
     assert page.locator("#orders-apply").is_enabled()
     assert recorder.page_errors == []
 
 
 def test_without_the_snapshot_python_starts_afresh(new_context: Any, site: Site) -> None:
+    # (it then reads the engine from the archive of the modules the snapshot would have held)
     context, recorder = new_context()
     context.route("**/" + build.SNAPSHOT_NAME, lambda route: route.abort())
     page = context.new_page()

@@ -10,6 +10,7 @@ import gzip
 import json
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,25 @@ def test_the_snapshot_holds_what_the_page_imports_before_it_draws(shipped: tuple
     # each where the page has it: the standard library in the zip it ships, the app where it unpacks it
     assert found["json"].startswith("/lib/python3")
     assert found["adjutant"] == "/home/pyodide/py/adjutant/__init__.py"
+
+
+def test_the_page_is_given_exactly_the_modules_the_snapshot_lacks(shipped: tuple[Path, Path], tmp_path: Path) -> None:
+    found = restore(shipped, MODULES, tmp_path)
+    assert isinstance(found, dict)
+    restored = set(found["modules"])
+    app = build.write_app(tmp_path / "app")
+    shipped_modules = {build.module_name(path) for path in build.app_modules()}
+    as_files = {build.module_name(ROOT / name.removesuffix(".pyc")) for name in app["files"] if name.startswith("py/")}
+    with zipfile.ZipFile(tmp_path / "app" / app["archive"]) as archive:
+        archived = {build.module_name(ROOT / name.removesuffix(".pyc")) for name in archive.namelist()}
+    # what Python restored from the snapshot has not imported is written as files; the rest, which only a
+    # Python started without it reads, is in the archive; every module of the app is in one of them
+    assert as_files == shipped_modules - restored
+    assert archived == shipped_modules & restored
+    assert {"adjutant_ui.app", "adjutant_ui.board", "adjutant.resolver"} <= as_files | archived
+    assert {f"maps/{path.name}" for path in (ROOT / "maps").glob("*.json")} <= set(app["files"])
+    for name in app["files"]:
+        assert (tmp_path / "app" / name).is_file()
 
 
 def test_the_restored_python_imports_and_plays_the_engine(shipped: tuple[Path, Path], tmp_path: Path) -> None:
