@@ -504,6 +504,11 @@ const copy = (from, to) => {
 copy(app + "/py", "/home/pyodide/py");
 pyodide.globals.set("seed", Number(seed));
 pyodide.globals.set("modules", modules);
+// The UI's modules take the page's document as they are imported (js.document). Pyodide keeps a
+// JavaScript value in the snapshot as the path it was reached by from the global object, and the
+// restored Python follows that path in the page, to the page's own document; here a stand-in gives
+// the path something to reach. Any other JavaScript value taken at import would fail the snapshot.
+globalThis.document = {};
 pyodide.runPython(`
 import importlib, json, sys
 
@@ -587,17 +592,6 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported_names(path: Path) -> set[str]:
-    """The modules the code in `path` imports, anywhere in it ("." for an import relative to its package)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            names.add("." if node.level else str(node.module))
-    return names
-
-
 def app_modules() -> list[Path]:
     """The page's own Python: every module of PYTHON_PACKAGES but the command line's."""
     return [
@@ -609,22 +603,19 @@ def app_modules() -> list[Path]:
 
 
 def snapshot_imports() -> list[str]:
-    """The modules the snapshot imports (SNAPSHOT_SCRIPT), in order: the engine, the standard library
-    modules the UI's modules name, and the UI's modules that use neither the page (`js`) nor another UI
-    module (the plain-Python session, sealed links and saves; the others need the page's JavaScript, which
-    a snapshot made under Node cannot hold). The page imports the rest from the files it writes (page_files)."""
-    names = [module_name(path) for path in app_modules() if path.parent.name == "adjutant"]
-    held = ["adjutant_ui"]
-    for path in app_modules():
-        if path.parent.name != "adjutant_ui" or path.stem == "__init__":
-            continue
-        imported = imported_names(path)
-        tops = {name.split(".")[0] for name in imported}
-        skip = {"adjutant", "adjutant_ui", "js", "pyodide", "pyscript", "__future__"}
-        names += sorted(name for name in imported if name != "." and name.split(".")[0] not in skip)
-        if not tops & {"js", "."}:
-            held.append(module_name(path))
-    return list(dict.fromkeys(names + held))
+    """The modules the snapshot imports (SNAPSHOT_SCRIPT), in order: every module of the app, the engine
+    and then the UI (with the standard library modules they import), and the standard library modules
+    PyScript's own package imports (pyscript_sources; the package itself needs the page's PyScript) and
+    pathlib, with which PyScript writes that package at every start."""
+    names = [module_name(path) for path in app_modules()]
+    theirs = ("js", "jsffi", "_pyscript", "polyscript", "pyscript", "pyodide")
+    for code in pyscript_sources().values():
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Import):
+                names += sorted(alias.name for alias in node.names if alias.name.split(".")[0] not in theirs)
+            elif isinstance(node, ast.ImportFrom) and not node.level and str(node.module).split(".")[0] not in theirs:
+                names.append(str(node.module))
+    return list(dict.fromkeys([*names, "pathlib"]))
 
 
 class AppFiles(TypedDict):

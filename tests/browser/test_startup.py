@@ -39,9 +39,11 @@ def test_python_starts_from_the_snapshot(new_context: Any, site: Site) -> None:
     # Pyodide's WebAssembly, which the shell fetches and compiles as the page loads, is fetched once
     assert len([url for url in recorder.requests if url.endswith("/pyodide.asm.wasm")]) == 1
     assert page.evaluate("performance.getEntriesByName('adjutant:moduleReady').length") == 1
-    # the modules the snapshot holds are not fetched again: only a Python started without it needs them
-    assert [url for url in recorder.requests if url.endswith("/" + build.APP_ARCHIVE)] == []
-    assert len([url for url in recorder.requests if url.endswith("/py/adjutant_ui/app.pyc")]) == 1
+    # the app's modules are all in the snapshot: none is fetched (only a Python started without it needs
+    # their archive); PyScript's own package is, as bytecode, and the variants' data
+    assert [url for url in recorder.requests if url.endswith("/" + build.APP_ARCHIVE) or "/py/" in url] == []
+    assert len([url for url in recorder.requests if url.endswith("/pyscript/__pycache__/web.cpython-314.pyc")]) == 1
+    assert len([url for url in recorder.requests if url.endswith("/maps/standard.json")]) == 1
     assert page.locator("#orders-apply").is_enabled()
     assert recorder.page_errors == []
 
