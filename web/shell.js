@@ -8,8 +8,8 @@
 //   sessionStorage "adjutant.tab-game", its save in "adjutant.game.<id>": py/adjutant_ui/saves.py), and
 //   the snapshot is painted only when that game is the autosaved one;
 // - it starts the worker that reads Python's start-up snapshot, at once, and Python's start (Pyodide's
-//   WebAssembly compiled, the snapshot restored) once the map is painted, without waiting for PyScript
-//   (below; docs/performance-startup.md, "The start-up order");
+//   WebAssembly compiled, the snapshot restored) once the markup is parsed, beside the map's loading
+//   and without waiting for PyScript (below; docs/performance-startup.md, "The start-up order");
 // - it shows PyScript's progress until the Python UI (py/adjutant_ui) takes over;
 // - once Python is ready it registers the service worker (sw.js, written by build.py) that keeps the
 //   site for offline use, and says when a new version of the site is ready (docs/offline.md).
@@ -76,10 +76,10 @@
   }
   readSnapshot();
 
-  // Pyodide's WebAssembly module, fetched and compiled by the shell (the build puts its path here) once
-  // the map has been painted, or when the interpreter module asks for it, whichever comes first; the
-  // interpreter module instantiates it. After the map, so as not to slow its drawing; not a <link
-  // rel="preload">, which stops Chromium reusing the compiled module. Null where it cannot be done here.
+  // Pyodide's WebAssembly module, fetched and compiled by the shell (the build puts its path here) as
+  // Python's start begins (below), or when the interpreter module asks for it, whichever comes first;
+  // the interpreter module instantiates it. Not a <link rel="preload">, which stops Chromium reusing the
+  // compiled module. Null where it cannot be done here.
   const PYODIDE_WASM = /*PYODIDE_WASM*/ null;
   let wasm;
   shell.compileWasm = function () {
@@ -98,10 +98,11 @@
     return wasm;
   };
 
-  // Python's start, begun by the shell once the map is painted, while PyScript is still loading: the
-  // interpreter module's start() (it compiles the WebAssembly above, restores the snapshot and writes
-  // the app's files), whose Pyodide PyScript is given when it asks (its config names the same module).
-  // Should the module not load here, PyScript starts Python itself when it comes to it.
+  // Python's start, begun by the shell once the page's markup is parsed, while the map and PyScript are
+  // still loading: the interpreter module's start() (it compiles the WebAssembly above, restores the
+  // snapshot and writes the app's files), whose Pyodide PyScript is given when it asks (its config
+  // names the same module). Should the module not load here, PyScript starts Python itself when it
+  // comes to it. Not sooner: while the markup is parsed, it would hold up the map.
   const PYODIDE_LOADER = /*PYODIDE_LOADER*/ null;
   function startPython() {
     shell.compileWasm();
@@ -111,11 +112,6 @@
         if (typeof loader.start === "function") loader.start();
       })
       .catch(function () {});
-  }
-  function startPythonAfterPaint() {
-    requestAnimationFrame(function () {
-      setTimeout(startPython, 0);
-    });
   }
 
   // Once Python is ready and the page idle: the snapshot's worker writes its copy (31 MB into Cache
@@ -358,7 +354,9 @@
     mark("domReady");
     bootText("Loading the map…");
     const variant = firstVariant();
-    shell.loadMap(variant)
+    const map = shell.loadMap(variant);
+    setTimeout(startPython, 0);
+    map
       .then(function (svg) {
         if (shell.marks.pythonReady) return;
         const snapshot = snapshotToPaint(variant);
@@ -373,8 +371,7 @@
       })
       .catch(function (error) {
         bootText("The map could not be loaded (" + error.message + "); starting Python…");
-      })
-      .then(startPythonAfterPaint);
+      });
   });
 
   // The notice of a new build, downloaded whole by its service worker and waiting to take over: the

@@ -1,6 +1,6 @@
 """The memory snapshot build.py ships for the page (runtime/pyodide/python-snapshot.bin.gz): Pyodide
-restored from it, under Node, has the engine, the UI's plain-Python modules and the standard library
-modules the page uses already imported (and nothing that needs the page), plays games with the maps'
+restored from it, under Node, has every module of the app and the standard library modules the page uses
+already imported, the page's document in them being the restoring page's own, plays games with the maps'
 files where the page has them, draws fresh random numbers once seeded as the page's loader seeds it,
 and the same inputs make the same snapshot."""
 
@@ -27,6 +27,7 @@ import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 const [pyodideModule, stdlib, snapshot, repo, code] = process.argv.slice(2);
 const { loadPyodide } = await import(pyodideModule);
+globalThis.document = { title: "the restoring page's document" };
 const pyodide = await loadPyodide({ stdLibURL: stdlib, _loadSnapshot: gunzipSync(readFileSync(snapshot)) });
 for (const folder of ["py", "maps"]) {
   pyodide.FS.mkdirTree("/home/pyodide/" + folder);
@@ -41,6 +42,7 @@ json.dumps({
     "modules": sorted(sys.modules),
     "json": sys.modules["json"].__spec__.origin,
     "adjutant": sys.modules["adjutant"].__file__,
+    "document": [sys.modules[name].document.title for name in ("adjutant_ui.app", "adjutant_ui.group")],
 })
 """
 
@@ -97,18 +99,25 @@ def test_the_snapshot_holds_what_the_page_imports_before_it_draws(shipped: tuple
     modules = set(found["modules"])
     # the standard library modules the engine and the UI import at their top level
     assert {"json", "asyncio", "dataclasses", "zlib", "base64", "hashlib", "secrets", "math", "random"} <= modules
-    # the engine, every module of it but the command line; the UI's modules that do not use the page
+    # the engine, every module of it but the command line, and the UI, every module of it
     engine = {f"adjutant.{path.stem}" for path in (ROOT / "py" / "adjutant").glob("*.py")}
     assert engine - {"adjutant.__init__", "adjutant.__main__", "adjutant.cli"} <= modules
     assert not {"adjutant.cli", "adjutant.__main__"} & modules
-    assert {"adjutant_ui.session", "adjutant_ui.sealed", "adjutant_ui.saves"} <= modules
-    assert not {"adjutant_ui.app", "adjutant_ui.board", "adjutant_ui.group", "adjutant_ui.cluster_group"} & modules
+    ui = {f"adjutant_ui.{path.stem}" for path in (ROOT / "py" / "adjutant_ui").glob("*.py")} - {"adjutant_ui.__init__"}
+    assert ui <= modules
+    # and the standard library that PyScript's own package imports, which the snapshot cannot hold itself
+    assert {"inspect", "html", "pathlib"} <= modules
+    assert not {name for name in modules if name.split(".")[0] in ("pyscript", "polyscript", "_pyscript")}
+    # the UI's modules took the page's document at import: restored, it is the restoring page's
+    assert found["document"] == ["the restoring page's document"] * 2
     # each where the page has it: the standard library in the zip it ships, the app where it unpacks it
     assert found["json"].startswith("/lib/python3")
     assert found["adjutant"] == "/home/pyodide/py/adjutant/__init__.py"
 
 
-def test_the_page_is_given_exactly_the_modules_the_snapshot_lacks(shipped: tuple[Path, Path], tmp_path: Path) -> None:
+def test_the_page_is_given_the_modules_only_for_a_start_without_the_snapshot(
+    shipped: tuple[Path, Path], tmp_path: Path
+) -> None:
     found = restore(shipped, MODULES, tmp_path)
     assert isinstance(found, dict)
     restored = set(found["modules"])
@@ -117,11 +126,15 @@ def test_the_page_is_given_exactly_the_modules_the_snapshot_lacks(shipped: tuple
     as_files = {build.module_name(ROOT / name.removesuffix(".pyc")) for name in app["files"] if name.startswith("py/")}
     with zipfile.ZipFile(tmp_path / "app" / app["archive"]) as archive:
         archived = {build.module_name(ROOT / name.removesuffix(".pyc")) for name in archive.namelist()}
-    # what Python restored from the snapshot has not imported is written as files; the rest, which only a
-    # Python started without it reads, is in the archive; every module of the app is in one of them
-    assert as_files == shipped_modules - restored
-    assert archived == shipped_modules & restored
-    assert {"adjutant_ui.app", "adjutant_ui.board", "adjutant.resolver"} <= as_files | archived
+    # Python restored from the snapshot has imported every module of the app: none is written as a file,
+    # and all are in the archive, which only a Python started without the snapshot reads
+    assert as_files == shipped_modules - restored == set()
+    assert archived == shipped_modules
+    assert {"adjutant_ui.app", "adjutant_ui.board", "adjutant.resolver"} <= archived
+    # PyScript's own package, which the snapshot cannot hold, as bytecode for every module of it
+    cached = {name.split("/")[-1].split(".")[0] for name in app["files"] if name.startswith("pyscript/__pycache__/")}
+    assert cached == {name.removeprefix("pyscript/").removesuffix(".py") for name in build.pyscript_sources()}
+    assert "web" in cached
     assert {f"maps/{path.name}" for path in (ROOT / "maps").glob("*.json")} <= set(app["files"])
     for name in app["files"]:
         assert (tmp_path / "app" / name).is_file()
@@ -151,3 +164,47 @@ def test_the_same_inputs_make_the_same_snapshot(shipped: tuple[Path, Path], tmp_
     assert again.read_bytes() == snapshot.read_bytes()
     # and it is the page's Pyodide's whole memory, behind the snapshot's header
     assert len(gzip.decompress(snapshot.read_bytes())) > 16 * 2**20
+
+
+# Writes PyScript's package as PyScript does at every start, with the build's bytecode beside it, and
+# asks Python's own loader for each module's code with compiling from the source made to fail.
+PYSCRIPT_SCRIPT = """
+import { readFileSync } from "node:fs";
+const [pyodideModule, folder, listing] = process.argv.slice(2);
+const { loadPyodide } = await import(pyodideModule);
+const pyodide = await loadPyodide();
+const { sources, files } = JSON.parse(readFileSync(listing, "utf-8"));
+pyodide.FS.mkdirTree("/home/pyodide/pyscript/__pycache__");
+for (const [name, code] of Object.entries(sources)) pyodide.FS.writeFile("/home/pyodide/" + name, code);
+for (const name of files) pyodide.FS.writeFile("/home/pyodide/" + name, readFileSync(folder + "/" + name));
+console.log(pyodide.runPython(`
+import importlib.machinery, json, pathlib
+def refuse(*args, **kwargs):
+    raise AssertionError("compiled from the source")
+importlib.machinery.SourceFileLoader.source_to_code = refuse
+found = {}
+for path in sorted(pathlib.Path("/home/pyodide/pyscript").glob("*.py")):
+    code = importlib.machinery.SourceFileLoader("pyscript." + path.stem, str(path)).get_code("pyscript." + path.stem)
+    found[path.name] = code.co_filename
+json.dumps(found)
+`));
+"""
+
+
+def test_pyscripts_package_is_imported_from_the_builds_bytecode(tmp_path: Path) -> None:
+    sources = build.pyscript_sources()
+    assert len(sources) >= 10  # the pinned PyScript's package, read and checked against its core chunk
+    app = build.write_app(tmp_path / "app")
+    listing = tmp_path / "listing.json"
+    cached = [name for name in app["files"] if name.startswith("pyscript/")]
+    listing.write_text(json.dumps({"sources": sources, "files": cached}), encoding="utf-8")
+    script = tmp_path / "pyscript.mjs"
+    script.write_text(PYSCRIPT_SCRIPT, encoding="utf-8")
+    pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
+    done = subprocess.run(
+        ["node", str(script), pyodide, str(tmp_path / "app"), str(listing)], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    # every module's code came from the bytecode, named where the page has the module
+    assert found == {name.removeprefix("pyscript/"): f"/home/pyodide/{name}" for name in sources}
