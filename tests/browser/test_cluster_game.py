@@ -167,8 +167,13 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
     player = open_app(other, site.url + "#" + link)
     assert phase(player) == "F1901M"
     # the Cluster map painted first, read from the link's start (never the standard map); the page's own
-    # requests (its service worker later fetches every map, for offline use)
-    maps = [r.url.rsplit("/", 1)[1] for r in requested if "/maps/" in r.url and r.service_worker is None]
+    # requests (its service worker later fetches every map, for offline use; the variants' data, maps/*.json,
+    # are all written into Python's home)
+    maps = [
+        r.url.rsplit("/", 1)[1]
+        for r in requested
+        if "/maps/" in r.url and r.url.endswith(".svg") and r.service_worker is None
+    ]
     assert maps == ["cluster.svg"]
     assert units(player) == position
     assert sites(player) == {} and strengths(player) == {}

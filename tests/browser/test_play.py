@@ -172,11 +172,13 @@ def test_a_link_paints_its_own_variants_map_before_python_starts(new_context: An
     assert game.add_orders("France: A par - bur") == []
     game.adjudicate()
     context, recorder = new_context()
-    # The page's own map requests (its service worker later fetches every map, for offline use).
+    # The page's own map drawings requested (its service worker later fetches every map, for offline use;
+    # the variants' data, maps/*.json, are all written into Python's home).
     requested: list[Any] = []
     context.on("request", lambda request: requested.append(request))
     page = open_app(context, site.url + "#" + encode_link(game))
-    maps = [r.url.rsplit("/", 1)[1] for r in requested if "/maps/" in r.url and r.service_worker is None]
+    drawn = [r for r in requested if "/maps/" in r.url and r.url.endswith(".svg") and r.service_worker is None]
+    maps = [r.url.rsplit("/", 1)[1] for r in drawn]
     assert maps == ["loeb9.svg"]
     assert page.get_attribute("#map", "data-variant") == "loeb9"
     assert phase(page) == "F1901M"
