@@ -6,18 +6,17 @@
 dist/ holds everything the page fetches, so no request leaves the site's origin:
 - index.html (the game table) and embed.html (a read-only map of a game), the JS shell and CSS (web/);
 - maps/<variant>.svg, drawn by the renderer (py/adjutant_maps) when it is present;
-- app-<hash>/: the engine (py/adjutant), the UI's modules (py/adjutant_ui) and the variant data
-  (maps/*.json), laid out as in this repository, the modules as bytecode compiled by the page's own
-  Pyodide (run under Node), so the page does not compile them: as files, what the page reads once
-  Python is restored from the snapshot (the UI's modules that need the page, the maps' data), and in
-  modules.zip the modules the snapshot holds, for a Python started without it. The interpreter module
-  (below) fetches them as Pyodide starts and writes them into Python's home;
+- app-<hash>/: the variant data (maps/*.json) and PyScript's own package as bytecode, which the
+  interpreter module (below) fetches as Pyodide starts and writes into Python's home; and modules.zip,
+  the engine (py/adjutant) and the UI's modules (py/adjutant_ui) as bytecode compiled by the page's own
+  Pyodide (run under Node), which only a Python started without the snapshot fetches and unpacks (the
+  snapshot holds them all);
 - variants.json: id and name of every variant, for the first paint before Python is ready;
 - runtime/: Pyodide and PyScript copied from node_modules (pinned in package.json), only the files
   the page fetches; Pyodide's standard library (python_stdlib.zip, which loadPyodide fetches by that
   name) as bytecode compiled by the same Pyodide, so the page does not compile it at every start;
-  python-snapshot.bin.gz, the memory of that Pyodide started with the modules the page imports before
-  it draws, so the page does not start the interpreter; adjutant-snapshot.js, the worker the page's shell
+  python-snapshot.bin.gz, the memory of that Pyodide started with every module of the app imported,
+  so the page neither starts the interpreter nor imports the app; adjutant-snapshot.js, the worker the page's shell
   starts to read that snapshot; and adjutant-pyodide.mjs, the interpreter module the page's PyScript
   config names (Pyodide's loadPyodide with its package list and the snapshot given, and the app's
   files written);
@@ -169,10 +168,11 @@ async function fetchApp(names) {
   );
 }
 
-// Python's home gets the app's files where the page's script imports them (py/) and the engine reads the
-// variants (maps/). Written from here, not by PyScript's `files`, so they are fetched as Pyodide starts
-// and none goes through Python: a Python restored from the snapshot has the rest of the app imported
-// already; one started without it also gets the archive of those modules, unpacked.
+// Python's home gets the app's files: the variants' data where the engine reads them (maps/), and
+// PyScript's package as bytecode (pyscript/__pycache__/). Written from here, not by PyScript's `files`,
+// so they are fetched as Pyodide starts and none goes through Python. A Python restored from the
+// snapshot has every module of the app imported already; one started without it gets them from the
+// archive, unpacked (py/, where the page's script imports them).
 async function writeApp(pyodide, files, withArchive) {
   for (const [name, bytes] of await files) {
     pyodide.FS.mkdirTree(HOME + name.slice(0, name.lastIndexOf("/")));
@@ -217,7 +217,7 @@ async function begin(settings) {
   return pyodide;
 }
 
-// Python's start, once a page: begun by the page's shell as soon as the map is painted (it calls start),
+// Python's start, once a page: begun by the page's shell once the markup is parsed (it calls start),
 // else by PyScript's call of loadPyodide, which comes later, once PyScript has loaded; either way
 // PyScript is given that one Pyodide. Kept on the shell's object, not in this module, so that even two
 // copies of the module share it. Python's output goes where PyScript's call asks (to the console
@@ -343,7 +343,7 @@ SNAPSHOT_WORKER_PATH = "runtime/pyodide/" + SNAPSHOT_WORKER_NAME
 SHELL_SNAPSHOT_WORKER = "/*SNAPSHOT_WORKER*/ null"
 #: The same for Pyodide's WebAssembly module, which the shell fetches and compiles as the page loads.
 SHELL_PYODIDE_WASM = "/*PYODIDE_WASM*/ null"
-#: The same for the interpreter module (PYODIDE_LOADER), whose start() the shell calls once the map is painted.
+#: The same for the interpreter module (PYODIDE_LOADER), whose start() the shell calls once the markup is parsed.
 SHELL_PYODIDE_LOADER = "/*PYODIDE_LOADER*/ null"
 SNAPSHOT_NAME = "python-snapshot.bin.gz"
 #: The unpacked snapshot's Cache Storage cache is this and the first 16 hex digits of the gzip's SHA-256,
@@ -464,8 +464,8 @@ def write_compiled_stdlib(target: Path) -> bool:
 
 
 # Starts the page's Pyodide with the page's standard library (`stdlib`), imports the modules named in
-# `modules` (snapshot_imports: what the page's Python imports before it can draw and that needs no page),
-# and records Pyodide's memory. The app's modules (`app`: its py/) are put where the page writes them
+# `modules` (snapshot_imports: every module of the app, and the standard library PyScript's package
+# imports), and records Pyodide's memory. The app's modules (`app`: its py/) are put where the page writes them
 # (/home/pyodide/py), so the modules in the snapshot have the paths, and find the files (maps/*.json),
 # that the page's own modules would. The hash seed is given (`seed`, from the build's inputs), and the
 # random numbers and the clock are the same at every build, so the same inputs make the same snapshot;
@@ -573,11 +573,13 @@ def pyscript_sources() -> dict[str, str]:
         return {}
     text = artifact.read_text(encoding="utf-8")
     start = text.find("export default")
+    if start < 0:
+        return {}
     try:
         package = json.loads(text[start + len("export default") :].strip().removesuffix(";"))["pyscript"]
     except (ValueError, KeyError, TypeError):
         return {}
-    if start < 0 or not isinstance(package, dict):
+    if not isinstance(package, dict):
         return {}
     core = chunks[0].read_text(encoding="utf-8")
     sources = {f"pyscript/{name}": code for name, code in package.items() if isinstance(code, str)}
@@ -627,13 +629,11 @@ class AppFiles(TypedDict):
 
 def write_app(folder: Path) -> AppFiles:
     """Write the page's own Python and the variants' data into `folder`, laid out as in the repository
-    (py/..., maps/*.json), the modules as bytecode for the page's Python: as files, what the page reads
-    after the snapshot is restored (the UI's modules that need the page, and maps/*.json); zipped as
-    APP_ARCHIVE, the modules the snapshot has already imported, which only a Python started without it
-    reads. Also PyScript's own package as bytecode (pyscript/__pycache__/*.pyc, unchecked: PyScript
-    writes its sources beside them at every start, and Python then imports them without compiling).
+    (py/..., maps/*.json), the modules as bytecode for the page's Python: as files, the variants' data
+    and PyScript's own package as bytecode (pyscript/__pycache__/*.pyc, unchecked: PyScript writes its
+    sources beside them at every start, and Python then imports them without compiling); zipped as
+    APP_ARCHIVE, every module of the app, which the snapshot holds, for a Python started without it.
     Returns the names, for the interpreter module."""
-    held = set(snapshot_imports())
     folder.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as scratch:
         staging = Path(scratch)
@@ -652,10 +652,10 @@ def write_app(folder: Path) -> AppFiles:
             name = path.relative_to(ROOT).as_posix()
             source = staging / name
             if compiled:
-                # Bytecode only, where the module would be (sourceless): half the bytes to fetch and write.
+                # Bytecode only, where the module would be (sourceless): half the archive to fetch and unpack.
                 name = name.removesuffix(".py") + ".pyc"
                 source = next(source.parent.glob(f"__pycache__/{source.stem}.*.pyc"))
-            (archived if module_name(path) in held else files).append((name, source))
+            archived.append((name, source))
         if compiled:
             files += [
                 (p.relative_to(staging).as_posix(), p) for p in sorted(staging.glob("pyscript/__pycache__/*.pyc"))
