@@ -768,6 +768,9 @@ class GroupController:
             elif delta < 0:
                 waiting = (f", {due} removal{'s' if due != 1 else ''} not given (the rules choose)." if due
                            else ".")
+            elif game.phase.kind == "retreat":  # a dislodged unit given no retreat is disbanded
+                waiting = f", {due} dislodged units without orders (they are disbanded)." if due > 1 else ""
+                waiting = waiting or (", 1 dislodged unit without orders (it is disbanded)." if due else ".")
             else:
                 waiting = f", {due} units without orders (they hold)." if due > 1 else ""
                 waiting = waiting or (", 1 unit without orders (it holds)." if due else ".")

@@ -343,6 +343,30 @@ def two_powers_build(public_key: bytes) -> str:
     return group.public_link(game, public_key)
 
 
+def austria_dislodged(public_key: bytes) -> str:
+    """The players' link a game master sends after Spring 1901's movement, Austria's army in Vienna dislodged."""
+    game = Game.new("standard")
+    game.add_orders("Russia: A war - gal\nF sev - rum\nItaly: A ven - tyr\nAustria: A bud - rum\nF tri - alb")
+    game.adjudicate()
+    game.add_orders("Russia: A gal - vie\nA mos - ukr\nItaly: A tyr S A gal - vie")
+    game.adjudicate()
+    assert str(game.phase) == "F1901R" and game.orders_due() == {"austria": 1}, (str(game.phase), game.orders_due())
+    return group.public_link(game, public_key)
+
+
+def test_a_players_send_panel_says_a_dislodged_unit_without_orders_is_disbanded(new_context: Any, site: Site) -> None:
+    players_url = new_players_link(new_context, site)
+    base, fragment = players_url.split("#")
+    link = austria_dislodged(group.read_group_link(fragment).public_key)
+    context, recorder = new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    player = open_app(context, f"{base}#{link}~austria")
+    player.wait_for_function("() => document.getElementById('orders-power').value === 'austria'")
+    summary = player.inner_text("#send-summary")
+    assert summary.startswith("Austria: 0 orders given, 1 dislodged unit without orders (it is disbanded)."), summary
+    assert "holds" not in summary
+    assert recorder.page_errors == []
+
+
 def test_a_player_builds_only_in_their_own_home_centres(new_context: Any, site: Site) -> None:
     players_url = new_players_link(new_context, site)
     base, fragment = players_url.split("#")
