@@ -217,7 +217,7 @@ async function begin(settings) {
   return pyodide;
 }
 
-// Python's start, once a page: begun by the page's shell once the markup is parsed (it calls start),
+// Python's start, once a page: begun by the page's shell once the map is in the page (it calls start),
 // else by PyScript's call of loadPyodide, which comes later, once PyScript has loaded; either way
 // PyScript is given that one Pyodide. Kept on the shell's object, not in this module, so that even two
 // copies of the module share it. Python's output goes where PyScript's call asks (to the console
@@ -343,7 +343,7 @@ SNAPSHOT_WORKER_PATH = "runtime/pyodide/" + SNAPSHOT_WORKER_NAME
 SHELL_SNAPSHOT_WORKER = "/*SNAPSHOT_WORKER*/ null"
 #: The same for Pyodide's WebAssembly module, which the shell fetches and compiles as the page loads.
 SHELL_PYODIDE_WASM = "/*PYODIDE_WASM*/ null"
-#: The same for the interpreter module (PYODIDE_LOADER), whose start() the shell calls once the markup is parsed.
+#: The same for the interpreter module (PYODIDE_LOADER), whose start() the shell calls once the map is in the page.
 SHELL_PYODIDE_LOADER = "/*PYODIDE_LOADER*/ null"
 SNAPSHOT_NAME = "python-snapshot.bin.gz"
 #: The unpacked snapshot's Cache Storage cache is this and the first 16 hex digits of the gzip's SHA-256,

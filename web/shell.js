@@ -8,8 +8,8 @@
 //   sessionStorage "adjutant.tab-game", its save in "adjutant.game.<id>": py/adjutant_ui/saves.py), and
 //   the snapshot is painted only when that game is the autosaved one;
 // - it starts the worker that reads Python's start-up snapshot, at once, and Python's start (Pyodide's
-//   WebAssembly compiled, the snapshot restored) once the markup is parsed, beside the map's loading
-//   and without waiting for PyScript (below; docs/performance-startup.md, "The start-up order");
+//   WebAssembly compiled, the snapshot restored) as soon as the map is in the page, without waiting for
+//   PyScript (below; docs/performance-startup.md, "The start-up order");
 // - it shows PyScript's progress until the Python UI (py/adjutant_ui) takes over;
 // - once Python is ready it registers the service worker (sw.js, written by build.py) that keeps the
 //   site for offline use, and says when a new version of the site is ready (docs/offline.md).
@@ -98,11 +98,11 @@
     return wasm;
   };
 
-  // Python's start, begun by the shell once the page's markup is parsed, while the map and PyScript are
-  // still loading: the interpreter module's start() (it compiles the WebAssembly above, restores the
-  // snapshot and writes the app's files), whose Pyodide PyScript is given when it asks (its config
-  // names the same module). Should the module not load here, PyScript starts Python itself when it
-  // comes to it. Not sooner: while the markup is parsed, it would hold up the map.
+  // Python's start, begun by the shell as soon as the map is in the page (or could not be had), while
+  // PyScript is still loading: the interpreter module's start() (it compiles the WebAssembly above,
+  // restores the snapshot and writes the app's files), whose Pyodide PyScript is given when it asks (its
+  // config names the same module). Should the module not load here, PyScript starts Python itself when
+  // it comes to it. Not sooner: begun with the map's loading, it held the map up.
   const PYODIDE_LOADER = /*PYODIDE_LOADER*/ null;
   function startPython() {
     shell.compileWasm();
@@ -354,9 +354,7 @@
     mark("domReady");
     bootText("Loading the map…");
     const variant = firstVariant();
-    const map = shell.loadMap(variant);
-    setTimeout(startPython, 0);
-    map
+    shell.loadMap(variant)
       .then(function (svg) {
         if (shell.marks.pythonReady) return;
         const snapshot = snapshotToPaint(variant);
@@ -371,7 +369,8 @@
       })
       .catch(function (error) {
         bootText("The map could not be loaded (" + error.message + "); starting Python…");
-      });
+      })
+      .then(startPython);
   });
 
   // The notice of a new build, downloaded whole by its service worker and waiting to take over: the
