@@ -532,15 +532,12 @@ writeFileSync(out, pyodide.makeMemorySnapshot());
 
 def write_snapshot(stdlib: Path, target: Path) -> bool:
     """Write `target`: the gzipped memory snapshot of the page's Pyodide started with the standard library
-    `stdlib` (the one the site ships) and the modules the page's Python imports before it can draw
-    (SNAPSHOT_SCRIPT). Returns False (nothing written: the page then starts Python without it) when Node
-    is missing."""
+    `stdlib` (the one the site ships) and every module of the app imported (SNAPSHOT_SCRIPT). Returns
+    False (nothing written: the page then starts Python without it) when Node is missing."""
     digest = hashlib.sha256(stdlib.read_bytes())
     with tempfile.TemporaryDirectory() as scratch:
         app = Path(scratch) / "app"
-        for package in PYTHON_PACKAGES:
-            skip = shutil.ignore_patterns("__pycache__", "__main__.py", "cli.py")
-            shutil.copytree(ROOT / "py" / package, app / "py" / package, ignore=skip)
+        copy_app(app)
         for path in sorted(app.rglob("*.py")):
             digest.update(path.relative_to(app).as_posix().encode() + path.read_bytes())
         seed = str(int.from_bytes(digest.digest()[:4], "big"))
@@ -604,6 +601,14 @@ def app_modules() -> list[Path]:
     ]
 
 
+def copy_app(into: Path) -> None:
+    """Copy the page's own Python (app_modules) under `into`, laid out as in the repository (py/...)."""
+    for path in app_modules():
+        target = into / path.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+
+
 def snapshot_imports() -> list[str]:
     """The modules the snapshot imports (SNAPSHOT_SCRIPT), in order: every module of the app, the engine
     and then the UI (with the standard library modules they import), and the standard library modules
@@ -637,10 +642,7 @@ def write_app(folder: Path) -> AppFiles:
     folder.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as scratch:
         staging = Path(scratch)
-        for path in app_modules():
-            target = staging / path.relative_to(ROOT)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
+        copy_app(staging)
         pyscript = pyscript_sources()
         for name, code in pyscript.items():
             (staging / name).parent.mkdir(parents=True, exist_ok=True)

@@ -78,6 +78,13 @@ def shipped(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return stdlib, snapshot
 
 
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, build.AppFiles]:
+    """The app's folder as build.py writes it into the site, and its listing."""
+    folder = tmp_path_factory.mktemp("site") / "app"
+    return folder, build.write_app(folder)
+
+
 def restore(shipped: tuple[Path, Path], code: str, tmp_path: Path) -> object:
     stdlib, snapshot = shipped
     script = tmp_path / "restore.mjs"
@@ -116,15 +123,15 @@ def test_the_snapshot_holds_what_the_page_imports_before_it_draws(shipped: tuple
 
 
 def test_the_page_is_given_the_modules_only_for_a_start_without_the_snapshot(
-    shipped: tuple[Path, Path], tmp_path: Path
+    shipped: tuple[Path, Path], written: tuple[Path, build.AppFiles], tmp_path: Path
 ) -> None:
     found = restore(shipped, MODULES, tmp_path)
     assert isinstance(found, dict)
     restored = set(found["modules"])
-    app = build.write_app(tmp_path / "app")
+    folder, app = written
     shipped_modules = {build.module_name(path) for path in build.app_modules()}
     as_files = {build.module_name(ROOT / name.removesuffix(".pyc")) for name in app["files"] if name.startswith("py/")}
-    with zipfile.ZipFile(tmp_path / "app" / app["archive"]) as archive:
+    with zipfile.ZipFile(folder / app["archive"]) as archive:
         archived = {build.module_name(ROOT / name.removesuffix(".pyc")) for name in archive.namelist()}
     # Python restored from the snapshot has imported every module of the app: none is written as a file,
     # and all are in the archive, which only a Python started without the snapshot reads
@@ -137,7 +144,7 @@ def test_the_page_is_given_the_modules_only_for_a_start_without_the_snapshot(
     assert "web" in cached
     assert {f"maps/{path.name}" for path in (ROOT / "maps").glob("*.json")} <= set(app["files"])
     for name in app["files"]:
-        assert (tmp_path / "app" / name).is_file()
+        assert (folder / name).is_file()
 
 
 def test_the_restored_python_imports_and_plays_the_engine(shipped: tuple[Path, Path], tmp_path: Path) -> None:
@@ -191,10 +198,12 @@ json.dumps(found)
 """
 
 
-def test_pyscripts_package_is_imported_from_the_builds_bytecode(tmp_path: Path) -> None:
+def test_pyscripts_package_is_imported_from_the_builds_bytecode(
+    written: tuple[Path, build.AppFiles], tmp_path: Path
+) -> None:
     sources = build.pyscript_sources()
     assert len(sources) >= 10  # the pinned PyScript's package, read and checked against its core chunk
-    app = build.write_app(tmp_path / "app")
+    folder, app = written
     listing = tmp_path / "listing.json"
     cached = [name for name in app["files"] if name.startswith("pyscript/")]
     listing.write_text(json.dumps({"sources": sources, "files": cached}), encoding="utf-8")
@@ -202,7 +211,7 @@ def test_pyscripts_package_is_imported_from_the_builds_bytecode(tmp_path: Path) 
     script.write_text(PYSCRIPT_SCRIPT, encoding="utf-8")
     pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
     done = subprocess.run(
-        ["node", str(script), pyodide, str(tmp_path / "app"), str(listing)], capture_output=True, text=True, timeout=600
+        ["node", str(script), pyodide, str(folder), str(listing)], capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
