@@ -19,7 +19,8 @@ Columns:
 - Python ready: Adjutant can take orders / the bare page's loadPyodide() has resolved;
 - longest block: the longest stretch the main thread was busy (a long task) after the map showed (for
   the bare page, at all), until Python was ready. Target (issue 21): none over 200 ms.
-Times are milliseconds from navigation start (performance.now() in the page), medians over the runs.
+Times are milliseconds from navigation start (performance.now() in the page), medians over the runs;
+the ratios are of the medians, followed by each run's own ratio (its pages measured one after the other).
 --profile also prints, for Adjutant, the medians of the page's start-up marks (the shell's, the loader's
 around loadPyodide, and the Python UI's), to see where the time goes.
 Targets (issue 21): Python ready <= 0.5x bare Pyodide warm and on revisit, <= 0.7x cold; figures in
@@ -205,9 +206,13 @@ def main() -> None:
     for kind, target in (("cold", 0.7), ("warm", 0.5), ("revisit", 0.5), ("offline", 0.5)):
         bare = statistics.median(results[f"bare Pyodide {'warm' if kind == 'offline' else kind}"]["Python ready"])
         against = "bare Pyodide warm" if kind == "offline" else "bare Pyodide"
+        runs = results[f"bare Pyodide {'warm' if kind == 'offline' else kind}"]["Python ready"]
         for name in ("Adjutant", "Adjutant no snapshot"):
-            ours = statistics.median(results[f"{name} {kind}"]["Python ready"])
-            print(f"{kind}: {name} ready / {against} ready = {ours / bare:.2f} (target <= {target})")
+            times = results[f"{name} {kind}"]["Python ready"]
+            ours = statistics.median(times)
+            # each run's ratio (the pages of a run measured minutes apart at most), to show the spread
+            each = " ".join(f"{mine / theirs:.2f}" for mine, theirs in zip(times, runs, strict=True))
+            print(f"{kind}: {name} ready / {against} ready = {ours / bare:.2f} (target <= {target}); runs: {each}")
     if args.profile:
         for key, named in marks.items():
             if named:
