@@ -18,8 +18,8 @@ from adjutant import cluster_group as cg
 from adjutant.game import Game
 from adjutant.gamefile import from_data
 from adjutant_ui.session import order_label
-from app_driver import Site, open_app, reopen_app
-from test_cluster_group_game import PASSPHRASES, players_link, start, unlock
+from app_driver import Site, adjudicate, open_app, reopen_app
+from test_cluster_group_game import PASSPHRASES, gm_fragment, players_link, start, unlock
 from test_group_game import open_codes, order_list
 
 #: France's orders: a move, a research and a nomination (typed), and a nomination made with the form
@@ -115,3 +115,21 @@ def test_a_cluster_players_drafts_come_back_with_their_passphrase(new_context: A
     assert len(log) == 1 and log[0].startswith("kept: ") and f"France: {len(expected)} orders in" in log[0], log
     gm_orders = sorted(gm.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)"))
     assert gm_orders == expected
+
+    # the next phase's link: France's part opens clean; the spring link still has the spring drafts
+    spring = page.url
+    before = gm_fragment(gm)
+    adjudicate(gm)
+    gm_fragment(gm, before)
+    fall = players_link(gm)
+    assert cg.read_link(fall.split("#", 1)[1]).public != cg.read_link(spring.split("#", 1)[1]).public
+    page = reopen_app(page, fall)
+    opened(page, PASSPHRASES["france"], "france")
+    assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
+    assert order_list(page) == []
+    assert page.inner_text("#send-status") == ""
+    assert not page.locator("#orders-code-box").is_visible()
+    page = reopen_app(page, spring)
+    opened(page, PASSPHRASES["france"], "france")
+    assert order_list(page) == expected
+    assert page.input_value("#orders-code") == code
