@@ -9,7 +9,9 @@ what the group controller calls for it:
 * after every change the game master's page seals the parts again (:func:`reseal`): each power's part
   under its passphrase (web/seal.js), the whole game to the game master's own key (web/group.js);
 * a player opens the players' link (the public view), unlocks their own part with their passphrase
-  (:func:`unlock_player`) and drafts orders in that view; a code is bound to the link's public part;
+  (:func:`unlock`) and drafts orders in that view; a code is bound to the link's public part; the
+  player's drafts are kept in this browser under that power and public part, and put back only when the
+  passphrase opens the part again (:meth:`GroupController.restore_draft`);
 * the game master's link opens as the public view until the game master's passphrase unlocks the key,
   which opens the game (:func:`open_gm_part`).
 """
@@ -254,6 +256,8 @@ async def unlock(ctrl: GroupController, phrase: str) -> None:
         app.message(f"The link's secrets could not be opened: {error}. Nothing has changed.")
         return
     ctrl.remember_power(name)
+    # the orders and code this browser kept for this power at this phase (never before the passphrase)
+    ctrl.restore_draft(new, "from before the reload")
     js.document.getElementById("unlock-passphrase").value = ""
     power = part.game.variant.powers[name].name
     app.message(

@@ -114,8 +114,9 @@ class GroupState:
     code_note: str = ""
     #: the line saying a player's drafts were kept, until it is shown
     kept: str = ""
-    #: where a player's draft is kept (phases adjudicated, (game, phase)): see _draft_place
-    draft_place: tuple[int, tuple[str, str]] | None = None
+    #: where a player's draft is kept ((what the phase was told by: the phases adjudicated, or a Cluster
+    #: link's public part), (game, phase)): see _draft_place
+    draft_place: tuple[int | str, tuple[str, str]] | None = None
 
     @property
     def is_gm(self) -> bool:
@@ -161,23 +162,27 @@ class GroupController:
         if link.is_gm:
             state.intake = group.Intake.from_text(link.intake, link.game)
         elif power:
-            self._restore_draft(state, "from before the reload")
+            self.restore_draft(state, "from before the reload")
         self.pending = state
         return session
 
     # --- a player's drafts, kept in this browser (saves.Draft) ------------------------------------
     def _draft_place(self, state: GroupState) -> tuple[str, str] | None:
         """The game and phase a player's draft is kept under; None where none is kept (the game
-        master's view, a Cluster game's, no power chosen)."""
-        if state.is_gm or state.cluster is not None or not state.power:
+        master's view, no power chosen, a Cluster player's view before their passphrase opened it).
+        A Cluster game's phase is the digest of the link's public part, the one its codes bind."""
+        side = state.cluster
+        if state.is_gm or not state.power or (side is not None and not side.opened):
             return None
-        at = len(state.game.history)  # the phase's digest, worked out once per phase
+        # the phase's digest, worked out once per phase
+        at: int | str = side.public_text if side is not None else len(state.game.history)
         if state.draft_place is None or state.draft_place[0] != at:
-            phase = group.phase_digest(state.game, state.public_key)
+            phase = cluster_group.code_digest(state) if side is not None else group.phase_digest(
+                state.game, state.public_key)
             state.draft_place = (at, (group.b64(group.game_id(state.public_key)), group.b64(phase[:12])))
         return state.draft_place[1]
 
-    def _restore_draft(self, state: GroupState, since: str) -> None:
+    def restore_draft(self, state: GroupState, since: str) -> None:
         """Put back the orders and the code kept for the player's power at this phase, if any."""
         place = self._draft_place(state)
         if place is None:
@@ -259,6 +264,7 @@ class GroupController:
         if state.cluster is not None:
             if state.is_gm and state.cluster.opened:
                 state.intake = state.intake.for_phase(game)
+            self._keep_draft(state)  # (a Cluster player's, once their part is open)
             cluster_group.changed(self, state, replace_hash)
             return True
         if state.is_gm:
@@ -448,7 +454,7 @@ class GroupController:
         _id("orders-code-box").hidden = True
         self._say("send-status", "")
         if state.power:  # this power's drafts, if this browser played it at this phase before
-            self._restore_draft(state, "from before")
+            self.restore_draft(state, "from before")
         self.app.changed()
         self.app.render()
 
