@@ -892,6 +892,9 @@ class SiteServer(http.server.ThreadingHTTPServer):
     benchmark): the media types the page's files need, requests logged only when ``verbose``."""
 
     verbose = False
+    # A page's start asks for some 30 files at once and its service worker for every file of the site:
+    # socketserver's backlog of 5 overflows, and the kernel then drops or defers connections.
+    request_queue_size = 128
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
