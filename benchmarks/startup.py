@@ -204,13 +204,13 @@ def main() -> None:
             cells = [f"{statistics.median(row[n]):.0f}" if n in row else "-" for n in columns]
             print(f"{name + ' ' + kind:<32}" + "".join(f"{cell:>18}" for cell in cells))
     for kind, target in (("cold", 0.7), ("warm", 0.5), ("revisit", 0.5), ("offline", 0.5)):
-        bare = statistics.median(results[f"bare Pyodide {'warm' if kind == 'offline' else kind}"]["Python ready"])
-        against = "bare Pyodide warm" if kind == "offline" else "bare Pyodide"
         runs = results[f"bare Pyodide {'warm' if kind == 'offline' else kind}"]["Python ready"]
+        bare = statistics.median(runs)
+        against = "bare Pyodide warm" if kind == "offline" else "bare Pyodide"
         for name in ("Adjutant", "Adjutant no snapshot"):
             times = results[f"{name} {kind}"]["Python ready"]
             ours = statistics.median(times)
-            # each run's ratio (the pages of a run measured minutes apart at most), to show the spread
+            # each run's own ratio (a run's pages are measured one after the other), to show the spread
             each = " ".join(f"{mine / theirs:.2f}" for mine, theirs in zip(times, runs, strict=True))
             print(f"{kind}: {name} ready / {against} ready = {ours / bare:.2f} (target <= {target}); runs: {each}")
     if args.profile:
