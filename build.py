@@ -48,7 +48,7 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
@@ -895,6 +895,11 @@ class SiteServer(http.server.ThreadingHTTPServer):
     # A page's start asks for some 30 files at once and its service worker for every file of the site:
     # socketserver's backlog of 5 overflows, and the kernel then drops or defers connections.
     request_queue_size = 128
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A browser closing a connection while a file is sent (a page closed, or gone elsewhere) is no error.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
