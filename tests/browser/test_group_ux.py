@@ -332,24 +332,31 @@ def new_players_link(new_context: Any, site: Site) -> str:
     return str(gm.input_value("#players-link"))
 
 
+def played(*turns: str) -> Game:
+    """A game of Standard after each turn's orders (one text per phase) are given and adjudicated."""
+    game = Game.new("standard")
+    for orders in turns:
+        game.add_orders(orders)
+        game.adjudicate()
+    return game
+
+
 def two_powers_build(public_key: bytes) -> str:
     """The players' link a game master sends after Fall 1901, Austria and France each owed 2 builds."""
-    game = Game.new("standard")
-    game.add_orders("Austria: A vie - gal\nF tri - alb\nA bud - ser\nFrance: A mar - spa\nF bre - mao")
-    game.adjudicate()
-    game.add_orders("Austria: F alb - gre\nFrance: F mao - por")
-    game.adjudicate()
+    game = played(
+        "Austria: A vie - gal\nF tri - alb\nA bud - ser\nFrance: A mar - spa\nF bre - mao",
+        "Austria: F alb - gre\nFrance: F mao - por",
+    )
     assert str(game.phase) == "W1901A" and game.adjustments() == {"austria": 2, "france": 2}
     return group.public_link(game, public_key)
 
 
 def austria_dislodged(public_key: bytes) -> str:
     """The players' link a game master sends after Spring 1901's movement, Austria's army in Vienna dislodged."""
-    game = Game.new("standard")
-    game.add_orders("Russia: A war - gal\nF sev - rum\nItaly: A ven - tyr\nAustria: A bud - rum\nF tri - alb")
-    game.adjudicate()
-    game.add_orders("Russia: A gal - vie\nA mos - ukr\nItaly: A tyr S A gal - vie")
-    game.adjudicate()
+    game = played(
+        "Russia: A war - gal\nF sev - rum\nItaly: A ven - tyr\nAustria: A bud - rum\nF tri - alb",
+        "Russia: A gal - vie\nA mos - ukr\nItaly: A tyr S A gal - vie",
+    )
     assert str(game.phase) == "F1901R" and game.orders_due() == {"austria": 1}, (str(game.phase), game.orders_due())
     return group.public_link(game, public_key)
 
