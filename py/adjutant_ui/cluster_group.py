@@ -256,8 +256,9 @@ async def unlock(ctrl: GroupController, phrase: str) -> None:
         app.message(f"The link's secrets could not be opened: {error}. Nothing has changed.")
         return
     ctrl.remember_power(name)
-    # the orders and code this browser kept for this power at this phase (never before the passphrase)
-    ctrl.restore_draft(new, "from before the reload")
+    # the orders and code this browser kept for this power at this phase (never before the passphrase),
+    # whether kept before a reload or earlier in this page
+    ctrl.restore_draft(new, "in this browser")
     js.document.getElementById("unlock-passphrase").value = ""
     power = part.game.variant.powers[name].name
     app.message(

@@ -63,7 +63,7 @@ def test_a_cluster_players_drafts_come_back_with_their_passphrase(new_context: A
     ref.nominate("france", 3, "par")
     assert not [p for p in ref.add_orders("\n".join(TYPED), "france") if not p.kept]
     expected = labels(ref, "france")
-    kept_line = f"Your orders for {ref.phase.title} were kept from before the reload."
+    kept_line = f"Your orders for {ref.phase.title} were kept in this browser."
 
     context, _ = new_context(service_workers="block")
     page = open_app(context, players_link(gm))
