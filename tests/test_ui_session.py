@@ -264,6 +264,19 @@ def test_typed_illegal_orders_are_refused_unless_kept_anyway() -> None:
     assert "not adjacent" in session.is_illegal(session.game.orders_of("england")[-1])
 
 
+def test_an_order_kept_anyway_is_still_marked_illegal_once_the_game_comes_back_from_its_link() -> None:
+    from adjutant.codec import decode_link, encode_link
+
+    session = Session.new("standard")
+    session.enter_orders("F lon - bre\nA lvp - yor", "england", keep_illegal=True)
+    again = Session(decode_link(encode_link(session.game)))  # a reload, or the link opened elsewhere
+    illegal, legal = (next(o for o in again.game.orders_of("england") if o.unit.province == p) for p in ("lon", "lvp"))
+    assert "not adjacent" in again.is_illegal(illegal)
+    assert again.is_illegal(legal) == ""
+    marked = {shape.at: shape.illegal for shape in again.shapes()}
+    assert marked["lon"] is True and marked["lvp"] is False
+
+
 def test_typed_orders_for_a_power_merge_by_unit_and_say_what_they_replaced() -> None:
     session = Session.new("standard")
     session.click("par")

@@ -206,8 +206,6 @@ class Session:
     note: str = ""
     #: the unit type of a build waiting for its coast to be chosen
     build_type: str | None = None
-    #: orders the player chose to keep although illegal (they will hold), with the parser's reason
-    illegal: list[tuple[Order, str]] = field(default_factory=list)
     #: what the last text entry replaced: (earlier order, the order now given), as the list shows them
     replaced: list[tuple[str, str]] = field(default_factory=list)
     #: the lines of the last text entry that were not taken (they stay in the box to be corrected)
@@ -493,12 +491,9 @@ class Session:
         out: list[Any] = []
         for problem in problems:
             order = self._quiet_parse(problem.text, power) if problem.kept else None
-            if problem.kept and order is not None:
-                if keep_illegal:
-                    self.illegal = [(o, m) for o, m in self.illegal if o != order] + [(order, problem.message)]
-                else:
-                    self._take_back(order, before)
-                    problem = OrderProblem(problem.line, problem.text, f"{problem.message} (not taken)", False)
+            if problem.kept and order is not None and not keep_illegal:
+                self._take_back(order, before)
+                problem = OrderProblem(problem.line, problem.text, f"{problem.message} (not taken)", False)
             out.append(problem)
         self.refused = [p.text for p in out if not p.kept and p.text]
         self.replaced = []
@@ -536,8 +531,11 @@ class Session:
             game.add_order(kept)
 
     def is_illegal(self, order: Order) -> str:
-        """The reason ``order`` is illegal if the player kept it anyway; "" otherwise."""
-        return next((why for o, why in self.illegal if o == order), "")
+        """The reason ``order``, given in the current phase, is illegal (it will hold), as the rules judge
+        it in this position; "" if it is not. Worked out from the game, so an order kept anyway is marked
+        however it came back: a reload, a link, a file, a group player's restored draft."""
+        check = self.game.check_order(order)
+        return check.reason if check.verdict == "illegal" else ""
 
     def unordered(self) -> list[str]:
         """What adjudicating now would leave without an order: units (holding, or disbanded in a

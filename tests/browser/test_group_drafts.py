@@ -57,6 +57,19 @@ def test_a_players_orders_are_kept_across_a_reload_and_can_be_sent(new_context: 
     assert "Sealed 2 orders for England, Spring 1901" in page.inner_text("#orders-code-note")
 
 
+def test_an_order_kept_anyway_comes_back_marked_illegal(new_context: Any, site: Site) -> None:
+    context, _ = new_context(service_workers="block")
+    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+    page.check("#orders-keep")
+    enter(page, ["F Lon - Bre", "A Lvp - Yor"])
+    assert "illegal, will hold" in page.inner_text("#order-list li.illegal")
+    page = reload(page)
+    legal, illegal = order_list(page)
+    assert legal == "ENG: A Lvp - Yor" and illegal.startswith("ENG: F Lon - Bre illegal, will hold: ")
+    assert page.locator("#order-list li.illegal").count() == 1
+    assert page.locator("#map .adj-order.illegal").count() == 1
+
+
 def test_the_sealed_code_shown_is_kept_across_a_reload(new_context: Any, site: Site) -> None:
     context, _ = new_context(service_workers="block")
     page = open_app(context, players_link(site, Game.new("standard"), "england"))

@@ -13,7 +13,7 @@ from xml.etree import ElementTree
 import pytest
 from adjutant import pieces
 from adjutant_ui.compass import nearest_towards
-from app_driver import Site, adjudicate, new_game, open_app
+from app_driver import Site, adjudicate, new_game, open_app, reopen_app
 from test_play import click_map, enter_text, phase
 
 
@@ -66,6 +66,19 @@ def test_typed_orders_refuse_illegal_lines_merge_by_unit_and_leave_the_box(app: 
                                  "e => [e.cx.baseVal.value, e.cy.baseVal.value, e.r.baseVal.value]")
     assert mark == pytest.approx([unit[0] + pieces.ILLEGAL_MARK.offset[0], unit[1] + pieces.ILLEGAL_MARK.offset[1],
                                   pieces.ILLEGAL_MARK.radius], abs=0.06)
+    assert recorder.page_errors == []
+
+
+def test_an_order_kept_anyway_is_still_marked_after_a_reload(app: tuple[Any, Any], site: Site) -> None:
+    page, recorder = app
+    page.check("#orders-keep")
+    enter_text(page, "F bre - mun", "france")
+    assert "illegal, will hold" in page.inner_text("#order-list li.illegal")
+    page = reopen_app(page, site.url)  # the game comes back from the autosave
+    assert "FRA: F Bre - Mun" in order_list(page)
+    assert "illegal, will hold" in page.inner_text("#order-list li.illegal")
+    assert page.locator("#map .adj-order.illegal").count() == 1
+    assert page.locator("#map .adj-illegal-body").count() == 1
     assert recorder.page_errors == []
 
 
