@@ -247,3 +247,15 @@ def test_every_power_is_found_by_each_of_its_names_in_any_case(variant_id: str) 
                     found.abbrev.lower())
         assert find_power(variant, power.name) is power
     assert find_power(variant, "Atlantis") is None
+
+
+def test_a_paste_with_a_long_run_of_spaces_is_read_in_one_pass() -> None:
+    """A paste is cut into lines and headers in time linear in its length: a line of 300,000 spaces
+    between words (a hostile or garbled paste) once took the header patterns' backtracking an hour."""
+    g = START.copy()
+    gap = " " * 300_000
+    assert g.add_orders(f"France{gap}:\nA Par{gap}- Bur\nEngland{gap}\nF Lon - Nth{gap}x") != []
+    assert [format_order(o) for o in g.orders_of("france")] == ["A par - bur"]
+    assert g.orders_of("england") == ()
+    assert [p.kept for p in g.add_orders(f"Germany:{gap}A Ber - Kie")] == []
+    assert [format_order(o) for o in g.orders_of("germany")] == ["A ber - kie"]

@@ -681,6 +681,11 @@ def _find_unit(
     return unit
 
 
+#: a power's name as a header line or a line's prefix writes it: a letter, then letters, spaces, dots,
+#: apostrophes and dashes
+_NAME = re.compile(r"[A-Za-z][A-Za-z .'-]*")
+
+
 def split_orders(text: str, variant: Variant | None = None) -> list[tuple[int, str, str | None]]:
     """Cut a paste into ``(line number, order text, power named by a header line)`` triples.
 
@@ -696,13 +701,17 @@ def split_orders(text: str, variant: Variant | None = None) -> list[tuple[int, s
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        m = re.fullmatch(r"([A-Za-z][A-Za-z .'-]*?)\s*:?", line)
-        if m and (line.endswith(":") or (variant is not None and find_power(variant, m.group(1)) is not None)):
-            header = m.group(1)
+        # the name a line starts with, and what follows it: one greedy pattern, so that a long run of
+        # spaces is read in one pass (a name's pattern followed by "\s*" could share the spaces out in
+        # quadratically many ways before failing)
+        start = _NAME.match(line)
+        name = start.group().rstrip() if start else ""
+        after = line[start.end() :].lstrip() if start else line
+        if start and (after == ":" or (not after and variant is not None and find_power(variant, name) is not None)):
+            header = name
             continue
         # "France: A Par - Bur; A Mar - Spa": the prefix names the power of the whole line
-        prefix = re.match(r"\s*([A-Za-z][A-Za-z .'-]*?)\s*:", line)
-        line_power = prefix.group(1) if prefix else header
+        line_power = name if start and after.startswith(":") else header
         for part in line.split(";"):
             if part.strip():
                 out.append((n, part.strip(), line_power))
