@@ -217,3 +217,31 @@ def test_cluster_games_are_not_group_links() -> None:
 
     with pytest.raises(AdjutantError, match="Cluster"):
         group.public_link(cluster_views.new_game(1, "cluster"), KEY)
+
+
+@pytest.mark.parametrize(
+    "intake",
+    [
+        b'{"p":0,"r":{"france":[Infinity,"c"]}}',  # json reads Infinity; int() of it overflows
+        b'{"p":Infinity,"r":{}}',
+        b'{"p":0,"r":{"france":[1e30,"c"]}}',  # a time no clock shows: the table could not be drawn
+        b'{"p":0,"r":{"france":[281474976710656,"c"]}}',  # one more than a code's 6-byte number holds
+        b'{"p":0,"r":{"france":[-1,"c"]}}',
+        b'{"p":-1,"r":{}}',
+        b'{"p":0,"r":{"france":["5","c"]}}',
+        b"[" * 100_000,
+    ],
+)
+def test_a_game_masters_link_with_a_damaged_list_of_received_orders_is_refused(intake: bytes) -> None:
+    game = Game.new("standard")
+    gm = "standard.gm~" + group.b64(KEY) + "~c2VhbGVk~" + group.b64(intake) + "~" + encode_link(game).split(".", 1)[1]
+    with pytest.raises(GameFileError, match="list of received orders is malformed"):
+        group.read_group_link(gm)
+
+
+def test_the_latest_time_a_code_can_hold_is_shown_in_the_game_masters_table() -> None:
+    game = Game.new("standard")
+    latest = group.b64(b'{"p":0,"r":{"france":[281474976710655,"c"]}}')
+    intake = group.Intake.from_text(latest, game)
+    (france,) = [state for power, _, state in group.status(game, intake) if power == "france"]
+    assert france.startswith("sealed orders in (sent ")

@@ -39,6 +39,7 @@ from .codec import MAX_LINK, check_named_variant, decode_link, encode_link, link
 from .errors import AdjutantError, GameFileError, OrderError
 from .game import LEGAL, Game
 from .legal import adjustment_candidates
+from .limits import read_json
 from .orders import Build, Order, Support, Waive, format_order
 
 CODE_PREFIX = "orders~"
@@ -407,15 +408,22 @@ class Intake:
         if not text:
             return cls(len(game.history))
         try:
-            data = json.loads(unb64(text, "the game master's link").decode("utf-8"))
+            data = read_json(unb64(text, "the game master's link"), "the game master's link")
             received = {
-                str(p): Received(int(v[0]), "code" if v[1] == "c" else "typed")
+                str(p): Received(_count(v[0], 1 << (8 * SEQ)), "code" if v[1] == "c" else "typed")
                 for p, v in data["r"].items()
                 if p in game.variant.powers
             }
-            return cls(int(data["p"]), received).for_phase(game)
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
+            return cls(_count(data["p"], 1 << 16), received).for_phase(game)
+        except (GameFileError, KeyError, TypeError, IndexError, AttributeError):
             raise GameFileError("the game master's link is damaged: its list of received orders is malformed") from None
+
+
+def _count(value: object, bound: int) -> int:
+    """``value`` if it is a whole number from 0 up to ``bound`` (excluded); TypeError if not."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < bound:
+        raise TypeError(f"{value!r} is not a count below {bound}")
+    return value
 
 
 def status(game: Game, intake: Intake) -> list[tuple[str, str, str]]:
