@@ -1010,3 +1010,20 @@ def test_a_players_view_orders_only_its_own_units() -> None:
     session.click("par")
     assert session.selected == "par"
     assert session.click("bur") == ("A par - bur", [])
+
+
+def test_a_failed_waive_read_from_a_file_is_told_in_the_results() -> None:
+    """A game file may hold a Waive for a power with nothing to adjust (the order box refuses it; a file's
+    orders are given as written): it fails, and the results say so; it has no place on the map to name."""
+    game = Game.new("standard")
+    game.add_orders("France: A Par - Bur; A Mar - Spa; F Bre - Mao")
+    game.adjudicate()
+    game.add_orders("France: F Mao - Por")
+    game.adjudicate()
+    data = json.loads(game_to_text(game))
+    data["orders"] = {"germany": ["Waive"]}
+    loaded = game_from_text(json.dumps(data))
+    loaded.adjudicate()
+    for opened in (loaded, decode_link(encode_link(loaded))):
+        entries = Session(opened).results_entries()
+        assert ("Germany: the waive failed (no adjustment is due).", "order:") in entries

@@ -405,7 +405,9 @@ class Session:
                 elif s.outcome == "bounced" and s.kind in ("move", "retreat"):
                     lines.append((f"{owner(s.power)}: {unit(s.at)} bounced from {name(s.to)}.", key))
                 elif s.success is False and s.outcome != "dislodged":
-                    lines.append((f"{owner(s.power)}: the order of {unit(s.at)} failed ({s.reason or 'failed'}).", key))
+                    # (a waive is the one order with no place: "Waive" for a power with nothing to adjust)
+                    what = f"the order of {unit(s.at)}" if s.at else "the waive"
+                    lines.append((f"{owner(s.power)}: {what} failed ({s.reason or 'failed'}).", key))
         for province, units in sorted(marks.standoffs.items()):
             lines.append((f"Stand-off in {name(province)} ({', '.join(name(u) for u in units)}).",
                           f"standoff:{province}"))
