@@ -124,6 +124,16 @@ def deflated_link(text: str) -> str:
     return base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)[2:-4]).decode().rstrip("=")
 
 
+def _one_move_played(new_context: Any, site: Site) -> tuple[Any, Any, str]:
+    """A page whose game in hand has one phase played (France's A Par - Bur), its recorder and its autosave."""
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    page.fill("#orders-text", "France: A par - bur")
+    page.click("#orders-apply")
+    adjudicate(page)
+    return page, recorder, autosaved(page)
+
+
 # 6,000 nested arrays: json.loads overflows Pyodide's JavaScript stack (a fatal error, not an exception)
 DEEP = "[" * 6000 + "]" * 6000
 
@@ -131,12 +141,7 @@ DEEP = "[" * 6000 + "]" * 6000
 def test_deep_nesting_in_a_link_a_sealed_link_or_the_autosave_never_stops_the_page(
     new_context: Any, site: Site
 ) -> None:
-    context, recorder = new_context()
-    page = open_app(context, site.url)
-    page.fill("#orders-text", "France: A par - bur")
-    page.click("#orders-apply")
-    adjudicate(page)
-    played = autosaved(page)
+    page, recorder, played = _one_move_played(new_context, site)
     for fragment in (deflated_link(DEEP), "standard." + deflated_link(DEEP), "cluster.s=" + deflated_link(DEEP)):
         page = reopen_app(page, site.url + "#" + fragment)
         text = page.inner_text("#message-text")
@@ -144,7 +149,7 @@ def test_deep_nesting_in_a_link_a_sealed_link_or_the_autosave_never_stops_the_pa
         assert phase(page) == "F1901M"
     page.evaluate("save => localStorage.setItem('adjutant.autosave', save)", deflated_link(DEEP))
     page.close()
-    page = open_app(context, site.url)  # a fresh tab opens the autosave
+    page = open_app(page.context, site.url)  # a fresh tab opens the autosave
     assert "autosaved game could not be read" in page.inner_text("#message-text")
     assert "nested more than 16 levels" in page.inner_text("#message-text")
     assert played is not None
@@ -258,3 +263,48 @@ def test_an_order_with_odd_digits_among_good_ones_is_reported_and_the_good_ones_
     assert page.locator("select[name='nominate-france-3']").count() == 0
     assert page.locator("select[name='nominate-france-2']").count() == 1
     assert recorder.page_errors == []
+
+
+def _game_file_link(game_text: str) -> str:
+    """The link of a game read from a game file's text (its orders given as the file writes them)."""
+    from adjutant.codec import encode_link
+    from adjutant.gamefile import loads
+
+    game = loads(game_text)
+    game.adjudicate()
+    return encode_link(game)
+
+
+def test_links_that_open_a_game_the_panels_could_not_draw_or_a_broken_intake(new_context: Any, site: Site) -> None:
+    """A game with a failed Waive (a file's or link's order the order box refuses) opens and its results
+    are told; a game master's link whose list of received orders holds a time no clock shows is refused
+    with the reason, and the game in hand, its link and its autosave stay as they were."""
+    from adjutant import Game, group
+    from adjutant.gamefile import dumps
+
+    game = Game.new("standard")
+    game.add_orders("France: A Par - Bur; A Mar - Spa; F Bre - Mao")
+    game.adjudicate()
+    game.add_orders("France: F Mao - Por")
+    game.adjudicate()
+    data = json.loads(dumps(game))
+    data["orders"] = {"germany": ["Waive"]}
+    waive = _game_file_link(json.dumps(data))
+    key = group.b64(b"\x04" + bytes(range(64)))
+    intake = group.b64(b'{"p":0,"r":{"france":[1e30,"c"]}}')
+    gm = f"standard.gm~{key}~c2VhbGVk~{intake}~" + waive.split(".", 1)[1]
+
+    page, recorder, played = _one_move_played(new_context, site)
+    page.evaluate("h => { location.hash = h; }", gm)
+    page.wait_for_selector("#message:not([hidden])", timeout=10_000)
+    assert "list of received orders is malformed" in page.inner_text("#message-text")
+    assert phase(page) == "F1901M"
+    assert page.evaluate("location.hash.slice(1)") == played
+    assert stored(page, "adjutant.autosave") == played
+
+    page.evaluate("h => { location.hash = h; }", waive)
+    page.wait_for_function("() => document.documentElement.dataset.phase === 'S1902M'", timeout=10_000)
+    page.wait_for_function("() => document.getElementById('results').textContent.includes('Winter 1901')",
+                           timeout=10_000)
+    assert "no adjustment is due" in page.inner_text("#results")
+    assert recorder.page_errors == [] and recorder.console_errors == []
