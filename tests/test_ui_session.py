@@ -1014,7 +1014,8 @@ def test_a_players_view_orders_only_its_own_units() -> None:
 
 def test_a_failed_waive_read_from_a_file_is_told_in_the_results() -> None:
     """A game file may hold a Waive for a power with nothing to adjust (the order box refuses it; a file's
-    orders are given as written): it fails, and the results say so; it has no place on the map to name."""
+    orders are given as written): it fails, and the results say so; it has no place on the map to name. Builds
+    left unused, a result with neither order nor unit, read as "no order" too."""
     game = Game.new("standard")
     game.add_orders("France: A Par - Bur; A Mar - Spa; F Bre - Mao")
     game.adjudicate()
@@ -1027,3 +1028,6 @@ def test_a_failed_waive_read_from_a_file_is_told_in_the_results() -> None:
     for opened in (loaded, decode_link(encode_link(loaded))):
         entries = Session(opened).results_entries()
         assert ("Germany: the waive failed (no adjustment is due).", "order:") in entries
+        text = Session(opened).results_text()
+        assert "France:\n  no order  (2 unused build(s) waived)\n" in text
+        assert "Germany:\n  Waive  (fails: no adjustment is due)\n" in text

@@ -444,7 +444,8 @@ class Session:
         by_power: dict[str, list[str]] = {}
         for r in record.results:
             power = variant.powers[r.power].name if r.power in variant.powers else r.power
-            text = place_labels(variant, r.order or f"{r.unit}: no order")
+            # (a power's builds left unused are a result with neither order nor unit)
+            text = place_labels(variant, r.order or (f"{r.unit}: no order" if r.unit else "no order"))
             verdict = "" if r.success else "  (fails)"
             if r.reason:
                 verdict = f"  ({'' if r.success else 'fails: '}{place_labels(variant, r.reason)})"
