@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import gc
 import json
+import random
 
 import pytest
-from adjutant import GameFileError, available_variants, cluster_views, load_variant
+from adjutant import AdjutantError, GameFileError, available_variants, cluster_views, load_variant
 from adjutant.game import Game, Position
 from adjutant.orders import Support, Unit
 from adjutant.variant import province_of
@@ -1031,3 +1032,53 @@ def test_a_failed_waive_read_from_a_file_is_told_in_the_results() -> None:
         text = Session(opened).results_text()
         assert "France:\n  no order  (2 unused build(s) waived)\n" in text
         assert "Germany:\n  Waive  (fails: no adjustment is due)\n" in text
+
+
+def _forced_orders(game: Game, rng: random.Random) -> list[str]:
+    """Order texts of every kind for random units and places, most of which the order box refuses."""
+    places = [loc for prov in game.variant.provinces for loc in game.variant.locations(prov)]
+    units = list(game.units.values()) + [d.unit for d in game.position.dislodged]
+    texts = []
+    for _ in range(4):
+        u, to = rng.choice(units), rng.choice(places)
+        texts.append(rng.choice([
+            f"Build {rng.choice('AF')} {to}", "Waive", f"Remove {u.type} {u.location}", f"{u.type} {u.location} - {to}",
+            f"{u.type} {u.location} R {to}", f"{u.type} {u.location} D", f"{u.type} {u.location} S A {to}",
+            f"{u.type} {u.location} C A {rng.choice(places)} - {to}",
+        ]))
+    return texts
+
+
+@pytest.mark.parametrize("variant", ["standard", "cline6", "coast_running"])
+def test_orders_a_file_gives_unjudged_are_adjudicated_and_every_panel_drawn(variant: str) -> None:
+    """A game file's orders are given as written, not judged as the order box judges them: whatever such
+    orders make of a phase (seeded: the same cases every run), the game's results and panels are drawn."""
+    from adjutant.gamefile import from_data
+    from adjutant.orders import POWER_ORDERS
+    from adjutant.randomgame import random_game
+
+    rng = random.Random(5)
+    played = [game.copy() for game in random_game(variant, 5, 2)]
+    for _ in range(40):
+        game = rng.choice(played).copy()
+        game.clear_orders()
+        for text in _forced_orders(game, rng):
+            power = rng.choice(list(game.variant.powers))
+            try:
+                order = game.parse(text, power)
+            except AdjutantError:
+                continue
+            if not isinstance(order, POWER_ORDERS) or order.power == power:
+                game.add_order(order)
+        game = from_data(json.loads(game_to_text(game)))  # (the orders as a file gives them)
+        game.adjudicate()
+        session = Session(game)
+        for index in range(len(game.history) + 1):
+            session.step(to=index)
+            session.shapes()
+            session.results_entries()
+            session.phase_marks()
+            session.retreat_choices()
+            assert session.prompt()
+        assert session.results_text().startswith("Results for ")
+        assert session.results_entries()[0][0].startswith("Results of ")
