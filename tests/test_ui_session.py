@@ -443,7 +443,7 @@ def test_a_sealed_link_round_trips_its_public_part_and_seals() -> None:
     from adjutant_ui.sealed import decode_sealed_link, encode_sealed_link, is_sealed_link
 
     public = {"variant": "cluster", "phase": "S1901M", "list": [1, 2, 3]}
-    seals = {"gm": "AQAJJ8A-_x", "england": "AQAJJ8Bzz9"}
+    seals = {"gm": "AQAJJ8A-_x" + "A" * 56, "england": "AQAJJ8Bzz9" + "A" * 56}  # a seal's fewest bytes, 49
     fragment = encode_sealed_link(public, seals)
     # the variant's id first, readable (the page paints its map before Python starts), then the seal
     assert fragment.startswith("cluster.s=") and is_sealed_link("#" + fragment) and not is_sealed_link("abc")
@@ -625,7 +625,7 @@ def test_each_sealed_part_opens_its_holders_view_and_the_public_view_shows_no_se
     phrases = {part: f"{part}-passphrase" for part in sealed.part_names(game.variant)}
     texts = sealed.plaintexts(game, phrases)
     assert set(texts) == set(phrases)
-    seals = {p: "AA" for p in texts}
+    seals = {p: "A" * 66 for p in texts}  # each of a seal's fewest bytes (49)
     link = sealed.decode_sealed_link(sealed.encode_sealed_link(cluster_views.public_data(game), seals))
 
     public = sealed.public_game(link)
@@ -661,7 +661,8 @@ def test_a_sealed_link_with_a_part_for_no_holder_of_the_game_is_refused() -> Non
     from adjutant_ui import sealed
 
     game = _played_cluster_game()
-    fragment = sealed.encode_sealed_link(cluster_views.public_data(game), {"gm": "AA", "wales": "AA"})
+    seal = "A" * 66  # a seal's fewest bytes (49)
+    fragment = sealed.encode_sealed_link(cluster_views.public_data(game), {"gm": seal, "wales": seal})
     with pytest.raises(GameFileError, match="'wales'"):
         sealed.public_game(sealed.decode_sealed_link(fragment))
     with pytest.raises(GameFileError):

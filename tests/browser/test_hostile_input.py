@@ -8,6 +8,7 @@ import json
 import zlib
 from typing import Any
 
+import pytest
 from app_driver import Site, adjudicate, autosaved, new_cluster_game, open_app, open_new_cluster_dialog, reopen_app
 
 # A number past Python's int-string limit: json.loads raises ValueError, not a JSON error.
@@ -257,4 +258,26 @@ def test_an_order_with_odd_digits_among_good_ones_is_reported_and_the_good_ones_
     # the good line was taken: France's 3x is nominated, its 2x still due
     assert page.locator("select[name='nominate-france-3']").count() == 0
     assert page.locator("select[name='nominate-france-2']").count() == 1
+    assert recorder.page_errors == []
+
+
+@pytest.mark.parametrize("kept", [65, 64])
+def test_a_sealed_link_cut_short_in_its_last_seal_is_refused_and_the_game_stays(
+    new_context: Any, site: Site, kept: int
+) -> None:
+    """A Cluster link cut short (a chat's line limit, a careless copy) so that its last seal is no seal at
+    all: 65 characters (one past a whole group of four, not base64url) or 64 (fewer bytes than a seal's
+    header and tag). Opened, it says the link is cut short and shows the game in hand; it must not open
+    as a public view whose every passphrase, the game master's too, is then refused."""
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    new_cluster_game(page)
+    whole = autosaved(page)
+    last = whole.rsplit(".", 1)[1]
+    assert len(last) > 66
+    page = reopen_app(page, site.url + "#" + whole[: len(whole) - len(last) + kept])
+    said = page.inner_text("#message-text")
+    assert "link could not be opened" in said and "cut short" in said and "Showing your last game" in said, said
+    assert page.evaluate("location.hash") == "#" + whole
+    assert stored(page, "adjutant.autosave") == whole
     assert recorder.page_errors == []
