@@ -900,6 +900,7 @@ class App:
             return
         self.replacing()
         await self.show(new_session)
+        self.clear_message()  # it spoke of the game replaced
         self.changed()
         self.render()
 

@@ -281,3 +281,14 @@ def test_a_sealed_link_cut_short_in_its_last_seal_is_refused_and_the_game_stays(
     assert page.evaluate("location.hash") == "#" + whole
     assert stored(page, "adjutant.autosave") == whole
     assert recorder.page_errors == []
+
+
+def test_a_wrong_files_message_goes_when_a_new_game_is_started(app: Any) -> None:
+    """The message of a file that could not be opened ("Your game is unchanged") is about the game it
+    left in hand: a new game started from the header takes it away."""
+    page, recorder = app
+    drop_file(page, "not a game", "notes.json")
+    assert "notes.json could not be opened" in page.inner_text("#message-text")
+    page.click("#new-game")
+    page.wait_for_function("() => document.getElementById('message').hidden", timeout=10_000)
+    assert recorder.page_errors == []
