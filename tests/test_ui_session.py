@@ -1011,3 +1011,14 @@ def test_a_players_view_orders_only_its_own_units() -> None:
     session.click("par")
     assert session.selected == "par"
     assert session.click("bur") == ("A par - bur", [])
+
+
+def test_a_past_position_lists_the_orders_given_there() -> None:
+    session = Session.new("standard")
+    session.game.add_orders("France: A par - bur\nF bre - mao")
+    session.game.adjudicate()
+    session.game.add_orders("France: A bur - mun")
+    session.step(to=len(session.game.history))
+    assert session.past_orders() == []
+    session.step(to=0)
+    assert session.past_orders() == [("france", "F Bre - Mao"), ("france", "A Par - Bur")]

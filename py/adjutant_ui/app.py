@@ -1675,7 +1675,13 @@ class App:
         game = session.game
         listing = _id("order-list")
         listing.replaceChildren()
-        for power, orders in sorted(game.all_orders().items()):
+        powers = game.variant.powers
+        for power, text in session.past_orders():  # a past position: the orders given there
+            item = document.createElement("li")
+            item.dataset.power = power
+            item.textContent = f"{powers[power].abbrev if power in powers else power}: {text}"
+            listing.appendChild(item)
+        for power, orders in sorted(game.all_orders().items()) if session.at_current else []:
             for order in orders:
                 item = document.createElement("li")
                 item.dataset.power = power
