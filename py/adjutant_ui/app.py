@@ -222,7 +222,10 @@ class App:
         box.className = f"message {kind}"
         box.hidden = False
 
-    def clear_message(self) -> None:
+    def clear_message(self, only: str = "") -> None:
+        """Hide the message; with ``only``, only while it still says that (a later one stays)."""
+        if only and str(_id("message-text").textContent) != only:
+            return
         _id("message").hidden = True
 
     # --- start ---------------------------------------------------------------------------------------
@@ -1242,7 +1245,8 @@ class App:
             asyncio.ensure_future(self._use_passphrases(purpose, variant_id, phrases))
 
     async def _use_passphrases(self, purpose: str, variant_id: str, phrases: dict[str, str]) -> None:
-        self.message("Making the keys from the passphrases…", "info")
+        waiting = "Making the keys from the passphrases…"
+        self.message(waiting, "info")
         try:
             if purpose == "new":
                 # The new game is shown at once and takes orders while its keys are made (PBKDF2, seconds
@@ -1251,8 +1255,9 @@ class App:
                 self.replacing()
                 await self.show(Session(game), role=GM, passphrases=phrases)
                 self.keys_task = asyncio.ensure_future(self._add_keys(phrases))
-                self.message("New game: give its orders now. Making its keys from the passphrases (its link "
-                             "follows once they are ready)…", "info")
+                waiting = ("New game: give its orders now. Making its keys from the passphrases (its link "
+                           "follows once they are ready)…")
+                self.message(waiting, "info")
                 self.render()
             else:
                 keys = await self._derive_keys(phrases)
@@ -1262,7 +1267,7 @@ class App:
         except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
             self.message(f"The game could not be sealed: {error}")
             return
-        self.clear_message()
+        self.clear_message(only=waiting)  # a message given meanwhile (a refused nomination) stays
         self.render()
 
     async def _derive_keys(self, phrases: dict[str, str]) -> dict[str, Any]:
@@ -1373,6 +1378,12 @@ class App:
             self.message(str(error))
         self.changed()
         self.render()
+        # the form of the button pressed is drawn again or gone: the keyboard goes on to the next form, or
+        # after the last to what follows it, not back to the top of the page
+        active = _v(document.activeElement)
+        if active is None or active.isSameNode(document.body):
+            following = _v(document.querySelector("#nominations select"))
+            (following if following is not None else _id("secret-list")).focus()
 
     # --- drawing -------------------------------------------------------------------------------------
     def _stale(self, panel: str, data: Any) -> bool:
