@@ -221,6 +221,10 @@ class App:
         _id("message-text").textContent = text
         box.className = f"message {kind}"
         box.hidden = False
+        # given by a control far down the page (a phone's Secrets panel, say): the message at the top is
+        # brought on screen, or the press would seem to do nothing (an embed never scrolls its host page)
+        if not self.embed and float(box.getBoundingClientRect().bottom) < 0:
+            box.scrollIntoView()
 
     def clear_message(self, only: str = "") -> None:
         """Hide the message; with ``only``, only while it still says that (a later one stays)."""
