@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 KEY = b"\x04" + bytes(range(64))
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
-SEALS = {p: group.b64(f"sealed part {i}".encode()) for i, p in enumerate(POWERS)}
+SEALS = {p: group.b64(f"sealed part {i}".encode().ljust(cg.MIN_SEAL_BYTES, b".")) for i, p in enumerate(POWERS)}
 
 
 def _view(game: Game, power: str) -> Game:
@@ -143,6 +143,7 @@ def test_the_game_masters_part_must_be_this_public_parts_game() -> None:
         (lambda t: t + "~prussia", "'prussia', not a power"),
         (lambda t: t.replace(SEALS["germany"], "se%l3"), "base64url"),
         (lambda t: t.replace(SEALS["germany"], ""), "empty"),
+        (lambda t: t.replace(SEALS["germany"], SEALS["germany"][:64]), "cut short or damaged: its sealed part of G"),
         (lambda t: t + "~a~b", "wrong number of parts"),
         (lambda t: t[: t.index("~", t.index("~") + 1) + 5] + t[t.index("~", t.index("~") + 1) + 9 :], "public part"),
         (lambda t: t + "A" * 1_000_001, "too long"),

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from adjutant import GameFileError, cluster_views, gamefile
+from adjutant import cluster_group as cg
 from adjutant.game import Game
 from adjutant.group import b64
 from adjutant.randomgame import random_game
@@ -152,10 +153,11 @@ def test_a_ten_year_game_round_trips_through_a_version_2_link(seed: int) -> None
 
 def test_a_version_2_link_with_only_the_game_masters_seal_keeps_the_others_empty() -> None:
     game = _game()
-    link = sealed.sealed_link(game, {sealed.GM: "AQAA"})
+    seal = b64(bytes(cg.MIN_SEAL_BYTES))
+    link = sealed.sealed_link(game, {sealed.GM: seal})
     fragment = link.fragment()
-    assert fragment.endswith("~AQAA" + "." * len(game.variant.powers))
-    assert sealed.decode_sealed_link(fragment).sealed == {sealed.GM: "AQAA"}
+    assert fragment.endswith(f"~{seal}" + "." * len(game.variant.powers))
+    assert sealed.decode_sealed_link(fragment).sealed == {sealed.GM: seal}
 
 
 def test_a_version_1_link_still_opens() -> None:
@@ -191,6 +193,8 @@ def _v2(fields: str) -> str:
 
 _PUBLIC = sealed.sealed_link(_game(), {}).public_text
 _EMPTY = "." * 7
+#: a seal of the fewest bytes one holds (66 characters)
+_SEAL = b64(bytes(cg.MIN_SEAL_BYTES))
 
 
 @pytest.mark.parametrize(
@@ -208,6 +212,8 @@ _EMPTY = "." * 7
         (_v2(f"2~{_PUBLIC}~AA.AA"), "2 sealed parts for 8 holders"),
         (_v2(f"2~{_PUBLIC}~{_EMPTY}"), "no sealed parts"),
         (_v2(f"2~{_PUBLIC}~<img>{_EMPTY}"), "not base64url"),
+        (_v2(f"2~{_PUBLIC}~{_EMPTY}{_SEAL[:-1]}"), "cut short or damaged: the sealed part 'turkey' is too short"),
+        (_v2(f"2~{_PUBLIC}~{_SEAL[:64]}{_EMPTY}"), "cut short or damaged: the sealed part 'gm'"),
         (_v2("2~" + "A" * 1_000_001), "too long"),
     ],
 )

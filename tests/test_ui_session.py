@@ -444,7 +444,7 @@ def test_a_sealed_link_round_trips_its_public_part_and_seals() -> None:
     from adjutant_ui.sealed import decode_sealed_link, encode_sealed_link, is_sealed_link
 
     public = {"variant": "cluster", "phase": "S1901M", "list": [1, 2, 3]}
-    seals = {"gm": "AQAJJ8A-_x", "england": "AQAJJ8Bzz9"}
+    seals = {"gm": "AQAJJ8A-_x" + "A" * 56, "england": "AQAJJ8Bzz9" + "A" * 56}  # a seal's fewest bytes, 49
     fragment = encode_sealed_link(public, seals)
     # the variant's id first, readable (the page paints its map before Python starts), then the seal
     assert fragment.startswith("cluster.s=") and is_sealed_link("#" + fragment) and not is_sealed_link("abc")
@@ -626,7 +626,7 @@ def test_each_sealed_part_opens_its_holders_view_and_the_public_view_shows_no_se
     phrases = {part: f"{part}-passphrase" for part in sealed.part_names(game.variant)}
     texts = sealed.plaintexts(game, phrases)
     assert set(texts) == set(phrases)
-    seals = {p: "AA" for p in texts}
+    seals = {p: "A" * 66 for p in texts}  # each of a seal's fewest bytes (49)
     link = sealed.decode_sealed_link(sealed.encode_sealed_link(cluster_views.public_data(game), seals))
 
     public = sealed.public_game(link)
@@ -662,7 +662,8 @@ def test_a_sealed_link_with_a_part_for_no_holder_of_the_game_is_refused() -> Non
     from adjutant_ui import sealed
 
     game = _played_cluster_game()
-    fragment = sealed.encode_sealed_link(cluster_views.public_data(game), {"gm": "AA", "wales": "AA"})
+    seal = "A" * 66  # a seal's fewest bytes (49)
+    fragment = sealed.encode_sealed_link(cluster_views.public_data(game), {"gm": seal, "wales": seal})
     with pytest.raises(GameFileError, match="'wales'"):
         sealed.public_game(sealed.decode_sealed_link(fragment))
     with pytest.raises(GameFileError):
@@ -1082,3 +1083,14 @@ def test_orders_a_file_gives_unjudged_are_adjudicated_and_every_panel_drawn(vari
             assert session.prompt()
         assert session.results_text().startswith("Results for ")
         assert session.results_entries()[0][0].startswith("Results of ")
+
+
+def test_a_past_position_lists_the_orders_given_there() -> None:
+    session = Session.new("standard")
+    session.game.add_orders("France: A par - bur\nF bre - mao")
+    session.game.adjudicate()
+    session.game.add_orders("France: A bur - mun")
+    session.step(to=len(session.game.history))
+    assert session.past_orders() == []
+    session.step(to=0)
+    assert session.past_orders() == [("france", "F Bre - Mao"), ("france", "A Par - Bur")]

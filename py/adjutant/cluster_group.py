@@ -56,6 +56,10 @@ from .variant import Variant, load_variant, province_of
 MAX_CLUSTER_LINK = 1_000_000
 #: nor may its public part or the game master's part inflate to more than this
 MAX_INFLATED = 8_000_000
+#: the fewest bytes a power's sealed part (web/seal.js) holds: format (1), iterations (4), salt (16), IV (12)
+#: and AES-GCM's tag (16). A shorter one is a link cut short: refused when the link is read, for the page
+#: tries a passphrase on every part at once and a part that is no seal at all fails every passphrase.
+MIN_SEAL_BYTES = 1 + 4 + 16 + 12 + 16
 #: the clear header of the game master's sealed part: its format, then the game's id
 GM_PART_FORMAT = 0x81
 GM_PART_HEADER = 7
@@ -935,7 +939,10 @@ def read_link(fragment: str) -> ClusterLink:
             f"the group link is damaged: it has {len(seals)} sealed parts for {len(variant.powers)} powers"
         )
     for power, seal in zip(variant.powers, seals, strict=True):
-        _b64_part(seal, f"sealed part of {variant.powers[power].name}")
+        what = f"sealed part of {variant.powers[power].name}"
+        _b64_part(seal, what)
+        if len(unb64(seal, what)) < MIN_SEAL_BYTES:
+            raise GameFileError(f"the group link is cut short or damaged: its {what} is too short to be a seal")
     power = parts[3] if len(parts) == 4 else ""
     if power and power not in variant.powers:
         raise GameFileError(f"the group link names {power!r}, not a power of {variant.name}")

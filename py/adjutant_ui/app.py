@@ -221,8 +221,15 @@ class App:
         _id("message-text").textContent = text
         box.className = f"message {kind}"
         box.hidden = False
+        # given by a control far down the page (a phone's Secrets panel, say): the message at the top is
+        # brought on screen, or the press would seem to do nothing (an embed never scrolls its host page)
+        if not self.embed and float(box.getBoundingClientRect().bottom) < 0:
+            box.scrollIntoView()
 
-    def clear_message(self) -> None:
+    def clear_message(self, only: str = "") -> None:
+        """Hide the message; with ``only``, only while it still says that (a later one stays)."""
+        if only and str(_id("message-text").textContent) != only:
+            return
         _id("message").hidden = True
 
     # --- start ---------------------------------------------------------------------------------------
@@ -900,6 +907,7 @@ class App:
             return
         self.replacing()
         await self.show(new_session)
+        self.clear_message()  # it spoke of the game replaced
         self.changed()
         self.render()
 
@@ -1241,7 +1249,8 @@ class App:
             asyncio.ensure_future(self._use_passphrases(purpose, variant_id, phrases))
 
     async def _use_passphrases(self, purpose: str, variant_id: str, phrases: dict[str, str]) -> None:
-        self.message("Making the keys from the passphrases…", "info")
+        waiting = "Making the keys from the passphrases…"
+        self.message(waiting, "info")
         try:
             if purpose == "new":
                 # The new game is shown at once and takes orders while its keys are made (PBKDF2, seconds
@@ -1250,8 +1259,9 @@ class App:
                 self.replacing()
                 await self.show(Session(game), role=GM, passphrases=phrases)
                 self.keys_task = asyncio.ensure_future(self._add_keys(phrases))
-                self.message("New game: give its orders now. Making its keys from the passphrases (its link "
-                             "follows once they are ready)…", "info")
+                waiting = ("New game: give its orders now. Making its keys from the passphrases (its link "
+                           "follows once they are ready)…")
+                self.message(waiting, "info")
                 self.render()
             else:
                 keys = await self._derive_keys(phrases)
@@ -1261,7 +1271,7 @@ class App:
         except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
             self.message(f"The game could not be sealed: {error}")
             return
-        self.clear_message()
+        self.clear_message(only=waiting)  # a message given meanwhile (a refused nomination) stays
         self.render()
 
     async def _derive_keys(self, phrases: dict[str, str]) -> dict[str, Any]:
@@ -1372,6 +1382,12 @@ class App:
             self.message(str(error))
         self.changed()
         self.render()
+        # the form of the button pressed is drawn again or gone: the keyboard goes on to the next form, or
+        # after the last to what follows it, not back to the top of the page
+        active = _v(document.activeElement)
+        if active is None or active.isSameNode(document.body):
+            following = _v(document.querySelector("#nominations select"))
+            (following if following is not None else _id("secret-list")).focus()
 
     # --- drawing -------------------------------------------------------------------------------------
     def _stale(self, panel: str, data: Any) -> bool:
@@ -1674,7 +1690,13 @@ class App:
         game = session.game
         listing = _id("order-list")
         listing.replaceChildren()
-        for power, orders in sorted(game.all_orders().items()):
+        powers = game.variant.powers
+        for power, text in session.past_orders():  # a past position: the orders given there
+            item = document.createElement("li")
+            item.dataset.power = power
+            item.textContent = f"{powers[power].abbrev if power in powers else power}: {text}"
+            listing.appendChild(item)
+        for power, orders in sorted(game.all_orders().items()) if session.at_current else []:
             for order in orders:
                 item = document.createElement("li")
                 item.dataset.power = power

@@ -455,8 +455,14 @@ def _newer(version: int) -> None:
 
 
 def _check_seal(name: str, seal: object) -> None:
+    """A seal's form, checked when the link is opened: a link cut short in a seal is refused here, with
+    the game in hand kept, rather than opening and then refusing every passphrase (web/seal.js tries them
+    on every part at once, and a part that is no seal at all fails them all)."""
     if not isinstance(seal, str) or not seal or not set(seal) <= _B64URL:
         raise GameFileError(f"the link is damaged: the sealed part {name!r} is not base64url")
+    # unpadded base64url: 4 characters carry 3 bytes, and a last group of 1 character carries none
+    if len(seal) % 4 == 1 or len(seal) * 3 // 4 < cg.MIN_SEAL_BYTES:
+        raise GameFileError(f"the link is cut short or damaged: the sealed part {name!r} is too short to be a seal")
 
 
 def _decode_compact(named: str | None, text: str) -> SealedLink:

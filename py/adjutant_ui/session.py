@@ -243,6 +243,16 @@ class Session:
             self.view += 1 if (delta or 0) > 0 or to == last else -1
         self.clear_selection()
 
+    def past_orders(self) -> list[tuple[str, str]]:
+        """The orders given at the shown position when it is a past one, as its record keeps them:
+        (power, order as the page lists it), by power; none at the current position (its orders are the
+        game's own, still being given)."""
+        if self.at_current:
+            return []
+        record = self.game.history[self.view]
+        return [(power, place_labels(self.game.variant, text))
+                for power, texts in sorted(record.orders.items()) for text in texts]
+
     def shapes(self) -> list[Shape]:
         """The orders to draw: the current phase's as entered; none for a past position (the orders
         given there are drawn, with their results, on the position they made: the next step)."""

@@ -326,3 +326,21 @@ def test_open_file_is_written_as_the_buttons_beside_it(app: tuple[Any, Any]) -> 
     page, _ = app
     size = "id => getComputedStyle(document.getElementById(id)).fontSize"
     assert page.evaluate(size, "upload-label") == page.evaluate(size, "download")
+
+
+def test_the_embed_dialog_and_its_code_have_names(app: tuple[Any, Any], site: Site) -> None:
+    """"Embed code" opens a dialog whose code box a screen reader names by what it is for."""
+    page, recorder = app
+    page.focus("#copy-embed")
+    page.keyboard.press("Enter")
+    assert page.locator("#embed-dialog[open]").count() == 1
+    assert page.evaluate("document.activeElement.id") == "embed-code"
+    assert serious_violations(page, site) == []
+    names = page.evaluate("""() => [document.getElementById('embed-dialog'), document.getElementById('embed-code')]
+        .map(e => { const ids = (e.getAttribute('aria-labelledby') || '').split(' ').filter(Boolean);
+                    const by = ids.map(id => document.getElementById(id).textContent.trim()).join(' ');
+                    return by || (e.labels && e.labels.length ? e.labels[0].textContent.trim() : ''); })""")
+    assert names[0] == "Embed this game" and names[1].startswith("Paste this line"), names
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.id") == "copy-embed"
+    assert recorder.page_errors == []

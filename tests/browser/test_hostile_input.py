@@ -8,6 +8,7 @@ import json
 import zlib
 from typing import Any
 
+import pytest
 from app_driver import Site, adjudicate, autosaved, new_cluster_game, open_app, open_new_cluster_dialog, reopen_app
 
 # A number past Python's int-string limit: json.loads raises ValueError, not a JSON error.
@@ -308,3 +309,36 @@ def test_links_that_open_a_game_the_panels_could_not_draw_or_a_broken_intake(new
                            timeout=10_000)
     assert "no adjustment is due" in page.inner_text("#results")
     assert recorder.page_errors == [] and recorder.console_errors == []
+
+
+@pytest.mark.parametrize("kept", [65, 64])
+def test_a_sealed_link_cut_short_in_its_last_seal_is_refused_and_the_game_stays(
+    new_context: Any, site: Site, kept: int
+) -> None:
+    """A Cluster link cut short (a chat's line limit, a careless copy) so that its last seal is no seal at
+    all: 65 characters (one past a whole group of four, not base64url) or 64 (fewer bytes than a seal's
+    header and tag). Opened, it says the link is cut short and shows the game in hand; it must not open
+    as a public view whose every passphrase, the game master's too, is then refused."""
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    new_cluster_game(page)
+    whole = autosaved(page)
+    last = whole.rsplit(".", 1)[1]
+    assert len(last) > 66
+    page = reopen_app(page, site.url + "#" + whole[: len(whole) - len(last) + kept])
+    said = page.inner_text("#message-text")
+    assert "link could not be opened" in said and "cut short" in said and "Showing your last game" in said, said
+    assert page.evaluate("location.hash") == "#" + whole
+    assert stored(page, "adjutant.autosave") == whole
+    assert recorder.page_errors == []
+
+
+def test_a_wrong_files_message_goes_when_a_new_game_is_started(app: Any) -> None:
+    """The message of a file that could not be opened ("Your game is unchanged") is about the game it
+    left in hand: a new game started from the header takes it away."""
+    page, recorder = app
+    drop_file(page, "not a game", "notes.json")
+    assert "notes.json could not be opened" in page.inner_text("#message-text")
+    page.click("#new-game")
+    page.wait_for_function("() => document.getElementById('message').hidden", timeout=10_000)
+    assert recorder.page_errors == []

@@ -138,3 +138,25 @@ def test_zooming_in_makes_every_unit_and_place_big_enough_to_tap(
     tap_unit(page, unit)  # a second tap: it holds
     assert " H" in page.inner_text("#order-list")
     assert recorder.page_errors == []
+
+
+def test_a_message_given_far_down_the_page_is_brought_on_screen(
+        phone: tuple[Any, Any], new_context: Any, site: Site) -> None:
+    """A player on a phone unlocks a Cluster link with a wrong passphrase from the Secrets panel, far down
+    the page: the message saying so (shown at the page's top) is brought on screen, not left out of view."""
+    from app_driver import new_cluster_game
+
+    context, _ = new_context()
+    master = open_app(context, site.url)
+    new_cluster_game(master)
+    link = master.evaluate("location.href")
+    page, recorder = phone
+    page.goto("about:blank")
+    page = open_app(page.context, link)
+    page.fill("#unlock-passphrase", "not-the-passphrase-at-all")
+    page.locator("#unlock").tap()
+    page.wait_for_function("() => !document.getElementById('message').hidden", timeout=30_000)
+    assert "opens none of this game's secrets" in page.inner_text("#message-text")
+    page.wait_for_timeout(300)
+    on_screen(page, ("#message",))
+    assert recorder.page_errors == []

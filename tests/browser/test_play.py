@@ -183,3 +183,21 @@ def test_a_link_paints_its_own_variants_map_before_python_starts(new_context: An
     assert page.get_attribute("#map", "data-variant") == "loeb9"
     assert phase(page) == "F1901M"
     assert recorder.page_errors == []
+
+
+def test_a_past_position_lists_the_orders_given_there_not_the_current_ones(app: tuple[Any, Any]) -> None:
+    """Stepped back to a past position, the order list shows the orders given there (as its record keeps
+    them), never the orders being given in the current phase, whose units are elsewhere on the map."""
+    page, recorder = app
+    enter_text(page, "France: A par - bur\nF bre - mao")
+    adjudicate(page)
+    enter_text(page, "France: A bur - mun")
+    page.click("#hist-prev")
+    assert phase(page) == "S1901M"
+    listed = page.inner_text("#order-list")
+    assert "A Bur - Mun" not in listed
+    assert "FRA: A Par - Bur" in listed and "FRA: F Bre - Mao" in listed, listed
+    page.click("#hist-last")
+    assert phase(page) == "F1901M"
+    assert page.inner_text("#order-list") == "FRA: A Bur - Mun"
+    assert recorder.page_errors == []

@@ -11,7 +11,7 @@ from typing import Any
 from adjutant import cluster_views
 from adjutant.game import Game
 from adjutant_ui.session import game_to_text
-from app_driver import Site, adjudicate, inside_unit_box, new_game
+from app_driver import Site, adjudicate, inside_unit_box, new_cluster_game, new_game, open_new_cluster_dialog
 from test_accessibility import serious_violations
 from test_orders_and_embed import shows_on_top
 from test_play import enter_text
@@ -249,4 +249,50 @@ def test_a_coast_running_protect_is_given_by_keyboard_and_click_and_adjudicated(
     adjudicate(page)
     wait_for_phase(page, "F1901M")
     assert page.locator('#map .adj-unit[data-location="tus"][data-power="italy"]').count() == 1
+    assert recorder.page_errors == []
+
+
+def test_after_nominating_from_the_keyboard_the_focus_goes_on_to_the_next_form(app: tuple[Any, Any]) -> None:
+    """Nominate takes its power's form away: the focus goes to the next power's form, and after the last
+    one to the list of what this view knows, never back to the top of the page."""
+    page, recorder = app
+    new_cluster_game(page)
+    forms = page.eval_on_selector_all("#nominations fieldset", "els => els.map(e => e.dataset.power)")
+    for power in forms:
+        first = page.locator(f'#nominations select[data-power="{power}"]').first
+        first.focus()
+        page.keyboard.press("ArrowDown")  # from "choose…" to "a later build", for the 3× and the 2×
+        page.keyboard.press("Tab")
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.action") == f"nominate-{power}"
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "p => !document.querySelector(`#nominations fieldset[data-power='${p}']`)", arg=power, timeout=10_000)
+        following = forms[forms.index(power) + 1:]
+        if following:
+            assert page.evaluate("document.activeElement.dataset.power") == following[0]
+        else:
+            assert page.evaluate("document.activeElement.id") == "secret-list"
+    assert "Nominate" in page.inner_text("#order-list")
+    assert recorder.page_errors == []
+
+
+def test_a_message_given_while_a_new_games_keys_are_made_stays(app: tuple[Any, Any]) -> None:
+    """A new Cluster game takes orders while its keys are made; the note that they are being made goes
+    when they are ready, but a message given meanwhile (a nomination refused) stays to be read."""
+    page, recorder = app
+    open_new_cluster_dialog(page)
+    page.click("#passphrase-generate")
+    page.click("#passphrase-ok")
+    page.wait_for_selector("#nominations select", timeout=10_000)
+    assert "Making its keys" in page.inner_text("#message-text")  # the keys are not ready yet
+    page.select_option("#nominations select[data-power='austria'][data-level='3']", "bud")
+    page.select_option("#nominations select[data-power='austria'][data-level='2']", "bud")
+    page.click("[data-action=nominate-austria]")
+    refused = "Nominate 2 bud: A bud is already nominated the 3 times force unit"
+    assert page.inner_text("#message-text") == refused
+    page.wait_for_function("() => location.hash.startsWith('#cluster.s=')", timeout=30_000)  # the keys are ready
+    page.wait_for_timeout(200)
+    assert page.locator("#message").is_visible() and page.inner_text("#message-text") == refused
     assert recorder.page_errors == []
