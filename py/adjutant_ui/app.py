@@ -11,7 +11,7 @@ import contextlib
 import json
 import math
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import js
 from adjutant import AdjutantError, available_variants, cluster_views, load_variant
@@ -21,7 +21,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, compass, sealed
 from .board import Board, show_drawn
-from .group import CODE_LINK, GroupController, inert
+from .group import CODE_LINK, GroupController, GroupState, inert
 from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
@@ -130,6 +130,22 @@ def _draw_board(board: Board, session: Session, show_results: bool, chosen: str 
     return sites
 
 
+class InHand(NamedTuple):
+    """The game in hand as the page shows it (:meth:`App.in_hand`), to be put back if opening another
+    game fails."""
+
+    session: Session | None
+    role: str
+    link: SealedLink | None
+    keys: dict[str, Any]
+    passphrases: dict[str, str]
+    keys_task: Any
+    group: GroupState | None
+    last_link: str
+    #: the save's slot: (game id, saved, keep the autosave)
+    slot: tuple[str, bool, bool]
+
+
 class App:
     def __init__(self, view: str) -> None:
         self.view = view
@@ -211,7 +227,9 @@ class App:
                 data = to_js({"adjutantHeight": height}, dict_converter=js.Object.fromEntries)
                 js.window.parent.postMessage(data, "*")
 
-    def message(self, text: str, kind: str = "error") -> None:
+    def message(self, text: str, kind: str = "error", beside: bool = False) -> None:
+        """Show ``text`` at the top of the page; ``beside``: the control that gave it says it beside
+        itself too, so the page is not scrolled away from it."""
         box = _id("message")
         for action in box.querySelectorAll(".message-action"):
             action.remove()
@@ -223,7 +241,7 @@ class App:
         box.hidden = False
         # given by a control far down the page (a phone's Secrets panel, say): the message at the top is
         # brought on screen, or the press would seem to do nothing (an embed never scrolls its host page)
-        if not self.embed and float(box.getBoundingClientRect().bottom) < 0:
+        if not self.embed and not beside and float(box.getBoundingClientRect().bottom) < 0:
             box.scrollIntoView()
 
     def clear_message(self, only: str = "") -> None:
@@ -397,6 +415,25 @@ class App:
                 "Replace it?"
             )
         )
+
+    def in_hand(self) -> InHand:
+        """What the page shows now, to be put back (:meth:`put_back`) if opening another game fails."""
+        return InHand(self.session, self.role, self.link, self.keys, self.passphrases, self.keys_task,
+                      self.group.state, self.last_link, (self.game_id, self.saved, self.keep_autosave))
+
+    async def put_back(self, before: InHand) -> None:
+        """After a failed opening: the game that was in hand, shown again as it was (if another had been
+        shown meanwhile), with its save's slot; the failed game's save waiting to be written is dropped."""
+        self.game_id, self.saved, self.keep_autosave = before.slot
+        self.push_next = False
+        if before.session is None or self.session is before.session:
+            return
+        self.pending_save = None
+        self.group.pending = before.group
+        await self.show(before.session, role=before.role, link=before.link, keys=before.keys,
+                        passphrases=before.passphrases)
+        self.keys_task, self.last_link = before.keys_task, before.last_link
+        self.render()
 
     def replacing(self, game_id: str = "") -> None:
         """The next game shown replaces the one in hand: give it its slot and a new history entry."""
@@ -929,7 +966,7 @@ class App:
         asyncio.ensure_future(self._open_link(fragment))
 
     async def _open_link(self, fragment: str, game_id: str = "", push: bool = False) -> None:
-        before = (self.game_id, self.saved, self.keep_autosave)
+        before = self.in_hand()
         try:
             if self.group.claims(fragment):
                 group_session = self.group.read(fragment)
@@ -952,15 +989,13 @@ class App:
                 self.clear_message()
                 self.render()
                 return
+            self.clear_message()
+            self.changed()
+            self.render()
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
-            self.game_id, self.saved, self.keep_autosave = before
-            self.push_next = False
+            await self.put_back(before)
             self.message(f"The link could not be opened: {error}. Your game is unchanged.")
             self.changed(replace_hash=True)
-            return
-        self.clear_message()
-        self.changed()
-        self.render()
 
     # --- files and links --------------------------------------------------------------------------
     def changed(self, replace_hash: bool = True) -> None:
@@ -1138,20 +1173,20 @@ class App:
             return
         if not self.may_replace():
             return
-        before = (self.game_id, self.saved, self.keep_autosave)
+        before = self.in_hand()
         self.replacing()
         try:
             await self.show(Session(game), role=GM if secret else "")
-        except Exception as error:  # noqa: BLE001 - its map did not load: the game in hand stays
-            self.game_id, self.saved, self.keep_autosave = before
-            self.push_next = False
+            self.clear_message()
+            if secret:  # the game master's own file: no link until passphrases seal it
+                self.last_link = ""
+            self.changed()
+            self.render()
+        except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
+            await self.put_back(before)
             self.message(f"{name} could not be opened: {error}. Your game is unchanged.")
+            self.changed(replace_hash=True)
             return
-        self.clear_message()
-        if secret:  # the game master's own file: no link until passphrases seal it
-            self.last_link = ""
-        self.changed()
-        self.render()
         if secret:
             self.open_passphrases("change")
 

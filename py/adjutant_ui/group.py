@@ -554,7 +554,7 @@ class GroupController:
         if key is None or key is jsnull:
             wrong = "That passphrase does not open this game's key. Nothing has changed."
             self._say("group-status", wrong, "error")
-            app.message(wrong)
+            app.message(wrong, beside=True)
             _id("gm-passphrase").focus()
             _id("gm-passphrase").select()  # typing again replaces it
             return
@@ -570,7 +570,7 @@ class GroupController:
         _id("gm-passphrase").value = ""
         _id("unlock-passphrase").value = ""
         unlocked = "Unlocked: paste the players' sealed orders codes."
-        app.message(unlocked, "info")  # where the Secrets form was used, and beside the Group game panel
+        app.message(unlocked, "info", beside=True)  # where the Secrets form was used; the Group game panel says it too
         app.render()
         self._say("group-status", unlocked)
         _id("codes-text").focus()

@@ -342,3 +342,55 @@ def test_a_wrong_files_message_goes_when_a_new_game_is_started(app: Any) -> None
     page.click("#new-game")
     page.wait_for_function("() => document.getElementById('message').hidden", timeout=10_000)
     assert recorder.page_errors == []
+
+
+#: Makes the page's next drawing of a game at Spring 1901 fail, once: a stand-in for anything that fails
+#: once another game has been shown (a panel that cannot draw it). The page's own Python is reached
+#: through the interpreter the shell started.
+FAIL_TO_DRAW_SPRING_1901 = """async () => {
+  const python = await window.adjutantShell.python.started;
+  python.runPython(`
+import adjutant_ui.app as page
+drawn = page.App.render
+def failing(self):
+    if self.session is not None and str(self.session.game.phase) == "S1901M":
+        page.App.render = drawn
+        raise RuntimeError("a panel could not be drawn")
+    return drawn(self)
+page.App.render = failing
+`);
+}"""
+
+
+def test_a_link_or_file_that_fails_once_shown_puts_the_game_in_hand_back(new_context: Any, site: Site) -> None:
+    """Whatever fails after another game is shown, the game in hand comes back as it was, with its link
+    in the address bar and in the autosave, and the page says so truthfully."""
+    from adjutant import load_variant
+    from adjutant.codec import encode_link
+    from adjutant.game import Game
+    from adjutant.gamefile import dumps
+
+    page, recorder, played = _one_move_played(new_context, site)
+    fresh = Game.new(load_variant("standard"))
+    page.evaluate(FAIL_TO_DRAW_SPRING_1901)
+    page.evaluate("h => { location.hash = h; }", encode_link(fresh))
+    page.wait_for_function("() => document.getElementById('message-text').textContent.includes('could not be')",
+                           timeout=20_000)
+    said = page.inner_text("#message-text")
+    assert "link could not be opened" in said and "a panel could not be drawn" in said and "unchanged" in said
+    assert phase(page) == "F1901M"
+    assert page.evaluate("location.hash") == "#" + played
+    assert stored(page, "adjutant.autosave") == played
+
+    page.evaluate(FAIL_TO_DRAW_SPRING_1901)
+    drop_file(page, dumps(fresh), "spring.json")
+    said = page.inner_text("#message-text")
+    assert "spring.json could not be opened" in said and "a panel could not be drawn" in said, said
+    assert phase(page) == "F1901M"
+    assert page.evaluate("location.hash") == "#" + played
+    assert stored(page, "adjutant.autosave") == played
+    # the game in hand plays on: the next phase's orders are taken
+    page.fill("#orders-text", "France: A bur - mun")
+    page.click("#orders-apply")
+    page.wait_for_function("() => document.getElementById('order-list').textContent.includes('Mun')")
+    assert recorder.page_errors == []
