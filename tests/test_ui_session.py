@@ -1014,10 +1014,9 @@ def test_a_players_view_orders_only_its_own_units() -> None:
     assert session.click("bur") == ("A par - bur", [])
 
 
-def test_a_failed_waive_read_from_a_file_is_told_in_the_results() -> None:
-    """A game file may hold a Waive for a power with nothing to adjust (the order box refuses it; a file's
-    orders are given as written): it fails, and the results say so; it has no place on the map to name. Builds
-    left unused, a result with neither order nor unit, read as "no order" too."""
+def failed_waive_file() -> str:
+    """A game file at Winter 1901 (France with two builds due) whose orders hold a Waive for Germany, which
+    has nothing to adjust: the order box refuses such an order; a file's orders are given as written."""
     game = Game.new("standard")
     game.add_orders("France: A Par - Bur; A Mar - Spa; F Bre - Mao")
     game.adjudicate()
@@ -1025,7 +1024,13 @@ def test_a_failed_waive_read_from_a_file_is_told_in_the_results() -> None:
     game.adjudicate()
     data = json.loads(game_to_text(game))
     data["orders"] = {"germany": ["Waive"]}
-    loaded = game_from_text(json.dumps(data))
+    return json.dumps(data)
+
+
+def test_a_failed_waive_read_from_a_file_is_told_in_the_results() -> None:
+    """The Waive of :func:`failed_waive_file` fails, and the results say so; it has no place on the map to
+    name. Builds left unused, a result with neither order nor unit, read as "no order" too."""
+    loaded = game_from_text(failed_waive_file())
     loaded.adjudicate()
     for opened in (loaded, decode_link(encode_link(loaded))):
         entries = Session(opened).results_entries()

@@ -280,17 +280,10 @@ def test_links_that_open_a_game_the_panels_could_not_draw_or_a_broken_intake(new
     """A game with a failed Waive (a file's or link's order the order box refuses) opens and its results
     are told; a game master's link whose list of received orders holds a time no clock shows is refused
     with the reason, and the game in hand, its link and its autosave stay as they were."""
-    from adjutant import Game, group
-    from adjutant.gamefile import dumps
+    from adjutant import group
+    from test_ui_session import failed_waive_file
 
-    game = Game.new("standard")
-    game.add_orders("France: A Par - Bur; A Mar - Spa; F Bre - Mao")
-    game.adjudicate()
-    game.add_orders("France: F Mao - Por")
-    game.adjudicate()
-    data = json.loads(dumps(game))
-    data["orders"] = {"germany": ["Waive"]}
-    waive = _game_file_link(json.dumps(data))
+    waive = _game_file_link(failed_waive_file())
     key = group.b64(b"\x04" + bytes(range(64)))
     intake = group.b64(b'{"p":0,"r":{"france":[1e30,"c"]}}')
     gm = f"standard.gm~{key}~c2VhbGVk~{intake}~" + waive.split(".", 1)[1]
