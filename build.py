@@ -6,8 +6,8 @@
 dist/ holds everything the page fetches, so no request leaves the site's origin:
 - index.html (the game table) and embed.html (a read-only map of a game), the JS shell and CSS (web/);
 - maps/<variant>.svg, drawn by the renderer (py/adjutant_maps) when it is present;
-- app-<hash>/: the variant data (maps/*.json) and PyScript's own package as bytecode, which the
-  interpreter module (below) fetches as Pyodide starts and writes into Python's home; and modules.zip,
+- app-<hash>/: files.bin, the variant data (maps/*.json) and PyScript's own package as bytecode, which
+  the interpreter module (below) fetches as Pyodide starts and writes into Python's home; and modules.zip,
   the engine (py/adjutant) and the UI's modules (py/adjutant_ui) as bytecode compiled by the page's own
   Pyodide (run under Node), which only a Python started without the snapshot fetches and unpacks (the
   snapshot holds them all);
@@ -157,15 +157,25 @@ async function loadOnce(options) {
   }
 }
 
-// The bytes of the app's files named (fetched all at once), by name.
-async function fetchApp(names) {
-  return Promise.all(
-    names.map(async (name) => {
-      const response = await fetch(new URL(APP.folder + name, import.meta.url));
-      if (!response.ok) throw new Error("the page's file " + name + " could not be had: HTTP " + response.status);
-      return [name, new Uint8Array(await response.arrayBuffer())];
-    }),
-  );
+// The bytes of one file of the app's folder.
+async function fetchBytes(name) {
+  const response = await fetch(new URL(APP.folder + name, import.meta.url));
+  if (!response.ok) throw new Error("the page's file " + name + " could not be had: HTTP " + response.status);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+// The app's files, by name: fetched as one (APP.bundle holds their bytes one after the other, in the
+// order and of the sizes APP.files gives), for each fetch costs the page's main thread a millisecond or more.
+async function fetchApp() {
+  const bytes = await fetchBytes(APP.bundle);
+  const files = [];
+  let at = 0;
+  for (const [name, size] of APP.files) {
+    files.push([name, bytes.subarray(at, at + size)]);
+    at += size;
+  }
+  if (at !== bytes.length) throw new Error("the page's file " + APP.bundle + " is not the one this build lists");
+  return files;
 }
 
 // Python's home gets the app's files: the variants' data where the engine reads them (maps/), and
@@ -179,8 +189,7 @@ async function writeApp(pyodide, files, withArchive) {
     pyodide.FS.writeFile(HOME + name, bytes, { canOwn: true });
   }
   if (withArchive) {
-    const [[, archive]] = await fetchApp([APP.archive]);
-    pyodide.unpackArchive(archive, "zip", { extractDir: HOME });
+    pyodide.unpackArchive(await fetchBytes(APP.archive), "zip", { extractDir: HOME });
   }
   performance.mark("adjutant:appWritten");
 }
@@ -188,7 +197,7 @@ async function writeApp(pyodide, files, withArchive) {
 // Pyodide started, the app's files written: the snapshot's path, falling back to a fresh start.
 async function begin(settings) {
   performance.mark("adjutant:loadPyodide");
-  const files = fetchApp(APP.files);
+  const files = fetchApp();
   files.catch(() => {}); // a failed fetch is reported where the files are written
   // The shell's snapshot reader: { worker, memory: a promise of the bytes }, where it could start one.
   const snapshot = SNAPSHOT && globalThis.adjutantShell && globalThis.adjutantShell.snapshot;
@@ -360,6 +369,8 @@ PYSCRIPT_FILES = ["core.js", "core-*.js", "error-*.js"]
 PYTHON_PACKAGES = ["adjutant", "adjutant_ui"]
 #: In the app's folder (write_app): the modules the snapshot holds, for a Python started without it.
 APP_ARCHIVE = "modules.zip"
+#: In the app's folder (write_app): the files written into Python's home at every start, one after the other.
+APP_BUNDLE = "files.bin"
 RUNTIME_MISSING = "node_modules/{} is missing: run `npm ci` (scripts/dev setup does) before building."
 
 
@@ -628,17 +639,18 @@ def snapshot_imports() -> list[str]:
 class AppFiles(TypedDict):
     """The app's files in its folder (write_app), as the interpreter module is given them."""
 
-    files: list[str]  # written into Python's home at every start
+    files: list[tuple[str, int]]  # name and size of each file written into Python's home at every start
+    bundle: str  # those files' bytes, one after the other
     archive: str  # unpacked there only by a Python started without the snapshot
 
 
 def write_app(folder: Path) -> AppFiles:
-    """Write the page's own Python and the variants' data into `folder`, laid out as in the repository
-    (py/..., maps/*.json), the modules as bytecode for the page's Python: as files, the variants' data
-    and PyScript's own package as bytecode (pyscript/__pycache__/*.pyc, unchecked: PyScript writes its
-    sources beside them at every start, and Python then imports them without compiling); zipped as
-    APP_ARCHIVE, every module of the app, which the snapshot holds, for a Python started without it.
-    Returns the names, for the interpreter module."""
+    """Write the page's own Python and the variants' data into `folder`, named as in the repository
+    (py/..., maps/*.json), the modules as bytecode for the page's Python: in APP_BUNDLE, one after the
+    other, the variants' data and PyScript's own package as bytecode (pyscript/__pycache__/*.pyc,
+    unchecked: PyScript writes its sources beside them at every start, and Python then imports them
+    without compiling); zipped as APP_ARCHIVE, every module of the app, which the snapshot holds, for a
+    Python started without it. Returns the names and sizes, for the interpreter module."""
     folder.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as scratch:
         staging = Path(scratch)
@@ -663,16 +675,19 @@ def write_app(folder: Path) -> AppFiles:
                 (p.relative_to(staging).as_posix(), p) for p in sorted(staging.glob("pyscript/__pycache__/*.pyc"))
             ]
         files += [(path.relative_to(ROOT).as_posix(), path) for path in sorted((ROOT / "maps").glob("*.json"))]
-        for name, source in files:
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, folder / name)
+        contents = [source.read_bytes() for _, source in files]
+        (folder / APP_BUNDLE).write_bytes(b"".join(contents))
         with zipfile.ZipFile(folder / APP_ARCHIVE, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
             for name, source in archived:
                 # A fixed timestamp keeps the archive identical from one build to the next.
                 info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
                 info.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(info, source.read_bytes())
-    return {"files": [name for name, _ in files], "archive": APP_ARCHIVE}
+    return {
+        "files": [(name, len(content)) for (name, _), content in zip(files, contents, strict=True)],
+        "bundle": APP_BUNDLE,
+        "archive": APP_ARCHIVE,
+    }
 
 
 def write_maps(out_dir: Path) -> None:

@@ -85,6 +85,18 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, build.AppFi
     return folder, build.write_app(folder)
 
 
+def bundled(written: tuple[Path, build.AppFiles]) -> dict[str, bytes]:
+    """The app's files in its bundle, by name, cut as the interpreter module cuts them."""
+    folder, app = written
+    data = (folder / app["bundle"]).read_bytes()
+    files, at = {}, 0
+    for name, size in app["files"]:
+        files[name] = data[at : at + size]
+        at += size
+    assert at == len(data)
+    return files
+
+
 def restore(shipped: tuple[Path, Path], code: str, tmp_path: Path) -> object:
     stdlib, snapshot = shipped
     script = tmp_path / "restore.mjs"
@@ -129,8 +141,9 @@ def test_the_page_is_given_the_modules_only_for_a_start_without_the_snapshot(
     assert isinstance(found, dict)
     restored = set(found["modules"])
     folder, app = written
+    files = bundled(written)
     shipped_modules = {build.module_name(path) for path in build.app_modules()}
-    as_files = {build.module_name(ROOT / name.removesuffix(".pyc")) for name in app["files"] if name.startswith("py/")}
+    as_files = {build.module_name(ROOT / name.removesuffix(".pyc")) for name in files if name.startswith("py/")}
     with zipfile.ZipFile(folder / app["archive"]) as archive:
         archived = {build.module_name(ROOT / name.removesuffix(".pyc")) for name in archive.namelist()}
     # Python restored from the snapshot has imported every module of the app: none is written as a file,
@@ -139,12 +152,13 @@ def test_the_page_is_given_the_modules_only_for_a_start_without_the_snapshot(
     assert archived == shipped_modules
     assert {"adjutant_ui.app", "adjutant_ui.board", "adjutant.resolver"} <= archived
     # PyScript's own package, which the snapshot cannot hold, as bytecode for every module of it
-    cached = {name.split("/")[-1].split(".")[0] for name in app["files"] if name.startswith("pyscript/__pycache__/")}
+    cached = {name.split("/")[-1].split(".")[0] for name in files if name.startswith("pyscript/__pycache__/")}
     assert cached == {name.removeprefix("pyscript/").removesuffix(".py") for name in build.pyscript_sources()}
     assert "web" in cached
-    assert {f"maps/{path.name}" for path in (ROOT / "maps").glob("*.json")} <= set(app["files"])
-    for name in app["files"]:
-        assert (folder / name).is_file()
+    # the variants' data, each file whole
+    for path in (ROOT / "maps").glob("*.json"):
+        assert files[f"maps/{path.name}"] == path.read_bytes()
+    assert len(files) == len(app["files"])  # no name twice
 
 
 def test_the_restored_python_imports_and_plays_the_engine(shipped: tuple[Path, Path], tmp_path: Path) -> None:
@@ -203,9 +217,14 @@ def test_pyscripts_package_is_imported_from_the_builds_bytecode(
 ) -> None:
     sources = build.pyscript_sources()
     assert len(sources) >= 10  # the pinned PyScript's package, read and checked against its core chunk
-    folder, app = written
+    folder = tmp_path / "app"  # the package's bytecode, cut from the bundle as the page cuts it
+    cached = []
+    for name, content in bundled(written).items():
+        if name.startswith("pyscript/"):
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(content)
+            cached.append(name)
     listing = tmp_path / "listing.json"
-    cached = [name for name in app["files"] if name.startswith("pyscript/")]
     listing.write_text(json.dumps({"sources": sources, "files": cached}), encoding="utf-8")
     script = tmp_path / "pyscript.mjs"
     script.write_text(PYSCRIPT_SCRIPT, encoding="utf-8")
