@@ -79,6 +79,47 @@ def unb64(text: str, what: str) -> bytes:
         raise GameFileError(f"{what} is damaged: it is not base64url") from None
 
 
+# --- a link's check: a link cut or altered on the way, told before any passphrase ---------------------
+#: the first byte of a link's check (:func:`link_check`)
+CHECK_FORMAT = 0x63
+#: a check holds its format, the length of the text it covers (4 bytes) and this many bytes of its SHA-256
+CHECK_DIGEST = 8
+CHECK_BYTES = 1 + 4 + CHECK_DIGEST
+LINK_CUT = "the link was cut short on the way (an email or chat program may have shortened it): ask for it again"
+LINK_DAMAGED = "the link was damaged on the way (it is not the link that was made): ask for it again"
+
+
+def link_check(covered: str) -> str:
+    """The check a link carries in the clear before its sealed parts: base64url of its format, the length
+    of the text it covers (the link's parts, its sealed parts last) and the start of that text's SHA-256.
+    A sealed part cut or altered on the way fails only its tag, which a wrong passphrase fails too; the
+    check tells the two apart when the link is read, before any passphrase is asked."""
+    data = covered.encode("utf-8")
+    digest = hashlib.sha256(b"adjutant link check\0" + data).digest()[:CHECK_DIGEST]
+    return b64(bytes([CHECK_FORMAT]) + len(data).to_bytes(4, "big") + digest)
+
+
+def is_link_check(text: str) -> bool:
+    """Whether a link's part is a check (base64url of :data:`CHECK_BYTES` bytes, its format first)."""
+    if len(text) != -(-CHECK_BYTES * 4 // 3) or not _B64URL.fullmatch(text):
+        return False
+    return unb64(text, "the link's check")[0] == CHECK_FORMAT
+
+
+def verify_link_check(check: str, covered: str) -> None:
+    """GameFileError naming what happened to a link whose parts (``covered``) are not those ``check``
+    was made over: cut short (fewer characters) or damaged."""
+    if not is_link_check(check):
+        raise GameFileError("the link was damaged on the way (its check is malformed): ask for it again")
+    raw = unb64(check, "the link's check")
+    data = covered.encode("utf-8")
+    size = int.from_bytes(raw[1:5], "big")
+    if len(data) < size:
+        raise GameFileError(LINK_CUT)
+    if len(data) != size or hashlib.sha256(b"adjutant link check\0" + data).digest()[:CHECK_DIGEST] != raw[5:]:
+        raise GameFileError(LINK_DAMAGED)
+
+
 # --- the game's identity ---------------------------------------------------------------------------
 def game_id(public_key: bytes) -> bytes:
     """The six bytes a code names its game by: the start of SHA-256 of the game master's public key."""
@@ -525,6 +566,7 @@ def power_order_texts(game: Game, power: str) -> list[str]:
 
 
 __all__ = [
+    "CHECK_BYTES",
     "CODE_PREFIX",
     "CodeError",
     "GroupLink",
@@ -539,6 +581,8 @@ __all__ = [
     "gm_link",
     "header_for",
     "is_group_link",
+    "is_link_check",
+    "link_check",
     "phase_digest",
     "plaintext",
     "public_link",
@@ -546,5 +590,6 @@ __all__ = [
     "read_group_link",
     "results_message",
     "status",
+    "verify_link_check",
 ]
 
