@@ -276,7 +276,7 @@ def test_orders_given_while_a_new_cluster_games_keys_are_made_are_kept(new_conte
     assert page.locator(moved.format("bur")).count() == 1 and page.locator(moved.format("mao")).count() == 1
     assert not page.evaluate("location.hash").startswith("#cluster.s=")  # nothing sealed yet
     page.evaluate("window.__releaseKeys()")
-    page.wait_for_function("() => location.hash.startsWith('#cluster.s=2~')", timeout=20_000)
+    page.wait_for_function("() => location.hash.startsWith('#cluster.s=3~')", timeout=20_000)
     page.wait_for_function("() => document.getElementById('message').hidden", timeout=20_000)
     fragment = str(page.evaluate("location.hash"))
     # the sealed link (its public view, in a fresh page) holds the adjudicated moves
