@@ -6,7 +6,7 @@ Crypto). The design, formats and threat model are in docs/group-play.md. In shor
 * A **group link** carries the game master's public key (ECDH P-256, raw, 65 bytes) and the game
   without its pending orders: ``standard.grp~<key>~<game>`` (``<game>`` is :func:`adjutant.codec.encode_link`'s
   text without the variant's id), optionally ``~<power>`` naming whose view it opens. The game master's
-  own link, ``standard.gm~<key>~<sealed private key>~<intake>~<game with its pending orders>``, is never
+  own link, ``standard.gm~<key>~<sealed private key>~<check>~<intake>~<game with its pending orders>``, is never
   shared.
 * A **sealed orders code** is ``orders~`` and base64url of::
 
@@ -513,9 +513,12 @@ def public_link(game: Game, public_key: bytes, power: str = "") -> str:
 
 
 def gm_link(game: Game, public_key: bytes, sealed_private: str, intake: Intake) -> str:
-    """The game master's own link: also the sealed private key, the intake and the pending orders."""
-    body = split_link(encode_link(game))[1]
-    return f"{link_start(game.variant.id)}{GM_PREFIX}{b64(public_key)}~{sealed_private}~{intake.to_text()}~{body}"
+    """The game master's own link: also the sealed private key, the link's check (:func:`link_check`, over
+    the other parts: a sealed key altered on the way is refused when read, not told as a wrong
+    passphrase), the intake and the pending orders."""
+    key, body, intake_text = b64(public_key), split_link(encode_link(game))[1], intake.to_text()
+    check = link_check(f"{key}~{sealed_private}~{intake_text}~{body}")
+    return f"{link_start(game.variant.id)}{GM_PREFIX}{key}~{sealed_private}~{check}~{intake_text}~{body}"
 
 
 def is_group_link(fragment: str) -> bool:
@@ -532,6 +535,11 @@ def read_group_link(fragment: str) -> GroupLink:
     if not (gm or rest.startswith(PUBLIC_PREFIX)):
         raise GameFileError("the link is not a group game")
     parts = rest[len(GM_PREFIX if gm else PUBLIC_PREFIX) :].split("~")
+    if gm and len(parts) == 5:  # with its check (a link of four parts was made before links had one)
+        check = parts.pop(2)
+        verify_link_check(check, "~".join(parts))
+    elif gm and len(parts) in (3, 4) and is_link_check(parts[2]):
+        raise GameFileError(LINK_CUT)  # cut after its check (where a link without one has its intake)
     want = 4 if gm else 2
     if len(parts) not in (want, want + (0 if gm else 1)):
         raise GameFileError("the group link is damaged: it has the wrong number of parts")
