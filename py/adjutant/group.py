@@ -89,14 +89,18 @@ LINK_CUT = "the link was cut short on the way (an email or chat program may have
 LINK_DAMAGED = "the link was damaged on the way (it is not the link that was made): ask for it again"
 
 
+def _check_digest(data: bytes) -> bytes:
+    return hashlib.sha256(b"adjutant link check\0" + data).digest()[:CHECK_DIGEST]
+
+
 def link_check(covered: str) -> str:
-    """The check a link carries in the clear before its sealed parts: base64url of its format, the length
-    of the text it covers (the link's parts, its sealed parts last) and the start of that text's SHA-256.
-    A sealed part cut or altered on the way fails only its tag, which a wrong passphrase fails too; the
-    check tells the two apart when the link is read, before any passphrase is asked."""
+    """The check a link carries in the clear, ahead of the parts a cut reaches: base64url of its format,
+    the length of the text it covers (the link's other parts) and the start of that text's SHA-256. A
+    sealed part cut or altered on the way fails only its tag, which a wrong passphrase fails too; the
+    check tells the two apart when the link is read, before any passphrase is asked. (No security: anyone
+    may make one. The seals are what keep the secrets.)"""
     data = covered.encode("utf-8")
-    digest = hashlib.sha256(b"adjutant link check\0" + data).digest()[:CHECK_DIGEST]
-    return b64(bytes([CHECK_FORMAT]) + len(data).to_bytes(4, "big") + digest)
+    return b64(bytes([CHECK_FORMAT]) + len(data).to_bytes(4, "big") + _check_digest(data))
 
 
 def is_link_check(text: str) -> bool:
@@ -116,7 +120,7 @@ def verify_link_check(check: str, covered: str) -> None:
     size = int.from_bytes(raw[1:5], "big")
     if len(data) < size:
         raise GameFileError(LINK_CUT)
-    if len(data) != size or hashlib.sha256(b"adjutant link check\0" + data).digest()[:CHECK_DIGEST] != raw[5:]:
+    if len(data) != size or _check_digest(data) != raw[5:]:
         raise GameFileError(LINK_DAMAGED)
 
 
@@ -580,6 +584,8 @@ __all__ = [
     "GroupLink",
     "Header",
     "Intake",
+    "LINK_CUT",
+    "LINK_DAMAGED",
     "Sealed",
     "additional_data",
     "decode_orders",
