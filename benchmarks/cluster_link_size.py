@@ -5,7 +5,7 @@ transfers and mattermissions among them), after two, five and ten game years by 
 
 Prints, in characters of the fragment, the median and largest of:
 
-* the sealed link of adjutant_ui.sealed (``cluster.s=2~``: the compact public part, the compact game
+* the sealed link of adjutant_ui.sealed (``cluster.s=3~``: the compact public part, the compact game
   master's part and every power's part), and its version 1 (``cluster.s=``: the public part and the game
   master's part as game files), for comparison;
 * a Cluster group game's players' link (``cluster.grp~``: the compact public part and every power's part);
@@ -78,7 +78,7 @@ def main() -> None:
     ap.add_argument("--years", type=int, nargs="+", default=[2, 5, 10])
     ap.add_argument("--seeds", type=int, default=5)
     args = ap.parse_args()
-    names = ("sealed link (cluster.s=2~)", "sealed link version 1 (cluster.s=)", "players' link (cluster.grp~)",
+    names = ("sealed link (cluster.s=3~)", "sealed link version 1 (cluster.s=)", "players' link (cluster.grp~)",
              "game master's link (cluster.gm~)", "public part alone")
     rows: dict[int, list[tuple[int, int, int, int, int]]] = {years: [] for years in args.years}
     for seed in range(args.seeds):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -150,9 +151,99 @@ def test_the_game_masters_part_must_be_this_public_parts_game() -> None:
     ],
 )
 def test_damaged_players_links_are_refused_by_name(mangle, message) -> None:
+    """Each form a link's parts must have, checked on a link without a check (as links were made before
+    they had one); a link with its check is refused for any of these by the check, before its parts are
+    read."""
     text = cg.players_link("cluster", KEY, cg.public_text(cluster_views.new_game(seed=1)), SEALS)
     with pytest.raises(GameFileError, match=message):
+        cg.read_link(mangle(_without_check(text)))
+    # the check covers the parts but the trailing power (or what follows it)
+    uncovered = message in ("too long", "'prussia', not a power", "wrong number of parts")
+    with pytest.raises(GameFileError, match=message if uncovered else "on the way"):
         cg.read_link(mangle(text))
+
+
+def _without_check(link: str) -> str:
+    """The link as it was made before links had a check: the same parts, its check left out."""
+    return "~".join(part for part in link.split("~") if not group.is_link_check(part))
+
+
+#: stand-in seals as long as real ones (a power's part is a few hundred bytes)
+LONG_SEALS = {p: group.b64(bytes([1]) + f"part {p}".encode() * 40) for p in POWERS}
+
+
+def _cuts(link: str, last: str) -> list[str]:
+    """``link`` cut at every point inside its last sealed part where what is left is still long enough to
+    be a seal (so only its tag, or a check, tells it is cut)."""
+    keep = -(-cg.MIN_SEAL_BYTES * 4 // 3)
+    end = link.index(last) + len(last)
+    return [link[:at] for at in range(end - len(last) + keep, end)]
+
+
+def test_a_players_link_cut_inside_a_seal_is_refused_as_cut_short() -> None:
+    """An email or chat program that cuts the link inside the last power's seal leaves a seal long enough
+    to be one, which only fails its tag, as a wrong passphrase does: the link's check refuses it when it
+    is read, saying it was cut short (the player would otherwise retype a right passphrase for ever)."""
+    text = cg.players_link("cluster", KEY, cg.public_text(cluster_views.new_game(seed=1)), LONG_SEALS)
+    cuts = _cuts(text, LONG_SEALS["turkey"])
+    assert len(cuts) > 200
+    for cut in cuts:
+        with pytest.raises(GameFileError, match=re.escape(group.LINK_CUT)):
+            cg.read_link(cut)
+    # cut anywhere in the seals, at a `.` or in another power's part, it is cut short too
+    start = text.index(LONG_SEALS["austria"])
+    for at in range(start, len(text), 37):
+        with pytest.raises(GameFileError, match="cut short"):
+            cg.read_link(text[:at])
+
+
+@pytest.mark.parametrize("power", POWERS)
+def test_a_players_link_with_a_seal_altered_is_refused_as_damaged(power: str) -> None:
+    """One character of a power's seal changed on the way (the same length): refused as damaged, by name,
+    when read, not told later as a wrong passphrase."""
+    text = cg.players_link("cluster", KEY, cg.public_text(cluster_views.new_game(seed=1)), LONG_SEALS, "france")
+    seal = LONG_SEALS[power]
+    for at in (0, 30, len(seal) // 2, len(seal) - 1):
+        altered = seal[:at] + ("B" if seal[at] != "B" else "C") + seal[at + 1 :]
+        with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
+            cg.read_link(text.replace(seal, altered))
+    longer = text.replace(seal, seal + "AAAA")
+    with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
+        cg.read_link(longer)
+
+
+def test_a_link_without_a_check_opens_as_before() -> None:
+    """Links made before links had a check (games in progress) are read as they were, with and without
+    the power; the same parts come out of the link with its check."""
+    public = cg.public_text(cluster_views.new_game(seed=1))
+    for power in ("", "england"):
+        text = cg.players_link("cluster", KEY, public, LONG_SEALS, power)
+        old = _without_check(text)
+        assert len(old.split("~")) == len(text.split("~")) - 1
+        assert cg.read_link(old) == cg.read_link(text)
+        assert (cg.read_link(old).seals, cg.read_link(old).power) == (LONG_SEALS, power)
+    gm = cg.gm_link("cluster", KEY, SEALS["france"], group.Intake(3), public, LONG_SEALS["turkey"])
+    old = _without_check(gm)
+    assert len(old.split("~")) == 6 and cg.read_link(old) == cg.read_link(gm)
+    assert cg.read_link(old).gm_part == LONG_SEALS["turkey"]
+
+
+def test_a_game_masters_link_cut_or_altered_is_refused_when_read() -> None:
+    """The game master's link ends with the game master's part: cut inside it, it is refused as cut short
+    (not opened, and then refused once the passphrase is given); its sealed key or intake altered, it is
+    refused as damaged (not told as a wrong passphrase)."""
+    public = cg.public_text(cluster_views.new_game(seed=1))
+    sealed_key = LONG_SEALS["austria"]
+    text = cg.gm_link("cluster", KEY, sealed_key, group.Intake(3), public, LONG_SEALS["turkey"])
+    for cut in _cuts(text, LONG_SEALS["turkey"])[::7]:
+        with pytest.raises(GameFileError, match=re.escape(group.LINK_CUT)):
+            cg.read_link(cut)
+    altered = sealed_key[:40] + ("B" if sealed_key[40] != "B" else "C") + sealed_key[41:]
+    with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
+        cg.read_link(text.replace(sealed_key, altered))
+    check = text.split("~")[5]
+    with pytest.raises(GameFileError, match="its check is malformed"):
+        cg.read_link(text.replace(check, check[:-2]))
 
 
 def test_a_public_part_that_is_not_a_public_view_is_refused() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 
 import pytest
 from adjutant import AdjutantError, GameFileError, group
@@ -193,6 +194,42 @@ def test_public_links_carry_no_pending_orders_and_the_gm_link_does() -> None:
     forged = "standard.grp~" + group.b64(KEY) + "~" + encode_link(game).split(".", 1)[1]
     with pytest.raises(GameFileError, match="no pending orders"):
         group.read_group_link(forged)
+
+
+#: a stand-in for the game master's sealed key, as long as a real one (81 bytes)
+SEALED_KEY = group.b64(bytes([1]) + bytes(range(80)))
+
+
+def test_a_game_masters_link_altered_or_cut_on_the_way_is_refused_when_read() -> None:
+    """The game master's sealed key altered on the way fails only its tag when the passphrase is tried,
+    as a wrong passphrase does (the game master would retype a right one for ever): the link's check
+    refuses it when it is read, as damaged; cut anywhere after the check, as cut short (cut before it, a
+link has too few parts)."""
+    game = Game.new("standard")
+    game.add_orders("A Par - Bur; F Lon - Nth")
+    text = group.gm_link(game, KEY, SEALED_KEY, group.Intake(0))
+    assert group.read_group_link(text).sealed_private == SEALED_KEY
+    for at in (0, 1, 30, len(SEALED_KEY) // 2, len(SEALED_KEY) - 1):
+        altered = SEALED_KEY[:at] + ("B" if SEALED_KEY[at] != "B" else "C") + SEALED_KEY[at + 1 :]
+        with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
+            group.read_group_link(text.replace(SEALED_KEY, altered))
+    check = text.split("~")[3]
+    for at in range(text.index(check) + len(check), len(text)):
+        with pytest.raises(GameFileError, match=re.escape(group.LINK_CUT)):
+            group.read_group_link(text[:at])
+
+
+def test_a_game_masters_link_without_a_check_opens_as_before() -> None:
+    """Links made before links had a check (games in progress): four parts, read as they were."""
+    game = Game.new("standard")
+    game.add_orders("A Par - Bur")
+    text = group.gm_link(game, KEY, SEALED_KEY, group.Intake(0))
+    parts = text.split("~")
+    assert group.is_link_check(parts[3])
+    old = "~".join(parts[:3] + parts[4:])
+    assert group.read_group_link(old).sealed_private == SEALED_KEY
+    assert group.read_group_link(old).game.all_orders() == group.read_group_link(text).game.all_orders()
+    assert group.read_group_link(old).intake == group.read_group_link(text).intake
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import base64
 import contextlib
 import json
 import random
+import re
 import zlib
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from adjutant import GameFileError, cluster_views, gamefile
 from adjutant import cluster_group as cg
 from adjutant.game import Game
-from adjutant.group import b64
+from adjutant.group import LINK_CUT, LINK_DAMAGED, b64, link_check
 from adjutant.randomgame import random_game
 from adjutant_ui import sealed
 
@@ -129,12 +130,12 @@ def _version_1_plaintexts(game: Game, phrases: dict[str, str]) -> dict[str, byte
 
 
 @pytest.mark.parametrize("seed", [0, 3])
-def test_a_ten_year_game_round_trips_through_a_version_2_link(seed: int) -> None:
+def test_a_ten_year_game_round_trips_through_a_version_3_link(seed: int) -> None:
     game = _ten_years(seed)
     phrases = {part: sealed.generate_passphrase() for part in sealed.part_names(game.variant)}
     link = sealed.sealed_link(game, _seals(sealed.plaintexts(game, phrases)))
     fragment = link.fragment()
-    assert fragment.startswith("cluster.s=2~") and sealed.is_sealed_link("#" + fragment)
+    assert fragment.startswith("cluster.s=3~") and sealed.is_sealed_link("#" + fragment)
     read = sealed.decode_sealed_link("#" + fragment)
     assert read == link and read.fragment() == fragment
     public_view = sealed.join_parts(cluster_views.public_data(game), {})
@@ -180,11 +181,66 @@ def test_a_version_2_link_whose_public_part_was_forged_opens_no_part(holder: str
     link = sealed.sealed_link(game, _seals(sealed.plaintexts(game, PHRASES)))
     forged_text = b64(zlib.compress(json.dumps(_forged(link.public)).encode(), 9)[2:-4])
     fragment = link.fragment().replace(link.public_text, forged_text)
-    read = sealed.decode_sealed_link(fragment)
+    with pytest.raises(GameFileError, match="damaged on the way"):  # the check says the link is not as made
+        sealed.decode_sealed_link(fragment)
+    # a forger makes a link without a check (version 2), or a check of their own
+    read = sealed.decode_sealed_link(_as_version_2(fragment))
+    assert read == sealed.decode_sealed_link(_with_check(_as_version_2(fragment)))
     assert read.public == _forged(link.public)
     sealed.public_game(read)  # a well-formed public view: only the binding refuses it
     with pytest.raises(GameFileError, match="public part was changed after it was sealed"):
         sealed.open_part(read.public, holder, _opened(read.sealed[holder]))
+
+
+def _as_version_2(fragment: str) -> str:
+    """A version 3 link as version 2 wrote it: the same parts without the check."""
+    fields = fragment.split("~")
+    assert fields[0].endswith("s=3") and len(fields) == 4
+    return "~".join([fields[0][:-1] + "2", fields[1], fields[3]])
+
+
+def _with_check(version_2: str) -> str:
+    """A version 2 link made version 3, with the check of its parts as they are."""
+    head, public, seals = version_2.split("~")
+    return "~".join([head[:-1] + "3", public, link_check(f"{public}~{seals}"), seals])
+
+
+def test_a_version_3_link_cut_inside_its_last_seal_is_refused_as_cut_short() -> None:
+    """A link cut on the way inside its last seal, the seal still long enough to be one (which would then
+    only fail its tag, as a wrong passphrase does): refused when read, saying it was cut short."""
+    game = _game()
+    fragment = sealed.sealed_link(game, _seals(sealed.plaintexts(game, PHRASES))).fragment()
+    last = fragment.rsplit(".", 1)[1]
+    keep = -(-cg.MIN_SEAL_BYTES * 4 // 3)
+    assert len(last) > keep + 20
+    for at in range(len(fragment) - len(last) + keep, len(fragment)):
+        with pytest.raises(GameFileError, match=re.escape(LINK_CUT)):
+            sealed.decode_sealed_link(fragment[:at])
+    for at in range(fragment.index("~", fragment.index("~") + 1), len(fragment), 29):
+        with pytest.raises(GameFileError, match="cut short"):
+            sealed.decode_sealed_link(fragment[:at])
+
+
+@pytest.mark.parametrize("holder", ["gm", "france", "turkey"])
+def test_a_version_3_link_with_a_seal_altered_is_refused_as_damaged(holder: str) -> None:
+    game = _game()
+    link = sealed.sealed_link(game, _seals(sealed.plaintexts(game, PHRASES)))
+    seal = link.sealed[holder]
+    for at in (0, 40, len(seal) - 1):
+        altered = seal[:at] + ("B" if seal[at] != "B" else "C") + seal[at + 1 :]
+        with pytest.raises(GameFileError, match=re.escape(LINK_DAMAGED)):
+            sealed.decode_sealed_link(link.fragment().replace(seal, altered))
+
+
+def test_a_version_2_link_still_opens_as_before() -> None:
+    """Links made before links had a check (games in progress) read as they did, the same parts."""
+    game = _game()
+    link = sealed.sealed_link(game, _seals(sealed.plaintexts(game, PHRASES)))
+    old = _as_version_2(link.fragment())
+    assert old.startswith("cluster.s=2~") and sealed.decode_sealed_link(old) == link
+    # cut inside its last seal it still opens (the check is what tells): nothing changes for old links
+    cut = 8 if (len(link.sealed["turkey"]) - 8) % 4 != 1 else 9
+    assert sealed.decode_sealed_link(old[:-cut]).sealed["turkey"] == link.sealed["turkey"][:-cut]
 
 
 def _v2(fields: str) -> str:
@@ -200,7 +256,9 @@ _SEAL = b64(bytes(cg.MIN_SEAL_BYTES))
 @pytest.mark.parametrize(
     ("fragment", "message"),
     [
-        (_v2("3~x~y"), "newer Adjutant"),
+        (_v2("4~x~y~z"), "newer Adjutant"),
+        (_v2(f"3~{_PUBLIC}~AA{_EMPTY}"), "cut short on the way"),
+        (_v2(f"3~{_PUBLIC}~AA~AA{_EMPTY}~x"), "wrong number of parts"),
         (_v2("x~y~z"), "version is not a number"),
         (_v2("1~x~y"), "wrong number of parts"),
         (_v2(f"2~{_PUBLIC}"), "wrong number of parts"),

@@ -16,10 +16,13 @@ codes, the intake) whose game cannot go into a link in the clear. Its links hold
 
 Links::
 
-    cluster.grp~<key>~<public>~<power part>.<power part>…[~<power>]
-    cluster.gm~<key>~<sealed private key>~<intake>~<public>~<game master's part>
+    cluster.grp~<key>~<public>~<check>~<power part>.<power part>…[~<power>]
+    cluster.gm~<key>~<sealed private key>~<intake>~<public>~<check>~<game master's part>
 
-The power parts are in the order of the variant's powers, joined by ``.`` (base64url has none). A code's
+The power parts are in the order of the variant's powers, joined by ``.`` (base64url has none). The check
+(:func:`adjutant.group.link_check`, over the parts around it but the trailing power) makes a link cut
+short or altered on the way refused when read, rather than read and its every passphrase then refused;
+links made without one (one part fewer) are read as before. A code's
 additional data binds the digest of the public part's *data* (:func:`phase_digest`), which a player
 computes from the link and the game master from the game.
 
@@ -45,7 +48,7 @@ from . import cluster_rules, cluster_views, group
 from .codec import MAX_PHASES, check_named_variant, link_start, split_link
 from .errors import AdjutantError, GameFileError
 from .game import Game
-from .group import GM_PREFIX, PUBLIC_KEY, PUBLIC_PREFIX, Intake, b64, game_id, unb64
+from .group import GM_PREFIX, PUBLIC_KEY, PUBLIC_PREFIX, Intake, b64, game_id, link_check, unb64, verify_link_check
 from .legal import Candidates, retreat_candidates
 from .limits import inflate, read_json
 from .orders import Order, Unit, format_order
@@ -885,15 +888,34 @@ def players_link(variant: str, public_key: bytes, public: str, seals: dict[str, 
     if missing:
         raise AdjutantError(f"no sealed part for {', '.join(missing)}")
     tail = f"~{power}" if power else ""
-    joined = ".".join(seals[p] for p in powers)
-    return f"{link_start(variant)}{PUBLIC_PREFIX}{b64(public_key)}~{public}~{joined}{tail}"
+    head, joined = f"{b64(public_key)}~{public}", ".".join(seals[p] for p in powers)
+    check = link_check(f"{head}~{joined}")
+    return f"{link_start(variant)}{PUBLIC_PREFIX}{head}~{check}~{joined}{tail}"
 
 
 def gm_link(variant: str, public_key: bytes, sealed_private: str, intake: Intake, public: str, gm_part: str) -> str:
     """The game master's own link: the public part and the whole game, sealed to the game master's key."""
-    return (
-        f"{link_start(variant)}{GM_PREFIX}{b64(public_key)}~{sealed_private}~{intake.to_text()}~{public}~{gm_part}"
-    )
+    head = f"{b64(public_key)}~{sealed_private}~{intake.to_text()}~{public}"
+    return f"{link_start(variant)}{GM_PREFIX}{head}~{link_check(f'{head}~{gm_part}')}~{gm_part}"
+
+
+def _checked_parts(parts: list[str], gm: bool) -> list[str]:
+    """A link's parts without its check, once the check says they are the parts it was made with
+    (GameFileError if they are cut short or damaged). A link without a check (made before links had
+    one) has one part fewer: the game master's five; a players' link three, or four with the power,
+    its third part then its power parts (joined by ``.``) where a check has no ``.``."""
+    if gm:
+        if len(parts) != 6:
+            return parts
+        check, rest = parts[4], parts[:4] + parts[5:]
+        covered = rest
+    else:
+        if len(parts) not in (4, 5) or "." in parts[2]:
+            return parts
+        check, rest = parts[2], parts[:2] + parts[3:]
+        covered = rest[:3]
+    verify_link_check(check, "~".join(covered))
+    return rest
 
 
 def _b64_part(text: str, what: str) -> str:
@@ -914,7 +936,7 @@ def read_link(fragment: str) -> ClusterLink:
     assert named is not None
     variant = load_variant(named)
     gm = rest.startswith(GM_PREFIX)
-    parts = rest[len(GM_PREFIX if gm else PUBLIC_PREFIX) :].split("~")
+    parts = _checked_parts(rest[len(GM_PREFIX if gm else PUBLIC_PREFIX) :].split("~"), gm)
     if len(parts) not in ((5,) if gm else (3, 4)):
         raise GameFileError("the group link is damaged: it has the wrong number of parts")
     key = unb64(parts[0], "the group link")

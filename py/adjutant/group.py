@@ -6,7 +6,7 @@ Crypto). The design, formats and threat model are in docs/group-play.md. In shor
 * A **group link** carries the game master's public key (ECDH P-256, raw, 65 bytes) and the game
   without its pending orders: ``standard.grp~<key>~<game>`` (``<game>`` is :func:`adjutant.codec.encode_link`'s
   text without the variant's id), optionally ``~<power>`` naming whose view it opens. The game master's
-  own link, ``standard.gm~<key>~<sealed private key>~<intake>~<game with its pending orders>``, is never
+  own link, ``standard.gm~<key>~<sealed private key>~<check>~<intake>~<game with its pending orders>``, is never
   shared.
 * A **sealed orders code** is ``orders~`` and base64url of::
 
@@ -77,6 +77,51 @@ def unb64(text: str, what: str) -> bytes:
         return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError):
         raise GameFileError(f"{what} is damaged: it is not base64url") from None
+
+
+# --- a link's check: a link cut or altered on the way, told before any passphrase ---------------------
+#: the first byte of a link's check (:func:`link_check`)
+CHECK_FORMAT = 0x63
+#: a check holds its format, the length of the text it covers (4 bytes) and this many bytes of its SHA-256
+CHECK_DIGEST = 8
+CHECK_BYTES = 1 + 4 + CHECK_DIGEST
+LINK_CUT = "the link was cut short on the way (an email or chat program may have shortened it): ask for it again"
+LINK_DAMAGED = "the link was damaged on the way (it is not the link that was made): ask for it again"
+
+
+def _check_digest(data: bytes) -> bytes:
+    return hashlib.sha256(b"adjutant link check\0" + data).digest()[:CHECK_DIGEST]
+
+
+def link_check(covered: str) -> str:
+    """The check a link carries in the clear, ahead of the parts a cut reaches: base64url of its format,
+    the length of the text it covers (the link's other parts) and the start of that text's SHA-256. A
+    sealed part cut or altered on the way fails only its tag, which a wrong passphrase fails too; the
+    check tells the two apart when the link is read, before any passphrase is asked. (No security: anyone
+    may make one. The seals are what keep the secrets.)"""
+    data = covered.encode("utf-8")
+    return b64(bytes([CHECK_FORMAT]) + len(data).to_bytes(4, "big") + _check_digest(data))
+
+
+def is_link_check(text: str) -> bool:
+    """Whether a link's part is a check (base64url of :data:`CHECK_BYTES` bytes, its format first)."""
+    if len(text) != -(-CHECK_BYTES * 4 // 3) or not _B64URL.fullmatch(text):
+        return False
+    return unb64(text, "the link's check")[0] == CHECK_FORMAT
+
+
+def verify_link_check(check: str, covered: str) -> None:
+    """GameFileError naming what happened to a link whose parts (``covered``) are not those ``check``
+    was made over: cut short (fewer characters) or damaged."""
+    if not is_link_check(check):
+        raise GameFileError("the link was damaged on the way (its check is malformed): ask for it again")
+    raw = unb64(check, "the link's check")
+    data = covered.encode("utf-8")
+    size = int.from_bytes(raw[1:5], "big")
+    if len(data) < size:
+        raise GameFileError(LINK_CUT)
+    if len(data) != size or _check_digest(data) != raw[5:]:
+        raise GameFileError(LINK_DAMAGED)
 
 
 # --- the game's identity ---------------------------------------------------------------------------
@@ -472,9 +517,12 @@ def public_link(game: Game, public_key: bytes, power: str = "") -> str:
 
 
 def gm_link(game: Game, public_key: bytes, sealed_private: str, intake: Intake) -> str:
-    """The game master's own link: also the sealed private key, the intake and the pending orders."""
-    body = split_link(encode_link(game))[1]
-    return f"{link_start(game.variant.id)}{GM_PREFIX}{b64(public_key)}~{sealed_private}~{intake.to_text()}~{body}"
+    """The game master's own link: also the sealed private key, the link's check (:func:`link_check`, over
+    the other parts: a sealed key altered on the way is refused when read, not told as a wrong
+    passphrase), the intake and the pending orders."""
+    key, body, intake_text = b64(public_key), split_link(encode_link(game))[1], intake.to_text()
+    check = link_check(f"{key}~{sealed_private}~{intake_text}~{body}")
+    return f"{link_start(game.variant.id)}{GM_PREFIX}{key}~{sealed_private}~{check}~{intake_text}~{body}"
 
 
 def is_group_link(fragment: str) -> bool:
@@ -491,6 +539,11 @@ def read_group_link(fragment: str) -> GroupLink:
     if not (gm or rest.startswith(PUBLIC_PREFIX)):
         raise GameFileError("the link is not a group game")
     parts = rest[len(GM_PREFIX if gm else PUBLIC_PREFIX) :].split("~")
+    if gm and len(parts) == 5:  # with its check (a link of four parts was made before links had one)
+        check = parts.pop(2)
+        verify_link_check(check, "~".join(parts))
+    elif gm and len(parts) in (3, 4) and is_link_check(parts[2]):
+        raise GameFileError(LINK_CUT)  # cut after its check (where a link without one has its intake)
     want = 4 if gm else 2
     if len(parts) not in (want, want + (0 if gm else 1)):
         raise GameFileError("the group link is damaged: it has the wrong number of parts")
@@ -525,11 +578,14 @@ def power_order_texts(game: Game, power: str) -> list[str]:
 
 
 __all__ = [
+    "CHECK_BYTES",
     "CODE_PREFIX",
     "CodeError",
     "GroupLink",
     "Header",
     "Intake",
+    "LINK_CUT",
+    "LINK_DAMAGED",
     "Sealed",
     "additional_data",
     "decode_orders",
@@ -539,6 +595,8 @@ __all__ = [
     "gm_link",
     "header_for",
     "is_group_link",
+    "is_link_check",
+    "link_check",
     "phase_digest",
     "plaintext",
     "public_link",
@@ -546,5 +604,6 @@ __all__ = [
     "read_group_link",
     "results_message",
     "status",
+    "verify_link_check",
 ]
 

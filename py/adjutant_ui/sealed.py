@@ -3,12 +3,16 @@
 Plain Python (no `js`), so CPython tests drive it. The encryption itself is web/seal.js (Web Crypto):
 this module makes the bytes each part's seal holds and reads them back, and reads and writes the link.
 
-A sealed link's fragment (version 2, written now) is the variant's id, a dot, then::
+A sealed link's fragment (version 3, written now) is the variant's id, a dot, then::
 
-    s=2~<public part>~<game master's seal>.<first power's seal>.<second power's seal>…
+    s=3~<public part>~<check>~<game master's seal>.<first power's seal>.<second power's seal>…
 
 The public part is a Cluster group game's (:func:`adjutant.cluster_group.public_text`: the public data,
-compactly); the seals follow the parts' order (:func:`part_names`), a part not sealed left empty. Version 1
+compactly); the seals follow the parts' order (:func:`part_names`), a part not sealed left empty. The check
+(:func:`adjutant.group.link_check` over ``<public part>~<seals>``) makes a link cut short or altered on the
+way refused when it is read, rather than opened and its every passphrase then refused (a seal cut but still
+long enough to be one only fails its tag, as a wrong passphrase does). Version 2 (still read) is the same
+without the check: ``s=2~<public part>~<seals>``. Version 1
 (still read: :func:`decode_sealed_link`) is ``s=`` and then base64url(raw deflate(JSON)) of
 ``{"version": 1, "public": <the engine's public_data>, "sealed": {"gm": <seal>, "<power>": <seal>}}``; a
 version 1 link has no ``~`` (base64url has none), which tells the two apart.
@@ -44,11 +48,12 @@ from adjutant import cluster_group as cg
 from adjutant.cluster_rules import cluster_state
 from adjutant.codec import check_named_variant, link_start, split_link
 from adjutant.game import Game
+from adjutant.group import LINK_CUT, link_check, verify_link_check
 from adjutant.limits import inflate, read_json
 from adjutant.variant import Variant, load_variant
 
 SEALED_PREFIX = "s="
-SEALED_VERSION = 2
+SEALED_VERSION = 3
 #: the first byte of a part in the compact form; a part in the JSON form is raw deflate, whose first byte never has
 #: bits 1 and 2 both set (block type 3 is reserved), so no JSON part starts with it
 COMPACT = 0x87
@@ -366,7 +371,7 @@ def gm_passphrase_problem(phrase: str) -> str:
 @dataclass(frozen=True)
 class SealedLink:
     """A sealed link, decoded: the public data in the clear and each part's seal; ``public_text`` is the
-    public part as a version 2 link writes it ("" for a version 1 link, whose seals hold that version's
+    public part as a version 2 or 3 link writes it ("" for a version 1 link, whose seals hold that version's
     parts and so stay in it)."""
 
     public: dict[str, Any]
@@ -404,7 +409,8 @@ def _encode_compact(public: dict[str, Any], text: str, sealed: dict[str, str]) -
     if unknown:
         raise AdjutantError(f"no sealed part {unknown[0]!r} in a game of {variant}")
     seals = ".".join(sealed.get(name, "") for name in names)
-    return f"{link_start(variant)}{SEALED_PREFIX}{SEALED_VERSION}~{text}~{seals}"
+    check = link_check(f"{text}~{seals}")
+    return f"{link_start(variant)}{SEALED_PREFIX}{SEALED_VERSION}~{text}~{check}~{seals}"
 
 
 def decode_sealed_link(fragment: str) -> SealedLink:
@@ -466,14 +472,19 @@ def _check_seal(name: str, seal: object) -> None:
 
 
 def _decode_compact(named: str | None, text: str) -> SealedLink:
-    """A version 2 link's fields (``text`` is what follows ``s=``)."""
+    """A version 2 or 3 link's fields (``text`` is what follows ``s=``)."""
     fields = text.split("~")
     version = fields[0]
     if not (version.isascii() and version.isdigit() and len(version) <= 6):
         raise GameFileError("the link is damaged: its version is not a number")
     if int(version) > SEALED_VERSION:
         _newer(int(version))
-    if int(version) != SEALED_VERSION or len(fields) != 3:
+    if int(version) == 3 and len(fields) < 4:
+        raise GameFileError(LINK_CUT)  # cut in its public part or check: it has all four when made
+    if int(version) == 3 and len(fields) == 4:
+        verify_link_check(fields[2], f"{fields[1]}~{fields[3]}")
+        del fields[2]
+    elif int(version) != 2 or len(fields) != 3:
         raise GameFileError("the link is damaged: it has the wrong number of parts")
     if not cg.is_cluster_variant(named):
         raise GameFileError("the link is damaged: it does not name a game with secrets")

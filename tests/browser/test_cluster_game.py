@@ -56,7 +56,7 @@ def unlock(page: Any, passphrase: str) -> str:
 
 def decode_fragment(fragment: str) -> dict[str, Any]:
     # the variant, readable, for the page's first paint; then the link's version (2: the compact parts)
-    assert fragment.startswith("cluster.s=2~")
+    assert fragment.startswith("cluster.s=3~")
     link = decode_sealed_link("#" + fragment)
     return {"version": 2, "public": link.public, "sealed": link.sealed}
 

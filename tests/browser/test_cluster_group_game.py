@@ -91,6 +91,18 @@ def players_link(gm: Any) -> str:
     return str(gm.evaluate("window.__copied"))
 
 
+def rechecked(fragment: str) -> str:
+    """A Cluster group link whose parts were changed, with the check of its parts as they now are (as one
+    who forges a link makes it: the check only tells a link damaged on the way)."""
+    parts = fragment.split("~")
+    at = next(i for i, part in enumerate(parts) if group.is_link_check(part))
+    covered = parts[1:at] + parts[at + 1 :]
+    if ".grp" in parts[0] and len(parts) == 6:
+        covered = covered[:-1]  # the trailing power is not covered
+    parts[at] = group.link_check("~".join(covered))
+    return "~".join(parts)
+
+
 def open_players_link(page: Any, link: str, power: str, phase: str) -> None:
     """A player opens the players' link (the public view), then unlocks their own secrets."""
     page.evaluate("h => { location.hash = h; }", link.split("#", 1)[1])
@@ -209,7 +221,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
     forged["centres"]["france"] = [c for c in forged["centres"]["france"] if c != "par"]
     forged["centres"]["germany"].append("par")
     forged_text = group.b64(cg._deflate(cg._canonical(forged)))
-    forged_link = text.replace(read.public_text, forged_text)
+    forged_link = rechecked(text.replace(read.public_text, forged_text))  # a forger makes the check too
     france.evaluate("h => { location.hash = h; }", forged_link)
     france.wait_for_function("() => document.getElementById('send-orders').disabled")  # the public view again
     said = unlock(france, PASSPHRASES["france"])
@@ -217,7 +229,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
     assert not france.locator("#send-orders").is_enabled()
     # the game master's part of an earlier phase beside today's public part: it does not open
     old_part = cg.read_link(fragment).gm_part
-    stale = held.replace(cg.read_link(held).gm_part, old_part)
+    stale = rechecked(held.replace(cg.read_link(held).gm_part, old_part))
     other, _ = new_context()
     again = open_app(other, site.url + "#" + stale)
     again.fill("#gm-passphrase", PASSPHRASES["gm"])
@@ -276,13 +288,49 @@ def test_orders_given_while_a_new_cluster_games_keys_are_made_are_kept(new_conte
     assert page.locator(moved.format("bur")).count() == 1 and page.locator(moved.format("mao")).count() == 1
     assert not page.evaluate("location.hash").startswith("#cluster.s=")  # nothing sealed yet
     page.evaluate("window.__releaseKeys()")
-    page.wait_for_function("() => location.hash.startsWith('#cluster.s=2~')", timeout=20_000)
+    page.wait_for_function("() => location.hash.startsWith('#cluster.s=3~')", timeout=20_000)
     page.wait_for_function("() => document.getElementById('message').hidden", timeout=20_000)
     fragment = str(page.evaluate("location.hash"))
     # the sealed link (its public view, in a fresh page) holds the adjudicated moves
     again = reopen_app(page, site.url + fragment)
     assert again.evaluate("document.documentElement.dataset.phase") == "F1901M"
     assert again.locator(moved.format("bur")).count() == 1 and again.locator(moved.format("mao")).count() == 1
+
+
+def _cut_in_last_part(fragment: str, last: str) -> str:
+    """``fragment`` cut a few characters before its end, inside its last part, which stays long enough
+    to be a seal (so only its tag, failing as for a wrong passphrase, or the link's check tells)."""
+    kept = len(last) - 9 - (1 if (len(last) - 9) % 4 == 1 else 0)
+    assert kept * 3 // 4 >= cg.MIN_SEAL_BYTES and fragment.endswith(last)
+    return fragment[: len(fragment) - len(last) + kept]
+
+
+def test_cluster_group_links_cut_short_in_their_last_part_are_refused_when_opened(
+    new_context: Any, site: Site
+) -> None:
+    """An email or chat program cuts the players' link inside the last power's part, or the game master's
+    link inside the game master's part: opened, each is refused at once as cut short on the way (not
+    opened as a public view whose right passphrase is then refused), and the game in hand stays."""
+    gm_context, _ = new_context()
+    gm = open_app(gm_context, site.url)
+    held = start(gm)
+    link = players_link(gm).split("#", 1)[1]
+    cuts = [
+        _cut_in_last_part(link, link.rsplit(".", 1)[1]),
+        _cut_in_last_part(held, cg.read_link(held).gm_part),
+    ]
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    for cut in cuts:
+        hide_message(page)
+        page.evaluate("h => { location.hash = h; }", cut)
+        said = show_message(page)
+        assert "could not be opened" in said and "cut short on the way" in said and "ask for it again" in said, said
+        # the game in hand (a new Standard game) stays, and the address bar holds its link again
+        page.wait_for_function("() => location.hash.startsWith('#standard.')", timeout=10_000)
+        assert page.evaluate("document.documentElement.dataset.phase") == "S1901M"
+        assert not page.locator("#unlock-form").is_visible()
+    assert recorder.page_errors == []
 
 
 def test_a_cluster_player_on_a_phone_is_led_to_the_passphrase_first(new_context: Any, site: Site) -> None:

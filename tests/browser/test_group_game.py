@@ -401,6 +401,36 @@ def test_the_game_master_reopens_the_link_and_unlocks_it(new_context: Any, site:
     assert group.read_group_link(group.public_link(link.game, link.public_key)).game.all_orders() == {}
 
 
+def test_a_game_masters_link_whose_sealed_key_was_altered_on_the_way_is_refused_when_opened(
+    new_context: Any, site: Site
+) -> None:
+    """The game master's link with a character of its sealed key changed on the way (which would fail only
+    the key's tag, as a wrong passphrase does): refused when opened, as damaged, before any passphrase is
+    asked, and the game in hand stays; the link as made opens and unlocks."""
+    context, _ = new_context()
+    gm = open_app(context, site.url)
+    fragment = start_group_game(gm, "standard")
+    sealed_key = group.read_group_link(fragment).sealed_private
+    at = len(sealed_key) // 2
+    changed = sealed_key[:at] + ("B" if sealed_key[at] != "B" else "C") + sealed_key[at + 1 :]
+    altered = fragment.replace(sealed_key, changed)
+    other, recorder = new_context()
+    again = open_app(other, site.url)
+    again.evaluate("h => { location.hash = h; }", altered)
+    again.wait_for_selector("#message:not([hidden])")
+    said = again.inner_text("#message-text")
+    assert "could not be opened" in said and "damaged on the way" in said and "ask for it again" in said, said
+    # the game in hand (a new game) stays, and the address bar holds its link again
+    again.wait_for_function("() => location.hash.startsWith('#standard.q')", timeout=10_000)
+    assert not again.locator("#gm-unlock-form").is_visible()
+    again.evaluate("h => { location.hash = h; }", fragment)
+    again.wait_for_selector("#gm-unlock-form", state="visible", timeout=20_000)
+    again.fill("#gm-passphrase", PASSPHRASE)
+    again.click("#gm-unlock")
+    again.wait_for_selector("#open-codes:not([disabled])")
+    assert recorder.page_errors == []
+
+
 def test_a_page_served_over_plain_http_says_sealing_needs_https(browser: Any, site: Site) -> None:
     """Web Crypto exists only in secure contexts: a page from a plain-HTTP address that is not this
     computer's (here http://adjutant.test, answered by the test's own server) says so where sealing is

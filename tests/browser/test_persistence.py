@@ -134,7 +134,7 @@ PASSPHRASES = {
 def sealed_payload(fragment: str) -> dict[str, Any]:
     from adjutant_ui.sealed import decode_sealed_link
 
-    assert fragment.startswith("cluster.s=2~")
+    assert fragment.startswith("cluster.s=3~")
     link = decode_sealed_link(fragment)
     return {"public": link.public, "sealed": link.sealed}
 
