@@ -498,3 +498,39 @@ def test_mutated_compact_public_parts_are_read_or_refused_by_name(data: Any) -> 
             chars[data.draw(st.integers(0, len(chars) - 1))] = data.draw(st.sampled_from("AZaz09-_.~"))
         text = "".join(chars)
     _read_or_refuse(text)
+
+
+def test_a_link_cut_before_its_check_is_refused_as_cut_short() -> None:
+    """Cut inside its key, its public part, its intake or its check, a link has fewer parts than it is
+    made with (with or without a check), its key whole or cut last: it was cut short on the way."""
+    public = cg.public_text(cluster_views.new_game(seed=1))
+    players = cg.players_link("cluster", KEY, public, LONG_SEALS, "france")
+    check = players.split("~")[3]
+    for at in [*range(len("cluster.grp~"), players.index(check) + len(check) - 2, 23), players.index(check) + 1]:
+        with pytest.raises(GameFileError, match=re.escape(group.LINK_CUT)):
+            cg.read_link(players[:at])
+    gm = cg.gm_link("cluster", KEY, LONG_SEALS["austria"], group.Intake(3), public, LONG_SEALS["turkey"])
+    check = gm.split("~")[5]
+    for at in range(len("cluster.gm~"), gm.index(check) + len(check), 31):
+        with pytest.raises(GameFileError, match=re.escape(group.LINK_CUT)):
+            cg.read_link(gm[:at])
+
+
+def test_a_game_masters_link_cut_inside_its_check_does_not_open_as_an_old_one() -> None:
+    """Cut inside its check (or just before its last part), a game master's link has five parts, as one
+    made before links had a check: what is left of the check is not taken for the game master's part
+    (which would open, then refuse the game master's passphrase)."""
+    public = cg.public_text(cluster_views.new_game(seed=1))
+    gm = cg.gm_link("cluster", KEY, LONG_SEALS["austria"], group.Intake(3), public, LONG_SEALS["turkey"])
+    end = gm.index(LONG_SEALS["turkey"]) - 1
+    for at in range(end - 16, end + 1):
+        with pytest.raises(GameFileError, match=re.escape(group.LINK_CUT)):
+            cg.read_link(gm[:at])
+
+
+def test_a_players_link_with_a_character_no_text_can_hold_is_refused_as_damaged() -> None:
+    """A lone surrogate (no UTF-8 for it) in a seal: refused as damaged, not a crash."""
+    text = cg.players_link("cluster", KEY, cg.public_text(cluster_views.new_game(seed=1)), LONG_SEALS)
+    seal = LONG_SEALS["italy"]
+    with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
+        cg.read_link(text.replace(seal, seal[:50] + "\ud800" + seal[50:]))

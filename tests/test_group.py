@@ -282,3 +282,36 @@ def test_the_latest_time_a_code_can_hold_is_shown_in_the_game_masters_table() ->
     intake = group.Intake.from_text(latest, game)
     (france,) = [state for power, _, state in group.status(game, intake) if power == "france"]
     assert france.startswith("sealed orders in (sent ")
+
+
+def test_a_game_masters_link_cut_before_its_check_is_refused_as_cut_short() -> None:
+    """Cut inside its key, its sealed key or its check, a game master's link has fewer parts than any
+    game master's link is made with, its key whole or cut last: it was cut short on the way."""
+    game = Game.new("standard")
+    game.add_orders("A Par - Bur")
+    text = group.gm_link(game, KEY, SEALED_KEY, group.Intake(0))
+    start = text.index("~") + 1
+    end = text.index("~", text.index(SEALED_KEY) + len(SEALED_KEY) + 1)
+    for at in range(start, end, 5):
+        with pytest.raises(GameFileError, match=re.escape(group.LINK_CUT)):
+            group.read_group_link(text[:at])
+    with pytest.raises(GameFileError, match="wrong number of parts"):  # its key cut, then more parts
+        group.read_group_link(f"standard.gm~{group.b64(KEY)[:40]}~{SEALED_KEY}")
+
+
+def test_a_game_masters_link_without_its_sealed_key_is_not_read_as_an_old_one() -> None:
+    """Its sealed key part lost, a link with a check has four parts, as one made before links had a check:
+    its check is not taken for a sealed key (which would open, then refuse every passphrase)."""
+    game = Game.new("standard")
+    game.add_orders("A Par - Bur")
+    text = group.gm_link(game, KEY, SEALED_KEY, group.Intake(0))
+    with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
+        group.read_group_link(text.replace(f"~{SEALED_KEY}", ""))
+
+
+def test_a_link_with_a_character_no_text_can_hold_is_refused_as_damaged() -> None:
+    """A lone surrogate (no UTF-8 for it) in the parts a check covers: refused as damaged, not a crash."""
+    game = Game.new("standard")
+    text = group.gm_link(game, KEY, SEALED_KEY, group.Intake(0))
+    with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
+        group.read_group_link(text.replace(SEALED_KEY, SEALED_KEY[:9] + "\ud800" + SEALED_KEY[9:]))

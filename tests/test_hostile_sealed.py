@@ -306,3 +306,12 @@ def test_a_compact_part_beside_a_public_part_of_no_game_with_secrets_is_refused(
     part = bytes([sealed.COMPACT]) + bytes.fromhex(sealed.public_digest(public))[: sealed.BOUND] + b"\0AA"
     with pytest.raises(GameFileError, match="not a game with secrets"):
         sealed.open_part(public, sealed.GM, part)
+
+
+def test_a_version_3_link_with_a_character_no_text_can_hold_is_refused_as_damaged() -> None:
+    """A lone surrogate (no UTF-8 for it) in a seal the check covers: refused as damaged, not a crash."""
+    game = _game()
+    link = sealed.sealed_link(game, _seals(sealed.plaintexts(game, PHRASES)))
+    seal = link.sealed["france"]
+    with pytest.raises(GameFileError, match=re.escape(LINK_DAMAGED)):
+        sealed.decode_sealed_link(link.fragment().replace(seal, seal[:60] + "\ud800" + seal[60:]))

@@ -48,7 +48,20 @@ from . import cluster_rules, cluster_views, group
 from .codec import MAX_PHASES, check_named_variant, link_start, split_link
 from .errors import AdjutantError, GameFileError
 from .game import Game
-from .group import GM_PREFIX, PUBLIC_KEY, PUBLIC_PREFIX, Intake, b64, game_id, link_check, unb64, verify_link_check
+from .group import (
+    GM_PREFIX,
+    LINK_CUT,
+    PUBLIC_KEY,
+    PUBLIC_PREFIX,
+    Intake,
+    b64,
+    game_id,
+    is_check_start,
+    is_cut_start,
+    link_check,
+    unb64,
+    verify_link_check,
+)
 from .legal import Candidates, retreat_candidates
 from .limits import inflate, read_json
 from .orders import Order, Unit, format_order
@@ -899,17 +912,26 @@ def gm_link(variant: str, public_key: bytes, sealed_private: str, intake: Intake
     return f"{link_start(variant)}{GM_PREFIX}{head}~{link_check(f'{head}~{gm_part}')}~{gm_part}"
 
 
+_B64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
 def _checked_parts(parts: list[str], gm: bool) -> list[str]:
     """A link's parts without its check, once the check says they are the parts it was made with
     (GameFileError if they are cut short or damaged). A link without a check (made before links had
     one) has one part fewer: the game master's five; a players' link three, or four with the power,
     its third part then its power parts (joined by ``.``) where a check has no ``.``."""
     if gm:
+        if len(parts) == 5 and _B64URL.fullmatch(parts[4]) and len(parts[4]) * 3 // 4 < MIN_SEAL_BYTES:
+            raise GameFileError(LINK_CUT)  # cut in or just after its check, or in its last part: no seal is so short
+        if len(parts) < 5 and is_cut_start(parts):
+            raise GameFileError(LINK_CUT)
         if len(parts) != 6:
             return parts
         check, rest = parts[4], parts[:4] + parts[5:]
         covered = rest
     else:
+        if len(parts) == 3 and is_check_start(parts[2]) or len(parts) < 3 and is_cut_start(parts):
+            raise GameFileError(LINK_CUT)  # cut in its key, public part or check, or just after the check
         if len(parts) not in (4, 5) or "." in parts[2]:
             return parts
         check, rest = parts[2], parts[:2] + parts[3:]

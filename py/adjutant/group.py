@@ -85,6 +85,10 @@ CHECK_FORMAT = 0x63
 #: a check holds its format, the length of the text it covers (4 bytes) and this many bytes of its SHA-256
 CHECK_DIGEST = 8
 CHECK_BYTES = 1 + 4 + CHECK_DIGEST
+#: a check's length in a link (unpadded base64url)
+CHECK_TEXT = -(-CHECK_BYTES * 4 // 3)
+#: a public key's length in a link
+KEY_TEXT = -(-PUBLIC_KEY * 4 // 3)
 LINK_CUT = "the link was cut short on the way (an email or chat program may have shortened it): ask for it again"
 LINK_DAMAGED = "the link was damaged on the way (it is not the link that was made): ask for it again"
 
@@ -105,7 +109,7 @@ def link_check(covered: str) -> str:
 
 def is_link_check(text: str) -> bool:
     """Whether a link's part is a check (base64url of :data:`CHECK_BYTES` bytes, its format first)."""
-    if len(text) != -(-CHECK_BYTES * 4 // 3) or not _B64URL.fullmatch(text):
+    if len(text) != CHECK_TEXT or not _B64URL.fullmatch(text):
         return False
     return unb64(text, "the link's check")[0] == CHECK_FORMAT
 
@@ -116,12 +120,27 @@ def verify_link_check(check: str, covered: str) -> None:
     if not is_link_check(check):
         raise GameFileError("the link was damaged on the way (its check is malformed): ask for it again")
     raw = unb64(check, "the link's check")
-    data = covered.encode("utf-8")
+    data = covered.encode("utf-8", "surrogatepass")  # (a lone surrogate, which no link is made with)
     size = int.from_bytes(raw[1:5], "big")
     if len(data) < size:
         raise GameFileError(LINK_CUT)
     if len(data) != size or _check_digest(data) != raw[5:]:
         raise GameFileError(LINK_DAMAGED)
+
+
+def is_cut_start(parts: list[str]) -> bool:
+    """Whether a link's parts (after its kind), fewer than any link of its kind is made with, are its
+    start cut short on the way: its key whole, or cut as the only part, and no part but the last empty.
+    (A link made before links had a check, cut, is cut short too.)"""
+    key = parts[0]
+    whole = len(key) == KEY_TEXT if len(parts) > 1 else len(key) < KEY_TEXT
+    return whole and bool(_B64URL.fullmatch(key)) and all(parts[1:-1])
+
+
+def is_check_start(text: str) -> bool:
+    """Whether a link's last part is a check (:func:`link_check`) or its start, the rest of the link cut
+    off: no more characters than a check, each a check's (its format's two characters ``Yw`` first)."""
+    return len(text) <= CHECK_TEXT and "Yw".startswith(text[:2]) and bool(_B64URL.fullmatch(text))
 
 
 # --- the game's identity ---------------------------------------------------------------------------
@@ -544,6 +563,10 @@ def read_group_link(fragment: str) -> GroupLink:
         verify_link_check(check, "~".join(parts))
     elif gm and len(parts) in (3, 4) and is_link_check(parts[2]):
         raise GameFileError(LINK_CUT)  # cut after its check (where a link without one has its intake)
+    elif gm and len(parts) == 4 and is_link_check(parts[1]):
+        raise GameFileError(LINK_DAMAGED)  # its sealed key lost (a link without a check has it there)
+    elif gm and len(parts) < 4 and is_cut_start(parts):
+        raise GameFileError(LINK_CUT)
     want = 4 if gm else 2
     if len(parts) not in (want, want + (0 if gm else 1)):
         raise GameFileError("the group link is damaged: it has the wrong number of parts")
@@ -595,6 +618,8 @@ __all__ = [
     "gm_link",
     "header_for",
     "is_group_link",
+    "is_check_start",
+    "is_cut_start",
     "is_link_check",
     "link_check",
     "phase_digest",
