@@ -534,3 +534,18 @@ def test_a_players_link_with_a_character_no_text_can_hold_is_refused_as_damaged(
     seal = LONG_SEALS["italy"]
     with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
         cg.read_link(text.replace(seal, seal[:50] + "\ud800" + seal[50:]))
+
+
+def test_a_link_that_lost_the_separator_after_its_check_is_refused_as_damaged() -> None:
+    """Without the `~` after its check, a link has the parts of one made before links had a check, its
+    first sealed part starting with the check: refused as damaged (a seal never starts as a check does),
+    not opened to refuse a passphrase later."""
+    public = cg.public_text(cluster_views.new_game(seed=1))
+    for text in (
+        cg.players_link("cluster", KEY, public, LONG_SEALS),
+        cg.players_link("cluster", KEY, public, LONG_SEALS, "italy"),
+        cg.gm_link("cluster", KEY, LONG_SEALS["austria"], group.Intake(3), public, LONG_SEALS["turkey"]),
+    ):
+        check = next(part for part in text.split("~") if group.is_link_check(part))
+        with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
+            cg.read_link(text.replace(f"{check}~", check))

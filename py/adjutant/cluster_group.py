@@ -49,8 +49,10 @@ from .codec import MAX_PHASES, check_named_variant, link_start, split_link
 from .errors import AdjutantError, GameFileError
 from .game import Game
 from .group import (
+    CHECK_TEXT,
     GM_PREFIX,
     LINK_CUT,
+    LINK_DAMAGED,
     PUBLIC_KEY,
     PUBLIC_PREFIX,
     Intake,
@@ -58,6 +60,7 @@ from .group import (
     game_id,
     is_check_start,
     is_cut_start,
+    is_link_check,
     link_check,
     unb64,
     verify_link_check,
@@ -915,6 +918,11 @@ def gm_link(variant: str, public_key: bytes, sealed_private: str, intake: Intake
 _B64URL = re.compile(r"[A-Za-z0-9_-]*")
 
 
+def _check_then_seal(part: str) -> bool:
+    """Whether a link's part is its check and its first seal run together (the `~` between them lost)."""
+    return len(part) > CHECK_TEXT and is_link_check(part[:CHECK_TEXT])
+
+
 def _checked_parts(parts: list[str], gm: bool) -> list[str]:
     """A link's parts without its check, once the check says they are the parts it was made with
     (GameFileError if they are cut short or damaged). A link without a check (made before links had
@@ -925,6 +933,8 @@ def _checked_parts(parts: list[str], gm: bool) -> list[str]:
             raise GameFileError(LINK_CUT)  # cut in or just after its check, or in its last part: no seal is so short
         if len(parts) < 5 and is_cut_start(parts):
             raise GameFileError(LINK_CUT)
+        if len(parts) == 5 and _check_then_seal(parts[4]):
+            raise GameFileError(LINK_DAMAGED)  # no seal starts as a check does
         if len(parts) != 6:
             return parts
         check, rest = parts[4], parts[:4] + parts[5:]
@@ -932,6 +942,8 @@ def _checked_parts(parts: list[str], gm: bool) -> list[str]:
     else:
         if len(parts) == 3 and is_check_start(parts[2]) or len(parts) < 3 and is_cut_start(parts):
             raise GameFileError(LINK_CUT)  # cut in its key, public part or check, or just after the check
+        if len(parts) in (3, 4) and _check_then_seal(parts[2]):
+            raise GameFileError(LINK_DAMAGED)  # no seal starts as a check does
         if len(parts) not in (4, 5) or "." in parts[2]:
             return parts
         check, rest = parts[2], parts[:2] + parts[3:]
