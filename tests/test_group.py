@@ -300,13 +300,17 @@ def test_a_game_masters_link_cut_before_its_check_is_refused_as_cut_short() -> N
 
 
 def test_a_game_masters_link_without_its_sealed_key_is_not_read_as_an_old_one() -> None:
-    """Its sealed key part lost, a link with a check has four parts, as one made before links had a check:
-    its check is not taken for a sealed key (which would open, then refuse every passphrase)."""
+    """Its sealed key part (or the `~` after it) lost, a link with a check has four parts, as one made
+    before links had a check: its check is not taken for (a part of) a sealed key, which would open, then
+    refuse every passphrase."""
     game = Game.new("standard")
     game.add_orders("A Par - Bur")
     text = group.gm_link(game, KEY, SEALED_KEY, group.Intake(0))
     with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
         group.read_group_link(text.replace(f"~{SEALED_KEY}", ""))
+    # nor is its sealed key run on into its check (the `~` between them lost)
+    with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
+        group.read_group_link(text.replace(f"{SEALED_KEY}~", SEALED_KEY))
 
 
 def test_a_link_with_a_character_no_text_can_hold_is_refused_as_damaged() -> None:

@@ -544,6 +544,19 @@ def gm_link(game: Game, public_key: bytes, sealed_private: str, intake: Intake) 
     return f"{link_start(game.variant.id)}{GM_PREFIX}{key}~{sealed_private}~{check}~{intake_text}~{body}"
 
 
+def _check_run_on(parts: list[str]) -> bool:
+    """Whether a game master's link of four parts is one with a check whose `~` between its sealed key and
+    its check was lost: its sealed key ends with a check of the link's parts without it."""
+    sealed, tail = parts[1][:-CHECK_TEXT], parts[1][-CHECK_TEXT:]
+    if not sealed or not is_link_check(tail):
+        return False
+    try:
+        verify_link_check(tail, "~".join([parts[0], sealed, *parts[2:]]))
+    except GameFileError:
+        return False
+    return True
+
+
 def is_group_link(fragment: str) -> bool:
     rest = split_link(fragment)[1]
     return rest.startswith((PUBLIC_PREFIX, GM_PREFIX))
@@ -563,8 +576,8 @@ def read_group_link(fragment: str) -> GroupLink:
         verify_link_check(check, "~".join(parts))
     elif gm and len(parts) in (3, 4) and is_link_check(parts[2]):
         raise GameFileError(LINK_CUT)  # cut after its check (where a link without one has its intake)
-    elif gm and len(parts) == 4 and is_link_check(parts[1]):
-        raise GameFileError(LINK_DAMAGED)  # its sealed key lost (a link without a check has it there)
+    elif gm and len(parts) == 4 and (is_link_check(parts[1]) or _check_run_on(parts)):
+        raise GameFileError(LINK_DAMAGED)  # its sealed key, or the `~` after it, lost
     elif gm and len(parts) < 4 and is_cut_start(parts):
         raise GameFileError(LINK_CUT)
     want = 4 if gm else 2
