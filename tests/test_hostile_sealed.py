@@ -257,7 +257,7 @@ _SEAL = b64(bytes(cg.MIN_SEAL_BYTES))
     ("fragment", "message"),
     [
         (_v2("4~x~y~z"), "newer Adjutant"),
-        (_v2(f"3~{_PUBLIC}~AA{_EMPTY}"), "cut short on the way"),
+        (_v2(f"3~{_PUBLIC}~AA{_EMPTY}"), "damaged on the way"),  # its check lost: no cut leaves seals there
         (_v2(f"3~{_PUBLIC}~AA~AA{_EMPTY}~x"), "wrong number of parts"),
         (_v2("x~y~z"), "version is not a number"),
         (_v2("1~x~y"), "wrong number of parts"),
@@ -315,3 +315,16 @@ def test_a_version_3_link_with_a_character_no_text_can_hold_is_refused_as_damage
     seal = link.sealed["france"]
     with pytest.raises(GameFileError, match=re.escape(LINK_DAMAGED)):
         sealed.decode_sealed_link(link.fragment().replace(seal, seal[:60] + "\ud800" + seal[60:]))
+
+
+def test_a_version_3_link_that_lost_its_check_or_the_separator_after_it_is_refused_as_damaged() -> None:
+    """Three fields, the third its seals (its check lost) or its check run on into them (the `~` lost):
+    damaged, not cut short (a cut leaves at most part of a check there)."""
+    game = _game()
+    fragment = sealed.sealed_link(game, _seals(sealed.plaintexts(game, PHRASES))).fragment()
+    check = fragment.split("~")[2]
+    for damaged in (fragment.replace(f"~{check}", ""), fragment.replace(f"{check}~", check)):
+        with pytest.raises(GameFileError, match=re.escape(LINK_DAMAGED)):
+            sealed.decode_sealed_link(damaged)
+    with pytest.raises(GameFileError, match=re.escape(LINK_CUT)):
+        sealed.decode_sealed_link(fragment[: fragment.index(check) + 5])

@@ -48,7 +48,7 @@ from adjutant import cluster_group as cg
 from adjutant.cluster_rules import cluster_state
 from adjutant.codec import check_named_variant, link_start, split_link
 from adjutant.game import Game
-from adjutant.group import LINK_CUT, link_check, verify_link_check
+from adjutant.group import LINK_CUT, LINK_DAMAGED, is_check_start, link_check, verify_link_check
 from adjutant.limits import inflate, read_json
 from adjutant.variant import Variant, load_variant
 
@@ -479,6 +479,8 @@ def _decode_compact(named: str | None, text: str) -> SealedLink:
         raise GameFileError("the link is damaged: its version is not a number")
     if int(version) > SEALED_VERSION:
         _newer(int(version))
+    if int(version) == 3 and len(fields) == 3 and not is_check_start(fields[2]):
+        raise GameFileError(LINK_DAMAGED)  # its check, or the `~` after it, lost: a cut leaves part of a check
     if int(version) == 3 and len(fields) < 4:
         raise GameFileError(LINK_CUT)  # cut in its public part or check: it has all four when made
     if int(version) == 3 and len(fields) == 4:
