@@ -288,6 +288,25 @@ class GroupController:
         app.on(_id("group-power"), "change", self.on_power)
         app.on(_id("send-orders"), "click", self.on_send)
         app.on(_id("copy-code"), "click", lambda e: self._copy_code(link=False))
+    def codes_typed(self, text: str) -> list[str]:
+        """What to say of each line of typed orders that holds a sealed orders code (none: no such line).
+        A code is not an order: the line names it (shortened, so no long unbroken text stretches a
+        phone's page) and says where it goes instead, for the game master, a player or anyone else."""
+        state = self.state
+        if state is not None and state.is_gm:
+            where = "paste it into the box of codes under Group game and press Open codes"
+        elif state is not None:
+            where = "it is what Send my orders gives you to send to your game master, whose page opens it"
+        else:
+            where = "it is opened on its group game's game master's page, in the box of codes"
+        said = []
+        for number, line in enumerate(text.splitlines(), 1):
+            match = group.CODE_PATTERN.search(line)
+            if match:
+                short = group.CODE_PREFIX + match.group(1)[:8] + "…"
+                said.append(f"line {number}: {short} is a sealed orders code, not an order: {where}.")
+        return said
+
         app.on(_id("copy-code-link"), "click", lambda e: self._copy_code(link=True))
         app.on(_id("share-code"), "click", lambda e: self._share(str(_id("orders-code").value), "send-status"))
         app.on(_id("gm-unlock-form"), "submit", self.on_unlock)

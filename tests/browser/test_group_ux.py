@@ -427,3 +427,42 @@ def test_a_player_keyboard_reaches_only_their_own_units(new_context: Any, site: 
     player.keyboard.press("Enter")
     orders = player.inner_text("#order-list")
     assert f" - {there['location'].capitalize()}" in orders, orders
+
+
+def test_a_code_pasted_into_the_orders_box_is_said_to_be_a_code_on_a_phone(new_context: Any, site: Site) -> None:
+    """A sealed code pasted where orders are typed enters nothing and says where it goes, for the game
+    master and for a player, and the code's long unbroken text does not widen a phone's page."""
+    gm_context, _ = new_context(service_workers="block", **PHONE)
+    gm = open_app(gm_context, site.url)
+    start_group_game(gm)
+    base, fragment = gm.input_value("#players-link").split("#")
+    key = group.read_group_link(fragment).public_key
+    context, _ = new_context(service_workers="block", **PHONE)
+    player = open_app(context, f"{base}#{group.public_link(Game.new('standard'), key, 'france')}")
+    player.wait_for_function("() => document.getElementById('orders-power').value === 'france'")
+    player.fill("#orders-text", "A Par - Bur")
+    player.locator("#send-orders").tap()
+    player.wait_for_function("() => document.getElementById('orders-code').value.startsWith('orders~')")
+    code = player.input_value("#orders-code")
+
+    for page, where in ((gm, "paste it into the box of codes under Group game"), (player, "Send my orders gives you")):
+        page.fill("#orders-text", f"France's orders: {code}\nA Mar - Spa")
+        page.locator("#orders-apply").tap()
+        page.wait_for_selector("#orders-errors li.rejected")
+        said = page.inner_text("#orders-errors")
+        assert said.startswith(f"line 1: {code[:15]}… is a sealed orders code, not an order:"), said
+        assert where in said and "not a power" not in said and "province" not in said
+        assert page.input_value("#orders-text") == f"France's orders: {code}\nA Mar - Spa"  # nothing entered
+        assert page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [390, 390]
+    assert "FRA: A Mar - Spa" not in gm.inner_text("#order-list")
+    assert player.inner_text("#order-list").strip() == "FRA: A Par - Bur"
+    # a player's Send with the code still in the box sends nothing and points at the message
+    player.locator("#send-orders").tap()
+    player.wait_for_selector("#send-status.error:has-text('Not sent')")
+    assert player.input_value("#orders-code") == code
+
+    # any other long unbroken text refused wraps within a phone's width too
+    player.fill("#orders-text", "A " + "x" * 300)
+    player.locator("#orders-apply").tap()
+    player.wait_for_selector("#orders-errors li.rejected")
+    assert player.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [390, 390]
