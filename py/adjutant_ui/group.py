@@ -642,7 +642,7 @@ class GroupController:
                     )
                 log.append(("kept", f"{short} {state.intake.accept(game, read, _bytes(opened))}"))
             except AdjutantError as error:
-                state.intake.refuse(str(error), power)
+                state.intake.refuse(str(error), power or getattr(error, "power", ""))
                 log.append(("rejected", f"{short} refused: {error}"))
         state.log = log
         _id("codes-text").value = ""
