@@ -1788,7 +1788,7 @@ class App:
         if session.selected and kind == "retreat":
             button("Disband", lambda e: self.act_on(session.selected or ""), "disband")
         if session.selected and kind == "adjustment":
-            for unit_type, label in (("A", "Army"), ("F", "Fleet")):
+            for unit_type, label in session.build_types():  # no fleet offered inland
                 button(f"Build {label}", lambda e, t=unit_type: self._build(t), f"build-{unit_type}")
         for coast in self.coast_choices:
             label = game.variant.province_name(coast)
