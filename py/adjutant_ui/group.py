@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -89,6 +90,43 @@ def _remember_power(public_key: bytes, power: str) -> None:
         js.localStorage.setItem(_power_key(public_key), power)
 
 
+#: the longest players' link this browser keeps as the latest phase it opened of a game
+MAX_LATEST_LINK = 20_000
+
+
+def _latest_key(public_key: bytes) -> str:
+    """Where this browser keeps the latest phase of a group game it opened as a player."""
+    return "adjutant.group.latest." + group.b64(group.game_id(public_key))
+
+
+def _later_phase_seen(public_key: bytes, game: Game, fragment: str) -> tuple[str, str]:
+    """A later phase of this group game that this browser already opened as a player, as (its title, its
+    players' link), or ("", "") when this link is the latest seen (it is then kept as the latest). So a
+    player who opens an old link (an earlier email) is told, before sending orders the game master would
+    refuse. What storage holds is checked (another players' link of the same game) before it is offered."""
+    here = len(game.history)
+    try:
+        data = json.loads(str(js.localStorage.getItem(_latest_key(public_key)) or "null"))
+    except Exception:  # noqa: BLE001 - storage disabled, or damaged: nothing is known of later phases
+        data = None
+    if isinstance(data, dict):
+        seen, title, link = data.get("n"), data.get("title"), data.get("link")
+        if (
+            isinstance(seen, int) and isinstance(title, str) and isinstance(link, str) and seen > here
+            and len(link) <= MAX_LATEST_LINK and len(title) <= 100 and group.is_group_link(link)
+        ):
+            try:
+                later = group.read_group_link(link)
+            except AdjutantError:
+                later = None
+            if later is not None and not later.is_gm and later.public_key == public_key:
+                return title, link
+    with contextlib.suppress(Exception):  # storage full or disabled: nothing is kept
+        entry = {"n": here, "title": game.phase.title, "link": fragment}
+        js.localStorage.setItem(_latest_key(public_key), json.dumps(entry, separators=(",", ":")))
+    return "", ""
+
+
 def _bytes(value: Any) -> bytes:
     return bytes(value.to_py())
 
@@ -114,6 +152,9 @@ class GroupState:
     code_note: str = ""
     #: the line saying a player's drafts were kept, until it is shown
     kept: str = ""
+    #: a later phase of this game this browser opened before, as (its title, its players' link): this
+    #: link is an old one ("" when it is the latest seen)
+    later: tuple[str, str] = ("", "")
     #: where a player's draft is kept ((what the phase was told by: the phases adjudicated, or a Cluster
     #: link's public part), (game, phase)): see _draft_place
     draft_place: tuple[int | str, tuple[str, str]] | None = None
@@ -161,8 +202,10 @@ class GroupController:
         state = GroupState(session, link.public_key, link.sealed_private, power=power)
         if link.is_gm:
             state.intake = group.Intake.from_text(link.intake, link.game)
-        elif power:
-            self.restore_draft(state, "from before the reload")
+        else:
+            state.later = _later_phase_seen(link.public_key, link.game, fragment)
+            if power:
+                self.restore_draft(state, "from before the reload")
         self.pending = state
         return session
 
@@ -245,6 +288,25 @@ class GroupController:
         """Whether the game in hand is the game master's group game (the one orders codes go to)."""
         return self.state is not None and self.state.is_gm
 
+    def codes_typed(self, text: str) -> list[str]:
+        """What to say of each line of typed orders that holds a sealed orders code (none: no such line).
+        A code is not an order: the line names it (shortened, so no long unbroken text stretches a
+        phone's page) and says where it goes instead, for the game master, a player or anyone else."""
+        state = self.state
+        if state is not None and state.is_gm:
+            where = "paste it into the box of codes under Group game and press Open codes"
+        elif state is not None:
+            where = "it is what Send my orders gives you to send to your game master, whose page opens it"
+        else:
+            where = "it is opened on its group game's game master's page, in the box of codes"
+        said = []
+        for number, line in enumerate(text.splitlines(), 1):
+            match = group.CODE_PATTERN.search(line)
+            if match:
+                short = group.CODE_PREFIX + match.group(1)[:8] + "…"
+                said.append(f"line {number}: {short} is a sealed orders code, not an order: {where}.")
+        return said
+
     def player_power(self) -> str | None:
         state = self.state
         return state.power or None if state is not None and not state.is_gm else None
@@ -288,25 +350,6 @@ class GroupController:
         app.on(_id("group-power"), "change", self.on_power)
         app.on(_id("send-orders"), "click", self.on_send)
         app.on(_id("copy-code"), "click", lambda e: self._copy_code(link=False))
-    def codes_typed(self, text: str) -> list[str]:
-        """What to say of each line of typed orders that holds a sealed orders code (none: no such line).
-        A code is not an order: the line names it (shortened, so no long unbroken text stretches a
-        phone's page) and says where it goes instead, for the game master, a player or anyone else."""
-        state = self.state
-        if state is not None and state.is_gm:
-            where = "paste it into the box of codes under Group game and press Open codes"
-        elif state is not None:
-            where = "it is what Send my orders gives you to send to your game master, whose page opens it"
-        else:
-            where = "it is opened on its group game's game master's page, in the box of codes"
-        said = []
-        for number, line in enumerate(text.splitlines(), 1):
-            match = group.CODE_PATTERN.search(line)
-            if match:
-                short = group.CODE_PREFIX + match.group(1)[:8] + "…"
-                said.append(f"line {number}: {short} is a sealed orders code, not an order: {where}.")
-        return said
-
         app.on(_id("copy-code-link"), "click", lambda e: self._copy_code(link=True))
         app.on(_id("share-code"), "click", lambda e: self._share(str(_id("orders-code").value), "send-status"))
         app.on(_id("gm-unlock-form"), "submit", self.on_unlock)
@@ -387,6 +430,8 @@ class GroupController:
                 target = "message-players"
         elif state.cluster is not None and not state.cluster.opened:
             target = "unlock-passphrase"  # a Cluster player's passphrase says which power, under Secrets
+        elif state.later[0]:
+            target = "group-later-link"
         else:
             target = "send-orders" if state.power else "group-power"
         element = _id(target)
@@ -747,6 +792,7 @@ class GroupController:
                 item.textContent = text
                 log.appendChild(item)
             _id("message-players").disabled = not game.history
+            _id("group-later").hidden = True  # (a player's old link only)
             # the game master adjudicates and types orders for any power; the players' link is public
             return
         select = _id("group-power")
@@ -769,6 +815,17 @@ class GroupController:
             else "You are a player in this group game. Choose the power you play to give and send your orders."
         )
         jump.textContent = "Group game: send your orders" if state.power else "Group game: choose your power"
+        later_title, later_link = state.later
+        _id("group-later").hidden = not later_title
+        if later_title:  # an old link: said first, before any order is given for a phase that is over
+            _id("group-later-text").textContent = (
+                f"This link is an old one: it shows {game.phase.title}, and this browser has opened this game at "
+                f"{later_title}. Orders sent from here will be refused, unless the game master took that "
+                "phase back. Open the latest link the game master sent:"
+            )
+            _id("group-later-link").href = "#" + later_link
+            _id("group-later-link").textContent = f"Open {later_title}"
+            jump.textContent = "Group game: this link is an old one"
         if state.cluster is not None:
             _id("group-role").textContent = cluster_group.role_text(state, game)
             if not state.cluster.opened:

@@ -135,3 +135,36 @@ def test_a_player_plays_on_when_storage_refuses_writes(new_context: Any, site: S
     page = reload(page)
     assert order_list(page) == []
     assert page.inner_text("#send-status") == ""
+
+
+def test_an_old_phases_link_says_so_and_leads_to_the_latest(new_context: Any, site: Site) -> None:
+    """A player who opens an earlier phase's link (an older email) after a later one is told, on a phone,
+    before giving orders the game master would refuse, and is offered the latest link this browser opened."""
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    context, _ = new_context(service_workers="block", **phone)
+    spring, fall = Game.new("standard"), Game.new("standard")
+    fall.adjudicate()
+    page = open_app(context, players_link(site, spring, "england"))
+    assert not page.locator("#group-later").is_visible()
+    page = reopen_app(page, players_link(site, fall, "england"))
+    assert not page.locator("#group-later").is_visible()
+    page = reopen_app(page, players_link(site, spring, "england"))  # the old email's link
+    assert page.evaluate("document.documentElement.dataset.phase") == "S1901M"
+    assert page.inner_text("#group-later-text").startswith(
+        "This link is an old one: it shows Spring 1901 movement, and this browser has opened this game at "
+        "Fall 1901 movement."
+    )
+    assert page.inner_text("#group-jump") == "Group game: this link is an old one"
+    page.locator("#group-jump").tap()
+    page.wait_for_function("() => document.activeElement.id === 'group-later-link'")
+    assert page.inner_text("#group-later-link") == "Open Fall 1901 movement"
+    page.locator("#group-later-link").tap()
+    page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    assert page.input_value("#orders-power") == "england"
+    assert not page.locator("#group-later").is_visible()
+    assert page.inner_text("#group-jump") == "Group game: send your orders"
+    # a browser that never opened a later phase: no warning
+    other, _ = new_context(service_workers="block", **phone)
+    fresh = open_app(other, players_link(site, spring, "england"))
+    assert not fresh.locator("#group-later").is_visible()
+    assert fresh.inner_text("#group-jump") == "Group game: send your orders"
