@@ -152,6 +152,9 @@ class GroupState:
     code_note: str = ""
     #: the line saying a player's drafts were kept, until it is shown
     kept: str = ""
+    #: what the orders box is to hold when this player's game is next drawn (the text typed and not yet
+    #: entered, kept with the drafts); None once put there
+    typed: str | None = None
     #: a later phase of this game this browser opened before, as (its title, its players' link): this
     #: link is an old one ("" when it is the latest seen)
     later: tuple[str, str] = ("", "")
@@ -204,6 +207,7 @@ class GroupController:
             state.intake = group.Intake.from_text(link.intake, link.game)
         else:
             state.later = _later_phase_seen(link.public_key, link.game, fragment)
+            state.typed = ""  # the box holds no other game's text; a draft kept puts back its own
             if power:
                 self.restore_draft(state, "from before the reload")
         self.pending = state
@@ -235,7 +239,7 @@ class GroupController:
             return
         if draft.orders and not state.game.over:
             state.game.add_orders("\n".join(draft.orders), state.power)  # (one not taken is dropped)
-        state.code, state.code_note = draft.code, draft.note
+        state.code, state.code_note, state.typed = draft.code, draft.note, draft.typed
         what = "orders and the sealed code you were shown" if draft.code else "orders"
         state.kept = f"Your {what} for {state.game.phase.title} were kept {since}."
 
@@ -245,7 +249,9 @@ class GroupController:
         if place is None:
             return
         orders = tuple(group.power_order_texts(state.game, state.power))
-        draft = saves.Draft(place[1], orders, state.code, state.code_note)
+        # the box's text is this game's once it has been drawn (until then it may be another game's)
+        typed = str(_id("orders-text").value) if state.typed is None else state.typed
+        draft = saves.Draft(place[1], orders, state.code, state.code_note, typed)
         saves.write_draft(self.app.saves.storage, place[0], state.power, draft)
 
     def _read_cluster(self, fragment: str) -> Session:
@@ -349,6 +355,7 @@ class GroupController:
         app.on(_id("group-generate"), "click", lambda e: self._generate())
         app.on(_id("group-power"), "change", self.on_power)
         app.on(_id("send-orders"), "click", self.on_send)
+        app.on(_id("orders-text"), "input", self.on_typing)
         app.on(_id("copy-code"), "click", lambda e: self._copy_code(link=False))
         app.on(_id("copy-code-link"), "click", lambda e: self._copy_code(link=True))
         app.on(_id("share-code"), "click", lambda e: self._share(str(_id("orders-code").value), "send-status"))
@@ -521,6 +528,12 @@ class GroupController:
             self.restore_draft(state, "from before")
         self.app.changed()
         self.app.render()
+
+    def on_typing(self, event: Any) -> None:
+        """A player's text in the orders box, not yet entered, is kept with their drafts as it is typed."""
+        state = self.state
+        if state is not None and not state.is_gm and state.typed is None:
+            self._keep_draft(state)
 
     def on_send(self, event: Any) -> None:
         asyncio.ensure_future(self._send())
@@ -861,6 +874,9 @@ class GroupController:
                 "only the game master can open."
             )
         _id("send-summary").textContent = summary
+        if state.typed is not None:  # the box now holds this game's text (a draft's, or none)
+            _id("orders-text").value = state.typed
+            state.typed = None
         if state.kept:  # said once, where the player sends (the orders themselves are in the list)
             if state.code:
                 self._show_code(state)

@@ -57,6 +57,29 @@ def test_a_players_orders_are_kept_across_a_reload_and_can_be_sent(new_context: 
     assert "Sealed 2 orders for England, Spring 1901" in page.inner_text("#orders-code-note")
 
 
+def test_orders_typed_and_not_yet_entered_are_kept_across_a_reload(new_context: Any, site: Site) -> None:
+    """A phone that drops the page while its player types in the orders box loses no line: the box's text
+    comes back (with the orders entered), and Send enters it then seals it, as before the reload."""
+    context, _ = new_context(service_workers="block", viewport={"width": 390, "height": 844}, has_touch=True)
+    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+    enter(page, ["F Lon - Nth"])
+    page.fill("#orders-text", "A Lvp - Yor\nF Edi - Nwg")
+    page = reload(page)
+    assert order_list(page) == ["ENG: F Lon - Nth"]
+    assert page.input_value("#orders-text") == "A Lvp - Yor\nF Edi - Nwg"
+    assert page.inner_text("#send-status") == "Your orders for Spring 1901 movement were kept from before the reload."
+    code = send(page, [])
+    assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Edi - Nwg", "ENG: F Lon - Nth"]
+    assert page.input_value("#orders-text") == ""
+    assert group.read_code(code, Game.new("standard"), KEY).power == "england"
+    page = reload(page)  # what was entered and sent is not put back in the box
+    assert page.input_value("#orders-text") == "" and len(order_list(page)) == 3
+    # another power's link on this device: the box holds none of England's text
+    page.fill("#orders-text", "A Lvp - Wal")
+    page = reopen_app(page, players_link(site, Game.new("standard"), "france"))
+    assert page.input_value("#orders-text") == ""
+
+
 def test_an_order_kept_anyway_comes_back_marked_illegal(new_context: Any, site: Site) -> None:
     context, _ = new_context(service_workers="block")
     page = open_app(context, players_link(site, Game.new("standard"), "england"))
