@@ -577,9 +577,11 @@ class GroupController:
         code = group.CODE_PREFIX + str(body)
         count = len(game.orders_of(state.power))
         name = game.variant.powers[state.power].name
+        # a second code looks like the first: say it is another, to send (the game master keeps the latest)
+        again = " This is a new code: send it too, and it replaces the one before." if state.code else ""
         state.code, state.code_note = code, (
-            f"Sealed {count} order{'s' if count != 1 else ''} for {name}, {game.phase.title}. Now send this "
-            "code to your game master by email or chat: copy it and paste it into your message."
+            f"Sealed {count} order{'s' if count != 1 else ''} for {name}, {game.phase.title}.{again} Now send "
+            "this code to your game master by email or chat: copy it and paste it into your message."
         )
         self._keep_draft(state)
         self._show_code(state)

@@ -80,6 +80,23 @@ def test_orders_typed_and_not_yet_entered_are_kept_across_a_reload(new_context: 
     assert page.input_value("#orders-text") == ""
 
 
+def test_a_second_code_is_said_to_be_new_and_to_replace_the_first(new_context: Any, site: Site) -> None:
+    """A player who changes their mind and sends again gets a code that looks like the first: the note says
+    it is a new one, to send, and that it replaces the one before (also after a reload)."""
+    context, _ = new_context(service_workers="block")
+    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+    first = send(page, ORDERS)
+    assert "new code" not in page.inner_text("#orders-code-note")
+    second = send(page, ["F Lon - Eng"])
+    note = page.inner_text("#orders-code-note")
+    assert second != first and note.startswith(
+        "Sealed 2 orders for England, Spring 1901 movement. This is a new code: send it too, and it replaces the "
+        "one before. Now send this code to your game master"
+    ), note
+    page = reload(page)
+    assert page.input_value("#orders-code") == second and page.inner_text("#orders-code-note") == note
+
+
 def test_an_order_kept_anyway_comes_back_marked_illegal(new_context: Any, site: Site) -> None:
     context, _ = new_context(service_workers="block")
     page = open_app(context, players_link(site, Game.new("standard"), "england"))
