@@ -687,7 +687,8 @@ class GroupController:
         # a Cluster game's codes are bound to its public part, not to a public game
         digest = cg.game_digest(game, state.public_key) if state.cluster is not None else None
         for code in codes:
-            short = code[:18] + "…"
+            # named by its end: every code of a game and phase begins alike (its clear header)
+            short = f"{group.CODE_PREFIX}…{code[-8:]}"
             power = ""
             try:
                 read = group.read_code(code, game, state.public_key, digest)

@@ -150,6 +150,8 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     gm.locator("#open-codes").tap()
     gm.wait_for_selector("#codes-log li")
     assert "France: 2 orders in" in gm.inner_text("#codes-log")
+    # each code is named by its end, which tells codes apart (every code of a phase begins alike)
+    assert gm.inner_text("#codes-log li").startswith(f"orders~…{code[-8:]} France")
     assert "1 code taken in, 0 refused" in gm.inner_text("#codes-status")
     assert in_viewport(gm, "#codes-status")
     # the table: a caption, column headers, and each power's name as its row's header
