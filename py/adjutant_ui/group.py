@@ -832,7 +832,12 @@ class GroupController:
         )
         jump.textContent = "Group game: send your orders" if state.power else "Group game: choose your power"
         later_title, later_link = state.later
-        _id("group-later").hidden = not later_title
+        later = _id("group-later")
+        # its link followed, the warning goes: the focus goes to the panel's next control, not the page's top
+        lose_focus = not later_title and not later.hidden and bool(later.contains(js.document.activeElement))
+        later.hidden = not later_title
+        if lose_focus:
+            _id("group-power").focus()
         if later_title:  # an old link: said first, before any order is given for a phase that is over
             _id("group-later-text").textContent = (
                 f"This link is an old one: it shows {game.phase.title}, and this browser has opened this game at "

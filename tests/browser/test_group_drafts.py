@@ -200,6 +200,7 @@ def test_an_old_phases_link_says_so_and_leads_to_the_latest(new_context: Any, si
     assert page.inner_text("#group-later-link") == "Open Fall 1901 movement"
     page.locator("#group-later-link").tap()
     page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    assert page.evaluate("document.activeElement.id") == "group-power"  # the focus stays in the panel
     assert page.input_value("#orders-power") == "england"
     assert not page.locator("#group-later").is_visible()
     assert page.inner_text("#group-jump") == "Group game: send your orders"
