@@ -701,7 +701,11 @@ class GroupController:
                         "the code does not open: it was altered or damaged on the way, or sealed for "
                         "another version of this phase"
                     )
-                log.append(("kept", f"{short} {state.intake.accept(game, read, _bytes(opened))}"))
+                had = state.intake.received.get(read.power)
+                said = state.intake.accept(game, read, _bytes(opened))
+                # the same code again changes nothing: it is not counted as taken in
+                same = had is not None and state.intake.received.get(read.power) is had
+                log.append(("same" if same else "kept", f"{short} {said}"))
             except AdjutantError as error:
                 state.intake.refuse(str(error), power or getattr(error, "power", ""))
                 log.append(("rejected", f"{short} refused: {error}"))
@@ -710,11 +714,14 @@ class GroupController:
         app.changed()
         app.render()
         taken = sum(kind == "kept" for kind, _ in log)
+        repeated = sum(kind == "same" for kind, _ in log)
+        again = f", {repeated} already in" if repeated else ""
+        refused = len(log) - taken - repeated
         self._say(
             "codes-status",
-            f"{taken} code{'s' if taken != 1 else ''} taken in, {len(log) - taken} refused: see the list "
-            "and the table.",
-            "error" if taken < len(log) else "info",
+            f"{taken} code{'s' if taken != 1 else ''} taken in{again}, {refused} refused: see the list and the "
+            "table.",
+            "error" if refused else "info",
         )
 
     def on_copy_public(self, event: Any) -> None:

@@ -153,6 +153,12 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     # each code is named by its end, which tells codes apart (every code of a phase begins alike)
     assert gm.inner_text("#codes-log li").startswith(f"orders~…{code[-8:]} France")
     assert "1 code taken in, 0 refused" in gm.inner_text("#codes-status")
+    # the same code pasted again changes nothing, and is not counted as taken in
+    gm.fill("#codes-text", code)
+    gm.locator("#open-codes").tap()
+    gm.wait_for_selector("#codes-status:has-text('already in')")
+    assert gm.inner_text("#codes-status") == "0 codes taken in, 1 already in, 0 refused: see the list and the table."
+    assert "France: this code is already in" in gm.inner_text("#codes-log")
     assert in_viewport(gm, "#codes-status")
     # the table: a caption, column headers, and each power's name as its row's header
     assert "sealed codes in from 1 of 7 powers" in gm.inner_text("#intake caption")
