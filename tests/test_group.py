@@ -127,6 +127,32 @@ def test_a_code_is_refused_for_another_game_phase_or_when_damaged() -> None:
         group.read_code(_code(Game.new("standard"), "france"), game, KEY)
 
 
+def test_a_code_of_another_phase_names_its_power_and_what_to_do() -> None:
+    """The game master is told whose code is stale (its clear header names the power) and what to ask for,
+    and the intake's table shows the refusal on that power's row."""
+    start = Game.new("standard")
+    game = Game.new("standard")
+    game.adjudicate()
+    with pytest.raises(group.CodeError) as earlier:
+        group.read_code(_code(start, "italy"), game, KEY)
+    assert str(earlier.value) == (
+        "Italy's code is for an earlier phase (Spring 1901 movement; the game is at Fall 1901 movement): ask "
+        "Italy to open the latest players' link and send their orders again"
+    )
+    assert earlier.value.power == "italy"
+    later_phase = "^Italy's code is for a later phase .*latest game master's link"
+    with pytest.raises(group.CodeError, match=later_phase) as later:
+        group.read_code(_code(game, "italy"), start, KEY)
+    assert later.value.power == "italy"
+    with pytest.raises(group.CodeError) as stranger:  # another game's header says nothing of this game's powers
+        group.read_code(_code(game, "italy", key=b"\x04" + bytes(64)), game, KEY)
+    assert stranger.value.power == ""
+    intake = group.Intake(len(game.history))
+    intake.refuse(str(earlier.value), earlier.value.power)
+    rows = {p: s for p, _n, s in group.status(game, intake)}
+    assert rows["italy"].startswith("waiting; refused: Italy's code is for an earlier phase")
+
+
 def test_the_phase_digest_changes_with_the_position_not_the_pending_orders() -> None:
     game = Game.new("standard")
     before = group.phase_digest(game, KEY)

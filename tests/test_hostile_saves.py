@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from adjutant_ui.saves import (
+    MAX_TYPED,
     RECENT_KEY,
     SHOWN,
     DictStorage,
@@ -74,6 +75,22 @@ def test_a_draft_is_kept_per_game_and_power_for_its_phase_only() -> None:
     # the next phase's draft replaces it: one kept per game and power
     assert write_draft(storage, "g", "england", Draft("p2", ("A Par H",)))
     assert [k for k in storage.data if k.startswith(draft_key("g", ""))] == [draft_key("g", "england")]
+
+
+def test_a_draft_keeps_the_text_typed_and_not_yet_entered() -> None:
+    storage = DictStorage()
+    typing = Draft("p1", (), "", "", "A Lvp - Yor\nF Lon -")
+    assert not typing.empty
+    assert write_draft(storage, "g", "england", typing)
+    assert read_draft(storage, "g", "england", "p1") == typing
+    # a draft written before the box was kept (no "typed") still reads; a damaged one is not read
+    storage.data[draft_key("g", "england")] = '{"phase":"p1","orders":["F Lon - Nth"],"code":"","note":""}'
+    assert read_draft(storage, "g", "england", "p1") == Draft("p1", ("F Lon - Nth",))
+    storage.data[draft_key("g", "england")] = '{"phase":"p1","orders":[],"code":"","note":"","typed":[1]}'
+    assert read_draft(storage, "g", "england", "p1") is None
+    # a huge box is kept cut to its first MAX_TYPED characters
+    assert write_draft(storage, "g", "england", Draft("p1", typed="x" * (MAX_TYPED + 10)))
+    assert read_draft(storage, "g", "england", "p1") == Draft("p1", typed="x" * MAX_TYPED)
 
 
 def test_damaged_drafts_and_full_storage_keep_nothing_without_error() -> None:

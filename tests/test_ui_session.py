@@ -225,6 +225,19 @@ def test_building_a_fleet_by_click_in_a_two_coast_province_asks_for_the_coast() 
     assert session.build("A") == ("Build A stp", [])  # an army needs no coast
 
 
+def test_an_inland_build_place_offers_an_army_only() -> None:
+    """Moscow is inland: a fleet is not offered there (it could only be refused); St Petersburg and
+    Sevastopol, on coasts, offer both."""
+    session = _russia_builds()
+    session.click("mos")
+    assert session.selected == "mos" and session.build_types() == [("A", "Army")]
+    assert session.prompt() == "Build an army in Moscow (a fleet is built only on a coast): choose Build Army."
+    session.clear_selection()
+    session.click("stp")
+    assert session.build_types() == [("A", "Army"), ("F", "Fleet")]
+    assert session.prompt() == "Build what in St Petersburg? Choose Army or Fleet."
+
+
 def test_clicking_another_of_the_powers_units_selects_it() -> None:
     session = Session.new("standard")
     session.click("par")

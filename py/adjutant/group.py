@@ -63,7 +63,12 @@ _B64URL = re.compile(r"[A-Za-z0-9_-]*")
 
 
 class CodeError(AdjutantError):
-    """A sealed orders code that is refused; the message names why."""
+    """A sealed orders code that is refused; the message names why, and :attr:`power` the power whose
+    code it is when its clear header says so for this game ("" otherwise)."""
+
+    def __init__(self, message: str, power: str = "") -> None:
+        super().__init__(message)
+        self.power = power
 
 
 def b64(data: bytes) -> str:
@@ -391,14 +396,21 @@ def read_code(code: str, game: Game, public_key: bytes, digest: bytes | None = N
         raise CodeError("the code is damaged: it names no power of this game")
     power = powers[header.power]
     here = len(game.history)
+    # the game master is told whose code it is, and what to do: the header names the power in the clear
+    name = game.variant.powers[power].name
     if header.phase < here:
         then = game.history[header.phase].phase.title
-        raise CodeError(f"the code is for an earlier phase ({then}; the game is at {game.phase.title})")
+        raise CodeError(
+            f"{name}'s code is for an earlier phase ({then}; the game is at {game.phase.title}): ask {name} "
+            "to open the latest players' link and send their orders again",
+            power,
+        )
     if header.phase > here:
         ahead = header.phase - here
         raise CodeError(
-            f"the code is for a later phase ({ahead} phase{'s' if ahead != 1 else ''} after {game.phase.title}, "
-            "where the game is)"
+            f"{name}'s code is for a later phase ({ahead} phase{'s' if ahead != 1 else ''} after "
+            f"{game.phase.title}, where the game is): is this your latest game master's link?",
+            power,
         )
     return Sealed(CODE_PREFIX + text, header, power, data, additional_data(header, game, public_key, digest))
 

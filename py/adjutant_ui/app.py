@@ -823,6 +823,10 @@ class App:
         if self.session is None:
             return
         text = str(_id("orders-text").value)
+        # a sealed code is not an order: nothing is entered, the text stays, and each code's line says where
+        # it goes instead (a code typed here would otherwise be parsed as a power's or a province's name)
+        if self.list_problems("orders-errors", self.group.codes_typed(text)):
+            return
         power = str(_id("orders-power").value) or self.group.player_power()
         # orders are for the current phase: show it, not the past one being looked at
         self.session.step(to=len(self.session.game.history))
@@ -1784,7 +1788,7 @@ class App:
         if session.selected and kind == "retreat":
             button("Disband", lambda e: self.act_on(session.selected or ""), "disband")
         if session.selected and kind == "adjustment":
-            for unit_type, label in (("A", "Army"), ("F", "Fleet")):
+            for unit_type, label in session.build_types():  # no fleet offered inland
                 button(f"Build {label}", lambda e, t=unit_type: self._build(t), f"build-{unit_type}")
         for coast in self.coast_choices:
             label = game.variant.province_name(coast)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -89,6 +90,43 @@ def _remember_power(public_key: bytes, power: str) -> None:
         js.localStorage.setItem(_power_key(public_key), power)
 
 
+#: the longest players' link this browser keeps as the latest phase it opened of a game
+MAX_LATEST_LINK = 20_000
+
+
+def _latest_key(public_key: bytes) -> str:
+    """Where this browser keeps the latest phase of a group game it opened as a player."""
+    return "adjutant.group.latest." + group.b64(group.game_id(public_key))
+
+
+def _later_phase_seen(public_key: bytes, game: Game, fragment: str) -> tuple[str, str]:
+    """A later phase of this group game that this browser already opened as a player, as (its title, its
+    players' link), or ("", "") when this link is the latest seen (it is then kept as the latest). So a
+    player who opens an old link (an earlier email) is told, before sending orders the game master would
+    refuse. What storage holds is checked (another players' link of the same game) before it is offered."""
+    here = len(game.history)
+    try:
+        data = json.loads(str(js.localStorage.getItem(_latest_key(public_key)) or "null"))
+    except Exception:  # noqa: BLE001 - storage disabled, or damaged: nothing is known of later phases
+        data = None
+    if isinstance(data, dict):
+        seen, title, link = data.get("n"), data.get("title"), data.get("link")
+        if (
+            isinstance(seen, int) and isinstance(title, str) and isinstance(link, str) and seen > here
+            and len(link) <= MAX_LATEST_LINK and len(title) <= 100 and group.is_group_link(link)
+        ):
+            try:
+                later = group.read_group_link(link)
+            except AdjutantError:
+                later = None
+            if later is not None and not later.is_gm and later.public_key == public_key:
+                return title, link
+    with contextlib.suppress(Exception):  # storage full or disabled: nothing is kept
+        entry = {"n": here, "title": game.phase.title, "link": fragment}
+        js.localStorage.setItem(_latest_key(public_key), json.dumps(entry, separators=(",", ":")))
+    return "", ""
+
+
 def _bytes(value: Any) -> bytes:
     return bytes(value.to_py())
 
@@ -114,6 +152,12 @@ class GroupState:
     code_note: str = ""
     #: the line saying a player's drafts were kept, until it is shown
     kept: str = ""
+    #: what the orders box is to hold when this player's game is next drawn (the text typed and not yet
+    #: entered, kept with the drafts); None once put there
+    typed: str | None = None
+    #: a later phase of this game this browser opened before, as (its title, its players' link): this
+    #: link is an old one ("" when it is the latest seen)
+    later: tuple[str, str] = ("", "")
     #: where a player's draft is kept ((what the phase was told by: the phases adjudicated, or a Cluster
     #: link's public part), (game, phase)): see _draft_place
     draft_place: tuple[int | str, tuple[str, str]] | None = None
@@ -161,8 +205,11 @@ class GroupController:
         state = GroupState(session, link.public_key, link.sealed_private, power=power)
         if link.is_gm:
             state.intake = group.Intake.from_text(link.intake, link.game)
-        elif power:
-            self.restore_draft(state, "from before the reload")
+        else:
+            state.later = _later_phase_seen(link.public_key, link.game, fragment)
+            state.typed = ""  # the box holds no other game's text; a draft kept puts back its own
+            if power:
+                self.restore_draft(state, "from before the reload")
         self.pending = state
         return session
 
@@ -192,7 +239,7 @@ class GroupController:
             return
         if draft.orders and not state.game.over:
             state.game.add_orders("\n".join(draft.orders), state.power)  # (one not taken is dropped)
-        state.code, state.code_note = draft.code, draft.note
+        state.code, state.code_note, state.typed = draft.code, draft.note, draft.typed
         what = "orders and the sealed code you were shown" if draft.code else "orders"
         state.kept = f"Your {what} for {state.game.phase.title} were kept {since}."
 
@@ -202,7 +249,9 @@ class GroupController:
         if place is None:
             return
         orders = tuple(group.power_order_texts(state.game, state.power))
-        draft = saves.Draft(place[1], orders, state.code, state.code_note)
+        # the box's text is this game's once it has been drawn (until then it may be another game's)
+        typed = str(_id("orders-text").value) if state.typed is None else state.typed
+        draft = saves.Draft(place[1], orders, state.code, state.code_note, typed)
         saves.write_draft(self.app.saves.storage, place[0], state.power, draft)
 
     def _read_cluster(self, fragment: str) -> Session:
@@ -244,6 +293,25 @@ class GroupController:
     def takes_codes(self) -> bool:
         """Whether the game in hand is the game master's group game (the one orders codes go to)."""
         return self.state is not None and self.state.is_gm
+
+    def codes_typed(self, text: str) -> list[str]:
+        """What to say of each line of typed orders that holds a sealed orders code (none: no such line).
+        A code is not an order: the line names it (shortened, so no long unbroken text stretches a
+        phone's page) and says where it goes instead, for the game master, a player or anyone else."""
+        state = self.state
+        if state is not None and state.is_gm:
+            where = "paste it into the box of codes under Group game and press Open codes"
+        elif state is not None:
+            where = "it is what Send my orders gives you to send to your game master, whose page opens it"
+        else:
+            where = "it is opened on its group game's game master's page, in the box of codes"
+        said = []
+        for number, line in enumerate(text.splitlines(), 1):
+            match = group.CODE_PATTERN.search(line)
+            if match:
+                short = group.CODE_PREFIX + match.group(1)[:8] + "…"
+                said.append(f"line {number}: {short} is a sealed orders code, not an order: {where}.")
+        return said
 
     def player_power(self) -> str | None:
         state = self.state
@@ -287,6 +355,7 @@ class GroupController:
         app.on(_id("group-generate"), "click", lambda e: self._generate())
         app.on(_id("group-power"), "change", self.on_power)
         app.on(_id("send-orders"), "click", self.on_send)
+        app.on(_id("orders-text"), "input", self.on_typing)
         app.on(_id("copy-code"), "click", lambda e: self._copy_code(link=False))
         app.on(_id("copy-code-link"), "click", lambda e: self._copy_code(link=True))
         app.on(_id("share-code"), "click", lambda e: self._share(str(_id("orders-code").value), "send-status"))
@@ -368,6 +437,8 @@ class GroupController:
                 target = "message-players"
         elif state.cluster is not None and not state.cluster.opened:
             target = "unlock-passphrase"  # a Cluster player's passphrase says which power, under Secrets
+        elif state.later[0]:
+            target = "group-later-link"
         else:
             target = "send-orders" if state.power else "group-power"
         element = _id(target)
@@ -458,6 +529,12 @@ class GroupController:
         self.app.changed()
         self.app.render()
 
+    def on_typing(self, event: Any) -> None:
+        """A player's text in the orders box, not yet entered, is kept with their drafts as it is typed."""
+        state = self.state
+        if state is not None and not state.is_gm and state.typed is None:
+            self._keep_draft(state)
+
     def on_send(self, event: Any) -> None:
         asyncio.ensure_future(self._send())
 
@@ -500,9 +577,11 @@ class GroupController:
         code = group.CODE_PREFIX + str(body)
         count = len(game.orders_of(state.power))
         name = game.variant.powers[state.power].name
+        # a second code looks like the first: say it is another, to send (the game master keeps the latest)
+        again = " This is a new code: send it too, and it replaces the one before." if state.code else ""
         state.code, state.code_note = code, (
-            f"Sealed {count} order{'s' if count != 1 else ''} for {name}, {game.phase.title}. Now send this "
-            "code to your game master by email or chat: copy it and paste it into your message."
+            f"Sealed {count} order{'s' if count != 1 else ''} for {name}, {game.phase.title}.{again} Now send "
+            "this code to your game master by email or chat: copy it and paste it into your message."
         )
         self._keep_draft(state)
         self._show_code(state)
@@ -608,7 +687,8 @@ class GroupController:
         # a Cluster game's codes are bound to its public part, not to a public game
         digest = cg.game_digest(game, state.public_key) if state.cluster is not None else None
         for code in codes:
-            short = code[:18] + "…"
+            # named by its end: every code of a game and phase begins alike (its clear header)
+            short = f"{group.CODE_PREFIX}…{code[-8:]}"
             power = ""
             try:
                 read = group.read_code(code, game, state.public_key, digest)
@@ -621,20 +701,27 @@ class GroupController:
                         "the code does not open: it was altered or damaged on the way, or sealed for "
                         "another version of this phase"
                     )
-                log.append(("kept", f"{short} {state.intake.accept(game, read, _bytes(opened))}"))
+                had = state.intake.received.get(read.power)
+                said = state.intake.accept(game, read, _bytes(opened))
+                # the same code again changes nothing: it is not counted as taken in
+                same = had is not None and state.intake.received.get(read.power) is had
+                log.append(("same" if same else "kept", f"{short} {said}"))
             except AdjutantError as error:
-                state.intake.refuse(str(error), power)
+                state.intake.refuse(str(error), power or getattr(error, "power", ""))
                 log.append(("rejected", f"{short} refused: {error}"))
         state.log = log
         _id("codes-text").value = ""
         app.changed()
         app.render()
         taken = sum(kind == "kept" for kind, _ in log)
+        repeated = sum(kind == "same" for kind, _ in log)
+        again = f", {repeated} already in" if repeated else ""
+        refused = len(log) - taken - repeated
         self._say(
             "codes-status",
-            f"{taken} code{'s' if taken != 1 else ''} taken in, {len(log) - taken} refused: see the list "
-            "and the table.",
-            "error" if taken < len(log) else "info",
+            f"{taken} code{'s' if taken != 1 else ''} taken in{again}, {refused} refused: see the list and the "
+            "table.",
+            "error" if refused else "info",
         )
 
     def on_copy_public(self, event: Any) -> None:
@@ -728,6 +815,7 @@ class GroupController:
                 item.textContent = text
                 log.appendChild(item)
             _id("message-players").disabled = not game.history
+            _id("group-later").hidden = True  # (a player's old link only)
             # the game master adjudicates and types orders for any power; the players' link is public
             return
         select = _id("group-power")
@@ -750,6 +838,22 @@ class GroupController:
             else "You are a player in this group game. Choose the power you play to give and send your orders."
         )
         jump.textContent = "Group game: send your orders" if state.power else "Group game: choose your power"
+        later_title, later_link = state.later
+        later = _id("group-later")
+        # its link followed, the warning goes: the focus goes to the panel's next control, not the page's top
+        lose_focus = not later_title and not later.hidden and bool(later.contains(js.document.activeElement))
+        later.hidden = not later_title
+        if lose_focus:
+            _id("group-power").focus()
+        if later_title:  # an old link: said first, before any order is given for a phase that is over
+            _id("group-later-text").textContent = (
+                f"This link is an old one: it shows {game.phase.title}, and this browser has opened this game at "
+                f"{later_title}. Orders sent from here will be refused, unless the game master took that "
+                "phase back. Open the latest link the game master sent:"
+            )
+            _id("group-later-link").href = "#" + later_link
+            _id("group-later-link").textContent = f"Open {later_title}"
+            jump.textContent = "Group game: this link is an old one"
         if state.cluster is not None:
             _id("group-role").textContent = cluster_group.role_text(state, game)
             if not state.cluster.opened:
@@ -785,6 +889,9 @@ class GroupController:
                 "only the game master can open."
             )
         _id("send-summary").textContent = summary
+        if state.typed is not None:  # the box now holds this game's text (a draft's, or none)
+            _id("orders-text").value = state.typed
+            state.typed = None
         if state.kept:  # said once, where the player sends (the orders themselves are in the list)
             if state.code:
                 self._show_code(state)

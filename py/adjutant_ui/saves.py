@@ -31,6 +31,8 @@ SHOWN = 20
 DRAFT_PREFIX = "adjutant.group.draft."
 #: a draft larger than this is not read (a power's orders and one code are a few kilobytes)
 MAX_DRAFT = 256 * 1024
+#: the most of the orders box's text (typed, not yet entered) a draft keeps
+MAX_TYPED = 20_000
 #: a slot or the list larger than this is not read (nothing the page writes comes near it)
 MAX_READ = 8 * 1024 * 1024
 
@@ -149,16 +151,18 @@ class Saves:
 @dataclass(frozen=True)
 class Draft:
     """A group game player's work in this browser for one phase: the orders entered (their text) and the
-    last sealed orders code shown, with the note that went with it."""
+    last sealed orders code shown, with the note that went with it, and the text in the orders box not yet
+    entered (a phone that drops the page loses no line being typed)."""
 
     phase: str  # what identifies the phase (the group game's phase digest)
     orders: tuple[str, ...] = ()
     code: str = ""
     note: str = ""
+    typed: str = ""
 
     @property
     def empty(self) -> bool:
-        return not self.orders and not self.code
+        return not self.orders and not self.code and not self.typed
 
 
 def draft_key(game: str, power: str) -> str:
@@ -172,12 +176,12 @@ def read_draft(storage: Storage, game: str, power: str, phase: str) -> Draft | N
     data = _read(text) if text is not None and len(text) <= MAX_DRAFT else None
     if not isinstance(data, dict) or data.get("phase") != phase:
         return None
-    orders, code, note = data.get("orders"), data.get("code"), data.get("note")
+    orders, code, note, typed = data.get("orders"), data.get("code"), data.get("note"), data.get("typed", "")
     if not isinstance(orders, list) or not all(isinstance(o, str) for o in orders):
         return None
-    if not isinstance(code, str) or not isinstance(note, str):
+    if not isinstance(code, str) or not isinstance(note, str) or not isinstance(typed, str):
         return None
-    return Draft(phase, tuple(orders), code, note)
+    return Draft(phase, tuple(orders), code, note, typed[:MAX_TYPED])
 
 
 def write_draft(storage: Storage, game: str, power: str, draft: Draft) -> bool:
@@ -186,7 +190,8 @@ def write_draft(storage: Storage, game: str, power: str, draft: Draft) -> bool:
     draft is empty leaves another phase's draft alone."""
     if draft.empty and read_draft(storage, game, power, draft.phase) is None:
         return True
-    data = {"phase": draft.phase, "orders": list(draft.orders), "code": draft.code, "note": draft.note}
+    data = {"phase": draft.phase, "orders": list(draft.orders), "code": draft.code, "note": draft.note,
+            "typed": draft.typed[:MAX_TYPED]}
     return storage.set(draft_key(game, power), json.dumps(data, separators=(",", ":")))
 
 

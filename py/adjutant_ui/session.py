@@ -969,6 +969,11 @@ class Session:
         self.clear_selection()
         return format_order(self._own(unit, Research)[0])
 
+    def build_types(self) -> list[tuple[str, str]]:
+        """The kinds of unit that can be built in the selected build place, as (type, label): a fleet only
+        on a coast, so an inland centre offers an Army alone."""
+        return [(kind, label) for kind, label in (("A", "Army"), ("F", "Fleet")) if self._builds(kind)]
+
     def build(self, unit_type: str) -> tuple[str | None, list[str]]:
         """The build order for the selected build place, or (None, its coasts) when a fleet there needs
         one chosen (the next click on a coast gives the order)."""
@@ -1013,7 +1018,11 @@ class Session:
             if self.selected and self.build_type:
                 return f"Build a fleet in {game.variant.province_name(self.selected)}: on which coast?"
             if self.selected:
-                return f"Build what in {game.variant.province_name(self.selected)}? Choose Army or Fleet."
+                where = game.variant.province_name(self.selected)
+                kinds = " or ".join(label for _kind, label in self.build_types())
+                if kinds == "Army":
+                    return f"Build an army in {where} (a fleet is built only on a coast): choose Build Army."
+                return f"Build what in {where}? Choose {kinds}."
             if self.player:
                 return self._player_adjustment_prompt()
             return "Click a highlighted centre to build, or a unit of a power that must remove one."

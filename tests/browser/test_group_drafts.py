@@ -57,6 +57,46 @@ def test_a_players_orders_are_kept_across_a_reload_and_can_be_sent(new_context: 
     assert "Sealed 2 orders for England, Spring 1901" in page.inner_text("#orders-code-note")
 
 
+def test_orders_typed_and_not_yet_entered_are_kept_across_a_reload(new_context: Any, site: Site) -> None:
+    """A phone that drops the page while its player types in the orders box loses no line: the box's text
+    comes back (with the orders entered), and Send enters it then seals it, as before the reload."""
+    context, _ = new_context(service_workers="block", viewport={"width": 390, "height": 844}, has_touch=True)
+    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+    enter(page, ["F Lon - Nth"])
+    page.fill("#orders-text", "A Lvp - Yor\nF Edi - Nwg")
+    page = reload(page)
+    assert order_list(page) == ["ENG: F Lon - Nth"]
+    assert page.input_value("#orders-text") == "A Lvp - Yor\nF Edi - Nwg"
+    assert page.inner_text("#send-status") == "Your orders for Spring 1901 movement were kept from before the reload."
+    code = send(page, [])
+    assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Edi - Nwg", "ENG: F Lon - Nth"]
+    assert page.input_value("#orders-text") == ""
+    assert group.read_code(code, Game.new("standard"), KEY).power == "england"
+    page = reload(page)  # what was entered and sent is not put back in the box
+    assert page.input_value("#orders-text") == "" and len(order_list(page)) == 3
+    # another power's link on this device: the box holds none of England's text
+    page.fill("#orders-text", "A Lvp - Wal")
+    page = reopen_app(page, players_link(site, Game.new("standard"), "france"))
+    assert page.input_value("#orders-text") == ""
+
+
+def test_a_second_code_is_said_to_be_new_and_to_replace_the_first(new_context: Any, site: Site) -> None:
+    """A player who changes their mind and sends again gets a code that looks like the first: the note says
+    it is a new one, to send, and that it replaces the one before (also after a reload)."""
+    context, _ = new_context(service_workers="block")
+    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+    first = send(page, ORDERS)
+    assert "new code" not in page.inner_text("#orders-code-note")
+    second = send(page, ["F Lon - Eng"])
+    note = page.inner_text("#orders-code-note")
+    assert second != first and note.startswith(
+        "Sealed 2 orders for England, Spring 1901 movement. This is a new code: send it too, and it replaces the "
+        "one before. Now send this code to your game master"
+    ), note
+    page = reload(page)
+    assert page.input_value("#orders-code") == second and page.inner_text("#orders-code-note") == note
+
+
 def test_an_order_kept_anyway_comes_back_marked_illegal(new_context: Any, site: Site) -> None:
     context, _ = new_context(service_workers="block")
     page = open_app(context, players_link(site, Game.new("standard"), "england"))
@@ -135,3 +175,37 @@ def test_a_player_plays_on_when_storage_refuses_writes(new_context: Any, site: S
     page = reload(page)
     assert order_list(page) == []
     assert page.inner_text("#send-status") == ""
+
+
+def test_an_old_phases_link_says_so_and_leads_to_the_latest(new_context: Any, site: Site) -> None:
+    """A player who opens an earlier phase's link (an older email) after a later one is told, on a phone,
+    before giving orders the game master would refuse, and is offered the latest link this browser opened."""
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    context, _ = new_context(service_workers="block", **phone)
+    spring, fall = Game.new("standard"), Game.new("standard")
+    fall.adjudicate()
+    page = open_app(context, players_link(site, spring, "england"))
+    assert not page.locator("#group-later").is_visible()
+    page = reopen_app(page, players_link(site, fall, "england"))
+    assert not page.locator("#group-later").is_visible()
+    page = reopen_app(page, players_link(site, spring, "england"))  # the old email's link
+    assert page.evaluate("document.documentElement.dataset.phase") == "S1901M"
+    assert page.inner_text("#group-later-text").startswith(
+        "This link is an old one: it shows Spring 1901 movement, and this browser has opened this game at "
+        "Fall 1901 movement."
+    )
+    assert page.inner_text("#group-jump") == "Group game: this link is an old one"
+    page.locator("#group-jump").tap()
+    page.wait_for_function("() => document.activeElement.id === 'group-later-link'")
+    assert page.inner_text("#group-later-link") == "Open Fall 1901 movement"
+    page.locator("#group-later-link").tap()
+    page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    assert page.evaluate("document.activeElement.id") == "group-power"  # the focus stays in the panel
+    assert page.input_value("#orders-power") == "england"
+    assert not page.locator("#group-later").is_visible()
+    assert page.inner_text("#group-jump") == "Group game: send your orders"
+    # a browser that never opened a later phase: no warning
+    other, _ = new_context(service_workers="block", **phone)
+    fresh = open_app(other, players_link(site, spring, "england"))
+    assert not fresh.locator("#group-later").is_visible()
+    assert fresh.inner_text("#group-jump") == "Group game: send your orders"

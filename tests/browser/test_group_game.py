@@ -336,7 +336,11 @@ def test_a_group_plays_two_years_of_standard_by_sealed_codes(new_context: Any, s
     adjudicate(gm)
     ref.set_orders("france", "\n".join(new_orders))  # the code the game master took in
     ref.adjudicate()
-    assert "an earlier phase" in open_codes(gm, germany_code)[0]
+    assert "refused: Germany's code is for an earlier phase" in open_codes(gm, germany_code)[0]
+    # the table shows whose code it was, on that power's row
+    script = "rows => rows.map(r => [r.dataset.power, r.cells[1].textContent])"
+    rows = dict(gm.eval_on_selector_all("#intake tbody tr", script))
+    assert "refused: Germany's code is for an earlier phase" in rows["germany"], rows
     assert units(gm) == engine_units(ref)
 
     # a code whose power is not the one its orders are for: sealed by hand with France's header and

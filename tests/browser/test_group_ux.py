@@ -150,7 +150,15 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     gm.locator("#open-codes").tap()
     gm.wait_for_selector("#codes-log li")
     assert "France: 2 orders in" in gm.inner_text("#codes-log")
+    # each code is named by its end, which tells codes apart (every code of a phase begins alike)
+    assert gm.inner_text("#codes-log li").startswith(f"orders~…{code[-8:]} France")
     assert "1 code taken in, 0 refused" in gm.inner_text("#codes-status")
+    # the same code pasted again changes nothing, and is not counted as taken in
+    gm.fill("#codes-text", code)
+    gm.locator("#open-codes").tap()
+    gm.wait_for_selector("#codes-status:has-text('already in')")
+    assert gm.inner_text("#codes-status") == "0 codes taken in, 1 already in, 0 refused: see the list and the table."
+    assert "France: this code is already in" in gm.inner_text("#codes-log")
     assert in_viewport(gm, "#codes-status")
     # the table: a caption, column headers, and each power's name as its row's header
     assert "sealed codes in from 1 of 7 powers" in gm.inner_text("#intake caption")
@@ -427,3 +435,42 @@ def test_a_player_keyboard_reaches_only_their_own_units(new_context: Any, site: 
     player.keyboard.press("Enter")
     orders = player.inner_text("#order-list")
     assert f" - {there['location'].capitalize()}" in orders, orders
+
+
+def test_a_code_pasted_into_the_orders_box_is_said_to_be_a_code_on_a_phone(new_context: Any, site: Site) -> None:
+    """A sealed code pasted where orders are typed enters nothing and says where it goes, for the game
+    master and for a player, and the code's long unbroken text does not widen a phone's page."""
+    gm_context, _ = new_context(service_workers="block", **PHONE)
+    gm = open_app(gm_context, site.url)
+    start_group_game(gm)
+    base, fragment = gm.input_value("#players-link").split("#")
+    key = group.read_group_link(fragment).public_key
+    context, _ = new_context(service_workers="block", **PHONE)
+    player = open_app(context, f"{base}#{group.public_link(Game.new('standard'), key, 'france')}")
+    player.wait_for_function("() => document.getElementById('orders-power').value === 'france'")
+    player.fill("#orders-text", "A Par - Bur")
+    player.locator("#send-orders").tap()
+    player.wait_for_function("() => document.getElementById('orders-code').value.startsWith('orders~')")
+    code = player.input_value("#orders-code")
+
+    for page, where in ((gm, "paste it into the box of codes under Group game"), (player, "Send my orders gives you")):
+        page.fill("#orders-text", f"France's orders: {code}\nA Mar - Spa")
+        page.locator("#orders-apply").tap()
+        page.wait_for_selector("#orders-errors li.rejected")
+        said = page.inner_text("#orders-errors")
+        assert said.startswith(f"line 1: {code[:15]}… is a sealed orders code, not an order:"), said
+        assert where in said and "not a power" not in said and "province" not in said
+        assert page.input_value("#orders-text") == f"France's orders: {code}\nA Mar - Spa"  # nothing entered
+        assert page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [390, 390]
+    assert "FRA: A Mar - Spa" not in gm.inner_text("#order-list")
+    assert player.inner_text("#order-list").strip() == "FRA: A Par - Bur"
+    # a player's Send with the code still in the box sends nothing and points at the message
+    player.locator("#send-orders").tap()
+    player.wait_for_selector("#send-status.error:has-text('Not sent')")
+    assert player.input_value("#orders-code") == code
+
+    # any other long unbroken text refused wraps within a phone's width too
+    player.fill("#orders-text", "A " + "x" * 300)
+    player.locator("#orders-apply").tap()
+    player.wait_for_selector("#orders-errors li.rejected")
+    assert player.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [390, 390]
