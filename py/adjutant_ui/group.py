@@ -366,6 +366,7 @@ class GroupController:
         app.on(_id("message-players"), "click", self.on_message)
         app.on(_id("share-message"), "click", self.on_share_message)
         app.on(_id("group-jump"), "click", self.on_jump)
+        app.on(_id("group-to-orders"), "click", lambda e: self._to_orders())
         # a readonly field's text is selected at once, ready for the phone's own copy menu
         for name in ("orders-code", "players-link", "players-message"):
             app.on(_id(name), "focus", lambda e: e.target.select())
@@ -439,11 +440,22 @@ class GroupController:
             target = "unlock-passphrase"  # a Cluster player's passphrase says which power, under Secrets
         elif state.later[0]:
             target = "group-later-link"
+        elif state.power and not state.game.orders_of(state.power):
+            self._to_orders()  # no order given yet: that is the next step, before sending
+            return
         else:
             target = "send-orders" if state.power else "group-power"
         element = _id(target)
         element.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
         element.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
+
+    @staticmethod
+    def _to_orders() -> None:
+        """A player's way from the Group game panel (or the phone's shortcut) to giving orders: the Orders
+        panel brought into view, the keyboard's focus on its list of orders given (the map and the text
+        box are a Tab away), rather than some twenty Tab presses round the page's header."""
+        _id("orders-panel").scrollIntoView(to_js({"block": "start"}, dict_converter=js.Object.fromEntries))
+        _id("order-list").focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
     @contextlib.contextmanager
     def busy(self, text: str) -> Iterator[None]:
@@ -837,7 +849,15 @@ class GroupController:
             if state.power
             else "You are a player in this group game. Choose the power you play to give and send your orders."
         )
-        jump.textContent = "Group game: send your orders" if state.power else "Group game: choose your power"
+        jump.textContent = (
+            "Group game: choose your power"
+            if not state.power
+            else "Group game: send your orders"
+            if game.orders_of(state.power)
+            else "Group game: give your orders"
+        )
+        playing = bool(state.power) and (state.cluster is None or state.cluster.opened)
+        _id("group-to-orders").hidden = not playing or game.over
         later_title, later_link = state.later
         later = _id("group-later")
         # its link followed, the warning goes: the focus goes to the panel's next control, not the page's top

@@ -203,9 +203,9 @@ def test_an_old_phases_link_says_so_and_leads_to_the_latest(new_context: Any, si
     assert page.evaluate("document.activeElement.id") == "group-power"  # the focus stays in the panel
     assert page.input_value("#orders-power") == "england"
     assert not page.locator("#group-later").is_visible()
-    assert page.inner_text("#group-jump") == "Group game: send your orders"
+    assert page.inner_text("#group-jump") == "Group game: give your orders"
     # a browser that never opened a later phase: no warning
     other, _ = new_context(service_workers="block", **phone)
     fresh = open_app(other, players_link(site, spring, "england"))
     assert not fresh.locator("#group-later").is_visible()
-    assert fresh.inner_text("#group-jump") == "Group game: send your orders"
+    assert fresh.inner_text("#group-jump") == "Group game: give your orders"

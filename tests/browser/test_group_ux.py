@@ -103,6 +103,12 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     player.select_option("#group-power", "france")
     player.wait_for_function("() => document.getElementById('orders-power').value === 'france'")
     assert "You play France" in player.inner_text("#group-role")
+    # the next step, giving orders: named by the shortcut, and a button under the choice leads there
+    assert "give your orders" in player.inner_text("#group-jump")
+    assert in_viewport(player, "#group-to-orders")
+    player.locator("#group-to-orders").tap()
+    player.wait_for_function("() => document.activeElement.id === 'order-list'")
+    assert in_viewport(player, "#orders-heading")
 
     # orders by tapping: Paris to Burgundy, Marseilles holds (a second tap on the unit)
     tap_map(player, "par")
@@ -269,7 +275,12 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     assert_focus_visible(player)
     player.keyboard.press("f")  # the list's first power starting with F
     player.wait_for_function("() => document.getElementById('orders-power').value === 'france'")
-    order = tab_to(player, "orders-text")
+    # the next control leads to the orders (not some twenty Tabs round the page's header)
+    player.keyboard.press("Tab")
+    assert player.evaluate("document.activeElement.id") == "group-to-orders"
+    player.keyboard.press("Enter")
+    player.wait_for_function("() => document.activeElement.id === 'order-list'")
+    tab_to(player, "orders-text", 3)
     assert_focus_visible(player)
     # an order the parser refuses: nothing is sent, and the reason is given under the box and by Send
     player.keyboard.type("A Par - Nowhere")
