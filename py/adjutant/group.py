@@ -442,8 +442,10 @@ class Intake:
         self.refused.append((power, reason))
 
     def accept(self, game: Game, sealed: Sealed, opened: bytes) -> str:
-        """Take a code's opened plaintext into the game: the latest code for a power wins. Raises
-        CodeError (and changes nothing) for an older or damaged one; returns what was done."""
+        """Take a code's opened plaintext into the game: the latest code for a power wins. An older code
+        than the one in (a player's first code pasted after their second) changes nothing and is not an
+        error: it says so (:data:`OLDER_CODE`). Raises CodeError (and changes nothing) for a damaged one;
+        returns what was done."""
         if len(opened) < SEQ + 1:
             raise CodeError("the code is damaged: it holds no orders")
         seq = int.from_bytes(opened[:SEQ], "big")
@@ -454,7 +456,7 @@ class Intake:
             if seq == had.seq:
                 return f"{name}: this code is already in"
             if seq < had.seq:
-                raise CodeError(f"{name}: an older code than the one already in (sent again, or replayed)")
+                return f"{name}: {OLDER_CODE}"
         before = game.orders_of(sealed.power)
         game.clear_orders(sealed.power)
         for order in orders:
@@ -493,6 +495,10 @@ class Intake:
             return cls(_count(data["p"], 1 << 16), received).for_phase(game)
         except (GameFileError, KeyError, TypeError, IndexError, AttributeError):
             raise GameFileError("the game master's link is damaged: its list of received orders is malformed") from None
+
+
+#: what the intake says of a power's code older than the one it has (set aside, nothing changed)
+OLDER_CODE = "an older code than the one in, set aside: the newer one stays"
 
 
 def _count(value: object, bound: int) -> int:
@@ -634,6 +640,7 @@ __all__ = [
     "Intake",
     "LINK_CUT",
     "LINK_DAMAGED",
+    "OLDER_CODE",
     "Sealed",
     "additional_data",
     "decode_orders",

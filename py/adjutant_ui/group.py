@@ -715,9 +715,10 @@ class GroupController:
                     )
                 had = state.intake.received.get(read.power)
                 said = state.intake.accept(game, read, _bytes(opened))
-                # the same code again changes nothing: it is not counted as taken in
+                # the same code again, or an older one, changes nothing: neither is counted as taken in
                 same = had is not None and state.intake.received.get(read.power) is had
-                log.append(("same" if same else "kept", f"{short} {said}"))
+                kind = "older" if same and said.endswith(group.OLDER_CODE) else "same" if same else "kept"
+                log.append((kind, f"{short} {said}"))
             except AdjutantError as error:
                 state.intake.refuse(str(error), power or getattr(error, "power", ""))
                 log.append(("rejected", f"{short} refused: {error}"))
@@ -727,8 +728,9 @@ class GroupController:
         app.render()
         taken = sum(kind == "kept" for kind, _ in log)
         repeated = sum(kind == "same" for kind, _ in log)
-        again = f", {repeated} already in" if repeated else ""
-        refused = len(log) - taken - repeated
+        older = sum(kind == "older" for kind, _ in log)
+        again = (f", {repeated} already in" if repeated else "") + (f", {older} older, set aside" if older else "")
+        refused = len(log) - taken - repeated - older
         self._say(
             "codes-status",
             f"{taken} code{'s' if taken != 1 else ''} taken in{again}, {refused} refused: see the list and the "

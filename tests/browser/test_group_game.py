@@ -312,9 +312,15 @@ def test_a_group_plays_two_years_of_standard_by_sealed_codes(new_context: Any, s
     new = send(france, new_orders)
     assert "kept: " in open_codes(gm, new)[0]
     held = gm_fragment(gm)
+    # the first code pasted after the second is set aside, not refused, and France's row stays as it was
+    log = open_codes(gm, f"France's first mail: {old}\n")
+    assert log[0].startswith("older: ") and log[0].endswith(f"France: {group.OLDER_CODE}"), log
+    assert gm.inner_text("#codes-status").startswith("0 codes taken in, 1 older, set aside, 0 refused")
+    row = "#intake tbody tr[data-power=france]"
+    assert gm.get_attribute(row, "class") == "in" and "refused" not in gm.inner_text(row)
+    assert gm_fragment(gm) == held
     flip = "A" if old[60] != "A" else "B"
     cases = {
-        old: "older code",
         old[:120]: "cut short",
         old[:60] + flip + old[61:]: "does not open",
         new: "already in",
