@@ -244,7 +244,7 @@ async def unlock(ctrl: GroupController, phrase: str) -> None:
     try:
         opened = await js.window.adjutantSeal.unsealAny(phrase, parts)
         if opened is None or opened is jsnull:
-            app.message(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
+            app.unlock_refused(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
             return
         name = str(opened.name)
         part = sealed.open_part(side.public, name, _bytes(opened.plaintext))
@@ -259,7 +259,7 @@ async def unlock(ctrl: GroupController, phrase: str) -> None:
     # the orders and code this browser kept for this power at this phase (never before the passphrase),
     # whether kept before a reload or earlier in this page
     ctrl.restore_draft(new, "in this browser")
-    js.document.getElementById("unlock-passphrase").value = ""
+    app.unlock_done()
     power = part.game.variant.powers[name].name
     app.message(
         f"Unlocked the secrets of {power}: draft your orders (nominations, research, transfer and mattermission "

@@ -333,18 +333,50 @@ def test_cluster_group_links_cut_short_in_their_last_part_are_refused_when_opene
     assert recorder.page_errors == []
 
 
-def test_a_cluster_player_on_a_phone_is_led_to_the_passphrase_first(new_context: Any, site: Site) -> None:
-    """Before a Cluster player's passphrase is entered, the page says that is the step (not that only the
-    game master gives orders), and the phone's shortcut button takes them to the passphrase field."""
+def player_on_a_phone(new_context: Any, site: Site) -> Any:
+    """A new Cluster group game's players' link opened on a phone, before any passphrase."""
     gm_context, _ = new_context()
     gm = open_app(gm_context, site.url)
     start(gm)
     link = players_link(gm)
     context, _ = new_context(**PHONE)
-    player = open_app(context, link)
+    return open_app(context, link)
+
+
+def test_a_cluster_player_on_a_phone_is_led_to_the_passphrase_first(new_context: Any, site: Site) -> None:
+    """Before a Cluster player's passphrase is entered, the page says that is the step (not that only the
+    game master gives orders), and the phone's shortcut button takes them to the passphrase field."""
+    player = player_on_a_phone(new_context, site)
     prompt = player.inner_text("#click-prompt")
     assert "passphrase" in prompt and "Only the game master" not in prompt, prompt
     assert "enter your passphrase" in player.inner_text("#group-jump")
     player.locator("#group-jump").tap()
     player.wait_for_function("document.activeElement.id === 'unlock-passphrase'")
     assert in_viewport(player, "#unlock-passphrase")
+
+
+def test_a_cluster_players_wrong_passphrase_on_a_phone_is_said_beside_the_field(new_context: Any, site: Site) -> None:
+    """A player on a phone mistypes their passphrase (Enter on the phone's keyboard): the refusal is said
+    beside the Secrets field, on screen with it (the page is not scrolled up to the message at the top,
+    leaving the focused field out of sight), the field keeps the focus with the wrong passphrase selected,
+    so typing again replaces it; the right one then clears the refusal."""
+    player = player_on_a_phone(new_context, site)
+    player.locator("#group-jump").tap()
+    player.wait_for_function("document.activeElement.id === 'unlock-passphrase'")
+    hide_message(player)
+    player.fill("#unlock-passphrase", "france-passphrase-71")
+    player.press("#unlock-passphrase", "Enter")
+    said = show_message(player)
+    assert "opens none" in said, said
+    player.wait_for_function("() => document.getElementById('unlock-status').textContent !== ''", timeout=10_000)
+    assert "opens none" in player.inner_text("#unlock-status")
+    assert in_viewport(player, "#unlock-status") and in_viewport(player, "#unlock-passphrase")
+    assert player.evaluate("document.activeElement.id") == "unlock-passphrase"
+    selected = ("(() => { const e = document.getElementById('unlock-passphrase');"
+                " return [e.selectionStart, e.selectionEnd]; })()")
+    assert player.evaluate(selected) == [0, len("france-passphrase-71")]
+    player.keyboard.type(PASSPHRASES["france"])
+    player.keyboard.press("Enter")
+    player.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=20_000)
+    assert player.inner_text("#unlock-status") == ""
+    assert player.input_value("#unlock-passphrase") == ""
