@@ -124,13 +124,13 @@ async def start(ctrl: GroupController, variant_id: str, phrases: dict[str, str])
     except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
         app.message(f"The group game could not be started: {error}")
         return
-    app.message(
-        "Cluster group game started. Send every player the players' link and their own passphrase (Show "
-        "passphrases); they send you sealed orders codes, which you paste below. Keep your own link (the "
-        "address bar) and your passphrase: they are the only way back to this game.",
-        "info",
-    )
+    app.clear_message()
     app.render()
+    ctrl.lead_to_players_link(
+        "Cluster group game started. Send every player the players' link and their own passphrase "
+        "(Passphrases…, under Secrets); they send you sealed orders codes, which you paste below. Keep your "
+        "own link (the address bar) and your passphrase: they are the only way back to this game."
+    )
 
 
 def changed(ctrl: GroupController, state: GroupState, replace_hash: bool) -> None:

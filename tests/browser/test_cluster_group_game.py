@@ -380,3 +380,18 @@ def test_a_cluster_players_wrong_passphrase_on_a_phone_is_said_beside_the_field(
     player.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=20_000)
     assert player.inner_text("#unlock-status") == ""
     assert player.input_value("#unlock-passphrase") == ""
+
+
+def test_a_cluster_game_master_on_a_phone_is_led_to_the_players_link(new_context: Any, site: Site) -> None:
+    """Once a Cluster group game starts, the game master on a phone is shown the players' link with its
+    Copy button focused (as in any group game), and told where the passphrases to send are: the Secrets
+    panel's "Passphrases…" button (no button is called "Show passphrases")."""
+    context, _ = new_context(**PHONE)
+    gm = open_app(context, site.url)
+    start(gm)
+    gm.wait_for_function("() => document.getElementById('players-link').value.includes('.grp~')", timeout=20_000)
+    gm.wait_for_function("() => document.activeElement.id === 'copy-public-link'", timeout=10_000)
+    assert in_viewport(gm, "#copy-public-link")
+    said = gm.inner_text("#group-status")
+    assert "players' link" in said and "Passphrases…" in said and "Secrets" in said, said
+    assert gm.locator("#show-passphrases").inner_text() == "Passphrases…"
