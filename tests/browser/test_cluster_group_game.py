@@ -333,6 +333,17 @@ def test_cluster_group_links_cut_short_in_their_last_part_are_refused_when_opene
     assert recorder.page_errors == []
 
 
+#: the words of an element's text that are broken across two lines
+WORDS_SPLIT = """sel => { const node = document.querySelector(sel).firstChild, split = [];
+  for (const m of node.textContent.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(node, m.index);
+    range.setEnd(node, m.index + m[0].length);
+    if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1) split.push(m[0]);
+  }
+  return split; }"""
+
+
 def player_on_a_phone(new_context: Any, site: Site) -> Any:
     """A new Cluster group game's players' link opened on a phone, before any passphrase."""
     gm_context, _ = new_context()
@@ -380,6 +391,9 @@ def test_a_cluster_players_wrong_passphrase_on_a_phone_is_said_beside_the_field(
     player.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=20_000)
     assert player.inner_text("#unlock-status") == ""
     assert player.input_value("#unlock-passphrase") == ""
+    # the message saying so wraps between words on a phone, never inside one ("tr ansfer")
+    player.wait_for_function("() => document.getElementById('message-text').textContent.startsWith('Unlocked')")
+    assert player.evaluate(WORDS_SPLIT, "#message-text") == []
 
 
 def test_a_cluster_game_master_on_a_phone_is_led_to_the_players_link(new_context: Any, site: Site) -> None:
