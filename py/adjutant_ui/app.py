@@ -536,6 +536,7 @@ class App:
         self.role, self.link = role or self.group.secret_role(), link
         self.keys, self.passphrases = dict(keys or {}), dict(passphrases or {})
         self.keys_task = None
+        _id("unlock-status").textContent = ""  # (a refusal said of the game replaced)
         if not self.embed:
             select = _id("variant-select")
             if not any(str(option.value) == variant.id for option in select.options):
@@ -1363,6 +1364,23 @@ class App:
         if phrase:
             asyncio.ensure_future(self._unlock(phrase))
 
+    def unlock_refused(self, text: str) -> None:
+        """The Secrets form's passphrase opened nothing: said beside the form (a phone's Secrets panel is
+        far below the message at the top, and the page is not scrolled away from the field), the field
+        focused with the passphrase selected, so typing again replaces it."""
+        line = _id("unlock-status")
+        line.textContent = text
+        line.className = "group-status error"
+        self.message(text, beside=True)
+        entry = _id("unlock-passphrase")
+        entry.focus()
+        entry.select()
+
+    def unlock_done(self) -> None:
+        """The Secrets form's passphrase opened its part: the field emptied, no refusal left beside it."""
+        _id("unlock-passphrase").value = ""
+        _id("unlock-status").textContent = ""
+
     async def _unlock(self, phrase: str) -> None:
         if self.group.state is not None and self.group.state.cluster is not None:
             await cluster_group.unlock(self.group, phrase)
@@ -1377,7 +1395,7 @@ class App:
             parts = to_js(link.sealed, dict_converter=js.Object.fromEntries)
             opened = await js.window.adjutantSeal.unsealAny(phrase, parts)
             if opened is None or opened is jsnull:
-                self.message(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
+                self.unlock_refused(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
                 return
             name = str(opened.name)
             part = sealed.open_part(link.public, name, bytes(opened.plaintext.to_py()))
@@ -1396,7 +1414,7 @@ class App:
             return
         finally:
             button.disabled = False
-        _id("unlock-passphrase").value = ""
+        self.unlock_done()
         self.message(f"Unlocked {shown}." + (f" {part.warning}" if part.warning else ""), "info")
         self.render()
 

@@ -124,13 +124,13 @@ async def start(ctrl: GroupController, variant_id: str, phrases: dict[str, str])
     except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
         app.message(f"The group game could not be started: {error}")
         return
-    app.message(
-        "Cluster group game started. Send every player the players' link and their own passphrase (Show "
-        "passphrases); they send you sealed orders codes, which you paste below. Keep your own link (the "
-        "address bar) and your passphrase: they are the only way back to this game.",
-        "info",
-    )
+    app.clear_message()
     app.render()
+    ctrl.lead_to_players_link(
+        "Cluster group game started. Send every player the players' link and their own passphrase "
+        "(Passphrases…, under Secrets); they send you sealed orders codes, which you paste below. Keep your "
+        "own link (the address bar) and your passphrase: they are the only way back to this game."
+    )
 
 
 def changed(ctrl: GroupController, state: GroupState, replace_hash: bool) -> None:
@@ -244,7 +244,7 @@ async def unlock(ctrl: GroupController, phrase: str) -> None:
     try:
         opened = await js.window.adjutantSeal.unsealAny(phrase, parts)
         if opened is None or opened is jsnull:
-            app.message(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
+            app.unlock_refused(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
             return
         name = str(opened.name)
         part = sealed.open_part(side.public, name, _bytes(opened.plaintext))
@@ -259,7 +259,7 @@ async def unlock(ctrl: GroupController, phrase: str) -> None:
     # the orders and code this browser kept for this power at this phase (never before the passphrase),
     # whether kept before a reload or earlier in this page
     ctrl.restore_draft(new, "in this browser")
-    js.document.getElementById("unlock-passphrase").value = ""
+    app.unlock_done()
     power = part.game.variant.powers[name].name
     app.message(
         f"Unlocked the secrets of {power}: draft your orders (nominations, research, transfer and mattermission "

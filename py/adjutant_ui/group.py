@@ -515,6 +515,11 @@ class GroupController:
         app.clear_message()
         app.changed()
         app.render()
+        self.lead_to_players_link(started)
+
+    def lead_to_players_link(self, started: str) -> None:
+        """A new group game: ``started`` said in the Group game panel, its players' link brought on screen
+        and its Copy button focused (the first thing the game master does)."""
         self._say("group-status", started)
         field = _id("players-link")
         field.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))

@@ -333,18 +333,79 @@ def test_cluster_group_links_cut_short_in_their_last_part_are_refused_when_opene
     assert recorder.page_errors == []
 
 
-def test_a_cluster_player_on_a_phone_is_led_to_the_passphrase_first(new_context: Any, site: Site) -> None:
-    """Before a Cluster player's passphrase is entered, the page says that is the step (not that only the
-    game master gives orders), and the phone's shortcut button takes them to the passphrase field."""
+#: the words of an element's text that are broken across two lines
+WORDS_SPLIT = """sel => { const node = document.querySelector(sel).firstChild, split = [];
+  for (const m of node.textContent.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(node, m.index);
+    range.setEnd(node, m.index + m[0].length);
+    if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1) split.push(m[0]);
+  }
+  return split; }"""
+
+
+def player_on_a_phone(new_context: Any, site: Site) -> Any:
+    """A new Cluster group game's players' link opened on a phone, before any passphrase."""
     gm_context, _ = new_context()
     gm = open_app(gm_context, site.url)
     start(gm)
     link = players_link(gm)
     context, _ = new_context(**PHONE)
-    player = open_app(context, link)
+    return open_app(context, link)
+
+
+def test_a_cluster_player_on_a_phone_is_led_to_the_passphrase_first(new_context: Any, site: Site) -> None:
+    """Before a Cluster player's passphrase is entered, the page says that is the step (not that only the
+    game master gives orders), and the phone's shortcut button takes them to the passphrase field."""
+    player = player_on_a_phone(new_context, site)
     prompt = player.inner_text("#click-prompt")
     assert "passphrase" in prompt and "Only the game master" not in prompt, prompt
     assert "enter your passphrase" in player.inner_text("#group-jump")
     player.locator("#group-jump").tap()
     player.wait_for_function("document.activeElement.id === 'unlock-passphrase'")
     assert in_viewport(player, "#unlock-passphrase")
+
+
+def test_a_cluster_players_wrong_passphrase_on_a_phone_is_said_beside_the_field(new_context: Any, site: Site) -> None:
+    """A player on a phone mistypes their passphrase (Enter on the phone's keyboard): the refusal is said
+    beside the Secrets field, on screen with it (the page is not scrolled up to the message at the top,
+    leaving the focused field out of sight), the field keeps the focus with the wrong passphrase selected,
+    so typing again replaces it; the right one then clears the refusal."""
+    player = player_on_a_phone(new_context, site)
+    player.locator("#group-jump").tap()
+    player.wait_for_function("document.activeElement.id === 'unlock-passphrase'")
+    hide_message(player)
+    player.fill("#unlock-passphrase", "france-passphrase-71")
+    player.press("#unlock-passphrase", "Enter")
+    said = show_message(player)
+    assert "opens none" in said, said
+    player.wait_for_function("() => document.getElementById('unlock-status').textContent !== ''", timeout=10_000)
+    assert "opens none" in player.inner_text("#unlock-status")
+    assert in_viewport(player, "#unlock-status") and in_viewport(player, "#unlock-passphrase")
+    assert player.evaluate("document.activeElement.id") == "unlock-passphrase"
+    selected = ("(() => { const e = document.getElementById('unlock-passphrase');"
+                " return [e.selectionStart, e.selectionEnd]; })()")
+    assert player.evaluate(selected) == [0, len("france-passphrase-71")]
+    player.keyboard.type(PASSPHRASES["france"])
+    player.keyboard.press("Enter")
+    player.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=20_000)
+    assert player.inner_text("#unlock-status") == ""
+    assert player.input_value("#unlock-passphrase") == ""
+    # the message saying so wraps between words on a phone, never inside one ("tr ansfer")
+    player.wait_for_function("() => document.getElementById('message-text').textContent.startsWith('Unlocked')")
+    assert player.evaluate(WORDS_SPLIT, "#message-text") == []
+
+
+def test_a_cluster_game_master_on_a_phone_is_led_to_the_players_link(new_context: Any, site: Site) -> None:
+    """Once a Cluster group game starts, the game master on a phone is shown the players' link with its
+    Copy button focused (as in any group game), and told where the passphrases to send are: the Secrets
+    panel's "Passphrases…" button (no button is called "Show passphrases")."""
+    context, _ = new_context(**PHONE)
+    gm = open_app(context, site.url)
+    start(gm)
+    gm.wait_for_function("() => document.getElementById('players-link').value.includes('.grp~')", timeout=20_000)
+    gm.wait_for_function("() => document.activeElement.id === 'copy-public-link'", timeout=10_000)
+    assert in_viewport(gm, "#copy-public-link")
+    said = gm.inner_text("#group-status")
+    assert "players' link" in said and "Passphrases…" in said and "Secrets" in said, said
+    assert gm.locator("#show-passphrases").inner_text() == "Passphrases…"
