@@ -1019,7 +1019,7 @@ def test_a_players_view_offers_only_its_own_build_places_and_says_why_not_elsewh
 def test_a_players_view_orders_only_its_own_units() -> None:
     session = Session(Game.new("standard"), player="france")
     assert sorted(session.orderable_units()) == ["bre", "mar", "par"]
-    assert session.prompt() == "Click one of your units to order it."
+    assert session.prompt() == "Click or tap one of your units to order it."
     assert session.click("lvp") == (None, []) and session.selected is None
     assert session.note == "The unit in Liverpool is England's, not yours: you order France's units."
     session.click("par")

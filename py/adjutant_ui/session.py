@@ -1025,10 +1025,12 @@ class Session:
                 return f"Build what in {where}? Choose {kinds}."
             if self.player:
                 return self._player_adjustment_prompt()
-            return "Click a highlighted centre to build, or a unit of a power that must remove one."
+            return "Click or tap a highlighted centre to build, or a unit of a power that must remove one."
         if self.selected is None:
             whose = "one of your units" if self.player else "a unit"
-            return f"Click {whose} to order it." if kind == "movement" else "Click a dislodged unit to retreat it."
+            if kind == "movement":
+                return f"Click or tap {whose} to order it."
+            return "Click or tap a dislodged unit to retreat it."
         unit = self.unit_at(province_of(self.selected))
         name = f"{unit.type} {game.variant.province_name(unit.location)}" if unit else self.selected
         other = game.units.get(province_of(self.target)) if self.target else None

@@ -380,7 +380,7 @@ def test_clicking_another_unit_mid_order_selects_it_and_cancel_clears_the_note(a
     note = page.inner_text("#click-note")
     assert "cannot support A Marseilles into London" in note and "click another French unit" in note
     page.keyboard.press("Escape")
-    assert page.inner_text("#click-prompt") == "Click a unit to order it."
+    assert page.inner_text("#click-prompt") == "Click or tap a unit to order it."
     assert page.locator("#click-note").count() == 0  # no stale note under the prompt
     click_map(page, "par")
     click_map(page, "mun")
