@@ -140,10 +140,11 @@ def test_zooming_in_makes_every_unit_and_place_big_enough_to_tap(
     assert recorder.page_errors == []
 
 
-def test_a_message_given_far_down_the_page_is_brought_on_screen(
+def test_a_refusal_given_far_down_the_page_is_on_screen_beside_its_field(
         phone: tuple[Any, Any], new_context: Any, site: Site) -> None:
     """A player on a phone unlocks a Cluster link with a wrong passphrase from the Secrets panel, far down
-    the page: the message saying so (shown at the page's top) is brought on screen, not left out of view."""
+    the page: the refusal is said beside the field, on screen with it, and the page is not scrolled away
+    to the message at its top."""
     from app_driver import new_cluster_game
 
     context, _ = new_context()
@@ -155,8 +156,9 @@ def test_a_message_given_far_down_the_page_is_brought_on_screen(
     page = open_app(page.context, link)
     page.fill("#unlock-passphrase", "not-the-passphrase-at-all")
     page.locator("#unlock").tap()
-    page.wait_for_function("() => !document.getElementById('message').hidden", timeout=30_000)
-    assert "opens none of this game's secrets" in page.inner_text("#message-text")
+    page.wait_for_function("() => document.getElementById('unlock-status').textContent !== ''", timeout=30_000)
+    assert "opens none of this game's secrets" in page.inner_text("#unlock-status")
     page.wait_for_timeout(300)
-    on_screen(page, ("#message",))
+    on_screen(page, ("#unlock-status", "#unlock-passphrase"))
+    assert page.evaluate("document.activeElement.id") == "unlock-passphrase"
     assert recorder.page_errors == []
