@@ -476,11 +476,14 @@ def write_compiled_stdlib(target: Path) -> bool:
 
 # Starts the page's Pyodide with the page's standard library (`stdlib`), imports the modules named in
 # `modules` (snapshot_imports: every module of the app, and the standard library PyScript's package
-# imports), and records Pyodide's memory. The app's modules (`app`: its py/) are put where the page writes them
-# (/home/pyodide/py), so the modules in the snapshot have the paths, and find the files (maps/*.json),
-# that the page's own modules would. The hash seed is given (`seed`, from the build's inputs), and the
-# random numbers and the clock are the same at every build, so the same inputs make the same snapshot;
-# the page seeds the random module anew (SNAPSHOT_RESEED).
+# imports), puts the stand-in for PyScript's package that defers its import to its first use
+# (adjutant_ui.pyscript_deferred), loads every variant (the engine keeps each loaded variant: the page
+# then builds none at start), and records Pyodide's memory. The app's modules and the variants' data
+# (`app`: its py/ and maps/*.json) are put where the page writes them (/home/pyodide/py and maps), so
+# the modules in the snapshot have the paths, and the variants the folder, that the page's own have.
+# The hash seed is given (`seed`, from the build's inputs), and the random numbers and the clock are the
+# same at every build, so the same inputs make the same snapshot; the page seeds the random module anew
+# (SNAPSHOT_RESEED).
 SNAPSHOT_SCRIPT = """
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 const [pyodideModule, stdlib, app, seed, modules, out] = process.argv.slice(2);
@@ -513,6 +516,7 @@ const copy = (from, to) => {
   }
 };
 copy(app + "/py", "/home/pyodide/py");
+copy(app + "/maps", "/home/pyodide/maps");
 pyodide.globals.set("seed", Number(seed));
 pyodide.globals.set("modules", modules);
 // The UI's modules take the page's document as they are imported (js.document). Pyodide keeps a
@@ -527,6 +531,11 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, "/home/pyodide/py")
 for name in json.loads(modules):
     importlib.import_module(name)
+importlib.import_module("adjutant_ui.pyscript_deferred").defer()
+from adjutant.variant import available_variants, load_variant
+for variant_id, _name in available_variants(drafts=True):
+    load_variant(variant_id)
+del available_variants, load_variant
 sys.path.remove("/home/pyodide/py")
 for path in [path for path in sys.path_importer_cache if path.startswith("/home/pyodide")]:
     del sys.path_importer_cache[path]
@@ -543,13 +552,17 @@ writeFileSync(out, pyodide.makeMemorySnapshot());
 
 def write_snapshot(stdlib: Path, target: Path) -> bool:
     """Write `target`: the gzipped memory snapshot of the page's Pyodide started with the standard library
-    `stdlib` (the one the site ships) and every module of the app imported (SNAPSHOT_SCRIPT). Returns
+    `stdlib` (the one the site ships), every module of the app imported and every variant loaded
+    (SNAPSHOT_SCRIPT). Returns
     False (nothing written: the page then starts Python without it) when Node is missing."""
     digest = hashlib.sha256(stdlib.read_bytes())
     with tempfile.TemporaryDirectory() as scratch:
         app = Path(scratch) / "app"
         copy_app(app)
-        for path in sorted(app.rglob("*.py")):
+        (app / "maps").mkdir()
+        for path in sorted((ROOT / "maps").glob("*.json")):
+            shutil.copyfile(path, app / "maps" / path.name)
+        for path in sorted(path for path in app.rglob("*") if path.is_file()):
             digest.update(path.relative_to(app).as_posix().encode() + path.read_bytes())
         seed = str(int.from_bytes(digest.digest()[:4], "big"))
         raw = Path(scratch) / "snapshot.bin"

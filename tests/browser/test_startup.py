@@ -48,6 +48,29 @@ def test_python_starts_from_the_snapshot(new_context: Any, site: Site) -> None:
     assert recorder.page_errors == []
 
 
+# The modules of PyScript's own package the page's Python holds once the page is ready, then what a name
+# of it asked for gives: the page's own document.
+PYSCRIPT_PACKAGE = """async () => {
+  const python = await window.adjutantShell.python.started;
+  return JSON.parse(python.runPython(`
+import json, sys
+held = sorted(name for name in sys.modules if name.startswith("pyscript."))
+from pyscript import display, document
+json.dumps({"held": held, "display": callable(display), "apply": document.getElementById("orders-apply").textContent})
+`));
+}"""
+
+
+def test_pyscripts_package_is_imported_when_first_used_not_at_start(new_context: Any, site: Site) -> None:
+    context, recorder = new_context()
+    page = _open(context.new_page(), site.url)
+    found = page.evaluate(PYSCRIPT_PACKAGE)
+    assert found["held"] == []  # PyScript's import of its package, before the page's script, ran none of it
+    assert found["display"] is True
+    assert found["apply"] == page.inner_text("#orders-apply")
+    assert recorder.page_errors == []
+
+
 def test_without_the_snapshot_python_starts_afresh(new_context: Any, site: Site) -> None:
     # (it then reads the engine from the archive of the modules the snapshot would have held)
     context, recorder = new_context()

@@ -126,12 +126,56 @@ def test_the_snapshot_holds_what_the_page_imports_before_it_draws(shipped: tuple
     assert ui <= modules
     # and the standard library that PyScript's own package imports, which the snapshot cannot hold itself
     assert {"inspect", "html", "pathlib"} <= modules
-    assert not {name for name in modules if name.split(".")[0] in ("pyscript", "polyscript", "_pyscript")}
+    # and of PyScript's package only the stand-in that defers its import (the next test)
+    assert {name for name in modules if name.split(".")[0] in ("pyscript", "polyscript", "_pyscript")} == {"pyscript"}
     # the UI's modules took the page's document at import: restored, it is the restoring page's
     assert found["document"] == ["the restoring page's document"] * 2
     # each where the page has it: the standard library in the zip it ships, the app where it unpacks it
     assert found["json"].startswith("/lib/python3")
     assert found["adjutant"] == "/home/pyodide/py/adjutant/__init__.py"
+
+
+# PyScript imports its package before each script it runs; restored from the snapshot, that import is a
+# lookup, and the package is imported when a name of it is asked for (here it is not there to be found).
+PYSCRIPT_DEFERRED = """
+import json, sys
+import pyscript as _pyscript
+ran = sorted(name for name in sys.modules if name.startswith("pyscript."))
+try:
+    _pyscript.display
+    asked = "found"
+except ModuleNotFoundError as error:
+    asked = str(error)
+json.dumps({"ran": ran, "asked": asked, "left": "pyscript" in sys.modules})
+"""
+
+
+def test_pyscripts_package_is_imported_only_when_a_name_of_it_is_asked_for(
+    shipped: tuple[Path, Path], tmp_path: Path
+) -> None:
+    found = restore(shipped, PYSCRIPT_DEFERRED, tmp_path)
+    assert found == {"ran": [], "asked": "No module named 'pyscript'", "left": False}
+
+
+# Every variant is loaded in the snapshot: the restored Python loads each with building a variant (or
+# reading its file) made to fail.
+VARIANTS_LOADED = """
+import json
+import adjutant.variant as variant
+def refuse(*args, **kwargs):
+    raise AssertionError("built at start")
+variant.build_variant = variant._read_merged = refuse
+every = variant.available_variants(drafts=True)
+json.dumps({variant_id: variant.load_variant(variant_id).name for variant_id, _ in every})
+"""
+
+
+def test_every_variant_is_loaded_in_the_snapshot(shipped: tuple[Path, Path], tmp_path: Path) -> None:
+    from adjutant.variant import available_variants, load_variant
+
+    found = restore(shipped, VARIANTS_LOADED, tmp_path)
+    assert found == {variant_id: load_variant(variant_id).name for variant_id, _ in available_variants(drafts=True)}
+    assert len(found) >= 6
 
 
 def test_the_page_is_given_the_modules_only_for_a_start_without_the_snapshot(
