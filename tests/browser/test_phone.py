@@ -19,11 +19,12 @@ def box(page: Any, selector: str) -> dict[str, float]:
 
 
 def on_screen(page: Any, selectors: tuple[str, ...]) -> None:
-    """Each of ``selectors`` lies wholly within the screen, as it is now (not scrolled to)."""
+    """Each of ``selectors`` lies wholly within the screen, as it is now (not scrolled to), to within a pixel
+    (a box scrolled to the screen's top may lie a fraction of one above it)."""
     for selector in selectors:
         shown = box(page, selector)
-        assert shown["y"] >= 0 and shown["y"] + shown["height"] <= HEIGHT, f"{selector} is off the screen: {shown}"
-        assert shown["x"] >= 0 and shown["x"] + shown["width"] <= WIDTH + 1, f"{selector} is off the screen: {shown}"
+        assert shown["y"] >= -1 and shown["y"] + shown["height"] <= HEIGHT + 1, f"{selector} is off the screen: {shown}"
+        assert shown["x"] >= -1 and shown["x"] + shown["width"] <= WIDTH + 1, f"{selector} is off the screen: {shown}"
 
 
 def tap_unit(page: Any, location: str) -> None:
@@ -137,6 +138,22 @@ def test_zooming_in_makes_every_unit_and_place_big_enough_to_tap(
     assert sizes["units"] >= 24 and sizes["places"] >= 24, sizes
     tap_unit(page, unit)  # a second tap: it holds
     assert " H" in page.inner_text("#order-list")
+    assert recorder.page_errors == []
+
+
+def test_a_message_given_far_down_the_page_is_brought_on_screen(phone: tuple[Any, Any]) -> None:
+    """A player on a phone copies the results from the Results panel, far down the page: the message saying
+    what was copied (shown at the page's top) is brought on screen, so the tap does not seem to do nothing."""
+    page, recorder = phone
+    adjudicate(page, tap=True)
+    page.wait_for_function("() => !document.getElementById('copy-results').disabled", timeout=30_000)
+    page.locator("#copy-results").scroll_into_view_if_needed()
+    # far down: the message box at the page's top is out of view (or not shown)
+    assert page.evaluate("(m => m.hidden || m.getBoundingClientRect().bottom < 0)(document.getElementById('message'))")
+    page.locator("#copy-results").tap()
+    page.wait_for_function("() => /Results/.test(document.getElementById('message-text').textContent)", timeout=10_000)
+    page.wait_for_timeout(300)
+    on_screen(page, ("#message",))
     assert recorder.page_errors == []
 
 
