@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import base64
 import json
+import re
+import unicodedata
 import zlib
 from typing import Any
 
@@ -14,7 +16,7 @@ import pytest
 from adjutant import AdjutantError, Game, GameFileError, decode_link, dumps, encode_link, loads
 from adjutant.cluster_views import for_players, new_game, public_data
 from adjutant.gamefile import MAX_BYTES, most_orders, to_data
-from adjutant.limits import MAX_DEPTH, MAX_FILE_BYTES, read_json, too_deep
+from adjutant.limits import BIDI_CONTROLS, MAX_DEPTH, MAX_FILE_BYTES, read_json, too_deep, without_bidi_controls
 from adjutant.orders import parse_order
 from adjutant.randomgame import random_game
 from hypothesis import HealthCheck, given, settings
@@ -177,6 +179,38 @@ def test_the_file_limit_is_one_figure_and_a_long_legal_game_fits_it() -> None:
     assert MAX_BYTES == MAX_FILE_BYTES
     with pytest.raises(GameFileError, match=f"up to {MAX_FILE_BYTES:,} bytes"):
         loads(b" " * (MAX_FILE_BYTES + 1))
+
+
+# --- 2b. text-direction controls ------------------------------------------------------------------
+@pytest.mark.parametrize("control", list(BIDI_CONTROLS))
+def test_a_text_direction_control_in_a_file_is_refused_by_name(control: str) -> None:
+    data = to_data(played(years=1))
+    data["orders"] = {"france": [f"A Par {control}H"]}
+    name = f"U+{ord(control):04X} {unicodedata.name(control)}"
+    message = re.escape(f"the file holds a text-direction control ({name}), which no game has")
+    with pytest.raises(GameFileError, match=message):
+        loads(json.dumps(data, ensure_ascii=False))
+    with pytest.raises(GameFileError, match=message):  # written as a JSON escape, as json.dumps does
+        loads(json.dumps(data))
+
+
+def test_a_text_direction_control_in_a_cluster_views_free_text_is_refused() -> None:
+    # a view is read for display, not replayed: its results' reasons would reach the page as written
+    data = public_data(cluster_game())
+    data["history"][0]["results"][0]["reason"] = "\u202edesufer"
+    with pytest.raises(GameFileError, match="U\\+202E RIGHT-TO-LEFT OVERRIDE"):
+        loads(json.dumps(data))
+
+
+def test_a_text_direction_control_in_a_link_is_refused() -> None:
+    hostile = {"a": 1, "v": "standard", "n": 0, "x": [[0, "france", "A Par \u2067H"]]}
+    with pytest.raises(GameFileError, match=re.escape("the link holds a text-direction control (U+2067 RIGHT-TO-LEFT")):
+        decode_link(link_of(json.dumps(hostile)))
+
+
+def test_other_text_and_escaped_backslashes_are_read_and_the_page_helper_takes_out_only_the_controls() -> None:
+    assert read_json('{"a": "\u00e9\\u00e9 \u0645"}', "the file") == {"a": "\u00e9\u00e9 \u0645"}
+    assert without_bidi_controls("f\u202eile\u2066.json\u200f \u0645") == "file.json \u0645"
 
 
 # --- 3. only AdjutantError ------------------------------------------------------------------------
