@@ -47,6 +47,10 @@ def controls_in_page(page: Any) -> bool:
     return bool(page.evaluate(f"{CONTROLS}.test(document.body.innerText + document.title)"))
 
 
+def controls_in(page: Any, selector: str) -> bool:
+    return bool(page.evaluate(f"s => {CONTROLS}.test(document.querySelector(s).textContent)", selector))
+
+
 def reads_in_order(page: Any, first: str, second: str) -> bool:
     left, right = page.evaluate(WORD_LEFT, [first, second])
     assert left is not None and right is not None, (first, second)
@@ -82,4 +86,17 @@ def test_a_file_named_with_an_override_and_quoting_one_does_not_turn_the_message
     assert not controls_in_page(page)
     assert reads_in_order(page, "could", "unchanged")
     assert page.evaluate("document.documentElement.dataset.phase") == "S1901M"
+    assert recorder.page_errors == []
+
+
+def test_orders_typed_with_an_override_are_quoted_back_without_it(new_context: Any, site: Site) -> None:
+    context, recorder = new_context(service_workers="block")
+    page = open_app(context, site.url)
+    page.fill("#orders-text", f"France: A Par - {RLO}Bur\nEngland: F Lon - Nth")
+    page.click("#orders-apply")
+    page.wait_for_selector("#orders-errors li", timeout=10_000)
+    problems = page.locator("#orders-errors li").all_inner_texts()
+    assert len(problems) == 1 and problems[0].startswith("line 1: France: A Par - Bur: "), problems
+    assert "is not a province of Standard" in problems[0]
+    assert not controls_in(page, "#orders-errors")
     assert recorder.page_errors == []
