@@ -73,8 +73,7 @@ def read_json(text: str | bytes, what: str, max_bytes: int = MAX_FILE_BYTES) -> 
         raise GameFileError(f"{what} is nested more than {MAX_DEPTH} levels deep: deeper than any game")
     control = _BIDI.search(text) or (_BIDI_ESCAPE.search(text) if "\\u" in text else None)
     if control is not None:
-        raise GameFileError(f"{what} holds a text-direction control ({bidi_name(control.group())}), which no game"
-                            " has: it could reorder the page's text around it")
+        raise GameFileError(bidi_refused(what, control.group()))
     try:
         return json.loads(text)
     except RecursionError:  # (the scan above leaves none; kept so that no input escapes as one)
@@ -88,6 +87,18 @@ def bidi_name(found: str) -> str:
     OVERRIDE"."""
     char = found if len(found) == 1 else chr(int(found[2:], 16))
     return f"U+{ord(char):04X} {unicodedata.name(char)}"
+
+
+def bidi_refused(what: str, found: str) -> str:
+    """Why ``what`` is refused for holding the text-direction control ``found`` (or its JSON escape)."""
+    name = bidi_name(found)
+    return f"{what} holds a text-direction control ({name}), which no game has: it could reorder the page's text"
+
+
+def bidi_control_in(text: str) -> str | None:
+    """The first text-direction control in ``text`` (not JSON: no escapes are looked for), if any."""
+    found = _BIDI.search(text)
+    return found.group() if found is not None else None
 
 
 def without_bidi_controls(text: str) -> str:
@@ -119,7 +130,9 @@ __all__ = [
     "BIDI_CONTROLS",
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
+    "bidi_control_in",
     "bidi_name",
+    "bidi_refused",
     "inflate",
     "read_json",
     "too_deep",
