@@ -424,6 +424,19 @@ def test_a_long_reason_is_written_out_and_a_long_template_refused() -> None:
         cg.read_public(_compact(header, body))
 
 
+def test_a_text_direction_control_in_a_compact_public_parts_text_is_refused_by_name() -> None:
+    """The texts a compact part's body writes out (a unit, an order, a power or a reason its position and
+    templates do not give) reach the page as written, and are not JSON that read_json sees: each is
+    checked as it is read."""
+    out = bytearray()
+    cg._put_text(out, "A ber H")
+    cg._put_text(out, "\u2067A ber H")
+    reader = cg._Reader(bytes(out))
+    assert reader.text() == "A ber H"
+    with pytest.raises(GameFileError, match=re.escape("public part holds a text-direction control (U+2067")):
+        reader.text()
+
+
 def test_a_public_part_that_asks_for_endless_work_is_refused() -> None:
     """Two thousand phases, each position carrying three thousand research results: a few kilobytes of
     deflate that would take minutes to read are refused once the work passes MAX_WORK."""

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import base64
 import json
+import re
+import unicodedata
 import zlib
 from typing import Any
 
 import pytest
 from adjutant import AdjutantError, Game, GameFileError, decode_link, dumps, encode_link, loads
 from adjutant.cluster_views import for_players, new_game, public_data
-from adjutant.gamefile import MAX_BYTES, to_data
-from adjutant.limits import MAX_DEPTH, MAX_FILE_BYTES, read_json, too_deep
+from adjutant.gamefile import MAX_BYTES, most_orders, to_data
+from adjutant.limits import BIDI_CONTROLS, MAX_DEPTH, MAX_FILE_BYTES, read_json, too_deep, without_bidi_controls
 from adjutant.orders import parse_order
 from adjutant.randomgame import random_game
 from hypothesis import HealthCheck, given, settings
@@ -117,6 +119,57 @@ def test_written_out_orders_beyond_what_the_phases_hold_are_refused() -> None:
         decode_link(link_of(json.dumps(hostile)))
 
 
+def file_with_orders(orders: dict[str, list[str]]) -> str:
+    """A new Standard game's file giving ``orders`` for Spring 1901, written without spaces."""
+    return json.dumps(dict(to_data(Game.new("standard")), orders=orders), separators=(",", ":"))
+
+
+def test_a_file_repeating_one_order_up_to_the_size_limit_is_refused_by_its_count() -> None:
+    # about 840,000 copies of one order: parsing each took seconds; the count alone refuses them
+    copies = (MAX_FILE_BYTES - 1_000) // len('"A Par H",')
+    text = file_with_orders({"france": ["A Par H"] * copies})
+    assert MAX_FILE_BYTES - 1_000 < len(text) <= MAX_FILE_BYTES
+    with pytest.raises(GameFileError, match=f"the current orders: {copies:,} orders are given, more than the 22 "
+                       r"that can count in Spring 1901 movement \(one for each unit"):
+        loads(text)
+
+
+def test_a_history_entry_repeating_an_order_is_refused_by_its_count() -> None:
+    data = to_data(played(years=1))
+    n, entry = next((n, e) for n, e in enumerate(data["history"]) if e["phase"] == "F1901M")
+    power = sorted(entry["orders"])[0]
+    entry["orders"][power] = entry["orders"][power] * 1_000
+    with pytest.raises(GameFileError, match=rf"history entry {n + 1} \(F1901M\): [0-9,]+ orders are given, more than"):
+        loads(json.dumps(data))
+
+
+def test_orders_repeated_up_to_the_count_load_and_the_last_of_each_unit_counts() -> None:
+    most = most_orders(Game.new("standard"))
+    assert most == 22  # one per unit: Standard starts with 22
+    game = loads(file_with_orders({"france": ["A Par - Bur"] * (most - 1) + ["A Par - Pic"]}))
+    assert game.written_orders() == {"france": ["A par - pic"]}
+    with pytest.raises(GameFileError, match=f"{most + 1} orders are given, more than the {most}"):
+        loads(file_with_orders({"france": ["A Par - Bur"] * (most + 1)}))
+
+
+def test_waives_beyond_a_powers_centres_are_not_kept_so_its_file_reads_back() -> None:
+    game = Game.new("standard")
+    game.add_orders("F Lon - Nth", "england")
+    game.adjudicate()
+    game.add_orders("F Nth - Nwy", "england")
+    game.adjudicate()
+    assert str(game.phase) == "W1901A"
+    assert game.add_orders("; ".join(["Waive"] * 200), "england") == []
+    assert game.written_orders() == {"england": ["Waive"] * 4}  # England holds 4 centres
+    assert loads(dumps(game)).written_orders() == game.written_orders()
+
+
+@pytest.mark.parametrize("variant", ["standard", "loeb9", "cline6", "coast_running", "cluster"])
+def test_played_games_stay_within_the_count_of_orders(variant: str) -> None:
+    game = played(variant, years=4, seed=3)
+    assert loads(dumps(game)).position == game.position  # (reading checks every phase's count)
+
+
 def test_a_deflate_bomb_is_cut_off_at_the_bound() -> None:
     with pytest.raises(GameFileError, match="inflates to more than"):
         decode_link(link_of(b" " * 5_000_000))
@@ -126,6 +179,38 @@ def test_the_file_limit_is_one_figure_and_a_long_legal_game_fits_it() -> None:
     assert MAX_BYTES == MAX_FILE_BYTES
     with pytest.raises(GameFileError, match=f"up to {MAX_FILE_BYTES:,} bytes"):
         loads(b" " * (MAX_FILE_BYTES + 1))
+
+
+# --- 2b. text-direction controls ------------------------------------------------------------------
+@pytest.mark.parametrize("control", list(BIDI_CONTROLS))
+def test_a_text_direction_control_in_a_file_is_refused_by_name(control: str) -> None:
+    data = to_data(played(years=1))
+    data["orders"] = {"france": [f"A Par {control}H"]}
+    name = f"U+{ord(control):04X} {unicodedata.name(control)}"
+    message = re.escape(f"the file holds a text-direction control ({name}), which no game has")
+    with pytest.raises(GameFileError, match=message):
+        loads(json.dumps(data, ensure_ascii=False))
+    with pytest.raises(GameFileError, match=message):  # written as a JSON escape, as json.dumps does
+        loads(json.dumps(data))
+
+
+def test_a_text_direction_control_in_a_cluster_views_free_text_is_refused() -> None:
+    # a view is read for display, not replayed: its results' reasons would reach the page as written
+    data = public_data(cluster_game())
+    data["history"][0]["results"][0]["reason"] = "\u202edesufer"
+    with pytest.raises(GameFileError, match="U\\+202E RIGHT-TO-LEFT OVERRIDE"):
+        loads(json.dumps(data))
+
+
+def test_a_text_direction_control_in_a_link_is_refused() -> None:
+    hostile = {"a": 1, "v": "standard", "n": 0, "x": [[0, "france", "A Par \u2067H"]]}
+    with pytest.raises(GameFileError, match=re.escape("the link holds a text-direction control (U+2067 RIGHT-TO-LEFT")):
+        decode_link(link_of(json.dumps(hostile)))
+
+
+def test_other_text_and_escaped_backslashes_are_read_and_the_page_helper_takes_out_only_the_controls() -> None:
+    assert read_json('{"a": "\u00e9\\u00e9 \u0645"}', "the file") == {"a": "\u00e9\u00e9 \u0645"}
+    assert without_bidi_controls("f\u202eile\u2066.json\u200f \u0645") == "file.json \u0645"
 
 
 # --- 3. only AdjutantError ------------------------------------------------------------------------

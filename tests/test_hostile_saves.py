@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from adjutant_ui.saves import (
     MAX_TYPED,
     RECENT_KEY,
@@ -102,3 +104,11 @@ def test_damaged_drafts_and_full_storage_keep_nothing_without_error() -> None:
     full = DictStorage(quota=10)
     assert not write_draft(full, "g", "england", Draft("p1", ("F Lon - Nth",)))
     assert read_draft(full, "g", "england", "p1") is None
+
+
+def test_a_saved_games_label_shows_no_text_direction_control_from_storage() -> None:
+    storage = DictStorage()
+    slot = {"link": "standard.A", "variant": "standard", "phase": "S1901M\u202e", "date": "\u2067d"}
+    storage.data[slot_key("a1")] = json.dumps(slot)
+    saved = Saves(storage).load("a1")
+    assert saved is not None and saved.label("Standard") == "Standard, S1901M (d)"

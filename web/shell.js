@@ -152,6 +152,8 @@
     return "standard";
   }
 
+  // the characters that set the direction of the text around them (adjutant.limits.BIDI_CONTROLS)
+  const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
   const SVG_NS = "http://www.w3.org/2000/svg";
   const PLACE = /^[a-z0-9_]+(\/[a-z0-9_]+)?$/;
   const COLOUR = /^#[0-9a-fA-F]{3,8}$/;
@@ -292,7 +294,8 @@
       if (sizes) draw(entry, sizes.dislodged[0], sizes.dislodged[1], " dislodged");
     }
     const label = document.getElementById("phase-label");
-    if (label && typeof data.title === "string") label.textContent = data.title;
+    // (read back from storage: text-direction controls are taken out, as the Python UI does)
+    if (label && typeof data.title === "string") label.textContent = data.title.replace(BIDI_CONTROLS, "");
     mark("positionVisible");
     document.documentElement.dataset.positionVisible = "snapshot";
   }

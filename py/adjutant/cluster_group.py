@@ -66,7 +66,7 @@ from .group import (
     verify_link_check,
 )
 from .legal import Candidates, retreat_candidates
-from .limits import inflate, read_json
+from .limits import bidi_control_in, bidi_refused, inflate, read_json
 from .orders import Order, Unit, format_order
 from .phases import Phase
 from .variant import Variant, load_variant, province_of
@@ -230,9 +230,13 @@ class _Reader:
         raw = self.data[self.at : self.at + size]
         self.at += size
         try:
-            return raw.decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise _damaged("it is not text where text belongs") from None
+        control = bidi_control_in(text)  # (its texts reach the page as written: results' orders and reasons)
+        if control is not None:
+            raise GameFileError(bidi_refused("the link's public part", control))
+        return text
 
 
 def _put_int(out: bytearray, value: int) -> None:

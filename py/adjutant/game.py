@@ -373,8 +373,9 @@ class Game:
 
     def add_order(self, order: Order) -> None:
         """Keep an order as given, replacing the unit's earlier order (a build replaces an earlier build
-        in the same province). Unlike :meth:`add_orders` it turns nothing away and reports nothing: for orders
-        already read. A movement order's legality is worked out here, once, for :meth:`adjudicate`."""
+        in the same province; a waive beyond the power's supply centres, which can never count, is not kept).
+        Unlike :meth:`add_orders` it reports nothing: for orders already read. A movement order's legality is
+        worked out here, once, for :meth:`adjudicate`."""
         self._keep(order, None)
 
     def _keep(self, order: Order, row: Checked | None) -> None:
@@ -388,6 +389,10 @@ class Game:
                     raise OrderError(_not_on_the_map(missing), format_order(order)) from None
             self._checks[o.unit.province] = row
         mine = self._orders.setdefault(order_power(order), [])
+        if isinstance(order, Waive):
+            held = self._centre_counts().get(order.power, 0)
+            if sum(type(o) is Waive for o in mine) >= held:
+                return  # (a power has fewer builds to waive than centres it holds: a waive beyond them never counts)
         if isinstance(order, Nominate):
             mine[:] = [o for o in mine if not (isinstance(o, Nominate) and o.level == order.level)]
         elif not isinstance(order, (Build, Waive)):

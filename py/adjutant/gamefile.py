@@ -40,6 +40,12 @@ VERSION = 2
 MAX_BYTES = MAX_FILE_BYTES
 #: and games longer than this (about two hundred game years): reading replays every phase
 MAX_PHASES = 1000
+#: what :func:`most_orders` counts, by the kind of phase, as the message refusing too many orders says it
+_COUNTED = {
+    "movement": "one for each unit, and each power's nominations",
+    "retreat": "one for each dislodged unit",
+    "adjustment": "one for each unit, a build in each province for each power, a waive for each supply centre held",
+}
 _UNIT = re.compile(r"^([AF]) ([a-z0-9]+(?:/[a-z]{2})?)$")
 
 
@@ -189,8 +195,32 @@ def from_data(data: Any) -> Game:
     return game
 
 
+def most_orders(game: Game) -> int:
+    """The most orders the current phase of ``game`` can hold, all powers together, once each unit's later
+    order has replaced its earlier one (a game keeps no more, so writes no more): in a movement phase one
+    per unit (a move, support, convoy or hold) and each power's nominations of its multiple units
+    (Cluster's); in a retreat phase one per dislodged unit; in an adjustment phase one per unit (a disband),
+    one per province for each power (a build: a later build in a province replaces the earlier) and one per
+    supply centre held (a waive: a game keeps no more, since a power has fewer builds than centres).
+    Reading a file parses every order it gives, so a file repeating one order a million times within the
+    size limit is refused by this count before any is read, rather than parsed for seconds."""
+    p, variant = game.position, game.variant
+    if p.phase.kind == "movement":
+        return len(p.units) + len(variant.powers) * len(variant.multiples)
+    if p.phase.kind == "retreat":
+        return len(p.dislodged)
+    return len(p.units) + len(variant.powers) * len(variant.provinces) + len(p.centres)
+
+
 def _give(game: Game, orders: Any, where: str) -> None:
     _expect(isinstance(orders, dict), f"{where}: orders must be an object of power: [orders]")
+    given = sum(len(texts) for texts in orders.values() if isinstance(texts, list))
+    most = most_orders(game)
+    _expect(
+        given <= most,
+        f"{where}: {given:,} orders are given, more than the {most:,} that can count in {game.phase.title}"
+        f" ({_COUNTED[game.phase.kind]})",
+    )
     for power, texts in orders.items():
         _expect(power in game.variant.powers, f"{where}: {power!r} is not a power of {game.variant.name}")
         for text in _str_list(texts, f"{where}: orders of {power}"):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 import zlib
 from typing import Any
 
@@ -33,6 +34,12 @@ MAX_DEPTH = 16
 #: a JSON string, escapes included (unrolled, so long strings cost no backtracking)
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+#: the characters that set the direction of the text around them (embeddings, overrides, isolates, marks):
+#: shown in the page, one could reorder the page's own words beside it ("refused" read as something else)
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
+#: a JSON escape of one (``\\u202e``)
+_BIDI_ESCAPE = re.compile(r"\\u(?:061c|200[ef]|202[a-e]|206[6-9])", re.IGNORECASE)
 
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
@@ -64,12 +71,41 @@ def read_json(text: str | bytes, what: str, max_bytes: int = MAX_FILE_BYTES) -> 
             raise GameFileError(f"{what} is not text (UTF-8)") from None
     if too_deep(text):
         raise GameFileError(f"{what} is nested more than {MAX_DEPTH} levels deep: deeper than any game")
+    control = _BIDI.search(text) or (_BIDI_ESCAPE.search(text) if "\\u" in text else None)
+    if control is not None:
+        raise GameFileError(bidi_refused(what, control.group()))
     try:
         return json.loads(text)
     except RecursionError:  # (the scan above leaves none; kept so that no input escapes as one)
         raise GameFileError(f"{what} is nested too deeply to be a game") from None
     except ValueError as e:  # bad JSON, or a number longer than Python reads
         raise GameFileError(f"{what} is not a game: it is not valid JSON ({str(e)[:200]})") from None
+
+
+def bidi_name(found: str) -> str:
+    """A text-direction control (or its JSON escape) by its code point and name: "U+202E RIGHT-TO-LEFT
+    OVERRIDE"."""
+    char = found if len(found) == 1 else chr(int(found[2:], 16))
+    return f"U+{ord(char):04X} {unicodedata.name(char)}"
+
+
+def bidi_refused(what: str, found: str) -> str:
+    """Why ``what`` is refused for holding the text-direction control ``found`` (or its JSON escape)."""
+    name = bidi_name(found)
+    return f"{what} holds a text-direction control ({name}), which no game has: it could reorder the page's text"
+
+
+def bidi_control_in(text: str) -> str | None:
+    """The first text-direction control in ``text`` (not JSON: no escapes are looked for), if any."""
+    found = _BIDI.search(text)
+    return found.group() if found is not None else None
+
+
+def without_bidi_controls(text: str) -> str:
+    """``text`` without its text-direction controls (:data:`BIDI_CONTROLS`): for text the page shows that
+    did not come through :func:`read_json` (a file's name, orders as typed), so that it cannot reorder
+    the page's words around it."""
+    return _BIDI.sub("", text)
 
 
 def inflate(data: bytes, what: str, max_bytes: int) -> bytes:
@@ -90,4 +126,15 @@ def inflate(data: bytes, what: str, max_bytes: int) -> bytes:
     return raw
 
 
-__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "inflate", "too_deep", "read_json"]
+__all__ = [
+    "BIDI_CONTROLS",
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "bidi_control_in",
+    "bidi_name",
+    "bidi_refused",
+    "inflate",
+    "read_json",
+    "too_deep",
+    "without_bidi_controls",
+]

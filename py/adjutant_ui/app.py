@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import js
 from adjutant import AdjutantError, available_variants, cluster_views, load_variant
 from adjutant import group as group_codes
-from adjutant.limits import MAX_FILE_BYTES
+from adjutant.limits import MAX_FILE_BYTES, without_bidi_controls
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, compass, sealed
@@ -229,14 +229,16 @@ class App:
 
     def message(self, text: str, kind: str = "error", beside: bool = False) -> None:
         """Show ``text`` at the top of the page; ``beside``: the control that gave it says it beside
-        itself too, so the page is not scrolled away from it."""
+        itself too, so the page is not scrolled away from it. Text-direction controls are taken out: a
+        message may quote what came from outside (a file's name, orders as typed), and one could
+        reorder the message's own words."""
         box = _id("message")
         for action in box.querySelectorAll(".message-action"):
             action.remove()
         for proxy in self.message_proxies:
             self.proxies.release(proxy)
         self.message_proxies = []
-        _id("message-text").textContent = text
+        _id("message-text").textContent = without_bidi_controls(text)
         box.className = f"message {kind}"
         box.hidden = False
         # given by a control far down the page (a phone's Secrets panel, say): the message at the top is
@@ -246,7 +248,7 @@ class App:
 
     def clear_message(self, only: str = "") -> None:
         """Hide the message; with ``only``, only while it still says that (a later one stays)."""
-        if only and str(_id("message-text").textContent) != only:
+        if only and str(_id("message-text").textContent) != without_bidi_controls(only):
             return
         _id("message").hidden = True
 
@@ -811,7 +813,8 @@ class App:
         for problem in problems:
             item = document.createElement("li")
             item.className = "kept" if getattr(problem, "kept", False) else "rejected"
-            item.textContent = str(problem) + (" (kept: marked illegal, it will hold)" if problem.kept else "")
+            kept = " (kept: marked illegal, it will hold)" if problem.kept else ""
+            item.textContent = without_bidi_controls(str(problem)) + kept  # (it quotes the orders as typed)
             errors.appendChild(item)
         for old, new in self.session.replaced if self.session is not None else []:
             item = document.createElement("li")

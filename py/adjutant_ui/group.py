@@ -20,6 +20,7 @@ import js
 from adjutant import AdjutantError, group, load_variant
 from adjutant import cluster_group as cg
 from adjutant.game import Game
+from adjutant.limits import without_bidi_controls
 from pyodide.ffi import jsnull, to_js
 
 from . import cluster_group, saves, sealed
@@ -382,7 +383,7 @@ class GroupController:
         it speaks of: ``group-status`` (starting, unlocking), ``link-status``, ``codes-status``,
         ``message-status`` (the game master's) and ``send-status`` (the player's)."""
         line = _id(status)
-        line.textContent = text
+        line.textContent = without_bidi_controls(text)  # (it may quote a code or orders as pasted)
         line.className = f"group-status {kind}"
 
     def _players_url(self) -> str:

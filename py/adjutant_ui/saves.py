@@ -21,6 +21,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from adjutant.limits import without_bidi_controls
+
 SLOT_PREFIX = "adjutant.game."
 #: the ids of the games saved, most recent first
 RECENT_KEY = "adjutant.recent"
@@ -72,7 +74,9 @@ class Saved:
     date: str
 
     def label(self, variant_name: str) -> str:
-        return f"{variant_name}, {self.phase} ({self.date})"
+        """The list's line for the game ("Loeb9, S1901M (2026-11-24 17:01)"); the phase and date are read
+        back from storage, so text-direction controls in them are taken out."""
+        return without_bidi_controls(f"{variant_name}, {self.phase} ({self.date})")
 
 
 def slot_key(game_id: str) -> str:
