@@ -367,6 +367,7 @@ class GroupController:
         app.on(_id("share-message"), "click", self.on_share_message)
         app.on(_id("group-jump"), "click", self.on_jump)
         app.on(_id("group-to-orders"), "click", lambda e: self._to_orders())
+        app.on(_id("group-to-adjudicate"), "click", lambda e: self._to_adjudicate())
         # a readonly field's text is selected at once, ready for the phone's own copy menu
         for name in ("orders-code", "players-link", "players-message"):
             app.on(_id(name), "focus", lambda e: e.target.select())
@@ -456,6 +457,15 @@ class GroupController:
         box are a Tab away), rather than some twenty Tab presses round the page's header."""
         _id("orders-panel").scrollIntoView(to_js({"block": "start"}, dict_converter=js.Object.fromEntries))
         _id("order-list").focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
+
+    @staticmethod
+    def _to_adjudicate() -> None:
+        """The game master's way from the codes just opened to Adjudicate (under Orders, above the Group
+        game panel): brought into view and focused, rather than some forty Shift+Tab presses back through
+        the Secrets panel's nominations."""
+        button = _id("adjudicate")
+        button.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
+        button.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
     @contextlib.contextmanager
     def busy(self, text: str) -> Iterator[None]:
@@ -824,6 +834,7 @@ class GroupController:
             _id("players-message").hidden = state.messaged != len(game.history)
             _id("gm-unlock-form").hidden = not locked
             _id("open-codes").disabled = locked
+            _id("group-to-adjudicate").disabled = locked or game.over
             _id("players-link").value = self._players_url()
             self._intake_table()
             log = _id("codes-log")
