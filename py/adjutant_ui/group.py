@@ -527,6 +527,17 @@ class GroupController:
         app.render()
         self.lead_to_players_link(started)
 
+    def adjudicated(self, done: str) -> None:
+        """The game master adjudicated the phase ``done`` (its title): the Group game panel's status says
+        the next step (the words of the game's start would be stale by now)."""
+        state = self.state
+        if state is None or not state.is_gm:
+            return
+        game = state.game
+        then = "" if game.over else f"; then paste the codes they send for {game.phase.title}"
+        self._say("group-status", f"{done} adjudicated. Next: Message to players (below) makes the results and "
+                                  f"the new players' link, to send to every player{then}.")
+
     def lead_to_players_link(self, started: str) -> None:
         """A new group game: ``started`` said in the Group game panel, its players' link brought on screen
         and its Copy button focused (the first thing the game master does)."""

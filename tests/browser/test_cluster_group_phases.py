@@ -204,6 +204,9 @@ def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: S
     assert focused(gm) == "adjudicate-anyway"
     gm.keyboard.press("Enter")
     phase(gm, "F1901M")
+    said = gm.inner_text("#group-status")  # (a live region: a screen reader says it too)
+    assert "Spring 1901 movement adjudicated" in said and "Message to players" in said, said
+    assert "codes they send for Fall 1901 movement" in said, said
     # then the message to players, forward from Adjudicate through the panels, and copied with Enter
     tab_to(gm, "message-players", 20)
     assert_focus_visible(gm)
