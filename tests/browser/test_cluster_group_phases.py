@@ -216,3 +216,48 @@ def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: S
     message = str(gm.evaluate("window.__copied"))
     assert "Results for Spring 1901 movement" in message and ".grp~" in message
     assert "copied" in gm.inner_text("#message-status")
+
+
+def test_a_cluster_disband_and_a_build_left_unused_on_a_phone(new_context: Any, site: Site) -> None:
+    """Germany disbands its dislodged army with the Disband choice, then builds one of its two units and
+    leaves the other unused (waived: said before sending); Italy, with nothing to build or remove, is told
+    it has nothing to order."""
+    gm_context, _ = new_context(service_workers="block")
+    gm = open_app(gm_context, site.url)
+    start(gm)
+    to_the_retreat(gm)
+    germany, _ = on_a_phone(new_context, players_link(gm), "germany")
+    tap_map(germany, "bur")
+    germany.locator("#click-order [data-action='disband']").tap()
+    assert order_list(germany) == ["GER: A Bur D"]
+    log = open_codes(gm, send(germany, []))
+    assert "Germany: 1 order in" in log[0], log
+    adjudicate(gm)
+    phase(gm, "W1901A")
+    assert gm.locator('#map .adj-unit[data-power="germany"]').count() == 2
+
+    link = players_link(gm)
+    italy, said = on_a_phone(new_context, link, "italy")
+    assert "no builds or removals" in said and "nothing to order" in said, said
+    assert "Italy has no builds or removals" in italy.inner_text("#click-prompt")
+    tap_map(italy, "ber")  # another power's centre: nothing to choose
+    assert choices(italy) == []
+
+    germany.evaluate("h => { location.hash = h; }", link.split("#", 1)[1])
+    phase(germany, "W1901A")
+    said = unlock(germany, PASSPHRASES["germany"])
+    assert "build your new units (or leave builds unused)" in said, said
+    germany.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=10_000)
+    assert "Germany may build 2 units" in germany.inner_text("#click-prompt")
+    tap_map(germany, "ber")
+    assert [c["text"] for c in choices(germany)] == ["Build Army", "Build Fleet", "Cancel"]
+    germany.locator("#click-order [data-action='build-F']").tap()
+    assert order_list(germany) == ["GER: Build F Ber"]
+    assert "1 order given, 1 build not used (waived)." in germany.inner_text("#send-summary")
+    assert_tappable(germany)
+    log = open_codes(gm, send(germany, []))
+    assert "Germany: 1 order in" in log[0], log
+    adjudicate(gm)
+    phase(gm, "S1902M")
+    assert gm.locator('#map .adj-unit[data-power="germany"]').count() == 3
+    assert gm.locator('#map .adj-unit[data-location="ber"][data-power="germany"][data-type="F"]').count() == 1
