@@ -910,6 +910,7 @@ class App:
             self.message(str(error))
             return
         session.step(to=len(session.game.history))
+        self.group.undone()
         self.changed()
         self.render()
 

@@ -538,6 +538,13 @@ class GroupController:
         self._say("group-status", f"{done} adjudicated. Next: Message to players (below) makes the results and "
                                   f"the new players' link, to send to every player{then}.")
 
+    def undone(self) -> None:
+        """The game master undid the last adjudication: the status line no longer speaks of it."""
+        state = self.state
+        if state is not None and state.is_gm:
+            self._say("group-status", f"Adjudication undone: {state.game.phase.title} is to be adjudicated "
+                                      "again, its orders as they were.")
+
     def lead_to_players_link(self, started: str) -> None:
         """A new group game: ``started`` said in the Group game panel, its players' link brought on screen
         and its Copy button focused (the first thing the game master does)."""

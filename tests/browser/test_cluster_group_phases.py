@@ -222,6 +222,13 @@ def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: S
     message = str(gm.evaluate("window.__copied"))
     assert "Results for Spring 1901 movement" in message and ".grp~" in message
     assert "copied" in gm.inner_text("#message-status")
+    # Undo (beside Adjudicate): the status line no longer says the phase was adjudicated
+    tab_to(gm, "undo", 80, "Shift+Tab")
+    gm.keyboard.press("Enter")
+    phase(gm, "S1901M")
+    said = gm.inner_text("#group-status")
+    assert "Adjudication undone: Spring 1901 movement is to be adjudicated again" in said, said
+    assert sorted(order_list(gm)) == ["FRA: A Par - Bur", "FRA: F Bre - Mao", "GER: A Mun - Ruh"]
 
 
 def test_a_cluster_disband_and_a_build_left_unused_on_a_phone(new_context: Any, site: Site) -> None:
