@@ -130,6 +130,25 @@ def test_a_cluster_retreat_and_build_given_on_a_phone(new_context: Any, site: Si
     built = '#map .adj-unit[data-location="{}"][data-power="germany"]'
     assert gm.locator(built.format("ber")).count() == 1 and gm.locator(built.format("mun")).count() == 1
 
+    # Spring 1902: Germany's 2, left to a later build, may now be given to the army just built, and only to it
+    germany.evaluate("h => { location.hash = h; }", players_link(gm).split("#", 1)[1])
+    phase(germany, "S1902M")
+    said = unlock(germany, PASSPHRASES["germany"])
+    assert "nominations" in said, said
+    select = "select[name='nominate-germany-2']"
+    germany.wait_for_selector(select, timeout=10_000)
+    offered = germany.eval_on_selector_all(select + " option", "els => els.map(e => e.value)")
+    assert offered == ["-", "", "ber"], offered
+    assert germany.locator("select[name='nominate-germany-3']").count() == 0  # (its 3 is named already)
+    germany.locator(select).scroll_into_view_if_needed()
+    germany.select_option(select, "ber")
+    nominate = germany.locator("[data-action='nominate-germany']")
+    for control in (germany.locator(select), nominate):
+        box = control.bounding_box()
+        assert box is not None and box["width"] >= 24 and box["height"] >= 24 and box["x"] + box["width"] <= 390
+    nominate.tap()
+    assert "GER: Nominate 2 Ber" in order_list(germany)
+
 
 def focused(page: Any) -> str:
     return str(page.evaluate("document.activeElement.id"))
