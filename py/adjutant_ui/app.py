@@ -891,12 +891,14 @@ class App:
         assert session is not None
         self.warning_open = False
         _id("adjudicate-warning").hidden = True
+        done = session.game.phase.title
         try:
             session.game.adjudicate()
         except AdjutantError as error:
             self.message(str(error))
             return
         session.step(to=len(session.game.history))
+        self.group.adjudicated(done)
         self.clear_message()
         _id("orders-errors").replaceChildren()
         self.changed()
@@ -911,6 +913,7 @@ class App:
             self.message(str(error))
             return
         session.step(to=len(session.game.history))
+        self.group.undone()
         self.changed()
         self.render()
 

@@ -248,7 +248,8 @@ async def unlock(ctrl: GroupController, phrase: str) -> None:
             return
         name = str(opened.name)
         part = sealed.open_part(side.public, name, _bytes(opened.plaintext))
-        new = replace(state, session=Session(part.game), power=name)
+        # (the session is the player's: the map offers their own units only, as in any group game)
+        new = replace(state, session=Session(part.game, player=name), power=name)
         new.cluster = replace(side, opened=True)
         ctrl.pending = new
         await app.show(new.session, role=name, link=side.sealed_link())
@@ -261,13 +262,29 @@ async def unlock(ctrl: GroupController, phrase: str) -> None:
     ctrl.restore_draft(new, "in this browser")
     app.unlock_done()
     power = part.game.variant.powers[name].name
-    app.message(
-        f"Unlocked the secrets of {power}: draft your orders (nominations, research, transfer and mattermission "
-        "too), then send them sealed to the game master." + (f" {part.warning}" if part.warning else ""),
-        "info",
-    )
+    app.message(f"Unlocked the secrets of {power}: {_next_step(part.game, name)}"
+                + (f" {part.warning}" if part.warning else ""), "info")
     app.changed()
     app.render()
+
+
+def _next_step(game: Game, power: str) -> str:
+    """What the player of ``power`` does in this phase, said once their part is open: nominations,
+    research, transfer and mattermission are a movement phase's; a retreat or adjustment phase asks only for
+    retreats or builds and removals, and a power with none to give is told it has nothing to order."""
+    kind, send = game.phase.kind, "then send them sealed to the game master."
+    if kind == "movement":
+        return f"draft your orders (nominations, research, transfer and mattermission too), {send}"
+    if kind == "retreat":
+        if not any(d.unit.power == power for d in game.position.dislodged):
+            return "none of your units is dislodged: you have nothing to order in this phase."
+        return f"retreat or disband your dislodged units, {send}"
+    delta = game.adjustments().get(power, 0)
+    if delta > 0:
+        return f"build your new units (or leave builds unused), {send}"
+    if delta < 0:
+        return f"choose the units you remove, {send}"
+    return "you have no builds or removals in this phase: nothing to order."
 
 
 def role_text(state: GroupState, game: Game) -> str:

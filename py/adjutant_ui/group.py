@@ -368,6 +368,7 @@ class GroupController:
         app.on(_id("share-message"), "click", self.on_share_message)
         app.on(_id("group-jump"), "click", self.on_jump)
         app.on(_id("group-to-orders"), "click", lambda e: self._to_orders())
+        app.on(_id("group-to-adjudicate"), "click", lambda e: self._to_adjudicate())
         # a readonly field's text is selected at once, ready for the phone's own copy menu
         for name in ("orders-code", "players-link", "players-message"):
             app.on(_id(name), "focus", lambda e: e.target.select())
@@ -458,6 +459,15 @@ class GroupController:
         _id("orders-panel").scrollIntoView(to_js({"block": "start"}, dict_converter=js.Object.fromEntries))
         _id("order-list").focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
+    @staticmethod
+    def _to_adjudicate() -> None:
+        """The game master's way from the codes just opened to Adjudicate (under Orders, above the Group
+        game panel): brought into view and focused, rather than some forty Shift+Tab presses back through
+        the Secrets panel's nominations."""
+        button = _id("adjudicate")
+        button.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
+        button.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
+
     @contextlib.contextmanager
     def busy(self, text: str) -> Iterator[None]:
         """While the keys of a new group game are made (PBKDF2: seconds on a phone), the game shown is the
@@ -517,6 +527,24 @@ class GroupController:
         app.changed()
         app.render()
         self.lead_to_players_link(started)
+
+    def adjudicated(self, done: str) -> None:
+        """The game master adjudicated the phase ``done`` (its title): the Group game panel's status says
+        the next step (the words of the game's start would be stale by now)."""
+        state = self.state
+        if state is None or not state.is_gm:
+            return
+        game = state.game
+        then = "" if game.over else f"; then paste the codes they send for {game.phase.title}"
+        self._say("group-status", f"{done} adjudicated. Next: Message to players (below) makes the results and "
+                                  f"the new players' link, to send to every player{then}.")
+
+    def undone(self) -> None:
+        """The game master undid the last adjudication: the status line no longer speaks of it."""
+        state = self.state
+        if state is not None and state.is_gm:
+            self._say("group-status", f"Adjudication undone: {state.game.phase.title} is to be adjudicated "
+                                      "again, its orders as they were.")
 
     def lead_to_players_link(self, started: str) -> None:
         """A new group game: ``started`` said in the Group game panel, its players' link brought on screen
@@ -825,6 +853,7 @@ class GroupController:
             _id("players-message").hidden = state.messaged != len(game.history)
             _id("gm-unlock-form").hidden = not locked
             _id("open-codes").disabled = locked
+            _id("group-to-adjudicate").disabled = locked or game.over
             _id("players-link").value = self._players_url()
             self._intake_table()
             log = _id("codes-log")

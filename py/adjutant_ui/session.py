@@ -1030,7 +1030,12 @@ class Session:
             whose = "one of your units" if self.player else "a unit"
             if kind == "movement":
                 return f"Click or tap {whose} to order it."
-            return "Click or tap a dislodged unit to retreat it."
+            if not self.player:
+                return "Click or tap a dislodged unit to retreat it."
+            if not any(d.unit.power == self.player for d in game.position.dislodged):
+                name = game.variant.powers[self.player].name
+                return f"None of {name}'s units is dislodged: {name} has nothing to order in this phase."
+            return "Click or tap one of your dislodged units to retreat it (or disband it)."
         unit = self.unit_at(province_of(self.selected))
         name = f"{unit.type} {game.variant.province_name(unit.location)}" if unit else self.selected
         other = game.units.get(province_of(self.target)) if self.target else None

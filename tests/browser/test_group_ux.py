@@ -220,11 +220,11 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert not again.locator("#gm-unlock-form").is_visible() and again.locator("#open-codes").is_enabled()
 
 
-def tab_to(page: Any, target: str, limit: int = 60) -> list[str]:
-    """Press Tab until ``target`` (an id) has the focus: the ids focused on the way."""
+def tab_to(page: Any, target: str, limit: int = 60, key: str = "Tab") -> list[str]:
+    """Press Tab (or ``key``: Shift+Tab) until ``target`` (an id) has the focus: the ids focused on the way."""
     seen = []
     for _ in range(limit):
-        page.keyboard.press("Tab")
+        page.keyboard.press(key)
         focused = str(page.evaluate("document.activeElement.id"))
         seen.append(focused)
         if focused == target:
