@@ -202,8 +202,8 @@ def most_orders(game: Game) -> int:
     (Cluster's); in a retreat phase one per dislodged unit; in an adjustment phase one per unit (a disband),
     one per province for each power (a build: a later build in a province replaces the earlier) and one per
     supply centre held (a waive: a game keeps no more, since a power has fewer builds than centres).
-    Reading a file parses every order it gives, so a file repeating one order a million times within the
-    size limit is refused by this count before any is read, rather than parsed for seconds."""
+    Reading a file parses every order it gives: a file repeating one order a million times within the size
+    limit is refused by this count, before any is parsed."""
     p, variant = game.position, game.variant
     if p.phase.kind == "movement":
         return len(p.units) + len(variant.powers) * len(variant.multiples)

@@ -39,7 +39,7 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 #: a JSON escape of one (``\\u202e``)
-_BIDI_ESCAPE = re.compile(r"\\u(?:061c|200[ef]|202[a-e]|206[6-9])", re.IGNORECASE)
+_BIDI_ESCAPE = re.compile(r"\\u(?:" + "|".join(f"{ord(c):04x}" for c in BIDI_CONTROLS) + ")", re.IGNORECASE)
 
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:

@@ -540,7 +540,7 @@ class GroupController:
                                   f"the new players' link, to send to every player{then}.")
 
     def undone(self) -> None:
-        """The game master undid the last adjudication: the status line no longer speaks of it."""
+        """The game master undid the last adjudication: the status line says the phase is to be adjudicated again."""
         state = self.state
         if state is not None and state.is_gm:
             self._say("group-status", f"Adjudication undone: {state.game.phase.title} is to be adjudicated "

@@ -241,7 +241,7 @@ def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: S
     message = str(gm.evaluate("window.__copied"))
     assert "Results for Spring 1901 movement" in message and ".grp~" in message
     assert "copied" in gm.inner_text("#message-status")
-    # Undo (beside Adjudicate): the status line no longer says the phase was adjudicated
+    # Undo (beside Adjudicate): the phase is back, and the status line says it is to be adjudicated again
     tab_to(gm, "undo", 80, "Shift+Tab")
     gm.keyboard.press("Enter")
     phase(gm, "S1901M")
