@@ -1,6 +1,6 @@
 """Start-up of the built site in headless Chromium on 127.0.0.1, next to a bare Pyodide page.
 
-    .venv/bin/python benchmarks/startup.py [--runs N] [--game-link FRAGMENT] [--profile]
+    .venv/bin/python benchmarks/startup.py [--runs N] [--game-link FRAGMENT] [--profile] [--linger MS]
 
 Builds the site into a temporary folder, adds a page that does nothing but `loadPyodide()` from pristine
 copies of the runtime files (node_modules/pyodide as published: its standard library as sources, as a
@@ -16,6 +16,9 @@ copy on an origin of its own, so with a service worker of its own), and prints, 
 - settled: the browser closed and started again once more, the page opened after SETTLE_MS with the
   browser idle (as when a user starts the browser and then opens the page): a revisit without the
   browser's own start-up running beside the page's.
+Each visit's page is closed (or reloaded) as soon as it is measured, unless --linger keeps it open that
+long first: V8 writes a WebAssembly module's code cache only 2 s after it optimised the code, so a visit
+closed sooner leaves none for the visits after it (docs/performance-startup.md).
 Columns:
 - map visible: the board's SVG is in the page (Adjutant only);
 - position visible: the units are drawn (Adjutant only): from the snapshot of the autosaved game that
@@ -103,6 +106,8 @@ KEPT = "((snapshot) => !(snapshot && snapshot.keeping) || snapshot.kept !== null
 MARKS = """performance.getEntriesByType("mark").filter((m) => m.name.startsWith("adjutant:"))
   .map((m) => [m.name.slice(9), m.startTime])"""
 KINDS = ("cold", "warm", "revisit", "offline", "settled")
+#: How long each visit's page stays open once measured (LINGER_MS; 0 closes it at once).
+LINGER_MS = 0
 #: How long the settled revisit waits, the browser started and showing a blank tab, before opening the page.
 SETTLE_MS = 2000
 PAGES = ("bare Pyodide", "Adjutant", "Adjutant no snapshot")
@@ -129,11 +134,14 @@ def without_snapshot(dist: Path, copy: Path) -> Path:
     return copy
 
 
-def visits(playwright: Any, name: str, url: str, app: bool, record: Any, marks: Marks) -> None:
-    """One run of a page: cold, warm, revisit (and offline for Adjutant) and settled, in a fresh profile."""
+def visits(playwright: Any, name: str, url: str, app: bool, record: Any, marks: Marks, linger: int) -> None:
+    """One run of a page: cold, warm, revisit (and offline for Adjutant) and settled, in a fresh profile;
+    each visit's page stays open `linger` ms once measured, before the next visit or the browser's close."""
 
     def visit(kind: str, page: Any, reload: bool) -> None:
         record(f"{name} {kind}", measure(page, url, app, reload, marks.setdefault(f"{name} {kind}", {})))
+        if linger:
+            page.wait_for_timeout(linger)
 
     options: dict[str, Any] = {"executable_path": CHROMIUM, "args": FLAGS, "viewport": {"width": 1280, "height": 800}}
     with tempfile.TemporaryDirectory() as profile:
@@ -164,7 +172,7 @@ def visits(playwright: Any, name: str, url: str, app: bool, record: Any, marks: 
         context.close()
 
 
-def run(runs: int, fragment: str) -> tuple[dict[str, dict[str, list[float]]], Marks]:
+def run(runs: int, fragment: str, linger: int) -> tuple[dict[str, dict[str, list[float]]], Marks]:
     from playwright.sync_api import sync_playwright
 
     results: dict[str, dict[str, list[float]]] = {}
@@ -194,7 +202,7 @@ def run(runs: int, fragment: str) -> tuple[dict[str, dict[str, list[float]]], Ma
                 order = list(pages.items())
                 order = order[number % len(order) :] + order[: number % len(order)]
                 for name, (url, app) in order:
-                    visits(playwright, name, url, app, record, marks)
+                    visits(playwright, name, url, app, record, marks, linger)
     return results, marks
 
 
@@ -202,9 +210,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each page (default 5)")
     parser.add_argument("--game-link", default="", help="a fragment (#...) to open Adjutant at")
+    parser.add_argument("--linger", type=int, default=LINGER_MS, help=f"ms each visit stays open (default {LINGER_MS})")
     parser.add_argument("--profile", action="store_true", help="also print the medians of the start-up marks")
     args = parser.parse_args()
-    results, marks = run(args.runs, args.game_link)
+    results, marks = run(args.runs, args.game_link, args.linger)
     print(f"Start-up in headless Chromium, 127.0.0.1, median of {args.runs} runs (ms from navigation start)")
     columns = COLUMNS
     print(f"{'page':<32}" + "".join(f"{name:>18}" for name in columns))
