@@ -171,6 +171,7 @@ class App:
         # power's id), the sealed link it came from, and the game master's passphrases and keys (Web
         # Crypto handles from web/seal.js, in this page's memory only).
         self.role = ""
+        self.unlocking_again = False  # the Secrets form asked for again once a power's secrets are open
         self.link: SealedLink | None = None
         self.passphrases: dict[str, str] = {}
         self.keys: dict[str, Any] = {}
@@ -604,6 +605,7 @@ class App:
             self.on(_id("results-summary"), event, self.on_result_blur)
         self.on(_id("orders-power"), "change", self.on_orders_power)
         self.on(_id("unlock-form"), "submit", self.on_unlock)
+        self.on(_id("unlock-another"), "click", self.on_unlock_another)
         self.on(_id("show-passphrases"), "click", lambda e: self.open_passphrases("change"))
         self.on(_id("passphrase-form"), "submit", self.on_passphrases)
         self.on(_id("passphrase-fields"), "input", lambda e: self._rate(e.target))
@@ -875,18 +877,21 @@ class App:
             _id("adjudicate-warning").hidden = False
             _id("adjudicate-anyway").focus()
             return
-        self.adjudicate()
+        self.adjudicate(by_keyboard=event.detail == 0)
 
     def on_adjudicate_anyway(self, event: Any) -> None:
-        self.adjudicate()
-        _id("adjudicate").focus()  # the warning, and the button pressed, are gone: the focus stays at hand
+        if not self.adjudicate(by_keyboard=event.detail == 0):
+            _id("adjudicate").focus()  # the warning, and the button pressed, are gone: the focus stays at hand
 
     def on_adjudicate_back(self, event: Any) -> None:
         self.warning_open = False
         _id("adjudicate-warning").hidden = True
         _id("adjudicate").focus()
 
-    def adjudicate(self) -> None:
+    def adjudicate(self, by_keyboard: bool = False) -> bool:
+        """Adjudicate the phase. A group game's master who pressed Adjudicate from the keyboard (a click
+        with no pointer: ``event.detail`` 0) is taken on to the next step, Message to players; True if the
+        focus went there."""
         session = self.session
         assert session is not None
         self.warning_open = False
@@ -896,13 +901,14 @@ class App:
             session.game.adjudicate()
         except AdjutantError as error:
             self.message(str(error))
-            return
+            return False
         session.step(to=len(session.game.history))
         self.group.adjudicated(done)
         self.clear_message()
         _id("orders-errors").replaceChildren()
         self.changed()
         self.render()
+        return by_keyboard and self.group.to_message()
 
     def on_undo(self, event: Any) -> None:
         session = self.session
@@ -1370,6 +1376,13 @@ class App:
         if phrase:
             asyncio.ensure_future(self._unlock(phrase))
 
+    def on_unlock_another(self, event: Any) -> None:
+        """The folded Secrets form opened again, for another passphrase; the field takes the focus."""
+        self.unlocking_again = True
+        _id("unlock-again").hidden = True
+        _id("unlock-form").hidden = False
+        _id("unlock-passphrase").focus()
+
     def unlock_refused(self, text: str) -> None:
         """The Secrets form's passphrase opened nothing: said beside the form (a phone's Secrets panel is
         far below the message at the top, and the page is not scrolled away from the field), the field
@@ -1383,9 +1396,18 @@ class App:
         entry.select()
 
     def unlock_done(self) -> None:
-        """The Secrets form's passphrase opened its part: the field emptied, no refusal left beside it."""
+        """The Secrets form's passphrase opened its part: the field emptied, no refusal left beside it, and
+        the form folded away (the focus, if it was in the form, goes to the button that opens it again)."""
         _id("unlock-passphrase").value = ""
         _id("unlock-status").textContent = ""
+        self.unlocking_again = False
+        if self.session is None or self.role not in self.session.game.variant.powers:
+            return
+        was_in_form = bool(_id("unlock-form").contains(document.activeElement))
+        _id("unlock-form").hidden = True
+        _id("unlock-again").hidden = False
+        if was_in_form:
+            _id("unlock-another").focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
     async def _unlock(self, phrase: str) -> None:
         if self.group.state is not None and self.group.state.cluster is not None:
@@ -1583,7 +1605,11 @@ class App:
         else:
             role = "Public view: only what the rules report. Enter your passphrase to see your secrets."
         _id("secrets-role").textContent = role
-        _id("unlock-form").hidden = self.role == GM
+        # once a power's secrets are open the passphrase field folds away behind "Another passphrase…"
+        # (a player has one passphrase; one person holding several, or the game master's, asks for it)
+        folded = self.role in variant.powers and not self.unlocking_again
+        _id("unlock-form").hidden = self.role == GM or folded
+        _id("unlock-again").hidden = not folded
         _id("show-passphrases").hidden = self.role != GM
 
         def item(text: str) -> None:

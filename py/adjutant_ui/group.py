@@ -451,6 +451,18 @@ class GroupController:
         element.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
         element.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
+    def to_message(self) -> bool:
+        """The game master adjudicated from the keyboard: the focus goes to Message to players, the next
+        step, brought on screen (from Adjudicate it is a dozen Tab presses on, through the panels between).
+        False, and nothing moved, where this is not a group game's master or no message is due."""
+        state = self.state
+        if state is None or not state.is_gm or not self._message_due(state):
+            return False
+        element = _id("message-players")
+        element.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
+        element.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
+        return True
+
     @staticmethod
     def _to_orders() -> None:
         """A player's way from the Group game panel (or the phone's shortcut) to giving orders: the Orders

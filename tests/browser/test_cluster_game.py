@@ -192,8 +192,17 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
     assert sites(player) == {}
     assert player.locator("#adjudicate").is_disabled()
 
-    # The game master's passphrase: the whole game, which can be adjudicated.
+    # England's secrets open, the passphrase field is folded away behind "Another passphrase…", which
+    # opens it again with the focus in it.
+    assert not player.locator("#unlock-form").is_visible()
+    player.click("#unlock-another")
+    assert player.locator("#unlock-form").is_visible() and not player.locator("#unlock-again").is_visible()
+    assert player.evaluate("document.activeElement.id") == "unlock-passphrase"
+
+    # The game master's passphrase: the whole game, which can be adjudicated (the game master's view has
+    # no passphrase field at all).
     assert "game master" in unlock(player, PASSPHRASES["gm"]).lower()
+    assert not player.locator("#unlock-form").is_visible() and not player.locator("#unlock-again").is_visible()
     assert sites(player) == site_map
     assert strengths(player) == {"edi": "3", "mar": "3", "bre": "2"}
     assert player.locator("#adjudicate").is_enabled()

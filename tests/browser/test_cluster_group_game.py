@@ -391,8 +391,13 @@ def test_a_cluster_players_wrong_passphrase_on_a_phone_is_said_beside_the_field(
     player.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=20_000)
     assert player.inner_text("#unlock-status") == ""
     assert player.input_value("#unlock-passphrase") == ""
+    # the field folds away once France's secrets are open, the focus on the button that opens it again
+    # (not lost to the page), and the message saying what to do next is brought on screen
+    assert not player.locator("#unlock-form").is_visible()
+    assert player.evaluate("document.activeElement.id") == "unlock-another"
     # the message saying so wraps between words on a phone, never inside one ("tr ansfer")
     player.wait_for_function("() => document.getElementById('message-text').textContent.startsWith('Unlocked')")
+    assert in_viewport(player, "#message-text")
     assert player.evaluate(WORDS_SPLIT, "#message-text") == []
 
 

@@ -232,8 +232,9 @@ def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: S
     said = gm.inner_text("#group-status")  # (a live region: a screen reader says it too)
     assert "Spring 1901 movement adjudicated" in said and "Message to players" in said, said
     assert "codes they send for Fall 1901 movement" in said, said
-    # then the message to players, forward from Adjudicate through the panels, and copied with Enter
-    tab_to(gm, "message-players", 20)
+    # adjudicated from the keyboard: the focus is taken on to the next step, the message to players, on
+    # screen, which Enter copies
+    assert focused(gm) == "message-players" and in_viewport(gm, "#message-players")
     assert_focus_visible(gm)
     gm.evaluate("() => { window.__copied = ''; }")
     gm.keyboard.press("Enter")
