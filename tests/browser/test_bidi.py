@@ -100,3 +100,23 @@ def test_orders_typed_with_an_override_are_quoted_back_without_it(new_context: A
     assert "is not a province of Standard" in problems[0]
     assert not controls_in(page, "#orders-errors")
     assert recorder.page_errors == []
+
+
+def test_the_shells_early_paint_shows_a_saved_phase_title_without_its_controls(new_context: Any, site: Site) -> None:
+    """Before Python is ready the shell paints the autosaved position from the plain snapshot the UI keeps in
+    storage (web/shell.js), its phase title included. Storage is outside text (another tab, an extension,
+    a hand edit): a title there carrying a text-direction control is shown without it. Python is kept from
+    starting, so the title on the page is the shell's own."""
+    context, _ = new_context(service_workers="block")
+    page = open_app(context, site.url)
+    # (the new game's snapshot is written with its autosave, once the page is idle)
+    page.wait_for_function("() => localStorage.getItem('adjutant.snapshot') !== null", timeout=10_000)
+    saved = json.loads(page.evaluate("localStorage.getItem('adjutant.snapshot')"))
+    saved["title"] = f"Spring 1901 {RLO}tnemevom"
+    page.evaluate("s => localStorage.setItem('adjutant.snapshot', s)", json.dumps(saved))
+    page.route("**/adjutant-pyodide.mjs", lambda route: route.abort())
+    page.reload()
+    page.wait_for_selector("html[data-position-visible='snapshot']", state="attached", timeout=10_000)
+    label = str(page.evaluate("document.getElementById('phase-label').textContent"))
+    assert label == "Spring 1901 tnemevom", label
+    assert page.get_attribute("html", "data-python-ready") is None
