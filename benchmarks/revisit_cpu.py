@@ -27,18 +27,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from chromium import CHROMIUM  # noqa: E402 - tests/ is on the path only now
 from chromium import CHROMIUM_FLAGS as FLAGS  # noqa: E402
+from startup import KEPT  # noqa: E402 - benchmarks/ is on the path only now
 
 import build  # noqa: E402 - the repository root is on the path only now
 
-#: The page has written the unpacked snapshot's copy, or has none to write (as in startup.py).
-KEPT = "((snapshot) => !(snapshot && snapshot.keeping) || snapshot.kept !== null)(window.adjutantShell.snapshot)"
 TRACED = "v8.wasm,disabled-by-default-v8.wasm.detailed"
 READY = "html[data-python-ready]"
 
-#: CPU milliseconds by (process, thread name)
+#: Milliseconds each Chromium thread has run, keyed by (process, thread name)
 Usage = dict[tuple[str, str], float]
 
 

@@ -106,8 +106,6 @@ KEPT = "((snapshot) => !(snapshot && snapshot.keeping) || snapshot.kept !== null
 MARKS = """performance.getEntriesByType("mark").filter((m) => m.name.startsWith("adjutant:"))
   .map((m) => [m.name.slice(9), m.startTime])"""
 KINDS = ("cold", "warm", "revisit", "offline", "settled")
-#: How long each visit's page stays open once measured (LINGER_MS; 0 closes it at once).
-LINGER_MS = 0
 #: How long the settled revisit waits, the browser started and showing a blank tab, before opening the page.
 SETTLE_MS = 2000
 PAGES = ("bare Pyodide", "Adjutant", "Adjutant no snapshot")
@@ -210,7 +208,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each page (default 5)")
     parser.add_argument("--game-link", default="", help="a fragment (#...) to open Adjutant at")
-    parser.add_argument("--linger", type=int, default=LINGER_MS, help=f"ms each visit stays open (default {LINGER_MS})")
+    parser.add_argument("--linger", type=int, default=0, help="ms each visit stays open once measured (default 0)")
     parser.add_argument("--profile", action="store_true", help="also print the medians of the start-up marks")
     args = parser.parse_args()
     results, marks = run(args.runs, args.game_link, args.linger)

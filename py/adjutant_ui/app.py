@@ -1379,9 +1379,14 @@ class App:
     def on_unlock_another(self, event: Any) -> None:
         """The folded Secrets form opened again, for another passphrase; the field takes the focus."""
         self.unlocking_again = True
-        _id("unlock-again").hidden = True
-        _id("unlock-form").hidden = False
+        self._fold_unlock(False)
         _id("unlock-passphrase").focus()
+
+    @staticmethod
+    def _fold_unlock(folded: bool) -> None:
+        """The Secrets form's passphrase field, or in its place (``folded``) "Another passphrase…"."""
+        _id("unlock-form").hidden = folded
+        _id("unlock-again").hidden = not folded
 
     def unlock_refused(self, text: str) -> None:
         """The Secrets form's passphrase opened nothing: said beside the form (a phone's Secrets panel is
@@ -1404,8 +1409,7 @@ class App:
         if self.session is None or self.role not in self.session.game.variant.powers:
             return
         was_in_form = bool(_id("unlock-form").contains(document.activeElement))
-        _id("unlock-form").hidden = True
-        _id("unlock-again").hidden = False
+        self._fold_unlock(True)
         if was_in_form:
             _id("unlock-another").focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
@@ -1607,9 +1611,9 @@ class App:
         _id("secrets-role").textContent = role
         # once a power's secrets are open the passphrase field folds away behind "Another passphrase…"
         # (a player has one passphrase; one person holding several, or the game master's, asks for it)
-        folded = self.role in variant.powers and not self.unlocking_again
-        _id("unlock-form").hidden = self.role == GM or folded
-        _id("unlock-again").hidden = not folded
+        self._fold_unlock(self.role in variant.powers and not self.unlocking_again)
+        if self.role == GM:  # the game master's view has every secret: no field, folded or not
+            _id("unlock-form").hidden = True
         _id("show-passphrases").hidden = self.role != GM
 
         def item(text: str) -> None:

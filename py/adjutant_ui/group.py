@@ -179,6 +179,13 @@ CODE_LINK = (
 )
 
 
+def _bring_to(element_id: str) -> None:
+    """The control ``element_id`` brought to the middle of the screen with the keyboard's focus on it."""
+    element = _id(element_id)
+    element.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
+    element.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
+
+
 class GroupController:
     def __init__(self, app: App) -> None:
         self.app = app
@@ -447,9 +454,7 @@ class GroupController:
             return
         else:
             target = "send-orders" if state.power else "group-power"
-        element = _id(target)
-        element.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
-        element.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
+        _bring_to(target)
 
     def to_message(self) -> bool:
         """The game master adjudicated from the keyboard: the focus goes to Message to players, the next
@@ -458,9 +463,7 @@ class GroupController:
         state = self.state
         if state is None or not state.is_gm or not self._message_due(state):
             return False
-        element = _id("message-players")
-        element.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
-        element.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
+        _bring_to("message-players")
         return True
 
     @staticmethod
@@ -476,9 +479,7 @@ class GroupController:
         """The game master's way from the codes just opened to Adjudicate (under Orders, above the Group
         game panel): brought into view and focused, rather than some forty Shift+Tab presses back through
         the Secrets panel's nominations."""
-        button = _id("adjudicate")
-        button.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
-        button.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
+        _bring_to("adjudicate")
 
     @contextlib.contextmanager
     def busy(self, text: str) -> Iterator[None]:
