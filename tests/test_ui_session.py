@@ -221,8 +221,10 @@ def test_building_a_fleet_by_click_in_a_two_coast_province_asks_for_the_coast() 
     assert session.click("stp/nc") == ("Build F stp/nc", [])
     session.enter_orders("Build F stp/nc")
     assert order_list(session) == ["Build F stp/nc"]
+    # a click on the build given takes it back; the next builds anew (an army needs no coast)
+    assert session.click("stp") == (None, []) and order_list(session) == []
     session.click("stp")
-    assert session.build("A") == ("Build A stp", [])  # an army needs no coast
+    assert session.build("A") == ("Build A stp", [])
 
 
 def test_an_inland_build_place_offers_an_army_only() -> None:
@@ -1112,3 +1114,110 @@ def test_a_past_position_lists_the_orders_given_there() -> None:
     assert session.past_orders() == []
     session.step(to=0)
     assert session.past_orders() == [("france", "F Bre - Mao"), ("france", "A Par - Bur")]
+
+
+def test_a_move_into_a_province_the_powers_own_unit_leaves_is_offered_when_that_unit_is_selected() -> None:
+    """In the move step a click on another of the power's units selects it; where that unit stands in a
+    province the unit selected before could move to, the move is offered, so a click alone gives
+    "A Vie - Bud" while A Bud leaves (no offer where the move is not possible, or once the step changed)."""
+    session = Session.new("standard")
+    session.click("vie")
+    assert session.click("bud") == (None, [])
+    assert session.selected == "bud" and session.offered_move() == "Move A Vienna to Budapest instead"
+    assert session.take_offer() == ("A vie - bud", [])
+    assert (session.selected, session.offered_move()) == (None, "")
+    # Paris is not next to Marseilles: selecting A Marseilles offers nothing
+    session.click("par")
+    session.click("mar")
+    assert session.selected == "mar" and session.offered_move() == ""
+    assert session.take_offer() == (None, []) and session.selected == "mar"
+    # the offer lasts while the unit it selected is in the move step, and goes with it
+    session.clear_selection()
+    session.click("ber")
+    session.click("kie")
+    assert session.offered_move() == "Move A Berlin to Kiel instead"
+    session.mode = "support"
+    assert session.offered_move() == ""
+    session.mode = "move"
+    session.click("den")  # a move for F Kiel: the order is given, the offer gone with the selection
+    assert session.offered_move() == "" and session.offer is None
+
+
+def test_an_offered_move_into_a_two_coast_province_asks_for_the_coast() -> None:
+    game = Game.new("standard")
+    game.add_orders("France: F bre - mao\nA mar - spa")
+    game.adjudicate()
+    session = Session(game)
+    session.click("mao")
+    session.click("spa")
+    assert session.selected == "spa" and session.offered_move() == "Move F Mid-Atlantic Ocean to Spain instead"
+    assert session.take_offer() == (None, ["spa/nc", "spa/sc"])
+    assert session.selected == "mao"
+    assert session.click("spa/sc") == ("F mao - spa/sc", [])
+    assert session.selected is None and session.into is None
+    # without the offer taken, a click on Spain selects A Spain as before
+    session.click("mao")
+    session.click("spa/nc")
+    assert session.selected == "spa"
+
+
+def _played(*turns: str) -> Game:
+    """A game of Standard after each turn's orders (one text per phase) are given and adjudicated."""
+    game = Game.new("standard")
+    for orders in turns:
+        game.add_orders(orders)
+        game.adjudicate()
+    return game
+
+
+def _austria_removes_two() -> Game:
+    """Winter 1901: Russia took Vienna and Italy Trieste, both left empty; Austria has 3 units, 1 centre."""
+    game = _played("Austria: A vie - boh\nF tri - alb\nRussia: A war - gal", "Russia: A gal - vie\nItaly: A ven - tri")
+    assert str(game.phase) == "W1901A" and game.adjustments()["austria"] == -2
+    return game
+
+
+def test_removals_by_click_stop_at_the_number_due_and_a_second_click_keeps_the_unit() -> None:
+    """A click on a unit removes it until as many removals are given as are due; then a click on another
+    gives nothing and says how to change the choice; a click on a unit chosen keeps it (its removal taken
+    back, :attr:`Session.withdrawn` says which). The prompt counts what is still due."""
+    session = Session(_austria_removes_two(), player="austria")
+    assert session.prompt() == "Austria must remove 2 units: click one of your units to remove it."
+    session.enter_orders(session.click("boh")[0] or "", "austria")
+    assert session.prompt() == ("Austria must remove 1 more unit: click one of your units to remove it, or one "
+                                "chosen to keep it.")
+    session.enter_orders(session.click("alb")[0] or "", "austria")
+    said = "Austria has chosen its 2 removals (A Bohemia, F Albania): click one of those units to keep it instead."
+    assert session.prompt() == said
+    assert session.click("bud") == (None, []) and session.note == said
+    assert order_list(session) == ["A boh D", "F alb D"]
+    assert session.click("boh") == (None, [])
+    assert session.withdrawn == "A Bohemia"
+    assert session.note == "A Bohemia is kept: Austria must remove 1 more unit."
+    assert order_list(session) == ["F alb D"]
+    order, _ = session.click("bud")
+    assert order == "A bud disband" and session.withdrawn == ""
+    session.enter_orders(order, "austria")
+    session.game.adjudicate()
+    assert sorted(u.location for u in session.game.units.values() if u.power == "austria") == ["boh"]
+
+
+def test_builds_by_click_stop_at_the_number_due_and_a_build_given_is_withdrawn_by_a_click() -> None:
+    game = _played("Austria: A vie - gal\nF tri - alb\nA bud - ser", "Austria: F alb - gre")
+    assert game.adjustments()["austria"] == 2
+    session = Session(game, player="austria")
+    for place, unit_type in (("bud", "A"), ("tri", "F")):
+        session.click(place)
+        session.enter_orders(session.build(unit_type)[0] or "", "austria")
+    said = "Austria has used its 2 builds (A Budapest, F Trieste): click a build given to withdraw it."
+    assert session.prompt() == said
+    assert session.targets() == ["bud", "tri"]  # Vienna, still empty, is no choice now
+    assert session.click("vie") == (None, []) and session.note == said and session.selected is None
+    assert session.click("bud") == (None, [])
+    assert session.note == "The build of A Budapest is withdrawn: Austria may build 1 more unit."
+    assert order_list(session) == ["Build F tri"] and session.targets() == ["bud", "tri", "vie"]
+    session.click("vie")
+    assert session.build("A") == ("Build A vie", [])
+    # the sandbox's prompt says a click takes back what was given
+    session.player = ""
+    assert session.prompt().endswith("a build or removal given, to withdraw it.")

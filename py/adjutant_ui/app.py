@@ -797,6 +797,9 @@ class App:
         self.coast_choices = coasts
         if order:
             self.enter(order, power=None)
+        elif session.withdrawn:  # a build or removal taken back: the game's orders changed
+            _id("orders-errors").replaceChildren()
+            self.changed()
         self.render()
 
     def enter(self, text: str, power: str | None) -> None:
@@ -1839,6 +1842,9 @@ class App:
                     button(label, lambda e: self._research(), mode)
                 else:
                     button(label, lambda e, m=mode: self._mode(m), mode)
+            offered = session.offered_move()  # the move the click that selected this unit could have meant
+            if offered:
+                button(offered, lambda e: self._take_offer(), "move-instead")
         if session.selected and kind == "retreat":
             button("Disband", lambda e: self.act_on(session.selected or ""), "disband")
         if session.selected and kind == "adjustment":
@@ -1879,6 +1885,13 @@ class App:
     def _research(self) -> None:
         assert self.session is not None
         order = self.session.research()
+        if order:
+            self.enter(order, power=None)
+        self.render()
+
+    def _take_offer(self) -> None:
+        assert self.session is not None
+        order, self.coast_choices = self.session.take_offer()
         if order:
             self.enter(order, power=None)
         self.render()

@@ -206,6 +206,17 @@ class Session:
     note: str = ""
     #: the unit type of a build waiting for its coast to be chosen
     build_type: str | None = None
+    #: the move the last click could also have meant, as (unit's location, province): in the move step, a
+    #: click on another of the power's units selects it, and when it stands where the unit selected before
+    #: could move, that move is offered (:meth:`offered_move`), so a touch screen can give "A Vie - Bud"
+    #: while A Bud leaves
+    offer: tuple[str, str] | None = None
+    #: the unit whose build or removal the last click withdrew ("A Bohemia"; "" if it withdrew none): the
+    #: game's orders changed though the click gave no order
+    withdrawn: str = ""
+    #: the province of a move taken from :attr:`offer`, while its coast is chosen (a click there moves
+    #: into it, though one of the power's own units stands there)
+    into: str | None = None
     #: what the last text entry replaced: (earlier order, the order now given), as the list shows them
     replaced: list[tuple[str, str]] = field(default_factory=list)
     #: the lines of the last text entry that were not taken (they stay in the box to be corrected)
@@ -584,6 +595,8 @@ class Session:
         self.mode = "move"
         self.target = None
         self.build_type = None
+        self.offer = None
+        self.into = None
 
     def orderable_units(self) -> dict[str, Any]:
         """Units that can be given an order by clicking in this phase, by location."""
@@ -623,9 +636,11 @@ class Session:
 
             places: list[str] = []
             for power, delta in self._adjusting().items():
-                if delta > 0:
+                if delta > 0 and len(self.adjustments_given(power)) < delta:
                     builds = build_places(variant, power, game.units, game.position.centres)
                     places += [text.split()[1] for text in builds]
+                # a build given is highlighted too: a click there withdraws it
+                places += [o.location for o in self.adjustments_given(power) if isinstance(o, Build)]
             return sorted(set(places))
         if self.selected is None:
             return []
@@ -794,6 +809,7 @@ class Session:
         province = province_of(location)
         kind = game.phase.kind
         self.note = ""
+        self.withdrawn = ""
         if not self.at_current or game.over or self.readonly:
             self.note = self.prompt()
             return None, []
@@ -828,8 +844,11 @@ class Session:
         # where it is): the player means to order that one now, whatever step this order was at
         another = f"click another {variant.powers[unit.power].adjective} unit" if unit.power in variant.powers \
             else "click another of its power's units"
-        if self.mode == "move" and own:
-            return self._select(other)
+        if self.mode == "move" and own and province != self.into:
+            could_move = any(province_of(t) == province for t in targets)
+            self._select(other)
+            self.offer = (unit.location, province) if could_move else None
+            return None, []
         if self.mode in ("support", "convoy", "protect") and self.target is None:
             target = game.units.get(province)
             if target is not None and target.location in targets:
@@ -891,6 +910,28 @@ class Session:
                  "transfer-out": "transfer out to the unit in", "mattermit": "be mattermitted to"}
         return verbs.get(self.mode, "go to")
 
+    def offered_move(self) -> str:
+        """The label of the move :attr:`offer` holds while the unit its click selected is still in the move
+        step ("Move A Vienna to Budapest instead"), else ""."""
+        if self.offer is None or self.mode != "move" or self.target is not None or not self.at_current:
+            return ""
+        source, province = self.offer
+        unit = self.unit_at(province_of(source))
+        if unit is None or self.selected is None or province_of(self.selected) != province:
+            return ""
+        variant = self.game.variant
+        return f"Move {unit.type} {variant.province_name(unit.location)} to {variant.province_name(province)} instead"
+
+    def take_offer(self) -> tuple[str | None, list[str]]:
+        """Give the move :meth:`offered_move` names: its unit selected again and moved into the province
+        (the coasts to choose from, as :meth:`click` returns them, when it has several)."""
+        if not self.offered_move():
+            return None, []
+        source, province = self.offer or ("", "")
+        self.clear_selection()
+        self.selected, self.into = source, province
+        return self.click(province)
+
     def _select(self, unit: Any) -> tuple[str | None, list[str]]:
         """Leave the order under way (nothing was given yet) and select ``unit`` instead."""
         self.clear_selection()
@@ -905,9 +946,22 @@ class Session:
             order = f"Build {self.build_type} {location}"
             self.clear_selection()
             return order, []
+        given = self._given_at(province)
+        if given is not None:  # a build or removal given here: this click takes it back
+            self.clear_selection()
+            self._withdraw(given)
+            self.withdrawn = self._named(given)
+            done = (f"The build of {self.withdrawn} is withdrawn" if isinstance(given, Build)
+                    else f"{self.withdrawn} is kept")
+            still = self._still_due(order_power(given))
+            self.note = f"{done}: {still}" if still else f"{done}."
+            return None, []
         unit = self.unit_at(province)
         if unit is not None:
             self.clear_selection()
+            if self._all_given(unit.power):
+                self.note = self._all_given(unit.power)
+                return None, []
             return f"{unit.type} {unit.location} disband", []
         matching = [t for t in targets if province_of(t) == province]
         if matching:
@@ -915,8 +969,12 @@ class Session:
             self.selected = province
             return None, []
         other = self._not_yours(province)
+        used = next((self._all_given(p) for p, d in self._adjusting().items() if d > 0 and self._all_given(p)
+                     and self._builds_in(p, province)), "")
         if other:
             self.note = other
+        elif used:
+            self.note = used
         elif self.player:
             name = variant.powers[self.player].name
             delta = self.game.adjustments().get(self.player, 0)
@@ -932,6 +990,77 @@ class Session:
         else:
             self.note = f"Nothing can be built in {here} now: builds go in a power's own empty home centres."
         return None, []
+
+    def adjustments_given(self, power: str) -> list[Order]:
+        """``power``'s builds (waives included) or removals given this adjustment phase, as given: the
+        first as many as are due count."""
+        kinds = (Build, Waive) if self.game.adjustments().get(power, 0) > 0 else (Disband,)
+        return [o for o in self.game.orders_of(power) if isinstance(o, kinds)]
+
+    def _given_at(self, province: str) -> Order | None:
+        """The build or removal given in ``province`` by a power ordered here (the player's only), if any."""
+        for power in self._adjusting():
+            for order in self.adjustments_given(power):
+                at = order.location if isinstance(order, Build) else order.unit.location if isinstance(
+                    order, Disband) else ""
+                if at and province_of(at) == province:
+                    return order
+        return None
+
+    def _named(self, order: Order) -> str:
+        """The unit a build or removal is for, as the prompts name units ("A Budapest"); "a build waived" for
+        a waive."""
+        variant = self.game.variant
+        if isinstance(order, Build):
+            return f"{order.type} {variant.province_name(order.location)}"
+        if isinstance(order, Disband):
+            return f"{order.unit.type} {variant.province_name(order.unit.location)}"
+        return "a build waived"
+
+    def _withdraw(self, order: Order) -> None:
+        """Take ``order`` back from its power's orders, the others kept as they were."""
+        power = order_power(order)
+        kept = [o for o in self.game.orders_of(power) if o is not order]
+        self.game.clear_orders(power)
+        for other in kept:
+            self.game.add_order(other)
+
+    def _builds_in(self, power: str, province: str) -> bool:
+        from adjutant.phases import build_places
+
+        game = self.game
+        return any(province_of(text.split()[1]) == province
+                   for text in build_places(game.variant, power, game.units, game.position.centres))
+
+    @staticmethod
+    def _units(count: int, more: str = "") -> str:
+        return f"{count}{more} unit{'s' if count != 1 else ''}"
+
+    def _still_due(self, power: str) -> str:
+        """What ``power`` still has to give this adjustment phase, said after a withdrawal."""
+        name = self.game.variant.powers[power].name
+        delta = self.game.adjustments().get(power, 0)
+        left = abs(delta) - len(self.adjustments_given(power))
+        if left <= 0:
+            return ""
+        return f"{name} may build {self._units(left, ' more')}." if delta > 0 else \
+            f"{name} must remove {self._units(left, ' more')}."
+
+    def _all_given(self, power: str) -> str:
+        """When ``power`` has given all the builds or removals due, the note for a click that would give one
+        more (it would not count); "" otherwise."""
+        variant = self.game.variant
+        delta = self.game.adjustments().get(power, 0)
+        given = self.adjustments_given(power)
+        if not delta or len(given) < abs(delta):
+            return ""
+        name = variant.powers[power].name
+        listed = ", ".join(self._named(o) for o in given)
+        if delta > 0:
+            return (f"{name} has used its {abs(delta)} build{'s' if abs(delta) != 1 else ''} ({listed}): click a "
+                    "build given to withdraw it.")
+        return (f"{name} has chosen its {abs(delta)} removal{'s' if abs(delta) != 1 else ''} ({listed}): click one "
+                "of those units to keep it instead.")
 
     def _not_yours(self, province: str) -> str:
         """In a player's view, the note for a click on another power's unit in ``province`` ("" otherwise)."""
@@ -995,12 +1124,19 @@ class Session:
         name = self.game.variant.powers[self.player].name
         delta = self.game.adjustments().get(self.player, 0)
         count = abs(delta)
-        units = f"{count} unit{'s' if count != 1 else ''}"
+        given = len(self.adjustments_given(self.player))
+        if not delta:
+            return f"{name} has no builds or removals this phase."
+        if given >= count:
+            return self._all_given(self.player)
         if delta > 0:
-            return f"{name} may build {units}: click one of your highlighted home centres to build."
-        if delta < 0:
-            return f"{name} must remove {units}: click one of your units to remove it."
-        return f"{name} has no builds or removals this phase."
+            what, how = "may build", "click one of your highlighted home centres to build"
+            back = "a build given to withdraw it"
+        else:
+            what, how, back = "must remove", "click one of your units to remove it", "one chosen to keep it"
+        if given:
+            return f"{name} {what} {self._units(count - given, ' more')}: {how}, or {back}."
+        return f"{name} {what} {self._units(count)}: {how}."
 
     def prompt(self) -> str:
         """One line telling the player what a click does now."""
@@ -1025,6 +1161,9 @@ class Session:
                 return f"Build what in {where}? Choose {kinds}."
             if self.player:
                 return self._player_adjustment_prompt()
+            if any(self.adjustments_given(power) for power in self._adjusting()):
+                return ("Click or tap a highlighted centre to build, or a unit of a power that must remove one; a "
+                        "build or removal given, to withdraw it.")
             return "Click or tap a highlighted centre to build, or a unit of a power that must remove one."
         if self.selected is None:
             whose = "one of your units" if self.player else "a unit"

@@ -344,6 +344,13 @@ WORDS_SPLIT = """sel => { const node = document.querySelector(sel).firstChild, s
   return split; }"""
 
 
+#: The controls among the selectors given that are under a finger's tap height (2.75em, as web/app.css gives
+#: the group panels' controls), with their height and that of 2.75em where they are.
+UNDER_FINGER_HEIGHT = """selectors => selectors.map(s => document.querySelector(s))
+    .map(e => [e.id, e.getBoundingClientRect().height, 2.75 * parseFloat(getComputedStyle(e).fontSize)])
+    .filter(([, height, finger]) => height < finger - 0.5)"""
+
+
 def player_on_a_phone(new_context: Any, site: Site) -> Any:
     """A new Cluster group game's players' link opened on a phone, before any passphrase."""
     gm_context, _ = new_context()
@@ -374,6 +381,7 @@ def test_a_cluster_players_wrong_passphrase_on_a_phone_is_said_beside_the_field(
     player = player_on_a_phone(new_context, site)
     player.locator("#group-jump").tap()
     player.wait_for_function("document.activeElement.id === 'unlock-passphrase'")
+    assert player.evaluate(UNDER_FINGER_HEIGHT, ["#unlock-passphrase", "#unlock"]) == []
     hide_message(player)
     player.fill("#unlock-passphrase", "france-passphrase-71")
     player.press("#unlock-passphrase", "Enter")
@@ -395,6 +403,7 @@ def test_a_cluster_players_wrong_passphrase_on_a_phone_is_said_beside_the_field(
     # (not lost to the page), and the message saying what to do next is brought on screen
     assert not player.locator("#unlock-form").is_visible()
     assert player.evaluate("document.activeElement.id") == "unlock-another"
+    assert player.evaluate(UNDER_FINGER_HEIGHT, ["#unlock-another"]) == []
     # the message saying so wraps between words on a phone, never inside one ("tr ansfer")
     player.wait_for_function("() => document.getElementById('message-text').textContent.startsWith('Unlocked')")
     assert in_viewport(player, "#message-text")

@@ -380,6 +380,50 @@ def austria_dislodged(public_key: bytes) -> str:
     return group.public_link(game, public_key)
 
 
+def austria_removes_two(public_key: bytes) -> str:
+    """The players' link a game master sends after Fall 1901, Austria owed 2 removals (Vienna and Trieste,
+    left empty, taken by Russia and Italy)."""
+    game = played("Austria: A vie - boh\nF tri - alb\nRussia: A war - gal", "Russia: A gal - vie\nItaly: A ven - tri")
+    assert str(game.phase) == "W1901A" and game.adjustments()["austria"] == -2
+    return group.public_link(game, public_key)
+
+
+def test_a_player_on_a_phone_chooses_removals_by_taps_and_changes_one(new_context: Any, site: Site) -> None:
+    """A tap on a unit removes it, as many as are due; a tap on a third says the removals are chosen and
+    how to change them, on screen; a tap on one chosen keeps it, and the next tap chooses another. The Send
+    panel and the orders sent are the removals chosen last."""
+    players_url = new_players_link(new_context, site)
+    base, fragment = players_url.split("#")
+    link = austria_removes_two(group.read_group_link(fragment).public_key)
+    context, recorder = new_context(**PHONE)
+    player = open_app(context, f"{base}#{link}~austria")
+    player.wait_for_function("() => document.getElementById('orders-power').value === 'austria'")
+    assert player.inner_text("#click-prompt") == "Austria must remove 2 units: click one of your units to remove it."
+    tap_map(player, "boh")
+    assert "1 more unit" in player.inner_text("#click-prompt")
+    tap_map(player, "alb")
+    assert player.inner_text("#order-list").split("\n") == ["AUS: A Boh D", "AUS: F Alb D"]
+    chosen = "Austria has chosen its 2 removals (A Bohemia, F Albania): click one of those units to keep it instead."
+    assert player.inner_text("#click-prompt") == chosen
+    tap_map(player, "bud")  # a third: nothing given, and the note says why, where the player looks
+    assert player.inner_text("#click-note") == chosen
+    assert in_viewport(player, "#click-note")
+    assert player.inner_text("#order-list").split("\n") == ["AUS: A Boh D", "AUS: F Alb D"]
+    tap_map(player, "boh")  # kept
+    assert player.inner_text("#click-note") == "A Bohemia is kept: Austria must remove 1 more unit."
+    assert player.inner_text("#order-list").split("\n") == ["AUS: F Alb D"]
+    tap_map(player, "bud")
+    assert player.inner_text("#order-list").split("\n") == ["AUS: F Alb D", "AUS: A Bud D"]
+    assert player.inner_text("#send-summary").startswith("Austria: 2 orders given"), player.inner_text("#send-summary")
+    assert_fits_a_phone(player)
+    # the draft the page keeps (and would send) has the removals chosen last
+    player.reload()
+    player.wait_for_function("() => document.getElementById('orders-power').value === 'austria'")
+    player.wait_for_function("() => document.getElementById('order-list').innerText.includes('A Bud D')")
+    assert player.inner_text("#order-list").split("\n") == ["AUS: F Alb D", "AUS: A Bud D"]
+    assert recorder.page_errors == []
+
+
 def test_a_players_send_panel_says_a_dislodged_unit_without_orders_is_disbanded(new_context: Any, site: Site) -> None:
     players_url = new_players_link(new_context, site)
     base, fragment = players_url.split("#")

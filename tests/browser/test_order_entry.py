@@ -99,13 +99,18 @@ def test_adjudicate_lists_what_has_no_order_and_the_player_may_go_back_or_on(app
     assert recorder.page_errors == []
 
 
+def to_the_winter(page: Any, *turns: str) -> None:
+    """Each turn's orders typed (one text per phase) and adjudicated, to Winter 1901's adjustments."""
+    for orders in turns:
+        enter_text(page, orders)
+        adjudicate(page)
+    assert phase(page) == "W1901A"
+
+
 def test_a_fleet_built_by_click_in_st_petersburg_asks_for_the_coast(app: tuple[Any, Any]) -> None:
     page, recorder = app
-    enter_text(page, "Russia: F stp/sc - bot\nA mos - ukr\nA war - gal\nF sev - bla")
-    adjudicate(page)
-    enter_text(page, "Russia: F bot - swe\nA ukr - rum")
-    adjudicate(page)
-    assert phase(page) == "W1901A"
+    to_the_winter(page, "Russia: F stp/sc - bot\nA mos - ukr\nA war - gal\nF sev - bla",
+                  "Russia: F bot - swe\nA ukr - rum")
     click_map(page, "stp")
     page.click("[data-action=build-F]")
     assert "which coast" in page.inner_text("#click-prompt")
@@ -358,6 +363,31 @@ def test_a_support_is_ordered_with_key_presses_and_escape_goes_back_to_the_unit(
     assert recorder.page_errors == []
 
 
+def test_a_move_where_the_powers_own_unit_stands_is_given_with_key_presses(app: tuple[Any, Any]) -> None:
+    """Enter on a place where another of the power's units stands selects that unit, and its choices offer
+    the move the first unit could make there: Tab to it, Enter, and the focus is on the unit still to order."""
+    page, recorder = app
+    tab_to_the_units(page)
+    arrow_to(page, unit_at("vie"))
+    page.keyboard.press("Enter")
+    arrow_to(page, place_at("bud"))
+    page.keyboard.press("Enter")
+    assert "A Budapest" in page.inner_text("#click-prompt")
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        if focused(page)["action"] == "move-instead":
+            break
+    assert focused(page)["label"] == "Move A Vienna to Budapest instead"
+    page.keyboard.press("Enter")
+    assert "AUS: A Vie - Bud" in order_list(page)
+    assert focused(page)["location"] == "bud"
+    page.keyboard.press("Enter")
+    arrow_to(page, place_at("ser"))
+    page.keyboard.press("Enter")
+    assert "AUS: A Bud - Ser" in order_list(page) and "AUS: A Vie - Bud" in order_list(page)
+    assert recorder.page_errors == []
+
+
 def test_clicking_another_unit_mid_order_selects_it_and_cancel_clears_the_note(app: tuple[Any, Any]) -> None:
     page, recorder = app
     click_map(page, "par")
@@ -410,4 +440,27 @@ def test_the_order_box_reads_a_power_alone_on_a_line(app: tuple[Any, Any]) -> No
     enter_text(page, "England\nF lon - eng\nFrance\nA par - bur")
     assert page.inner_text("#orders-errors") == ""
     assert "ENG: F Lon - Eng" in order_list(page) and "FRA: A Par - Bur" in order_list(page)
+    assert recorder.page_errors == []
+
+
+def test_removals_are_chosen_and_one_kept_with_key_presses(app: tuple[Any, Any]) -> None:
+    """Enter on a unit of a power that must remove units removes it, as many as are due; Enter on one chosen
+    keeps it; the note under the prompt says so (role=status: read out)."""
+    page, recorder = app
+    to_the_winter(page, "Austria: A vie - boh\nF tri - alb\nRussia: A war - gal",
+                  "Russia: A gal - vie\nItaly: A ven - tri")
+    tab_to_the_units(page)
+    for location in ("boh", "alb", "bud"):
+        arrow_to(page, unit_at(location))
+        page.keyboard.press("Enter")
+    assert [line for line in order_list(page).split("\n") if line.startswith("AUS")] == ["AUS: A Boh D", "AUS: F Alb D"]
+    assert "Austria has chosen its 2 removals" in page.inner_text("#click-note")
+    assert page.get_attribute("#click-note", "role") == "status"
+    arrow_to(page, unit_at("alb"))
+    page.keyboard.press("Enter")
+    assert page.inner_text("#click-note") == "F Albania is kept: Austria must remove 1 more unit."
+    assert focused(page)["location"] == "alb"
+    arrow_to(page, unit_at("bud"))
+    page.keyboard.press("Enter")
+    assert [line for line in order_list(page).split("\n") if line.startswith("AUS")] == ["AUS: A Boh D", "AUS: A Bud D"]
     assert recorder.page_errors == []

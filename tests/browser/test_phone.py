@@ -61,6 +61,32 @@ def test_a_phone_shows_map_choices_and_orders_together(phone: tuple[Any, Any]) -
     assert recorder.page_errors == []
 
 
+def test_a_phone_moves_a_unit_where_its_own_unit_leaves_by_taps_alone(phone: tuple[Any, Any]) -> None:
+    """A tap on another of the power's units selects it; where that unit stands next to the one tapped
+    before, its choices offer the move, on screen with the map, so A Vie - Bud and A Bud - Ser are taps."""
+    page, recorder = phone
+    tap_unit(page, "vie")
+    tap_unit(page, "bud")
+    assert "A Budapest" in page.inner_text("#click-prompt")
+    offer = page.locator("[data-action=move-instead]")
+    assert offer.inner_text() == "Move A Vienna to Budapest instead"
+    on_screen(page, ("#map svg", "[data-action=move-instead]"))
+    assert small_controls(page) == []
+    offer.tap()
+    assert "AUS: A Vie - Bud" in page.inner_text("#order-list")
+    assert page.locator("#map .adj-unit.selected").count() == 0
+    tap_unit(page, "bud")
+    finger_tap(page, page.locator('#map [id="ser"]'))
+    listing = page.inner_text("#order-list")
+    assert "AUS: A Vie - Bud" in listing and "AUS: A Bud - Ser" in listing
+    # a unit tapped that its neighbour could not move to offers nothing
+    tap_unit(page, "par")
+    tap_unit(page, "mar")
+    assert "A Marseilles" in page.inner_text("#click-prompt")
+    assert page.locator("[data-action=move-instead]").count() == 0
+    assert recorder.page_errors == []
+
+
 @pytest.mark.parametrize("variant", ["standard", "loeb9"])
 def test_after_adjudicating_the_choices_stay_on_screen_with_the_map(
         phone: tuple[Any, Any], site: Site, variant: str) -> None:
