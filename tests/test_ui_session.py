@@ -1221,3 +1221,21 @@ def test_builds_by_click_stop_at_the_number_due_and_a_build_given_is_withdrawn_b
     # the sandbox's prompt says a click takes back what was given
     session.player = ""
     assert session.prompt().endswith("a build or removal given, to withdraw it.")
+
+
+def test_builds_or_removals_typed_beyond_those_due_are_named_before_adjudicating() -> None:
+    """Typed orders are not capped: the Adjudicate warning's list names what will not count (the last given),
+    and the engine indeed takes the first as many as are due."""
+    session = Session(_austria_removes_two())
+    assert session.beyond_due() == []
+    session.enter_orders("Austria: A boh D\nF alb D")
+    assert session.beyond_due() == []
+    session.enter_orders("Austria: A bud D")
+    assert session.beyond_due() == ["Austria: 3 removals given, 2 due (the last given, A Budapest, will not count)"]
+    session.game.adjudicate()
+    assert [u.location for u in session.game.units.values() if u.power == "austria"] == ["bud"]
+    game = _played("Austria: A vie - gal\nF tri - alb\nA bud - ser", "Austria: F alb - gre")
+    session = Session(game)
+    session.enter_orders("Austria: Build F tri\nBuild A vie\nBuild A bud")
+    assert session.beyond_due() == ["Austria: 3 builds given, 2 due (the last given, A Budapest, will not count)"]
+    assert Session.new("standard").beyond_due() == []  # (no winter, nothing beyond)

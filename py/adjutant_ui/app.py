@@ -861,19 +861,20 @@ class App:
         self.render()
 
     def on_adjudicate(self, event: Any) -> None:
-        """Adjudicate, or first list what has no order (units that will hold, builds unused) and let the
-        player go on or go back."""
+        """Adjudicate, or first list what has no order (units that will hold, builds unused) and what will
+        not count (builds or removals beyond those due), and let the player go on or go back."""
         session = self.session
         assert session is not None
-        missing = session.unordered()
-        if missing:
+        missing, extra = session.unordered(), session.beyond_due()
+        if missing or extra:
             self.warning_open = True
             count = len(missing)
             _id("adjudicate-warning-text").textContent = (
-                f"{count} {'thing has' if count == 1 else 'things have'} no order yet:")
+                f"{count} {'thing has' if count == 1 else 'things have'} no order yet:" if not extra
+                else "Before adjudicating, look at:")
             listing = _id("adjudicate-missing")
             listing.replaceChildren()
-            for line in missing:
+            for line in missing + extra:
                 item = document.createElement("li")
                 item.textContent = line
                 listing.appendChild(item)

@@ -588,6 +588,23 @@ class Session:
                        + (" (will be waived)" if delta > 0 else " (units will be removed by the rules)"))
         return out
 
+    def beyond_due(self) -> list[str]:
+        """Winter: the builds or removals given beyond those due, which adjudicating will not count (the
+        first given count, as the judges ignore the rest), one line per power. A click gives no more than
+        are due; typed orders may."""
+        game = self.game
+        if not self.at_current or game.over or game.phase.kind != "adjustment":
+            return []
+        out = []
+        for power, delta in sorted(game.adjustments().items()):
+            given = self.adjustments_given(power)
+            if delta and len(given) > abs(delta):
+                what = "builds" if delta > 0 else "removals"
+                extra = ", ".join(self._named(o) for o in given[abs(delta):])
+                out.append(f"{game.variant.powers[power].name}: {len(given)} {what} given, {abs(delta)} due "
+                           f"(the last given, {extra}, will not count)")
+        return out
+
     def clear_selection(self) -> None:
         """Leave the order under way: no unit selected, and no note left about it."""
         self.note = ""

@@ -463,4 +463,12 @@ def test_removals_are_chosen_and_one_kept_with_key_presses(app: tuple[Any, Any])
     arrow_to(page, unit_at("bud"))
     page.keyboard.press("Enter")
     assert [line for line in order_list(page).split("\n") if line.startswith("AUS")] == ["AUS: A Boh D", "AUS: A Bud D"]
+    # typed orders are not capped: Adjudicate first names the removal that will not count
+    enter_text(page, "Austria: F alb D")
+    page.click("#adjudicate")
+    assert page.inner_text("#adjudicate-warning-text") == "Before adjudicating, look at:"
+    assert "Austria: 3 removals given, 2 due (the last given, F Albania, will not count)" in page.inner_text(
+        "#adjudicate-missing")
+    page.click("#adjudicate-back")
+    assert phase(page) == "W1901A"
     assert recorder.page_errors == []
