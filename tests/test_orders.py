@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from adjutant import Game, OrderError, available_variants, load_variant
 from adjutant.legal import Candidates, adjustment_candidates
-from adjutant.orders import find_power, format_order, parse_order, parse_orders
+from adjutant.orders import Build, find_power, format_order, parse_order, parse_orders
 from adjutant.variant import normalize_name
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -259,3 +259,13 @@ def test_a_paste_with_a_long_run_of_spaces_is_read_in_one_pass() -> None:
     assert g.orders_of("england") == ()
     assert [p.kept for p in g.add_orders(f"Germany:{gap}A Ber - Kie")] == []
     assert [format_order(o) for o in g.orders_of("germany")] == ["A ber - kie"]
+
+
+def test_a_build_without_its_power_is_the_powers_whose_build_site_it_is() -> None:
+    """A build order names its power by its place: a home centre, or an extra build site that is no centre
+    (Cline VI's Arkangel, Russia's), as the map's click-build gives it with no power named."""
+    game = Game.new("cline6")
+    game.adjudicate()
+    game.adjudicate()
+    assert game.phase.kind == "adjustment"
+    assert game.parse("Build A ark") == Build("russia", "A", "ark")

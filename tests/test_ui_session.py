@@ -1202,6 +1202,34 @@ def test_removals_by_click_stop_at_the_number_due_and_a_second_click_keeps_the_u
     assert sorted(u.location for u in session.game.units.values() if u.power == "austria") == ["boh"]
 
 
+def test_one_removal_is_kept_back_by_a_click_and_then_due_again() -> None:
+    """With one removal due, the note names "that unit"; after keeping it back, nothing is given, so the
+    removal is due again, not "1 more"."""
+    session = Session(_played("Austria: F tri - alb", "Italy: A ven - tri"), player="austria")
+    assert session.game.adjustments()["austria"] == -1
+    session.enter_orders(session.click("alb")[0] or "", "austria")
+    said = "Austria has chosen its 1 removal (F Albania): click that unit to keep it instead."
+    assert session.prompt() == said
+    assert session.click("vie") == (None, []) and session.note == said
+    session.click("alb")
+    assert session.note == "F Albania is kept: Austria must remove 1 unit."
+    assert session.prompt() == "Austria must remove 1 unit: click one of your units to remove it."
+
+
+def test_the_note_on_builds_used_names_those_that_count_and_how_a_waive_goes() -> None:
+    """Typed orders beyond those due: the note lists the first given (they count) and how many more will not;
+    a waive cannot be clicked on the map, so the note says how it is taken back."""
+    session = Session(_austria_removes_two(), player="austria")
+    session.enter_orders("Austria: A boh D\nF alb D\nA bud D")
+    assert session.prompt() == ("Austria has chosen its 2 removals (A Bohemia, F Albania; 1 more given will not "
+                                "count): click one of those units to keep it instead.")
+    game = _played("Austria: A vie - gal\nF tri - alb\nA bud - ser", "Austria: F alb - gre")
+    session = Session(game, player="austria")
+    session.enter_orders("Austria: Build F tri\nWaive", "austria")
+    assert session.prompt() == ("Austria has used its 2 builds (F Trieste, a build waived): click a build given to "
+                                "withdraw it (a waive is taken back only by clearing the power's orders).")
+
+
 def test_builds_by_click_stop_at_the_number_due_and_a_build_given_is_withdrawn_by_a_click() -> None:
     game = _played("Austria: A vie - gal\nF tri - alb\nA bud - ser", "Austria: F alb - gre")
     assert game.adjustments()["austria"] == 2

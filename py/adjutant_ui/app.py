@@ -798,6 +798,7 @@ class App:
         if order:
             self.enter(order, power=None)
         elif session.withdrawn:  # a build or removal taken back: the game's orders changed
+            self.warning_open = False
             _id("orders-errors").replaceChildren()
             self.changed()
         self.render()

@@ -1057,27 +1057,36 @@ class Session:
         """What ``power`` still has to give this adjustment phase, said after a withdrawal."""
         name = self.game.variant.powers[power].name
         delta = self.game.adjustments().get(power, 0)
-        left = abs(delta) - len(self.adjustments_given(power))
+        given = len(self.adjustments_given(power))
+        left = abs(delta) - given
         if left <= 0:
             return ""
-        return f"{name} may build {self._units(left, ' more')}." if delta > 0 else \
-            f"{name} must remove {self._units(left, ' more')}."
+        more = " more" if given else ""
+        return f"{name} may build {self._units(left, more)}." if delta > 0 else \
+            f"{name} must remove {self._units(left, more)}."
 
     def _all_given(self, power: str) -> str:
         """When ``power`` has given all the builds or removals due, the note for a click that would give one
-        more (it would not count); "" otherwise."""
+        more (it would not count); "" otherwise. It names the orders that count, the first given."""
         variant = self.game.variant
         delta = self.game.adjustments().get(power, 0)
+        count = abs(delta)
         given = self.adjustments_given(power)
-        if not delta or len(given) < abs(delta):
+        if not delta or len(given) < count:
             return ""
         name = variant.powers[power].name
-        listed = ", ".join(self._named(o) for o in given)
+        listed = ", ".join(self._named(o) for o in given[:count])
+        beyond = len(given) - count
+        if beyond:
+            listed += f"; {beyond} more given will not count"
         if delta > 0:
-            return (f"{name} has used its {abs(delta)} build{'s' if abs(delta) != 1 else ''} ({listed}): click a "
-                    "build given to withdraw it.")
-        return (f"{name} has chosen its {abs(delta)} removal{'s' if abs(delta) != 1 else ''} ({listed}): click one "
-                "of those units to keep it instead.")
+            waived = any(isinstance(o, Waive) for o in given)
+            back = (" (a waive is taken back only by clearing the power's orders)" if waived else "")
+            return (f"{name} has used its {count} build{'s' if count != 1 else ''} ({listed}): click a build given "
+                    f"to withdraw it{back}.")
+        which = "one of those units" if count != 1 else "that unit"
+        return (f"{name} has chosen its {count} removal{'s' if count != 1 else ''} ({listed}): click {which} to "
+                "keep it instead.")
 
     def _not_yours(self, province: str) -> str:
         """In a player's view, the note for a click on another power's unit in ``province`` ("" otherwise)."""
