@@ -9,7 +9,7 @@ import random
 import pytest
 from adjutant import AdjutantError, GameFileError, available_variants, cluster_views, load_variant
 from adjutant.game import Game, Position
-from adjutant.orders import Support, Unit
+from adjutant.orders import Build, Support, Unit
 from adjutant.variant import province_of
 from adjutant_ui.session import (
     Session,
@@ -1163,9 +1163,14 @@ def test_an_offered_move_into_a_two_coast_province_asks_for_the_coast() -> None:
 
 def _played(*turns: str) -> Game:
     """A game of Standard after each turn's orders (one text per phase) are given and adjudicated."""
-    game = Game.new("standard")
+    return _played_in("standard", *turns)
+
+
+def _played_in(variant: str, *turns: str) -> Game:
+    """A game of ``variant`` after each turn's orders (one text per phase) are given and adjudicated."""
+    game = Game.new(variant)
     for orders in turns:
-        game.add_orders(orders)
+        assert game.add_orders(orders) == []
         game.adjudicate()
     return game
 
@@ -1267,3 +1272,17 @@ def test_builds_or_removals_typed_beyond_those_due_are_named_before_adjudicating
     session.enter_orders("Austria: Build F tri\nBuild A vie\nBuild A bud")
     assert session.beyond_due() == ["Austria: 3 builds given, 2 due (the last given, A Budapest, will not count)"]
     assert Session.new("standard").beyond_due() == []  # (no winter, nothing beyond)
+
+
+def test_the_game_master_builds_at_a_build_site_that_is_no_centre_by_click() -> None:
+    """Cline VI's Arkangel is a Russian build site but no home centre: the game master's click-build there
+    gives an order the game takes as Russia's."""
+    game = _played_in("cline6", "Russia: A ark - fin\nF sev - rum", "Russia: A fin - swe")
+    assert game.adjustments() == {"russia": 1}
+    session = Session(game)
+    assert "ark" in session.targets()
+    session.click("ark")
+    order, _ = session.build("F")
+    assert session.enter_orders(order or "") == []
+    assert order_list(session) == ["Build F ark"]
+    assert session.game.all_orders() == {"russia": (Build("russia", "F", "ark"),)}
