@@ -464,6 +464,20 @@ def test_a_player_builds_only_in_their_own_home_centres(new_context: Any, site: 
     player.locator("#click-order button[data-action='build-A']").click()
     assert "AUS: Build A Vie" in player.inner_text("#order-list")
     assert player.inner_text("#send-summary").startswith("Austria: 1 order given, 1 build not used (waived).")
+    # Trieste: Build Fleet; both builds used, Budapest is no longer offered, and a click on it says why
+    player.locator('#map [id="tri"]').first.click()
+    player.locator("#click-order button[data-action='build-F']").click()
+    assert player.eval_on_selector_all("#map .adj-target[tabindex]", places) == ["tri", "vie"]
+    player.locator('#map [id="bud"]').first.click()
+    used = "Austria has used its 2 builds (A Vienna, F Trieste): click a build given to withdraw it."
+    assert player.inner_text("#click-note") == used
+    assert player.locator("#click-order button[data-action='build-A']").count() == 0
+    # a click on Vienna's build takes it back, and Budapest is offered again
+    player.locator('#map [id="vie"]').first.click()
+    assert player.inner_text("#click-note") == "The build of A Vienna is withdrawn: Austria may build 1 more unit."
+    assert player.inner_text("#order-list").split("\n") == ["AUS: Build F Tri"]
+    assert player.inner_text("#send-summary").startswith("Austria: 1 order given, 1 build not used (waived).")
+    assert player.eval_on_selector_all("#map .adj-target[tabindex]", places) == ["bud", "tri", "vie"]
 
 
 def test_a_player_keyboard_reaches_only_their_own_units(new_context: Any, site: Site) -> None:
