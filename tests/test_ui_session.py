@@ -1272,6 +1272,9 @@ def test_builds_or_removals_typed_beyond_those_due_are_named_before_adjudicating
     session.enter_orders("Austria: Build F tri\nBuild A vie\nBuild A bud")
     assert session.beyond_due() == ["Austria: 3 builds given, 2 due (the last given, A Budapest, will not count)"]
     assert Session.new("standard").beyond_due() == []  # (no winter, nothing beyond)
+    # one power's line, as a player's Send panel says it
+    assert session.beyond_due_of("austria") == "3 builds given, 2 due (the last given, A Budapest, will not count)"
+    assert session.beyond_due_of("france") == ""
 
 
 def test_the_game_master_builds_at_a_build_site_that_is_no_centre_by_click() -> None:

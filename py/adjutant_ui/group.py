@@ -954,6 +954,9 @@ class GroupController:
             else:
                 waiting = f", {due} units without orders (they hold)." if due > 1 else ""
                 waiting = waiting or (", 1 unit without orders (it holds)." if due else ".")
+            beyond = state.session.beyond_due_of(state.power)  # typed beyond those due: the player can fix it
+            if beyond:
+                waiting = f"; {beyond}."
             summary = (
                 f"{name}: {mine} order{'s' if mine != 1 else ''} given{waiting} Sending seals them into a code "
                 "only the game master can open."

@@ -595,15 +595,22 @@ class Session:
         game = self.game
         if not self.at_current or game.over or game.phase.kind != "adjustment":
             return []
-        out = []
-        for power, delta in sorted(game.adjustments().items()):
-            given = self.adjustments_given(power)
-            if delta and len(given) > abs(delta):
-                what = "builds" if delta > 0 else "removals"
-                extra = ", ".join(self._named(o) for o in given[abs(delta):])
-                out.append(f"{game.variant.powers[power].name}: {len(given)} {what} given, {abs(delta)} due "
-                           f"(the last given, {extra}, will not count)")
-        return out
+        return [f"{game.variant.powers[power].name}: {said}" for power in sorted(game.adjustments())
+                if (said := self.beyond_due_of(power))]
+
+    def beyond_due_of(self, power: str) -> str:
+        """What :meth:`beyond_due` says of ``power`` ("3 removals given, 2 due (the last given, A Budapest,
+        will not count)"), "" when it gave no more than are due."""
+        game = self.game
+        if game.over or game.phase.kind != "adjustment":
+            return ""
+        delta = game.adjustments().get(power, 0)
+        given = self.adjustments_given(power)
+        if not delta or len(given) <= abs(delta):
+            return ""
+        what = "builds" if delta > 0 else "removals"
+        extra = ", ".join(self._named(o) for o in given[abs(delta):])
+        return f"{len(given)} {what} given, {abs(delta)} due (the last given, {extra}, will not count)"
 
     def clear_selection(self) -> None:
         """Leave the order under way: no unit selected, and no note left about it."""

@@ -421,6 +421,16 @@ def test_a_player_on_a_phone_chooses_removals_by_taps_and_changes_one(new_contex
     player.wait_for_function("() => document.getElementById('orders-power').value === 'austria'")
     player.wait_for_function("() => document.getElementById('order-list').innerText.includes('A Bud D')")
     assert player.inner_text("#order-list").split("\n") == ["AUS: F Alb D", "AUS: A Bud D"]
+    # a removal typed beyond those due: the Send panel says it will not count; a tap on it takes it back
+    player.fill("#orders-text", "A boh D")
+    player.click("#orders-apply")
+    player.wait_for_function("() => document.getElementById('order-list').innerText.includes('A Boh D')")
+    assert player.inner_text("#send-summary").startswith(
+        "Austria: 3 orders given; 3 removals given, 2 due (the last given, A Bohemia, will not count)."
+    ), player.inner_text("#send-summary")
+    tap_map(player, "boh")
+    assert player.inner_text("#order-list").split("\n") == ["AUS: F Alb D", "AUS: A Bud D"]
+    assert player.inner_text("#send-summary").startswith("Austria: 2 orders given. Sending seals")
     assert recorder.page_errors == []
 
 
