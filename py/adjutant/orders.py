@@ -650,9 +650,10 @@ def _build(utype: UnitType | None, loc: str, power: str | None, phase: PhaseKind
     if utype is None:
         raise r.error("say whether to build an army or a fleet")
     if power is None:
-        # the power whose home centre or extra build site it is (Cline V's Arkangel is Russia's, no centre)
-        owner = next((p for p in r.v.powers.values() if province_of(loc) in p.home_centres
-                      or any(s.province == province_of(loc) for s in p.build_sites)), None)
+        # the power whose home centre or extra build site it is (Cline's Arkangel: Russia's, no centre)
+        where = province_of(loc)
+        owner = next((p for p in r.v.powers.values() if where in p.home_centres
+                      or any(s.province == where for s in p.build_sites)), None)
         if owner is None:
             raise r.error("say which power builds (e.g. 'England: Build F Lon')")
         power = owner.id

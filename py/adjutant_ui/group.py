@@ -954,7 +954,7 @@ class GroupController:
             else:
                 waiting = f", {due} units without orders (they hold)." if due > 1 else ""
                 waiting = waiting or (", 1 unit without orders (it holds)." if due else ".")
-            beyond = state.session.beyond_due_of(state.power)  # typed beyond those due: the player can fix it
+            beyond = state.session.beyond_due_of(state.power)  # (the player can take the extra back)
             if beyond:
                 waiting = f"; {beyond}."
             summary = (

@@ -421,7 +421,7 @@ def test_a_player_on_a_phone_chooses_removals_by_taps_and_changes_one(new_contex
     player.wait_for_function("() => document.getElementById('orders-power').value === 'austria'")
     player.wait_for_function("() => document.getElementById('order-list').innerText.includes('A Bud D')")
     assert player.inner_text("#order-list").split("\n") == ["AUS: F Alb D", "AUS: A Bud D"]
-    # a removal typed beyond those due: the Send panel says it will not count; a tap on it takes it back
+    # a removal typed beyond those due is named in the Send panel; a tap on it takes it back
     player.fill("#orders-text", "A boh D")
     player.click("#orders-apply")
     player.wait_for_function("() => document.getElementById('order-list').innerText.includes('A Boh D')")
@@ -474,7 +474,7 @@ def test_a_player_builds_only_in_their_own_home_centres(new_context: Any, site: 
     player.locator("#click-order button[data-action='build-A']").click()
     assert "AUS: Build A Vie" in player.inner_text("#order-list")
     assert player.inner_text("#send-summary").startswith("Austria: 1 order given, 1 build not used (waived).")
-    # Trieste: Build Fleet; both builds used, Budapest is no longer offered, and a click on it says why
+    # with both builds used, Budapest is not offered and a click on it says why
     player.locator('#map [id="tri"]').first.click()
     player.locator("#click-order button[data-action='build-F']").click()
     assert player.eval_on_selector_all("#map .adj-target[tabindex]", places) == ["tri", "vie"]
@@ -482,7 +482,7 @@ def test_a_player_builds_only_in_their_own_home_centres(new_context: Any, site: 
     used = "Austria has used its 2 builds (A Vienna, F Trieste): click a build given to withdraw it."
     assert player.inner_text("#click-note") == used
     assert player.locator("#click-order button[data-action='build-A']").count() == 0
-    # a click on Vienna's build takes it back, and Budapest is offered again
+    # a click on a build given takes it back and Budapest is offered
     player.locator('#map [id="vie"]').first.click()
     assert player.inner_text("#click-note") == "The build of A Vienna is withdrawn: Austria may build 1 more unit."
     assert player.inner_text("#order-list").split("\n") == ["AUS: Build F Tri"]
