@@ -151,6 +151,16 @@ def test_a_code_of_another_phase_names_its_power_and_what_to_do() -> None:
     intake.refuse(str(earlier.value), earlier.value.power)
     rows = {p: s for p, _n, s in group.status(game, intake)}
     assert rows["italy"].startswith("waiting; refused: Italy's code is for an earlier phase")
+    # once Italy's orders for this phase are in by code, the old code asks nothing more of Italy
+    intake.received["italy"] = group.Received(0, "code")
+    intake.refuse(str(earlier.value), earlier.value.power, earlier.value.earlier)
+    rows = {p: s for p, _n, s in group.status(game, intake)}
+    assert rows["italy"].endswith("; a code of an earlier phase was pasted too, and set aside")
+    assert "send their orders again" not in rows["italy"]
+    # any other refusal of Italy's is still said in full (a newer code damaged on the way, say)
+    intake.refuse("the code does not open", "italy")
+    rows = {p: s for p, _n, s in group.status(game, intake)}
+    assert rows["italy"].endswith("; refused: the code does not open")
 
 
 def test_the_phase_digest_changes_with_the_position_not_the_pending_orders() -> None:

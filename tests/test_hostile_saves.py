@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from adjutant_ui.saves import (
+    KEPT_PHASES,
     MAX_TYPED,
     RECENT_KEY,
     SHOWN,
@@ -74,9 +75,26 @@ def test_a_draft_is_kept_per_game_and_power_for_its_phase_only() -> None:
     assert read_draft(storage, "g", "england", "p1") == spring
     assert write_draft(storage, "g", "england", Draft("p1"))
     assert read_draft(storage, "g", "england", "p1") == Draft("p1")
-    # the next phase's draft replaces it: one kept per game and power
+    # the next phase's draft is kept beside it, under the same key: one per game and power
     assert write_draft(storage, "g", "england", Draft("p2", ("A Par H",)))
     assert [k for k in storage.data if k.startswith(draft_key("g", ""))] == [draft_key("g", "england")]
+    assert read_draft(storage, "g", "england", "p2") == Draft("p2", ("A Par H",))
+
+
+def test_orders_sent_from_an_old_link_leave_the_current_phases_draft() -> None:
+    storage = DictStorage()
+    current = Draft("p2", ("F Nth - Hel",))
+    assert write_draft(storage, "g", "england", current)
+    # Back to the earlier phase's link, and orders sealed there
+    old = Draft("p1", (), "orders~abc", "Sealed 0 orders")
+    assert write_draft(storage, "g", "england", old)
+    assert read_draft(storage, "g", "england", "p2") == current
+    assert read_draft(storage, "g", "england", "p1") == old
+    # the drafts of the last KEPT_PHASES phases written are kept, the oldest written goes
+    for n in range(3, 3 + KEPT_PHASES - 1):
+        assert write_draft(storage, "g", "england", Draft(f"p{n}", ("A Par H",)))
+    assert read_draft(storage, "g", "england", "p2") is None
+    assert read_draft(storage, "g", "england", "p1") == old
 
 
 def test_a_draft_keeps_the_text_typed_and_not_yet_entered() -> None:

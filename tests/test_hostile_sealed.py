@@ -89,6 +89,21 @@ def test_passphrase_strength_is_estimated(phrase: str, label: str) -> None:
     assert sealed.passphrase_strength(sealed.generate_passphrase())[1] == "strong"
 
 
+def test_a_passphrase_is_tried_as_entered_then_as_it_was_likely_meant() -> None:
+    generated = sealed.generate_passphrase()
+    assert sealed.passphrase_readings(generated) == [generated]
+    # copied with spaces around it, or retyped in capitals, grouped by spaces or not at all
+    assert sealed.passphrase_readings(f" {generated}\n") == [f" {generated}\n", generated]
+    for typed in (generated.upper(), generated.replace("-", " "), generated.replace("-", "")):
+        assert sealed.passphrase_readings(typed) == [typed, generated]
+    # a passphrase of the user's own is tried as entered, and trimmed, never otherwise changed
+    assert sealed.passphrase_readings("The Game Master's Passphrase ") == [
+        "The Game Master's Passphrase ",
+        "The Game Master's Passphrase",
+    ]
+    assert sealed.passphrase_readings("   ") == ["   "]
+
+
 def test_the_game_master_needs_a_stronger_passphrase_than_a_player() -> None:
     names = sealed.part_names(_game().variant)
     phrases = dict(PHRASES, gm="passwordpassword", england="password")

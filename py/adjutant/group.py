@@ -63,12 +63,14 @@ _B64URL = re.compile(r"[A-Za-z0-9_-]*")
 
 
 class CodeError(AdjutantError):
-    """A sealed orders code that is refused; the message names why, and :attr:`power` the power whose
-    code it is when its clear header says so for this game ("" otherwise)."""
+    """A sealed orders code that is refused; the message names why, :attr:`power` the power whose code it
+    is when its clear header says so for this game ("" otherwise), and :attr:`earlier` whether it is only
+    that the code is for an earlier phase of this game."""
 
-    def __init__(self, message: str, power: str = "") -> None:
+    def __init__(self, message: str, power: str = "", earlier: bool = False) -> None:
         super().__init__(message)
         self.power = power
+        self.earlier = earlier
 
 
 def b64(data: bytes) -> str:
@@ -404,6 +406,7 @@ def read_code(code: str, game: Game, public_key: bytes, digest: bytes | None = N
             f"{name}'s code is for an earlier phase ({then}; the game is at {game.phase.title}): ask {name} "
             "to open the latest players' link and send their orders again",
             power,
+            earlier=True,
         )
     if header.phase > here:
         ahead = header.phase - here
@@ -431,15 +434,16 @@ class Intake:
 
     phase: int = 0
     received: dict[str, Received] = field(default_factory=dict)
-    refused: list[tuple[str, str]] = field(default_factory=list)
+    refused: list[tuple[str, str, bool]] = field(default_factory=list)  # (power, why, for an earlier phase)
 
     def for_phase(self, game: Game) -> Intake:
         """This intake, or a fresh one once the game has moved on."""
         return self if self.phase == len(game.history) else Intake(len(game.history))
 
-    def refuse(self, reason: str, power: str = "") -> None:
-        """Note a refused code (shown in the table, by the power it names if it names one)."""
-        self.refused.append((power, reason))
+    def refuse(self, reason: str, power: str = "", earlier: bool = False) -> None:
+        """Note a refused code (shown in the table, by the power it names if it names one); ``earlier``: it
+        was refused only for being of an earlier phase."""
+        self.refused.append((power, reason, earlier))
 
     def accept(self, game: Game, sealed: Sealed, opened: bytes) -> str:
         """Take a code's opened plaintext into the game: the latest code for a power wins. An older code
@@ -523,9 +527,12 @@ def status(game: Game, intake: Intake) -> list[tuple[str, str, str]]:
             state = "waiting"
         else:
             state = "nothing to order"
-        refused = [reason for who, reason in intake.refused if who == power.id]
-        if refused:
-            state += f"; refused: {refused[-1]}"
+        refused = [(reason, earlier) for who, reason, earlier in intake.refused if who == power.id]
+        if refused and refused[-1][1] and got is not None and got.source == "code":
+            # (this phase's orders are in: the player need send nothing again)
+            state += "; a code of an earlier phase was pasted too, and set aside"
+        elif refused:
+            state += f"; refused: {refused[-1][0]}"
         rows.append((power.id, power.name, state))
     return rows
 

@@ -495,8 +495,14 @@ class App:
 
     async def _refresh(self, link: str) -> None:
         try:
-            new_session = Session(decode_link(link))
+            if self.group.claims(link):  # a group game: the other tab took in a code, say
+                held = self.group.state
+                new_session = self.group.read(link)
+                self.group.keep_unlocked(held)
+            else:
+                new_session = Session(decode_link(link))
         except Exception as error:  # noqa: BLE001 - the other tab's save is unreadable: keep ours
+            self.group.pending = None
             self.message(f"This game was changed in another tab, but that save could not be read: {error}")
             return
         self.pending_save = None  # (the other tab's save is the later one: it is not overwritten)
@@ -1430,10 +1436,11 @@ class App:
         button.disabled = True
         try:
             parts = to_js(link.sealed, dict_converter=js.Object.fromEntries)
-            opened = await js.window.adjutantSeal.unsealAny(phrase, parts)
-            if opened is None or opened is jsnull:
+            opened = await cluster_group.unseal_any(phrase, parts)
+            if opened is None:
                 self.unlock_refused(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
                 return
+            phrase = str(opened.passphrase)
             name = str(opened.name)
             part = sealed.open_part(link.public, name, bytes(opened.plaintext.to_py()))
             if name == GM:

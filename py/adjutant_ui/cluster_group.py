@@ -231,6 +231,18 @@ async def set_passphrases(ctrl: GroupController, phrases: dict[str, str]) -> Non
 
 
 # --- a player ----------------------------------------------------------------------------------------
+async def unseal_any(phrase: str, parts: Any) -> Any:
+    """The part of ``parts`` (a sealed link's, as web/seal.js's unsealAny takes them) that ``phrase`` opens,
+    read each way it may have been meant (sealed.passphrase_readings): {name, plaintext, handle,
+    passphrase: the reading that opened it}, or None."""
+    for reading in sealed.passphrase_readings(phrase):
+        opened = await js.window.adjutantSeal.unsealAny(reading, parts)
+        if opened is not None and opened is not jsnull:
+            opened.passphrase = reading
+            return opened
+    return None
+
+
 async def unlock(ctrl: GroupController, phrase: str) -> None:
     """The Secrets panel's passphrase: a player's opens their power's part; the game master's (on the
     game master's link) unlocks the key and the game."""
@@ -242,8 +254,8 @@ async def unlock(ctrl: GroupController, phrase: str) -> None:
     side = state.cluster
     parts = to_js(side.seals, dict_converter=js.Object.fromEntries)
     try:
-        opened = await js.window.adjutantSeal.unsealAny(phrase, parts)
-        if opened is None or opened is jsnull:
+        opened = await unseal_any(phrase, parts)
+        if opened is None:
             app.unlock_refused(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
             return
         name = str(opened.name)

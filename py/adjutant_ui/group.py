@@ -144,6 +144,7 @@ class GroupState:
     intake: group.Intake = field(default_factory=group.Intake)
     power: str = ""
     log: list[tuple[str, str]] = field(default_factory=list)  # (kind, message) of the last codes opened
+    log_at: int = -1  # the phase (phases adjudicated) they were opened at; -1 before any
     message: str = ""  # the last "message to players"
     #: a Cluster game's public part, sealed parts and players' passphrases (cluster_group.ClusterSide)
     cluster: cluster_group.ClusterSide | None = None
@@ -171,6 +172,9 @@ class GroupState:
     def game(self) -> Game:
         return self.session.game
 
+
+#: what a player is told before they have chosen their power: where the chooser is, by its label
+CHOOSE_POWER = 'Choose the power you play first ("Which power do you play?", in the Group game panel).'
 
 #: what a page that is not the game master's says of an orders code opened as a link
 CODE_LINK = (
@@ -279,6 +283,13 @@ class GroupController:
         opened (the Secrets panel then offers the passphrase), else ""."""
         state = self.state
         return "public" if state is not None and state.cluster is not None and not state.cluster.opened else ""
+
+    def keep_unlocked(self, held: GroupState | None) -> None:
+        """The game just read (pending) is the game master's game ``held`` as another tab saved it: it
+        stays unlocked if ``held`` was (the same game's key, which this page opened already)."""
+        state = self.pending
+        if state is not None and held is not None and state.is_gm and held.public_key == state.public_key:
+            state.private_key = held.private_key
 
     def remember_power(self, power: str) -> None:
         state = self.state
@@ -600,7 +611,7 @@ class GroupController:
     async def _send(self) -> None:
         state, app = self.state, self.app
         if state is None or not state.power:
-            self._say("send-status", "Choose the power you play first (Group game, above).", "error")
+            self._say("send-status", CHOOSE_POWER, "error")
             app.message("Say which power you play first.")
             return
         if state.cluster is not None and not state.cluster.opened:
@@ -638,9 +649,12 @@ class GroupController:
         name = game.variant.powers[state.power].name
         # a second code looks like the first: say it is another, to send (the game master keeps the latest)
         again = " This is a new code: send it too, and it replaces the one before." if state.code else ""
+        later_title = state.later[0]
+        old = (f" This link is an old one: this browser has opened this game at {later_title}, and the game "
+               "master will refuse this code unless they took that phase back." if later_title else "")
         state.code, state.code_note = code, (
-            f"Sealed {count} order{'s' if count != 1 else ''} for {name}, {game.phase.title}.{again} Now send "
-            "this code to your game master by email or chat: copy it and paste it into your message."
+            f"Sealed {count} order{'s' if count != 1 else ''} for {name}, {game.phase.title}.{again}{old} Now "
+            "send this code to your game master by email or chat: copy it and paste it into your message."
         )
         self._keep_draft(state)
         self._show_code(state)
@@ -684,11 +698,16 @@ class GroupController:
         if not self.secure():
             app.message(INSECURE)
             return
-        try:
-            key = await js.window.adjutantGroup.unlock(to_js(state.public_key), state.sealed_private, phrase)
-        except Exception as error:  # noqa: BLE001 - a damaged sealed key: say so, keep the game
-            app.message(f"The game master's key could not be opened: {error}")
-            return
+        key = None
+        for reading in sealed.passphrase_readings(phrase):
+            try:
+                key = await js.window.adjutantGroup.unlock(to_js(state.public_key), state.sealed_private, reading)
+            except Exception as error:  # noqa: BLE001 - a damaged sealed key: say so, keep the game
+                app.message(f"The game master's key could not be opened: {error}")
+                return
+            if key is not None and key is not jsnull:
+                phrase = reading
+                break
         if key is None or key is jsnull:
             wrong = "That passphrase does not open this game's key. Nothing has changed."
             self._say("group-status", wrong, "error")
@@ -737,7 +756,7 @@ class GroupController:
         if not codes and not log:
             log.append(("rejected", "no sealed orders code (orders~…) in the pasted text"))
         if not codes:  # the pasted text stays in the box, to look at again
-            state.log = []
+            state.log, state.log_at = [], len(state.game.history)
             app.render()
             self._say("codes-status", f"Nothing opened: {log[0][1]}.", "error")
             return
@@ -767,9 +786,9 @@ class GroupController:
                 kind = "older" if same and said.endswith(group.OLDER_CODE) else "same" if same else "kept"
                 log.append((kind, f"{short} {said}"))
             except AdjutantError as error:
-                state.intake.refuse(str(error), power or getattr(error, "power", ""))
+                state.intake.refuse(str(error), power or getattr(error, "power", ""), getattr(error, "earlier", False))
                 log.append(("rejected", f"{short} refused: {error}"))
-        state.log = log
+        state.log, state.log_at = log, len(game.history)
         _id("codes-text").value = ""
         app.changed()
         app.render()
@@ -869,6 +888,9 @@ class GroupController:
             _id("group-to-adjudicate").disabled = locked or game.over
             _id("players-link").value = self._players_url()
             self._intake_table()
+            if state.log_at not in (-1, len(game.history)):  # what the last codes opened said is of another phase
+                state.log, state.log_at = [], -1
+                self._say("codes-status", "")
             log = _id("codes-log")
             log.replaceChildren()
             for kind, text in state.log:
@@ -936,7 +958,7 @@ class GroupController:
             _id("click-prompt").textContent = "Enter your passphrase (under Secrets) to give your orders."
         elif not state.power:
             _id("click-prompt").textContent = "Choose the power you play (Group game) to give orders."
-            summary = "Choose the power you play first (Group game, above)."
+            summary = CHOOSE_POWER
         elif game.over:
             summary = "The game is over."
         else:

@@ -28,10 +28,13 @@ SLOT_PREFIX = "adjutant.game."
 RECENT_KEY = "adjutant.recent"
 #: how many the "Recent games" list shows (every slot is kept all the same)
 SHOWN = 20
-#: a group game player's draft: ``adjutant.group.draft.<game>.<power>`` (one per game and power, holding
-#: the phase it is for: the next phase's draft replaces it)
+#: a group game player's drafts: ``adjutant.group.draft.<game>.<power>`` (one key per game and power,
+#: holding the drafts of the last KEPT_PHASES phases written, each with the phase it is for)
 DRAFT_PREFIX = "adjutant.group.draft."
-#: a draft larger than this is not read (a power's orders and one code are a few kilobytes)
+#: how many phases' drafts are kept per game and power: the latest written first, so that orders given in
+#: an old link (an earlier email opened again) never replace the current phase's
+KEPT_PHASES = 3
+#: drafts larger than this are not read (a power's orders and one code are a few kilobytes)
 MAX_DRAFT = 256 * 1024
 #: the most of the orders box's text (typed, not yet entered) a draft keeps
 MAX_TYPED = 20_000
@@ -173,12 +176,19 @@ def draft_key(game: str, power: str) -> str:
     return f"{DRAFT_PREFIX}{game}.{power}"
 
 
-def read_draft(storage: Storage, game: str, power: str, phase: str) -> Draft | None:
-    """The draft kept for ``power`` in ``game`` at ``phase``; None if there is none, it is damaged, or
-    it is another phase's."""
+def _drafts(storage: Storage, game: str, power: str) -> list[dict[str, Any]]:
+    """The drafts kept for ``power`` in ``game``, the latest written first (a single draft, not in a list,
+    is read as the only one)."""
     text = storage.get(draft_key(game, power))
     data = _read(text) if text is not None and len(text) <= MAX_DRAFT else None
-    if not isinstance(data, dict) or data.get("phase") != phase:
+    entries = data if isinstance(data, list) else [data]
+    return [entry for entry in entries[:KEPT_PHASES] if isinstance(entry, dict)]
+
+
+def read_draft(storage: Storage, game: str, power: str, phase: str) -> Draft | None:
+    """The draft kept for ``power`` in ``game`` at ``phase``; None if there is none or it is damaged."""
+    data = next((entry for entry in _drafts(storage, game, power) if entry.get("phase") == phase), None)
+    if data is None:
         return None
     orders, code, note, typed = data.get("orders"), data.get("code"), data.get("note"), data.get("typed", "")
     if not isinstance(orders, list) or not all(isinstance(o, str) for o in orders):
@@ -189,18 +199,22 @@ def read_draft(storage: Storage, game: str, power: str, phase: str) -> Draft | N
 
 
 def write_draft(storage: Storage, game: str, power: str, draft: Draft) -> bool:
-    """Keep ``draft`` (replacing the one kept for that game and power); whether it was written. An empty
-    draft is written only over one of the same phase (orders all taken back): viewing a phase whose
-    draft is empty leaves another phase's draft alone."""
-    if draft.empty and read_draft(storage, game, power, draft.phase) is None:
+    """Keep ``draft`` (replacing the one kept for its phase; the other phases' latest are kept, up to
+    KEPT_PHASES in all); whether it was written. An empty draft is written only over one of the same phase
+    (orders all taken back): viewing a phase with nothing typed writes nothing."""
+    kept = _drafts(storage, game, power)
+    others = [entry for entry in kept if entry.get("phase") != draft.phase]
+    if draft.empty and len(others) == len(kept):
         return True
     data = {"phase": draft.phase, "orders": list(draft.orders), "code": draft.code, "note": draft.note,
             "typed": draft.typed[:MAX_TYPED]}
-    return storage.set(draft_key(game, power), json.dumps(data, separators=(",", ":")))
+    drafts = [data, *others][:KEPT_PHASES]
+    return storage.set(draft_key(game, power), json.dumps(drafts, separators=(",", ":")))
 
 
 __all__ = [
     "DRAFT_PREFIX",
+    "KEPT_PHASES",
     "RECENT_KEY",
     "SLOT_PREFIX",
     "DictStorage",

@@ -167,6 +167,19 @@ def generate_passphrase() -> str:
     return "-".join(chars[i : i + 4] for i in range(0, 16, 4))
 
 
+def passphrase_readings(phrase: str) -> list[str]:
+    """The passphrases to try for ``phrase`` as entered, in order, each once: as entered; without the
+    spaces around it that a copy from a message or a note often brings; and, where its letters and digits
+    are a generated passphrase's (sixteen of PASSPHRASE_ALPHABET), in that passphrase's form (lower case, a
+    dash between groups of four), however they were grouped or cased. As entered comes first, so a
+    passphrase set with spaces or capitals of its own still opens."""
+    readings = [phrase, phrase.strip()]
+    chars = "".join(phrase.split()).replace("-", "").lower()
+    if len(chars) == 16 and all(c in PASSPHRASE_ALPHABET for c in chars):
+        readings.append("-".join(chars[i : i + 4] for i in range(0, 16, 4)))
+    return list(dict.fromkeys(reading for reading in readings if reading))
+
+
 def passphrase_problems(passphrases: dict[str, str], names: dict[str, str]) -> list[str]:
     """What is wrong with the passphrases for the parts ``names`` (part -> its name in messages):
     each must be given, long enough, and different from every other one (a passphrase opens one part)."""

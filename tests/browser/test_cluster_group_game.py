@@ -242,7 +242,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
     back = open_app(third, site.url + "#" + held)
     assert units(back) == engine_units(ref)
     assert strengths(back) == {p: str(a.level) for p, a in ref.position.variant_state.auras.items() if a.revealed}
-    said = unlock(back, PASSPHRASES["gm"])
+    said = unlock(back, PASSPHRASES["gm"] + " ")  # (a space copied with it is no matter)
     assert "Unlocked" in said, said
     back.wait_for_selector("#open-codes:not([disabled])")
     assert strengths(back) == {p: str(a.level) for p, a in ref.position.variant_state.auras.items()}

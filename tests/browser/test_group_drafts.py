@@ -209,3 +209,27 @@ def test_an_old_phases_link_says_so_and_leads_to_the_latest(new_context: Any, si
     fresh = open_app(other, players_link(site, spring, "england"))
     assert not fresh.locator("#group-later").is_visible()
     assert fresh.inner_text("#group-jump") == "Group game: give your orders"
+
+
+def test_orders_sent_from_an_old_phase_leave_the_latest_phases_orders(new_context: Any, site: Site) -> None:
+    """A player gives orders in the fall, goes Back to spring's link and sends from there: the code says
+    the game master will refuse it, and Forward at the fall their orders are still there."""
+    context, _ = new_context(service_workers="block")
+    spring, fall = Game.new("standard"), Game.new("standard")
+    fall.adjudicate()
+    page = open_app(context, players_link(site, spring, "england"))
+    page.evaluate("link => { location.hash = link; }", group.public_link(fall, KEY, "england"))
+    page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    enter(page, ["F Lon - Nth"])
+    page.go_back()
+    page.wait_for_function("() => document.documentElement.dataset.phase === 'S1901M'", timeout=20_000)
+    assert page.inner_text("#group-jump") == "Group game: this link is an old one"
+    send(page, [])
+    assert (
+        "This link is an old one: this browser has opened this game at Fall 1901 movement, and the game master "
+        "will refuse this code unless they took that phase back." in page.inner_text("#orders-code-note")
+    )
+    page.go_forward()
+    page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    assert order_list(page) == ["ENG: F Lon - Nth"]
+    assert "1 order given" in page.inner_text("#send-summary")

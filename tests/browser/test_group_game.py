@@ -18,7 +18,7 @@ from adjutant import group, load_variant
 from adjutant.game import Game
 from adjutant.legal import Candidates, adjustment_candidates, retreat_candidates
 from adjutant.orders import format_order
-from app_driver import Site, adjudicate, open_app
+from app_driver import Site, adjudicate, open_app, reopen_app
 
 PASSPHRASE = "the game master's passphrase"
 
@@ -278,6 +278,8 @@ def play(
         ref.adjudicate()
         after = gm_fragment(gm, before)
         assert units(gm) == engine_units(ref), f"{variant} {ref.phase}"
+        # what the codes opened said was of the phase adjudicated: the next starts with none of it
+        assert gm.locator("#codes-log li").count() == 0 and gm.inner_text("#codes-status") == ""
         assert group.read_group_link(after).game.history[-1].orders == ref.history[-1].orders or ref.history[-1].skipped
         gm.click("#message-players")
         message = gm.input_value("#players-message")
@@ -398,7 +400,7 @@ def test_the_game_master_reopens_the_link_and_unlocks_it(new_context: Any, site:
     again.click("#gm-unlock")
     again.wait_for_selector("#message:not([hidden])")
     assert "does not open" in again.inner_text("#message-text")
-    again.fill("#gm-passphrase", PASSPHRASE)
+    again.fill("#gm-passphrase", f" {PASSPHRASE} ")  # as copied from a message, with spaces around it
     again.click("#gm-unlock")
     again.wait_for_selector("#open-codes:not([disabled])")
     log = open_codes(again, code)
@@ -497,6 +499,14 @@ def test_codes_opened_as_links_and_damaged_group_links(new_context: Any, site: S
     again.wait_for_selector("#codes-log li")
     assert "Austria: 1 order in" in again.inner_text("#codes-log")
     assert again.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)") == ["AUS: A Vie - Tyr"]
+    # the first page holds the same game: it shows what the second took in, and stays unlocked
+    gm.wait_for_function("() => document.getElementById('message-text').textContent.includes('another tab')")
+    assert gm.inner_text("#message-text") == "This game was changed in another tab: showing its latest state."
+    assert order_list(gm) == ["AUS: A Vie - Tyr"]
+    assert gm.locator("#group-gm").is_visible() and not gm.locator("#gm-unlock-form").is_visible()
+    assert gm.is_enabled("#open-codes")
+    gm = reopen_app(gm, gm.url)  # and reloaded, it has it too
+    assert order_list(gm) == ["AUS: A Vie - Tyr"]
     # a damaged players' link: refused, naming the problem; the game in hand stays
     held = gm_fragment(again)
     bad = "standard.grp~" + group.b64(link.public_key)[:40] + "~AAAA"
