@@ -176,6 +176,9 @@ class GroupState:
 #: what a player is told before they have chosen their power: where the chooser is, by its label
 CHOOSE_POWER = 'Choose the power you play first ("Which power do you play?", in the Group game panel).'
 
+#: what the game master's panel says under Open codes until the passphrase unlocks the game
+LOCKED_CODES = "Unlock the game with the game master's passphrase (above) to open codes."
+
 #: what a page that is not the game master's says of an orders code opened as a link
 CODE_LINK = (
     "That link is a sealed orders code, for the game master: send it to them to paste under Group game "
@@ -885,6 +888,11 @@ class GroupController:
             _id("players-message").hidden = state.messaged != len(game.history)
             _id("gm-unlock-form").hidden = not locked
             _id("open-codes").disabled = locked
+            # said under the greyed button, which says nothing itself of why
+            if locked:
+                self._say("codes-status", LOCKED_CODES)
+            elif str(_id("codes-status").textContent) == LOCKED_CODES:
+                self._say("codes-status", "")
             _id("group-to-adjudicate").disabled = locked or game.over
             _id("players-link").value = self._players_url()
             self._intake_table()

@@ -396,6 +396,10 @@ def test_the_game_master_reopens_the_link_and_unlocks_it(new_context: Any, site:
     other, _ = new_context()
     again = open_app(other, site.url + "#" + fragment)
     assert again.locator("#gm-unlock-form").is_visible() and not again.locator("#open-codes").is_enabled()
+    # the greyed button's reason, under it
+    assert again.inner_text("#codes-status") == (
+        "Unlock the game with the game master's passphrase (above) to open codes."
+    )
     again.fill("#gm-passphrase", "not the passphrase")
     again.click("#gm-unlock")
     again.wait_for_selector("#message:not([hidden])")
@@ -403,6 +407,7 @@ def test_the_game_master_reopens_the_link_and_unlocks_it(new_context: Any, site:
     again.fill("#gm-passphrase", f" {PASSPHRASE} ")  # as copied from a message, with spaces around it
     again.click("#gm-unlock")
     again.wait_for_selector("#open-codes:not([disabled])")
+    assert again.inner_text("#codes-status") == ""
     log = open_codes(again, code)
     assert log[0].startswith("kept: ") and "Italy: 2 orders in" in log[0]
     assert sorted(again.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)")) == [
