@@ -794,6 +794,16 @@ def test_protect_and_the_cluster_orders_have_shapes_of_their_own() -> None:
     assert jump is not None and (jump.kind, jump.to) == ("mattermit", "eas")
 
 
+def test_a_build_is_drawn_with_the_unit_it_makes() -> None:
+    from adjutant.orders import Build, Waive
+    from adjutant_ui.session import order_shape
+
+    build = order_shape(Build("russia", "F", "stp/sc"), {})
+    assert build is not None and (build.kind, build.at, build.unit) == ("build", "stp/sc", "F")
+    waive = order_shape(Waive("russia"), {})
+    assert waive is not None and (waive.kind, waive.unit) == ("build", "")
+
+
 def test_support_convoy_and_protect_are_offered_only_when_the_unit_has_one_to_give() -> None:
     """The buttons offered for a unit are its kinds of legal orders: every unit holds; Support only where it
     has someone to support, Convoy only for a fleet at sea with an army on its shore, Protect only for an

@@ -390,17 +390,18 @@ class Board:
         if point is None:
             return group
         x, y = point[0] + offset[0], point[1] + offset[1]
-        colour = self.colours.get(unit.power, "#888")
-        if unit.type == "F":
-            self._el("rect", group, x=f"{x - FLEET_WIDTH / 2:.1f}", y=f"{y - FLEET_HEIGHT / 2:.1f}",
-                     width=f"{FLEET_WIDTH:g}", height=f"{FLEET_HEIGHT:g}", rx=5, class_="adj-unit-body",
-                     style=f"fill: {colour}")
-        else:
-            self._el("circle", group, cx=f"{x:.1f}", cy=f"{y:.1f}", r=UNIT_RADIUS, class_="adj-unit-body",
-                     style=f"fill: {colour}")
+        self._body(group, x, y, unit.type, self.colours.get(unit.power, "#888"), "adj-unit-body")
         self._text(group, x, y + 4.5, unit.type, "adj-unit-letter")
         self._el("title", group, title)
         return group
+
+    def _body(self, parent: Any, x: float, y: float, unit_type: str, colour: str, cls: str) -> None:
+        """A unit's shape at (x, y): a fleet's rounded box, an army's disc."""
+        if unit_type == "F":
+            self._el("rect", parent, x=f"{x - FLEET_WIDTH / 2:.1f}", y=f"{y - FLEET_HEIGHT / 2:.1f}",
+                     width=f"{FLEET_WIDTH:g}", height=f"{FLEET_HEIGHT:g}", rx=5, class_=cls, style=f"fill: {colour}")
+        else:
+            self._el("circle", parent, cx=f"{x:.1f}", cy=f"{y:.1f}", r=UNIT_RADIUS, class_=cls, style=f"fill: {colour}")
 
     def _arrow(self, parent: Any, a: tuple[float, float], b: tuple[float, float], cls: str, colour: str,
                head: bool = True, shorten: float = UNIT_RADIUS + 2) -> None:
@@ -439,7 +440,9 @@ class Board:
         if shape.kind == "transfer":
             return f"{at} transfers to {via}"
         if shape.kind == "build":
-            return f"{self._owner(shape.power)} builds in {at}" if at else f"{self._owner(shape.power)} waives a build"
+            unit = {"A": "an army", "F": "a fleet"}.get(shape.unit, "")
+            builds = f"builds {unit} in" if unit else "builds in"
+            return f"{self._owner(shape.power)} {builds} {at}" if at else f"{self._owner(shape.power)} waives a build"
         return f"{at} {ORDER_VERBS.get(shape.kind, shape.kind)}"
 
     def _shape(self, parent: Any, shape: Shape, extra: str = "") -> list[Any]:
@@ -530,6 +533,9 @@ class Board:
         elif shape.kind == "build":
             self._el("circle", group, cx=f"{at[0]:.1f}", cy=f"{at[1]:.1f}", r=ORDER_RING.radius,
                      class_="adj-ring build", style=f"stroke: {colour}")
+            if shape.unit:  # the unit to be built, drawn as a unit is but faded: not there yet
+                self._body(group, at[0], at[1], shape.unit, colour, "adj-unit-body adj-build-unit")
+                self._text(group, at[0], at[1] + 4.5, shape.unit, "adj-unit-letter adj-build-unit")
         if shape.success is False and shape.kind in ("move", "retreat", "support", "convoy"):
             end = to or via or at
             if shape.outcome == "bounced" and shape.kind in ("move", "retreat") and to is not None:

@@ -121,6 +121,7 @@ class Shape:
     illegal: bool = False  # kept at the player's say although illegal: it will hold
     reason: str = ""  # why an adjudicated order failed (or what happened: "cut", "bounced", ...)
     outcome: str = ""  # the kind of result the map draws a symbol for: bounced, cut, dislodged (or "")
+    unit: str = ""  # a build's unit type, A or F ("" for a waive and every other order)
 
 
 def outcome_of(reason: str) -> str:
@@ -159,7 +160,8 @@ def order_shape(order: Order, units: dict[str, Any], success: bool | None = None
     if isinstance(order, Nominate):
         return None
     if isinstance(order, (Build, Waive)):
-        return Shape("build", order.power, getattr(order, "location", ""), success=success)
+        unit = order.type if isinstance(order, Build) else ""
+        return Shape("build", order.power, getattr(order, "location", ""), success=success, unit=unit)
     power, at = order.unit.power, order.unit.location
     if isinstance(order, Move):
         return Shape("move", power, at, order.dest, success=success)

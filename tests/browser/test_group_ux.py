@@ -474,6 +474,11 @@ def test_a_player_builds_only_in_their_own_home_centres(new_context: Any, site: 
     player.locator("#click-order button[data-action='build-A']").click()
     assert "AUS: Build A Vie" in player.inner_text("#order-list")
     assert player.inner_text("#send-summary").startswith("Austria: 1 order given, 1 build not used (waived).")
+    # the map shows the army to be built, faded, in its dashed ring
+    build = player.locator("#map .adj-order.build")
+    assert build.locator("circle.adj-build-unit").count() == 1
+    assert build.locator("text.adj-build-unit").text_content() == "A"
+    assert build.locator("title").text_content() == "Austria builds an army in Vienna"
     # with both builds used, Budapest is not offered and a click on it says why
     player.locator('#map [id="tri"]').first.click()
     player.locator("#click-order button[data-action='build-F']").click()
