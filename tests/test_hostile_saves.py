@@ -85,7 +85,7 @@ def test_orders_sent_from_an_old_link_leave_the_current_phases_draft() -> None:
     storage = DictStorage()
     current = Draft("p2", ("F Nth - Hel",))
     assert write_draft(storage, "g", "england", current)
-    # Back to the earlier phase's link, and orders sealed there
+    # a code sealed in the earlier phase's link is that phase's draft, beside the current one
     old = Draft("p1", (), "orders~abc", "Sealed 0 orders")
     assert write_draft(storage, "g", "england", old)
     assert read_draft(storage, "g", "england", "p2") == current

@@ -469,7 +469,7 @@ def test_removals_are_chosen_and_one_kept_with_key_presses(app: tuple[Any, Any])
     assert page.inner_text("#adjudicate-warning-text") == "Before adjudicating, look at:"
     assert "Austria: 3 removals given, 2 due (the last given, F Albania, will not count)" in page.inner_text(
         "#adjudicate-missing")
-    # a click that takes one back closes the warning, whose list no longer holds
+    # the warning lists the orders as given: a click that takes a removal back closes it
     click_map(page, "alb")
     assert page.is_hidden("#adjudicate-warning")
     assert [line for line in order_list(page).split("\n") if line.startswith("AUS")] == ["AUS: A Boh D", "AUS: A Bud D"]
