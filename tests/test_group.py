@@ -94,6 +94,44 @@ def test_codes_are_found_in_a_pasted_thread() -> None:
         group.find_codes("x" * (group.MAX_PASTE + 1))
 
 
+def _wrapped(code: str, width: int, quote: str = "") -> str:
+    """``code`` as an email program wraps it at ``width`` columns and quotes it in a reply."""
+    return "\n".join(quote + code[i : i + width] + " " for i in range(0, len(code), width))
+
+
+def test_a_code_wrapped_or_quoted_by_an_email_program_is_read_whole_among_its_readings() -> None:
+    game = Game.new("standard")
+    france, england = _code(game, "france"), _code(game, "england")
+    text = f"Mine:\n{_wrapped(france, 40, '> > ')}\n>\n{england}\nThanks\norders~QQ and more\n"
+    readings = group.code_readings(text)
+    # France's code: as on its line, then with one, two… of the lines after it joined
+    lines = [france[i : i + 40] for i in range(0, len(france), 40)]
+    assert readings[0] == tuple("".join(lines[:n]) for n in range(1, len(lines) + 1))
+    with pytest.raises(group.CodeError, match="cut short"):
+        group.read_code(readings[0][0], game, KEY)
+    assert group.read_code(readings[0][-1], game, KEY).power == "france"
+    # England's whole code, then with the word on the next line: the caller opens the first that opens
+    assert readings[1] == (england, england + "Thanks")
+    assert group.read_code(readings[1][0], game, KEY).power == "england"
+    # a code followed on its line by words is not joined to the next line
+    assert readings[2] == ("orders~QQ",)
+    assert len(readings) == 3
+    # a line that holds a code is not the rest of another, and a code pasted twice is read once
+    assert group.code_readings(f"{france}\n{france}\n") == [(france,)]
+    with pytest.raises(group.CodeError, match="too long"):
+        group.code_readings("x" * (group.MAX_PASTE + 1))
+
+
+def test_a_code_is_joined_with_no_more_lines_than_a_code_can_hold() -> None:
+    long_lines = "orders~A\n" + ("B" * 1000 + "\n") * 10
+    (readings,) = group.code_readings(long_lines)
+    assert max(map(len, readings)) <= group.MAX_CODE
+    assert len(readings) == 1 + (group.MAX_CODE - len("orders~A")) // 1000
+    short_lines = "orders~A\n" + "B\n" * 40
+    (readings,) = group.code_readings(short_lines)
+    assert len(readings) == 1 + group.WRAPPED_LINES
+
+
 def _code(game: Game, power: str, key: bytes = KEY, phase: int | None = None) -> str:
     header = group.header_for(game, key, power)
     if phase is not None:

@@ -60,6 +60,8 @@ MAX_CODE = 8000
 #: every code in a pasted text: ``orders~`` not inside another word or link text, then base64url
 CODE_PATTERN = re.compile(r"(?<![A-Za-z0-9_~-])" + re.escape(CODE_PREFIX) + r"([A-Za-z0-9_-]*)")
 _B64URL = re.compile(r"[A-Za-z0-9_-]*")
+#: the most lines after a code's own that are read as the rest of it, wrapped by an email program
+WRAPPED_LINES = 16
 
 
 class CodeError(AdjutantError):
@@ -362,6 +364,30 @@ def find_codes(text: str) -> list[str]:
     return list(seen)
 
 
+def code_readings(text: str) -> list[tuple[str, ...]]:
+    """Every sealed orders code in a pasted text, in order, each once, with the ways it can be read:
+    first as it stands on its line, then joined with the next line, the next two, and so on, while each
+    is base64url alone once its quoting ("> ") is taken off. An email program may wrap a long code over
+    lines, and quote it in a reply; but a line of plain words after a whole code is base64url too, so
+    no reading is sure: the caller opens them in turn, and the one that opens (AES-GCM authenticates
+    it) is the code."""
+    if len(text) > MAX_PASTE:
+        raise CodeError(f"the pasted text is too long ({len(text)} characters)")
+    lines = text.splitlines()
+    seen: dict[tuple[str, ...], None] = {}
+    for number, line in enumerate(lines):
+        for match in CODE_PATTERN.finditer(line):
+            readings = [CODE_PREFIX + match.group(1)]
+            if not line[match.end() :].strip():  # the code ends its line: the rest may be on the next ones
+                for after in lines[number + 1 : number + 1 + WRAPPED_LINES]:
+                    rest = after.lstrip(" \t>").rstrip()  # less its quoting: "> ", "> > "
+                    if not rest or not _B64URL.fullmatch(rest) or len(readings[-1]) + len(rest) > MAX_CODE:
+                        break
+                    readings.append(readings[-1] + rest)
+            seen.setdefault(tuple(readings), None)
+    return list(seen)
+
+
 @dataclass(frozen=True)
 class Sealed:
     """A code read up to its encryption: whose orders it says it holds, and the bytes to open."""
@@ -650,6 +676,7 @@ __all__ = [
     "OLDER_CODE",
     "Sealed",
     "additional_data",
+    "code_readings",
     "decode_orders",
     "encode_orders",
     "find_codes",

@@ -1820,7 +1820,10 @@ class App:
         prompt.id = "click-prompt"
         prompt.textContent = session.prompt()
         panel.appendChild(prompt)
-        if session.note:
+        if session.note and session.note == prompt.textContent:  # the answer to a click is the prompt: said once
+            prompt.className = "click-note"
+            prompt.setAttribute("role", "status")
+        elif session.note:
             note = document.createElement("p")
             note.id = "click-note"
             note.className = "click-note"

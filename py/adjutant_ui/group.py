@@ -482,10 +482,14 @@ class GroupController:
 
     @staticmethod
     def _to_orders() -> None:
-        """A player's way from the Group game panel (or the phone's shortcut) to giving orders: the Orders
-        panel brought into view, the keyboard's focus on its list of orders given (the map and the text
-        box are a Tab away), rather than some twenty Tab presses round the page's header."""
-        _id("orders-panel").scrollIntoView(to_js({"block": "start"}, dict_converter=js.Object.fromEntries))
+        """A player's way from the Group game panel (or the phone's shortcut) to giving orders: the map
+        and the Orders panel brought into view, the keyboard's focus on its list of orders given (the map
+        and the text box are a Tab away), rather than some twenty Tab presses round the page's header.
+        Where the map is above the panel (a phone), the view starts at the map, the panel's prompt under
+        it: orders are given there by taps. Beside it, the view starts at the panel."""
+        board, panel = js.document.querySelector(".board"), _id("orders-panel")
+        stacked = board.getBoundingClientRect().bottom <= panel.getBoundingClientRect().top
+        (board if stacked else panel).scrollIntoView(to_js({"block": "start"}, dict_converter=js.Object.fromEntries))
         _id("order-list").focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
     @staticmethod
@@ -753,7 +757,7 @@ class GroupController:
             return
         log: list[tuple[str, str]] = []
         try:
-            codes = group.find_codes(text)
+            codes = group.code_readings(text)
         except AdjutantError as error:
             codes, log = [], [("rejected", str(error))]
         if not codes and not log:
@@ -767,23 +771,15 @@ class GroupController:
         state.intake = state.intake.for_phase(game)
         # a Cluster game's codes are bound to its public part, not to a public game
         digest = cg.game_digest(game, state.public_key) if state.cluster is not None else None
-        for code in codes:
+        for readings in codes:
             # named by its end: every code of a game and phase begins alike (its clear header)
-            short = f"{group.CODE_PREFIX}…{code[-8:]}"
+            short = f"{group.CODE_PREFIX}…{readings[0][-8:]}"
             power = ""
             try:
-                read = group.read_code(code, game, state.public_key, digest)
-                power = read.power
-                opened = await js.window.adjutantGroup.openOrders(
-                    state.private_key, to_js(read.data), group.HEADER, to_js(read.aad)
-                )
-                if opened is None or opened is jsnull:
-                    raise group.CodeError(
-                        "the code does not open: it was altered or damaged on the way, or sealed for "
-                        "another version of this phase"
-                    )
+                read, opened = await self._open_code(state, readings, digest)
+                power, short = read.power, f"{group.CODE_PREFIX}…{read.code[-8:]}"
                 had = state.intake.received.get(read.power)
-                said = state.intake.accept(game, read, _bytes(opened))
+                said = state.intake.accept(game, read, opened)
                 # the same code again, or an older one, changes nothing: neither is counted as taken in
                 same = had is not None and state.intake.received.get(read.power) is had
                 kind = "older" if same and said.endswith(group.OLDER_CODE) else "same" if same else "kept"
@@ -806,6 +802,32 @@ class GroupController:
             "table.",
             "error" if refused else "info",
         )
+
+    async def _open_code(
+        self, state: GroupState, readings: tuple[str, ...], digest: bytes | None
+    ) -> tuple[group.Sealed, bytes]:
+        """The first of a code's readings (:func:`adjutant.group.code_readings`) that opens with the game
+        master's key, and what it holds. If none opens, the first reading's refusal: the code as it
+        stands on its line."""
+        refusal: group.CodeError | None = None
+        for code in readings:
+            try:
+                read = group.read_code(code, state.game, state.public_key, digest)
+            except group.CodeError as error:
+                refusal = refusal or error
+                continue
+            opened = await js.window.adjutantGroup.openOrders(
+                state.private_key, to_js(read.data), group.HEADER, to_js(read.aad)
+            )
+            if opened is not None and opened is not jsnull:
+                return read, _bytes(opened)
+            refusal = refusal or group.CodeError(
+                "the code does not open: it was altered or damaged on the way, or sealed for another version "
+                "of this phase",
+                read.power,
+            )
+        assert refusal is not None  # a code has one reading at least
+        raise refusal
 
     def on_copy_public(self, event: Any) -> None:
         state = self.state

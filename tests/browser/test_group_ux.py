@@ -108,7 +108,9 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     assert in_viewport(player, "#group-to-orders")
     player.locator("#group-to-orders").tap()
     player.wait_for_function("() => document.activeElement.id === 'order-list'")
-    assert in_viewport(player, "#orders-heading")
+    # orders are given by taps on the map: it is on screen, the Orders panel's prompt under it
+    assert in_viewport(player, "#map") and in_viewport(player, "#orders-heading")
+    assert in_viewport(player, "#click-prompt")
 
     # orders by tapping: Paris to Burgundy, Marseilles holds (a second tap on the unit)
     tap_map(player, "par")
@@ -152,7 +154,10 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     gm.locator("#open-codes").tap()
     gm.wait_for_selector("#codes-status.error:has-text('Nothing opened: no sealed orders code')")
     assert gm.input_value("#codes-text") == "France says: my orders are coming"
-    gm.fill("#codes-text", f"Hi, here are France's orders:\n{code}\nBest, F.")
+    # as an email program quotes it in a reply, wrapped at 60 columns, a word on the line after it
+    wrapped = "\n".join(f"> {code[i : i + 60]}" for i in range(0, len(code), 60))
+    assert wrapped.count("\n") >= 2
+    gm.fill("#codes-text", f"Hi, here are France's orders:\n{wrapped}\nThanks\nBest, F.")
     gm.locator("#open-codes").tap()
     gm.wait_for_selector("#codes-log li")
     assert "France: 2 orders in" in gm.inner_text("#codes-log")
@@ -314,7 +319,7 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     assert player.evaluate("document.activeElement.id") == "orders-code" and player.evaluate(selected) == code
 
     # the game master opens the code (pasted as an email would hold it)
-    gm.fill("#codes-text", f"> {code}\n")
+    gm.fill("#codes-text", f"> {code}\n> Thanks\n")
     gm.click("#open-codes")
     gm.wait_for_selector("#codes-log li")
     assert "France: 3 orders in" in gm.inner_text("#codes-log")
@@ -405,9 +410,10 @@ def test_a_player_on_a_phone_chooses_removals_by_taps_and_changes_one(new_contex
     assert player.inner_text("#order-list").split("\n") == ["AUS: A Boh D", "AUS: F Alb D"]
     chosen = "Austria has chosen its 2 removals (A Bohemia, F Albania): click one of those units to keep it instead."
     assert player.inner_text("#click-prompt") == chosen
-    tap_map(player, "bud")  # a third: nothing given, and the note says why, where the player looks
-    assert player.inner_text("#click-note") == chosen
-    assert in_viewport(player, "#click-note")
+    tap_map(player, "bud")  # a third: nothing given; the prompt says why, once, as the tap's answer
+    assert player.locator("#click-prompt.click-note[role=status]").inner_text() == chosen
+    assert player.inner_text("#click-order").count(chosen) == 1 and player.locator("#click-note").count() == 0
+    assert in_viewport(player, "#click-prompt")
     assert player.inner_text("#order-list").split("\n") == ["AUS: A Boh D", "AUS: F Alb D"]
     tap_map(player, "boh")  # kept
     assert player.inner_text("#click-note") == "A Bohemia is kept: Austria must remove 1 more unit."
@@ -485,7 +491,9 @@ def test_a_player_builds_only_in_their_own_home_centres(new_context: Any, site: 
     assert player.eval_on_selector_all("#map .adj-target[tabindex]", places) == ["tri", "vie"]
     player.locator('#map [id="bud"]').first.click()
     used = "Austria has used its 2 builds (A Vienna, F Trieste): click a build given to withdraw it."
-    assert player.inner_text("#click-note") == used
+    # what the click says is the prompt itself: said once, as the answer to the click
+    assert player.inner_text("#click-order").count(used) == 1
+    assert player.locator("#click-prompt.click-note[role=status]").inner_text() == used
     assert player.locator("#click-order button[data-action='build-A']").count() == 0
     # a click on a build given takes it back and Budapest is offered
     player.locator('#map [id="vie"]').first.click()
