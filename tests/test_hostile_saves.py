@@ -35,6 +35,26 @@ def test_each_game_keeps_its_own_slot_and_the_list_puts_the_latest_first() -> No
     assert saves.load(b).label("Loeb9") == "Loeb9, S1901M (2026-11-24 17:01)"  # type: ignore[union-attr]
 
 
+def test_a_group_games_later_phase_is_found_in_its_slot_and_an_earlier_one_is_not() -> None:
+    saves = Saves(DictStorage())
+    saves.save("p1", "standard.grp~K~spring", "standard", "S1901M", "d", "K.player", 0)
+    saves.save("m1", "standard.gm~K~x", "standard", "S1901M", "d", "K.gm", 0)
+    saves.save("s1", "standard.AAA", "standard", "S1901M", "d")
+    assert saves.find_group("K.player", 1) == "p1" and saves.find_group("K.gm", 3) == "m1"
+    assert saves.find_group("K.player", 0) == "p1"  # the same phase
+    saves.save("p1", "standard.grp~K~fall", "standard", "F1901M", "d", "K.player", 1)
+    assert saves.find_group("K.player", 0) is None  # an older link: a slot of its own
+    assert saves.find_group("L.player", 5) is None
+    assert saves.find_group("", 0) is None  # a game that is not a group game is found by its link only
+    assert saves.load("s1").group == "" and saves.load("p1").phases == 1  # type: ignore[union-attr]
+    # a slot whose group fields are damaged is read as an ordinary game's
+    saves.storage.set(slot_key("p2"), json.dumps({"link": "l", "variant": "standard", "phase": "S1901M", "date": "d",
+                                                  "group": "K.player", "n": -1}))
+    saves.storage.set(slot_key("p3"), json.dumps({"link": "l", "variant": "standard", "phase": "S1901M", "date": "d",
+                                                  "group": "K.player", "n": True}))
+    assert saves.load("p2").group == "" and saves.load("p3").group == ""  # type: ignore[union-attr]
+
+
 def test_a_full_storage_is_reported_not_ignored() -> None:
     storage = DictStorage(quota=200)
     saves = Saves(storage)

@@ -221,6 +221,12 @@ def test_building_a_fleet_by_click_in_a_two_coast_province_asks_for_the_coast() 
     assert session.click("stp/nc") == ("Build F stp/nc", [])
     session.enter_orders("Build F stp/nc")
     assert order_list(session) == ["Build F stp/nc"]
+    # a click on the other coast builds the fleet there instead
+    assert session.click("stp/sc") == ("Build F stp/sc", []) and order_list(session) == []
+    session.enter_orders("Build F stp/sc")
+    assert session.click("stp/sc") == (None, []) and order_list(session) == []  # its own coast: taken back
+    assert session.note == "The build of F St Petersburg (south coast) is withdrawn: Russia may build 2 units."
+    session.enter_orders("Build F stp/sc")
     # a click on the build given takes it back; the next builds anew (an army needs no coast)
     assert session.click("stp") == (None, []) and order_list(session) == []
     session.click("stp")

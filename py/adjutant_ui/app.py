@@ -275,7 +275,7 @@ class App:
                 else:
                     game_session, link = self.read_fragment(fragment)
                 from_link = True
-                self.game_id = self.saves.find(fragment) or new_id()
+                self.game_id = self._slot_for(fragment) or new_id()
             except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
                 bad_link = True
                 problems.append(f"The link could not be opened: {error}.")
@@ -389,11 +389,17 @@ class App:
         if session is None or self.embed:
             return
         game = session.game
-        self.saved = self.saves.save(self.game_id, link, game.variant.id, str(game.phase), _now())
+        tag, phases = self.group.slot_tag(self.group.state)
+        self.saved = self.saves.save(self.game_id, link, game.variant.id, str(game.phase), _now(), tag, phases)
         if autosave and not self.keep_autosave:
             _storage_set(AUTOSAVE_KEY, link)
             _storage_set(VARIANT_KEY, game.variant.id)
         _tab_set(self.game_id)
+
+    def _slot_for(self, fragment: str) -> str | None:
+        """The saved game a link just read goes on in: the slot holding that link, else for a group
+        link the slot of the same game and view at an earlier phase (Saves.find_group)."""
+        return self.saves.find(fragment) or self.saves.find_group(*self.group.slot_tag(self.group.pending))
 
     def _set_hash(self, fragment: str) -> None:
         """Put ``fragment`` in the address bar: a new history entry when a game has just replaced
@@ -998,7 +1004,7 @@ class App:
         try:
             if self.group.claims(fragment):
                 group_session = self.group.read(fragment)
-                self.replacing(game_id or self.saves.find(fragment) or "")
+                self.replacing(game_id or self._slot_for(fragment) or "")
                 self.push_next = push
                 await self.show(group_session)
                 self.clear_message()

@@ -207,6 +207,15 @@ class GroupController:
     def claims(fragment: str) -> bool:
         return group.is_group_link(fragment)
 
+    @staticmethod
+    def slot_tag(state: GroupState | None) -> tuple[str, int]:
+        """What a group game's save is found by (``saves.Saves.find_group``): the game and whose view of
+        it (the game master's or a player's), and its number of phases; ("", 0) for any other game."""
+        if state is None:
+            return "", 0
+        view = "gm" if state.is_gm else "player"
+        return f"{group.b64(group.game_id(state.public_key))}.{view}", len(state.game.history)
+
     def read(self, fragment: str) -> Session:
         """The session of a group link (checked); it becomes the group game when the app shows it."""
         if cg.is_cluster_group_link(fragment):

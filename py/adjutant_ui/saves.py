@@ -75,6 +75,9 @@ class Saved:
     variant: str
     phase: str
     date: str
+    #: a group game's slot: which game and whose view (:meth:`Saves.find_group`), and its phase's number
+    group: str = ""
+    phases: int = 0
 
     def label(self, variant_name: str) -> str:
         """The list's line for the game ("Loeb9, S1901M (2026-11-24 17:01)"); the phase and date are read
@@ -109,6 +112,9 @@ def read_slot(game_id: str, text: str | None) -> Saved | None:
     if len(texts) != len(fields):
         return None
     link, variant, phase, date = texts
+    tag, phases = data.get("group"), data.get("n")
+    if isinstance(tag, str) and len(tag) <= 80 and type(phases) is int and phases >= 0:
+        return Saved(game_id, link, variant, phase, date, tag, phases)
     return Saved(game_id, link, variant, phase, date)
 
 
@@ -146,9 +152,26 @@ class Saves:
                 return game_id
         return None
 
-    def save(self, game_id: str, link: str, variant: str, phase: str, date: str) -> bool:
-        """Write the game's slot and put it first in the list; whether both were written."""
-        slot = json.dumps({"link": link, "variant": variant, "phase": phase, "date": date}, separators=(",", ":"))
+    def find_group(self, tag: str, phases: int) -> str | None:
+        """The id of the saved group game ``tag`` (a game and whose view of it: see
+        ``GroupController.slot_tag``) at ``phases`` phases or fewer, if one is kept: a later phase's link
+        of the same game goes on in the same slot, so "Recent games" lists a group game once, at its
+        latest phase, not once for every phase's link. An older link (an earlier email) has a slot of
+        its own, and the later one stays."""
+        if not tag:
+            return None
+        for game_id in self.ids():
+            saved = self.load(game_id)
+            if saved is not None and saved.group == tag and saved.phases <= phases:
+                return game_id
+        return None
+
+    def save(self, game_id: str, link: str, variant: str, phase: str, date: str, group: str = "",
+             phases: int = 0) -> bool:
+        """Write the game's slot and put it first in the list; whether both were written. A group game's
+        slot also holds its tag and number of phases (:meth:`find_group`)."""
+        fields = {"link": link, "variant": variant, "phase": phase, "date": date}
+        slot = json.dumps({**fields, "group": group, "n": phases} if group else fields, separators=(",", ":"))
         if not self.storage.set(slot_key(game_id), slot):
             return False
         ids = [game_id, *(x for x in self.ids() if x != game_id)]

@@ -973,6 +973,12 @@ class Session:
             self.clear_selection()
             return order, []
         given = self._given_at(province)
+        if (isinstance(given, Build) and given.type == "F" and "/" in location and location != given.location
+                and f"F {location}" in self._build_texts(given.power)):
+            # a fleet built on one coast, a click on the other: the fleet is built there instead
+            self.clear_selection()
+            self._withdraw(given)
+            return f"Build F {location}", []
         if given is not None:  # a build or removal given here: this click takes it back
             self.clear_selection()
             self._withdraw(given)
@@ -1051,12 +1057,15 @@ class Session:
         for other in kept:
             self.game.add_order(other)
 
-    def _builds_in(self, power: str, province: str) -> bool:
+    def _build_texts(self, power: str) -> list[str]:
+        """Every build ``power`` may give this phase, as "A vie", "F stp/nc"."""
         from adjutant.phases import build_places
 
         game = self.game
-        return any(province_of(text.split()[1]) == province
-                   for text in build_places(game.variant, power, game.units, game.position.centres))
+        return list(build_places(game.variant, power, game.units, game.position.centres))
+
+    def _builds_in(self, power: str, province: str) -> bool:
+        return any(province_of(text.split()[1]) == province for text in self._build_texts(power))
 
     @staticmethod
     def _units(count: int, more: str = "") -> str:

@@ -233,3 +233,26 @@ def test_orders_sent_from_an_old_phase_leave_the_latest_phases_orders(new_contex
     page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
     assert order_list(page) == ["ENG: F Lon - Nth"]
     assert "1 order given" in page.inner_text("#send-summary")
+
+
+def test_each_phases_link_goes_on_in_one_recent_game_and_a_tab_left_open_follows(
+    new_context: Any, site: Site
+) -> None:
+    """A player who opens each phase's players' link (one from each results message) has the group game
+    once under Recent games, at its latest phase; a tab still at the earlier phase is moved on to the
+    later one and told. An older link opened after has a save of its own: the latest stays listed."""
+    context, _ = new_context(service_workers="block")
+    spring = Game.new("standard")
+    fall = Game.new("standard")
+    fall.adjudicate()
+    first = open_app(context, players_link(site, spring, "england"))
+    second = open_app(context, players_link(site, fall, "england"))
+    first.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'")
+    assert "changed in another tab" in first.inner_text("#message-text")
+    recent = "els => els.map(e => e.textContent)"
+    assert second.eval_on_selector_all("#recent-select option", recent) == ["none yet"]
+    third = open_app(context, players_link(site, spring, "england"))
+    assert "this browser has opened this game at Fall 1901 movement" in third.inner_text("#group-later")
+    listed = third.eval_on_selector_all("#recent-select option", recent)
+    assert len(listed) == 2 and "F1901M" in listed[1], listed
+    assert second.evaluate("document.documentElement.dataset.phase") == "F1901M"

@@ -107,7 +107,15 @@ def to_the_winter(page: Any, *turns: str) -> None:
     assert phase(page) == "W1901A"
 
 
-def test_a_fleet_built_by_click_in_st_petersburg_asks_for_the_coast(app: tuple[Any, Any]) -> None:
+#: the point halfway along a named coast's line on the map, in the page's coordinates
+COAST_LINE_MIDDLE = """coast => { const line = document.querySelector(`#map [id="${coast}"] .coast-line`);
+  const p = line.getPointAtLength(line.getTotalLength() / 2), m = line.getScreenCTM();
+  return [p.x * m.a + p.y * m.c + m.e, p.x * m.b + p.y * m.d + m.f]; }"""
+
+
+def test_a_fleet_built_by_click_in_st_petersburg_asks_for_the_coast_and_moves_to_the_other(
+    app: tuple[Any, Any],
+) -> None:
     page, recorder = app
     to_the_winter(page, "Russia: F stp/sc - bot\nA mos - ukr\nA war - gal\nF sev - bla",
                   "Russia: F bot - swe\nA ukr - rum")
@@ -117,12 +125,16 @@ def test_a_fleet_built_by_click_in_st_petersburg_asks_for_the_coast(app: tuple[A
     assert order_list(page) == ""  # nothing is given until the coast is chosen
     page.click('[data-action="coast-stp/nc"]')
     assert "RUS: Build F Stp/nc" in order_list(page)
+    # a click on the other coast (its dashed line) builds the fleet there instead
+    x, y = page.evaluate(COAST_LINE_MIDDLE, "stp/sc")
+    page.mouse.click(x, y)
+    assert "RUS: Build F Stp/sc" in order_list(page) and "Stp/nc" not in order_list(page)
     # the other build left unused is listed before adjudicating
     page.click("#adjudicate")
     assert "Russia: 1 build not ordered" in page.inner_text("#adjudicate-missing")
     page.click("#adjudicate-anyway")
     assert phase(page) == "S1902M"
-    assert page.locator('#map .adj-unit[data-location="stp/nc"]').count() == 1
+    assert page.locator('#map .adj-unit[data-location="stp/sc"]').count() == 1
     assert recorder.page_errors == []
 
 
