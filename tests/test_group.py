@@ -350,6 +350,42 @@ def test_a_game_masters_link_with_a_damaged_list_of_received_orders_is_refused(i
         group.read_group_link(gm)
 
 
+def test_the_message_to_players_says_who_retreats_builds_or_removes() -> None:
+    game = Game.new("standard")
+    assert group.orders_due_text(game) == ""  # a movement phase: every power orders
+    game.set_orders("germany", "A mun - tyr")
+    game.adjudicate()
+    game.set_orders("germany", "A tyr - ven")
+    game.set_orders("austria", "F tri S A tyr - ven")
+    game.adjudicate()
+    assert game.phase.kind == "retreat"
+    assert group.orders_due_text(game) == "To retreat or disband now: Italy: A Venice."
+    message = group.results_message(game, "https://x.org/#l", "Results\n")
+    assert message == (
+        "Results\n\nTo retreat or disband now: Italy: A Venice.\nThe game now (F1901R): https://x.org/#l\n"
+        "Send your orders for it with Adjutant.\n"
+    )
+    game.set_orders("italy", "A ven - pie")
+    game.adjudicate()
+    assert game.phase.kind == "adjustment"
+    deltas = {p: d for p, d in game.adjustments().items() if d}
+    assert deltas == {"germany": 1, "italy": -1}
+    assert group.orders_due_text(game) == "Builds and removals now: Germany may build 1, Italy must remove 1."
+
+
+def test_the_message_to_players_of_a_game_that_keeps_secrets_says_nothing_of_whats_due() -> None:
+    from adjutant.randomgame import random_orders
+
+    rng = random.Random(3)
+    game = Game.new("cluster")
+    while game.phase.kind != "adjustment":
+        for order in random_orders(game, rng):
+            game.add_order(order)
+        game.adjudicate()
+    assert any(game.adjustments().values())  # builds or removals are due, and not said
+    assert group.orders_due_text(game) == ""
+
+
 def test_the_latest_time_a_code_can_hold_is_shown_in_the_game_masters_table() -> None:
     game = Game.new("standard")
     latest = group.b64(b'{"p":0,"r":{"france":[281474976710655,"c"]}}')

@@ -655,9 +655,36 @@ def read_group_link(fragment: str) -> GroupLink:
     return GroupLink(key, game, sealed_private=parts[1], intake=parts[2])
 
 
+def orders_due_text(game: Game) -> str:
+    """Who has orders to give in a retreat or adjustment phase, for the message to players: in a movement
+    phase every power with units has, and the message needs to say no more. "" when the game is over, and
+    in a game that keeps secrets (Cluster): what is due there may hang on what the players do not see,
+    and each player's own page says what is theirs."""
+    variant = game.variant
+    if game.over or game.phase.kind == "movement" or game.rules.keeps_secrets:
+        return ""
+    if game.phase.kind == "retreat":
+        dislodged: dict[str, list[str]] = {}
+        for d in game.position.dislodged:
+            dislodged.setdefault(d.unit.power, []).append(f"{d.unit.type} {variant.province_name(d.unit.location)}")
+        said = "; ".join(f"{variant.powers[p].name}: {', '.join(units)}" for p, units in dislodged.items())
+        return f"To retreat or disband now: {said}." if said else ""
+    changes = [
+        f"{variant.powers[p].name} may build {d}" if d > 0 else f"{variant.powers[p].name} must remove {-d}"
+        for p, d in game.adjustments().items()
+        if d
+    ]
+    return f"Builds and removals now: {', '.join(changes)}." if changes else "No builds or removals are due now."
+
+
 def results_message(game: Game, link: str, results: str) -> str:
-    """The game master's message to the players after an adjudication: the results and the new link."""
-    return f"{results.rstrip()}\n\nThe game now ({game.phase}): {link}\nSend your orders for it with Adjutant.\n"
+    """The game master's message to the players after an adjudication: the results, who has orders to
+    give in a retreat or adjustment phase (:func:`orders_due_text`), and the new link."""
+    due = orders_due_text(game)
+    return (
+        f"{results.rstrip()}\n\n{due + chr(10) if due else ''}The game now ({game.phase}): {link}\n"
+        "Send your orders for it with Adjutant.\n"
+    )
 
 
 def power_order_texts(game: Game, power: str) -> list[str]:
@@ -688,6 +715,7 @@ __all__ = [
     "is_cut_start",
     "is_link_check",
     "link_check",
+    "orders_due_text",
     "phase_digest",
     "plaintext",
     "public_link",

@@ -938,6 +938,8 @@ class GroupController:
                 item.textContent = text
                 log.appendChild(item)
             _id("message-players").disabled = not game.history
+            if state.messaged != len(game.history):  # what was said of the message is of another phase's
+                self._say("message-status", "")
             _id("group-later").hidden = True  # (a player's old link only)
             # the game master adjudicates and types orders for any power; the players' link is public
             return

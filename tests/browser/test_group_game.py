@@ -280,11 +280,22 @@ def play(
         assert units(gm) == engine_units(ref), f"{variant} {ref.phase}"
         # what the codes opened said was of the phase adjudicated: the next starts with none of it
         assert gm.locator("#codes-log li").count() == 0 and gm.inner_text("#codes-status") == ""
+        assert gm.inner_text("#message-status") == ""  # nor is the last phase's message said to be copied
         assert group.read_group_link(after).game.history[-1].orders == ref.history[-1].orders or ref.history[-1].skipped
         gm.click("#message-players")
         message = gm.input_value("#players-message")
         new_link = re.search(r"https?://\S+#\S+", message)
         assert new_link is not None and "Results for" in message
+        # who has orders to give in a retreat or adjustment phase is said, from the engine's position
+        names = ref.variant.powers
+        if ref.phase.kind == "adjustment":
+            for power, delta in ref.adjustments().items():
+                name = names[power].name
+                said = f"{name} may build {delta}" if delta > 0 else f"{name} must remove {-delta}"
+                assert (said in message) == (delta != 0), (said, message)
+        if ref.phase.kind == "retreat":
+            for d in ref.position.dislodged:
+                assert f"{d.unit.type} {ref.variant.province_name(d.unit.location)}" in message, message
         public = new_link.group(0)
         assert ".grp~" in public and group.read_group_link(public.split("#", 1)[1]).game.all_orders() == {}
         for index, power in enumerate(pages):
