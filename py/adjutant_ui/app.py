@@ -338,6 +338,8 @@ class App:
         else:  # listed under Recent games at once, though not yet the autosave
             self._store(fragment if link is not None else encode_link(game_session.game), autosave=False)
         self._fill_recent()
+        if not problems and self.group.old_link_note():
+            self.message(self.group.old_link_note(), "info")
         if self.group.queued and not self.group.takes_codes():  # an orders code with no game master's game here
             self.group.queued = ""
             self.message(CODE_LINK, "info")
@@ -1008,6 +1010,8 @@ class App:
                 self.push_next = push
                 await self.show(group_session)
                 self.clear_message()
+                if self.group.old_link_note():
+                    self.message(self.group.old_link_note(), "info")
                 self.changed()
                 self.render()
                 return
@@ -1865,7 +1869,7 @@ class App:
                 button(offered, lambda e: self._take_offer(), "move-instead")
         if session.selected and kind == "retreat":
             button("Disband", lambda e: self.act_on(session.selected or ""), "disband")
-        if session.selected and kind == "adjustment":
+        if session.selected and kind == "adjustment" and session.build_type is None:  # (not once the coast is asked)
             for unit_type, label in session.build_types():  # no fleet offered inland
                 button(f"Build {label}", lambda e, t=unit_type: self._build(t), f"build-{unit_type}")
         for coast in self.coast_choices:

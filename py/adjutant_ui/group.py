@@ -128,6 +128,30 @@ def _later_phase_seen(public_key: bytes, game: Game, fragment: str) -> tuple[str
     return "", ""
 
 
+def _what_to_do(game: Game, power: str) -> str:
+    """What the player of ``power`` does in this phase, said under the power they chose: a retreat or
+    adjustment phase asks nothing of most powers, and says so rather than "give your orders"."""
+    name = game.variant.powers[power].name
+    send = "then press Send my orders."
+    kind = game.phase.kind
+    if game.over:
+        return "The game is over."
+    if kind == "retreat":
+        if not any(d.unit.power == power for d in game.position.dislodged):
+            return f"None of {name}'s units is dislodged: {name} has nothing to order in this phase."
+        return ("Retreat or disband your dislodged units on the map (click or tap one, then where it goes) or type "
+                f"the orders under Orders, {send}")
+    if kind == "adjustment":
+        delta = game.adjustments().get(power, 0)
+        if not delta:
+            return f"{name} has no builds or removals in this phase: nothing to order."
+        if delta > 0:
+            return ("Build on the map (click or tap one of your highlighted home centres) or type the builds under "
+                    f"Orders, {send}")
+        return f"Choose your removals on the map (click or tap a unit) or type them under Orders, {send}"
+    return f"Give your orders on the map (click or tap a unit, then where it goes) or type them under Orders, {send}"
+
+
 def _bytes(value: Any) -> bytes:
     return bytes(value.to_py())
 
@@ -320,6 +344,17 @@ class GroupController:
             _id("orders-code-box").hidden = True
             for name in ("group-status", "send-status", "codes-status", "message-status", "link-status"):
                 self._say(name, "")
+
+    def old_link_note(self) -> str:
+        """For a player's old link (this browser opened a later phase of the game): what the message at
+        the top of the page says, seen wherever the player looks first (the Group game panel, with the
+        link to the latest phase, may be far down); "" otherwise."""
+        state = self.state
+        if state is None or state.is_gm or not state.later[0]:
+            return ""
+        return (f"This link is an old one: it shows {state.game.phase.title}, and this browser has opened this "
+                f"game at {state.later[0]}. Orders sent from here will be refused. The Group game panel has a "
+                "link to the latest phase.")
 
     def takes_codes(self) -> bool:
         """Whether the game in hand is the game master's group game (the one orders codes go to)."""
@@ -957,8 +992,7 @@ class GroupController:
         select.value = state.power
         name = variant.powers[state.power].name if state.power else ""
         _id("group-role").textContent = (
-            f"You play {name}. Give your orders on the map (click or tap a unit, then where it goes) or type them "
-            "under Orders, then press Send my orders."
+            f"You play {name}. {_what_to_do(game, state.power)}"
             if state.power
             else "You are a player in this group game. Choose the power you play to give and send your orders."
         )

@@ -404,6 +404,7 @@ def test_a_player_on_a_phone_chooses_removals_by_taps_and_changes_one(new_contex
     player = open_app(context, f"{base}#{link}~austria")
     player.wait_for_function("() => document.getElementById('orders-power').value === 'austria'")
     assert player.inner_text("#click-prompt") == "Austria must remove 2 units: click one of your units to remove it."
+    assert "You play Austria. Choose your removals on the map" in player.inner_text("#group-role")
     tap_map(player, "boh")
     assert "1 more unit" in player.inner_text("#click-prompt")
     tap_map(player, "alb")
@@ -450,6 +451,13 @@ def test_a_players_send_panel_says_a_dislodged_unit_without_orders_is_disbanded(
     summary = player.inner_text("#send-summary")
     assert summary.startswith("Austria: 0 orders given, 1 dislodged unit without orders (it is disbanded)."), summary
     assert "holds" not in summary
+    assert "You play Austria. Retreat or disband your dislodged units" in player.inner_text("#group-role")
+    # another power, with no unit dislodged, is told it has nothing to order, not to give orders
+    other = open_app(context, f"{base}#{link}~italy")
+    other.wait_for_function("() => document.getElementById('orders-power').value === 'italy'")
+    assert other.inner_text("#group-role") == (
+        "You play Italy. None of Italy's units is dislodged: Italy has nothing to order in this phase."
+    )
     assert recorder.page_errors == []
 
 
@@ -463,6 +471,7 @@ def test_a_player_builds_only_in_their_own_home_centres(new_context: Any, site: 
     assert player.inner_text("#click-prompt") == (
         "Austria may build 2 units: click one of your highlighted home centres to build."
     )
+    assert "You play Austria. Build on the map" in player.inner_text("#group-role")
     # only Austria's empty home centres are highlighted, and only they are the map's keyboard stops
     places = "els => els.map(e => e.id).sort()"
     assert player.eval_on_selector_all("#map .adj-target[tabindex]", places) == ["bud", "tri", "vie"]
