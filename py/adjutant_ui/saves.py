@@ -75,7 +75,7 @@ class Saved:
     variant: str
     phase: str
     date: str
-    #: a group game's slot: which game and whose view (:meth:`Saves.find_group`), and its phase's number
+    #: a group game's slot: which game and whose view (:meth:`Saves.find_group`), and its number of phases
     group: str = ""
     phases: int = 0
 
