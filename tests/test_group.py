@@ -363,7 +363,7 @@ def test_the_message_to_players_says_who_retreats_builds_or_removes() -> None:
     message = group.results_message(game, "https://x.org/#l", "Results\n")
     assert message == (
         "Results\n\nTo retreat or disband now: Italy: A Venice.\nThe game now (F1901R): https://x.org/#l\n"
-        "Send your orders for it with Adjutant.\n"
+        "If you have orders to give (above), send them with Adjutant.\n"
     )
     game.set_orders("italy", "A ven - pie")
     game.adjudicate()

@@ -133,6 +133,18 @@ def test_a_draft_keeps_the_text_typed_and_not_yet_entered() -> None:
     assert read_draft(storage, "g", "england", "p1") == Draft("p1", typed="x" * MAX_TYPED)
 
 
+def test_a_draft_keeps_the_orders_its_code_seals() -> None:
+    storage = DictStorage()
+    draft = Draft("p1", ("F Lon - Eng",), "orders~X", "note", "", ("F Lon - Nth",))
+    assert write_draft(storage, "g", "england", draft)
+    assert read_draft(storage, "g", "england", "p1") == draft
+    # a draft kept without them (or with them damaged) reads as not knowing them
+    storage.data[draft_key("g", "england")] = json.dumps(
+        [{"phase": "p1", "orders": [], "code": "c", "note": "", "sealed": [1]}]
+    )
+    assert read_draft(storage, "g", "england", "p1").sealed is None  # type: ignore[union-attr]
+
+
 def test_damaged_drafts_and_full_storage_keep_nothing_without_error() -> None:
     storage = DictStorage()
     for text in ("[" * 10_000, "{not json", '{"phase": "p1", "orders": [1], "code": "", "note": ""}',

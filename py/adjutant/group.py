@@ -681,10 +681,9 @@ def results_message(game: Game, link: str, results: str) -> str:
     """The game master's message to the players after an adjudication: the results, who has orders to
     give in a retreat or adjustment phase (:func:`orders_due_text`), and the new link."""
     due = orders_due_text(game)
-    return (
-        f"{results.rstrip()}\n\n{due + chr(10) if due else ''}The game now ({game.phase}): {link}\n"
-        "Send your orders for it with Adjutant.\n"
-    )
+    send = ("If you have orders to give (above), send them with Adjutant." if due
+            else "Send your orders for it with Adjutant.")
+    return f"{results.rstrip()}\n\n{due + chr(10) if due else ''}The game now ({game.phase}): {link}\n{send}\n"
 
 
 def power_order_texts(game: Game, power: str) -> list[str]:

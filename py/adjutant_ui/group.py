@@ -128,6 +128,20 @@ def _later_phase_seen(public_key: bytes, game: Game, fragment: str) -> tuple[str
     return "", ""
 
 
+def _nothing_to_order(game: Game, power: str) -> bool:
+    """Whether ``power`` has no order to give in this phase and has given none: no unit in a movement
+    phase, none dislodged in a retreat phase, no build or removal due in an adjustment phase. Never in a
+    game that keeps secrets (Cluster), where what a power may order hangs on more than the position."""
+    if game.rules.keeps_secrets or game.orders_of(power):
+        return False
+    kind = game.phase.kind
+    if kind == "movement":
+        return not any(unit.power == power for unit in game.units.values())
+    if kind == "retreat":
+        return not any(d.unit.power == power for d in game.position.dislodged)
+    return not game.adjustments().get(power, 0)
+
+
 def _what_to_do(game: Game, power: str) -> str:
     """What the player of ``power`` does in this phase, said under the power they chose: a retreat or
     adjustment phase asks nothing of most powers, and says so rather than "give your orders"."""
@@ -149,7 +163,21 @@ def _what_to_do(game: Game, power: str) -> str:
             return ("Build on the map (click or tap one of your highlighted home centres) or type the builds under "
                     f"Orders, {send}")
         return f"Choose your removals on the map (click or tap a unit) or type them under Orders, {send}"
+    if not any(unit.power == power for unit in game.units.values()):
+        return f"{name} has no units: nothing to order."
     return f"Give your orders on the map (click or tap a unit, then where it goes) or type them under Orders, {send}"
+
+
+def _sealed_orders(game: Game, power: str) -> tuple[str, ...]:
+    """``power``'s orders as a code seals them: their texts, in an order that does not hang on the order
+    they were given in."""
+    return tuple(sorted(group.power_order_texts(game, power)))
+
+
+def _code_stale(state: GroupState) -> bool:
+    """Whether the player's code shown no longer holds their orders: an order was given, changed or taken
+    back since it was sealed. Sending it would give the game master the orders before."""
+    return bool(state.code) and _sealed_orders(state.game, state.power) != state.code_orders
 
 
 def _bytes(value: Any) -> bytes:
@@ -173,9 +201,12 @@ class GroupState:
     #: a Cluster game's public part, sealed parts and players' passphrases (cluster_group.ClusterSide)
     cluster: cluster_group.ClusterSide | None = None
     messaged: int = -1  # the phase number (phases adjudicated) it was made at
-    #: a player's last sealed orders code shown, and its note (kept with the drafts: saves.Draft)
+    linked: int = -1  # the phase number the players' link was last copied at
+    #: a player's last sealed orders code shown, its note, and the orders it seals (order texts, sorted;
+    #: kept with the drafts: saves.Draft): orders changed since make it out of date (:func:`_code_stale`)
     code: str = ""
     code_note: str = ""
+    code_orders: tuple[str, ...] = ()
     #: the line saying a player's drafts were kept, until it is shown
     kept: str = ""
     #: what the orders box is to hold when this player's game is next drawn (the text typed and not yet
@@ -202,6 +233,11 @@ CHOOSE_POWER = 'Choose the power you play first ("Which power do you play?", in 
 
 #: what the game master's panel says under Open codes until the passphrase unlocks the game
 LOCKED_CODES = "Unlock the game with the game master's passphrase (above) to open codes."
+#: said in place of a player's code once their orders changed after it was sealed
+STALE_CODE = (
+    "Your orders have changed since your code was sealed: it holds the orders before, so it is no longer "
+    "shown. Press Send my orders to seal the orders now given, and send that code."
+)
 
 #: what a page that is not the game master's says of an orders code opened as a link
 CODE_LINK = (
@@ -288,6 +324,7 @@ class GroupController:
         if draft.orders and not state.game.over:
             state.game.add_orders("\n".join(draft.orders), state.power)  # (one not taken is dropped)
         state.code, state.code_note, state.typed = draft.code, draft.note, draft.typed
+        state.code_orders = tuple(sorted(draft.sealed if draft.sealed is not None else draft.orders))
         what = "orders and the sealed code you were shown" if draft.code else "orders"
         state.kept = f"Your {what} for {state.game.phase.title} were kept {since}."
 
@@ -299,7 +336,8 @@ class GroupController:
         orders = tuple(group.power_order_texts(state.game, state.power))
         # the box's text is this game's once it has been drawn (until then it may be another game's)
         typed = str(_id("orders-text").value) if state.typed is None else state.typed
-        draft = saves.Draft(place[1], orders, state.code, state.code_note, typed)
+        draft = saves.Draft(place[1], orders, state.code, state.code_note, typed,
+                            state.code_orders if state.code else None)
         saves.write_draft(self.app.saves.storage, place[0], state.power, draft)
 
     def _read_cluster(self, fragment: str) -> Session:
@@ -428,7 +466,7 @@ class GroupController:
         app.on(_id("gm-unlock-form"), "submit", self.on_unlock)
         app.on(_id("open-codes"), "click", self.on_open_codes)
         app.on(_id("copy-public-link"), "click", self.on_copy_public)
-        app.on(_id("share-public-link"), "click", lambda e: self._share(self._players_url(), "link-status"))
+        app.on(_id("share-public-link"), "click", self.on_share_public)
         app.on(_id("message-players"), "click", self.on_message)
         app.on(_id("share-message"), "click", self.on_share_message)
         app.on(_id("group-jump"), "click", self.on_jump)
@@ -696,6 +734,7 @@ class GroupController:
             app.message(f"The orders could not be sealed: {error}")
             return
         code = group.CODE_PREFIX + str(body)
+        state.code_orders = _sealed_orders(game, state.power)
         count = len(game.orders_of(state.power))
         name = game.variant.powers[state.power].name
         # a second code looks like the first: say it is another, to send (the game master keeps the latest)
@@ -873,10 +912,16 @@ class GroupController:
         assert refusal is not None  # a code has one reading at least
         raise refusal
 
+    def on_share_public(self, event: Any) -> None:
+        if self.state is not None:
+            self.state.linked = len(self.state.game.history)
+        self._share(self._players_url(), "link-status")
+
     def on_copy_public(self, event: Any) -> None:
         state = self.state
         if state is None:
             return
+        state.linked = len(state.game.history)
         if state.cluster is not None:  # once its parts are sealed again
             asyncio.ensure_future(self._copy_public(state))
             return
@@ -930,6 +975,11 @@ class GroupController:
             _id(name).hidden = player
         jump = _id("group-jump")
         jump.hidden = state is None
+        # shown on a wide screen too while a player has not chosen their power, or (Cluster) not entered
+        # the passphrase that says it (web/app.css)
+        first = state is not None and not state.is_gm and (
+            not state.power if state.cluster is None else not state.cluster.opened)
+        jump.classList.toggle("first-step", first)
         if state is None:
             return
         game = state.game
@@ -975,6 +1025,8 @@ class GroupController:
             _id("message-players").disabled = not game.history
             if state.messaged != len(game.history):  # what was said of the message is of another phase's
                 self._say("message-status", "")
+            if state.linked != len(game.history):  # and of the players' link copied
+                self._say("link-status", "")
             _id("group-later").hidden = True  # (a player's old link only)
             # the game master adjudicates and types orders for any power; the players' link is public
             return
@@ -1025,8 +1077,9 @@ class GroupController:
             _id("group-role").textContent = cluster_group.role_text(state, game)
             if not state.cluster.opened:
                 jump.textContent = "Group game: enter your passphrase"
+        idle = bool(state.power) and _nothing_to_order(game, state.power)
         _id("send-orders").disabled = (
-            not state.power or game.over or (state.cluster is not None and not state.cluster.opened)
+            not state.power or game.over or idle or (state.cluster is not None and not state.cluster.opened)
         )
         if state.cluster is not None and not state.cluster.opened:
             summary = "Enter your passphrase under Secrets first: it opens your power's view and orders."
@@ -1036,6 +1089,8 @@ class GroupController:
             summary = CHOOSE_POWER
         elif game.over:
             summary = "The game is over."
+        elif idle:
+            summary = f"{name} has nothing to order in this phase: there is nothing to send."
         else:
             mine = len(game.orders_of(state.power))
             due = game.orders_due().get(state.power, 0)
@@ -1067,6 +1122,13 @@ class GroupController:
                 self._show_code(state)
             self._say("send-status", state.kept)
             state.kept = ""
+        shown = not _id("orders-code-box").hidden
+        if _code_stale(state) and shown:  # the code no longer holds the orders: not offered to copy
+            _id("orders-code-box").hidden = True
+            self._say("send-status", STALE_CODE, "error")
+        elif state.code and not shown and not _code_stale(state) and _id("send-status").textContent == STALE_CODE:
+            self._show_code(state)  # the orders are as sealed again (a change taken back)
+            self._say("send-status", "")
         # a player orders only their own power, and never adjudicates
         _id("orders-power").value = state.power
         _id("orders-power").disabled = True

@@ -189,6 +189,8 @@ class Draft:
     code: str = ""
     note: str = ""
     typed: str = ""
+    #: the orders the code seals (None: not kept with the draft, taken to be :attr:`orders`)
+    sealed: tuple[str, ...] | None = None
 
     @property
     def empty(self) -> bool:
@@ -218,7 +220,10 @@ def read_draft(storage: Storage, game: str, power: str, phase: str) -> Draft | N
         return None
     if not isinstance(code, str) or not isinstance(note, str) or not isinstance(typed, str):
         return None
-    return Draft(phase, tuple(orders), code, note, typed[:MAX_TYPED])
+    sealed = data.get("sealed")
+    if not isinstance(sealed, list) or not all(isinstance(o, str) for o in sealed):
+        sealed = None
+    return Draft(phase, tuple(orders), code, note, typed[:MAX_TYPED], None if sealed is None else tuple(sealed))
 
 
 def write_draft(storage: Storage, game: str, power: str, draft: Draft) -> bool:
@@ -229,8 +234,10 @@ def write_draft(storage: Storage, game: str, power: str, draft: Draft) -> bool:
     others = [entry for entry in kept if entry.get("phase") != draft.phase]
     if draft.empty and len(others) == len(kept):
         return True
-    data = {"phase": draft.phase, "orders": list(draft.orders), "code": draft.code, "note": draft.note,
-            "typed": draft.typed[:MAX_TYPED]}
+    data: dict[str, Any] = {"phase": draft.phase, "orders": list(draft.orders), "code": draft.code,
+                            "note": draft.note, "typed": draft.typed[:MAX_TYPED]}
+    if draft.sealed is not None:
+        data["sealed"] = list(draft.sealed)
     drafts = [data, *others][:KEPT_PHASES]
     return storage.set(draft_key(game, power), json.dumps(drafts, separators=(",", ":")))
 

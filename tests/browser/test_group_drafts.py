@@ -33,6 +33,13 @@ def enter(page: Any, orders: list[str]) -> None:
     page.wait_for_function("n => document.querySelectorAll('#order-list li').length === n", arg=len(orders))
 
 
+def change(page: Any, order: str) -> None:
+    """Enter ``order`` in place of its unit's order (the list keeps its length)."""
+    page.fill("#orders-text", order)
+    page.click("#orders-apply")
+    page.wait_for_function("o => document.getElementById('order-list').innerText.includes(o)", arg=order)
+
+
 def reload(page: Any) -> Any:
     """The player's tab loaded again at the link in its address bar (as a reload or a reopened tab)."""
     url = page.url
@@ -258,3 +265,27 @@ def test_each_phases_link_goes_on_in_one_recent_game_and_a_tab_left_open_follows
     listed = third.eval_on_selector_all("#recent-select option", recent)
     assert len(listed) == 2 and "F1901M" in listed[1], listed
     assert second.evaluate("document.documentElement.dataset.phase") == "F1901M"
+
+
+def test_a_code_whose_orders_changed_after_it_was_sealed_is_no_longer_offered(new_context: Any, site: Site) -> None:
+    """A code holds the orders as they were when Send was pressed: once they change, it is not shown (nor
+    copied) and the panel says to send again; also after a reload. Taking the change back shows it again."""
+    context, _ = new_context(service_workers="block")
+    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+    first = send(page, ORDERS)
+    assert page.locator("#orders-code-box").is_visible()
+    change(page, "F Lon - Eng")  # replaces F Lon - Nth
+    assert not page.locator("#orders-code-box").is_visible()
+    stale = "Your orders have changed since your code was sealed"
+    assert page.inner_text("#send-status").startswith(stale)
+    page = reload(page)
+    assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Eng"]
+    assert not page.locator("#orders-code-box").is_visible() and page.inner_text("#send-status").startswith(stale)
+    change(page, "F Lon - Nth")  # the change taken back: the code holds the orders given again
+    assert page.locator("#orders-code-box").is_visible() and page.input_value("#orders-code") == first
+    assert page.inner_text("#send-status") == ""
+    change(page, "F Lon - Eng")
+    second = send(page, [])
+    assert second != first and page.locator("#orders-code-box").is_visible()
+    assert "This is a new code" in page.inner_text("#orders-code-note")
+    assert page.inner_text("#send-status") == ""

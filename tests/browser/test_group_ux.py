@@ -191,6 +191,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     # adjudicated: the next step is the message to players, and the jump leads to it
     adjudicate(gm, tap=True)
     gm.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'")
+    assert gm.inner_text("#link-status") == ""  # "copied" was said of the last phase's link
     assert "message to players" in gm.inner_text("#group-jump")
     gm.evaluate("scrollTo(0, 0)")
     gm.locator("#group-jump").tap()
@@ -275,11 +276,15 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
         viewport={"width": 1366, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
     )
     player = open_app(context, players_url)
+    # on a wide screen too, the first step (far down the column beside the map) is named at the top
+    assert player.locator("#group-jump").is_visible() and in_viewport(player, "#group-jump")
+    assert "choose your power" in player.inner_text("#group-jump")
     order = tab_to(player, "group-power")
     assert "copy-link" in order and order.index("copy-link") < order.index("group-power")
     assert_focus_visible(player)
     player.keyboard.press("f")  # the list's first power starting with F
     player.wait_for_function("() => document.getElementById('orders-power').value === 'france'")
+    assert not player.locator("#group-jump").is_visible()  # (the panels are beside the map)
     # the next control leads to the orders (not some twenty Tabs round the page's header)
     player.keyboard.press("Tab")
     assert player.evaluate("document.activeElement.id") == "group-to-orders"
@@ -458,6 +463,8 @@ def test_a_players_send_panel_says_a_dislodged_unit_without_orders_is_disbanded(
     assert other.inner_text("#group-role") == (
         "You play Italy. None of Italy's units is dislodged: Italy has nothing to order in this phase."
     )
+    assert other.inner_text("#send-summary") == "Italy has nothing to order in this phase: there is nothing to send."
+    assert other.locator("#send-orders").is_disabled()
     assert recorder.page_errors == []
 
 
