@@ -47,6 +47,8 @@ def test_a_group_games_later_phase_is_found_in_its_slot_and_an_earlier_one_is_no
     assert saves.find_group("L.player", 5) is None
     assert saves.find_group("", 0) is None  # a game that is not a group game is found by its link only
     assert saves.load("s1").group == "" and saves.load("p1").phases == 1  # type: ignore[union-attr]
+    assert saves.load("p1").label("Standard") == "Standard, group game as a player, F1901M (d)"  # type: ignore[union-attr]
+    assert saves.load("m1").label("Standard") == "Standard, group game as game master, S1901M (d)"  # type: ignore[union-attr]
     # a slot whose group fields are damaged is read as an ordinary game's
     saves.storage.set(slot_key("p2"), json.dumps({"link": "l", "variant": "standard", "phase": "S1901M", "date": "d",
                                                   "group": "K.player", "n": -1}))

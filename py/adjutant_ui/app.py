@@ -463,7 +463,8 @@ class App:
         first = document.createElement("option")
         first.value = ""
         games = self.saves.recent(but=self.game_id)
-        first.textContent = "choose a game…" if games else "none yet"
+        # (the game in hand is not listed: "none yet" would read as if it were not saved)
+        first.textContent = "choose a game…" if games else "no other game yet"
         select.appendChild(first)
         for saved in games:
             option = document.createElement("option")

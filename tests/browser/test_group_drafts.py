@@ -257,13 +257,13 @@ def test_each_phases_link_goes_on_in_one_recent_game_and_a_tab_left_open_follows
     first.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'")
     assert "changed in another tab" in first.inner_text("#message-text")
     recent = "els => els.map(e => e.textContent)"
-    assert second.eval_on_selector_all("#recent-select option", recent) == ["none yet"]
+    assert second.eval_on_selector_all("#recent-select option", recent) == ["no other game yet"]
     third = open_app(context, players_link(site, spring, "england"))
     assert "this browser has opened this game at Fall 1901 movement" in third.inner_text("#group-later")
     # said at the top of the page too, where it is seen first (the panel may be far down)
     assert "This link is an old one: it shows Spring 1901 movement" in third.inner_text("#message-text")
     listed = third.eval_on_selector_all("#recent-select option", recent)
-    assert len(listed) == 2 and "F1901M" in listed[1], listed
+    assert len(listed) == 2 and listed[1].startswith("Standard Diplomacy, group game as a player, F1901M"), listed
     assert second.evaluate("document.documentElement.dataset.phase") == "F1901M"
 
 

@@ -48,9 +48,10 @@ def start_group_game(page: Any) -> str:
 
 
 def in_viewport(page: Any, selector: str) -> bool:
-    """Whether the whole of the element is on screen, horizontally and vertically."""
+    """Whether the whole of the element is on screen, horizontally and vertically (to within a pixel: a
+    scroll position is whole pixels, an element's place may not be)."""
     script = """e => { const r = e.getBoundingClientRect();
-      return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && r.height > 0; }"""
+      return r.top >= -1 && r.left >= 0 && r.bottom <= innerHeight + 1 && r.right <= innerWidth && r.height > 0; }"""
     return bool(page.eval_on_selector(selector, script))
 
 

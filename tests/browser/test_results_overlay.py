@@ -35,6 +35,9 @@ def _picked(page: Any) -> list[str]:
 def _pick(page: Any, text: str) -> list[str]:
     """Focus the result listed as ``text`` (with Tab, from the entry before it if any) and say what
     the map picks out."""
+    # the pointer rests on the page's corner: left where the last click was, a list drawn anew under it
+    # would pick out the entry it points at
+    page.mouse.move(0, 0)
     items = page.locator("#results-summary li")
     texts = [str(t) for t in items.all_inner_texts()]
     index = texts.index(text)
