@@ -463,7 +463,7 @@ class App:
         first = document.createElement("option")
         first.value = ""
         games = self.saves.recent(but=self.game_id)
-        # (the game in hand is not listed: "none yet" would read as if it were not saved)
+        # the game in hand is not listed: the empty list says "other", so it is not read as unsaved
         first.textContent = "choose a game…" if games else "no other game yet"
         select.appendChild(first)
         for saved in games:

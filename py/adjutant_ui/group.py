@@ -1123,11 +1123,11 @@ class GroupController:
             self._say("send-status", state.kept)
             state.kept = ""
         shown = not _id("orders-code-box").hidden
-        if _code_stale(state) and shown:  # the code no longer holds the orders: not offered to copy
+        if _code_stale(state) and shown:  # a code that does not hold the orders given is not offered to copy
             _id("orders-code-box").hidden = True
             self._say("send-status", STALE_CODE, "error")
         elif state.code and not shown and not _code_stale(state) and _id("send-status").textContent == STALE_CODE:
-            self._show_code(state)  # the orders are as sealed again (a change taken back)
+            self._show_code(state)  # the orders given are those the code seals
             self._say("send-status", "")
         # a player orders only their own power, and never adjudicates
         _id("orders-power").value = state.power

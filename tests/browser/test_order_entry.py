@@ -123,7 +123,7 @@ def test_a_fleet_built_by_click_in_st_petersburg_asks_for_the_coast_and_moves_to
     page.click("[data-action=build-F]")
     assert "which coast" in page.inner_text("#click-prompt")
     assert order_list(page) == ""  # nothing is given until the coast is chosen
-    # the choices are the coasts (and Cancel), no longer Build Army or Build Fleet
+    # the choices are the coasts and Cancel: the unit type is chosen
     assert page.locator("#click-order [data-action^=build-]").count() == 0
     assert page.locator("#click-order [data-action^=coast-]").count() == 2
     page.click('[data-action="coast-stp/nc"]')
