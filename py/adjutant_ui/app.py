@@ -338,8 +338,9 @@ class App:
         else:  # listed under Recent games at once, though not yet the autosave
             self._store(fragment if link is not None else encode_link(game_session.game), autosave=False)
         self._fill_recent()
-        if not problems and self.group.old_link_note():
-            self.message(self.group.old_link_note(), "info")
+        old_link = self.group.old_link_note()
+        if old_link and not problems:
+            self.message(old_link, "info")
         if self.group.queued and not self.group.takes_codes():  # an orders code with no game master's game here
             self.group.queued = ""
             self.message(CODE_LINK, "info")
@@ -1011,8 +1012,9 @@ class App:
                 self.push_next = push
                 await self.show(group_session)
                 self.clear_message()
-                if self.group.old_link_note():
-                    self.message(self.group.old_link_note(), "info")
+                old_link = self.group.old_link_note()
+                if old_link:
+                    self.message(old_link, "info")
                 self.changed()
                 self.render()
                 return

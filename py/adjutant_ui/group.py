@@ -128,18 +128,21 @@ def _later_phase_seen(public_key: bytes, game: Game, fragment: str) -> tuple[str
     return "", ""
 
 
-def _nothing_to_order(game: Game, power: str) -> bool:
-    """Whether ``power`` has no order to give in this phase and has given none: no unit in a movement
-    phase, none dislodged in a retreat phase, no build or removal due in an adjustment phase. Never in a
-    game that keeps secrets (Cluster), where what a power may order hangs on more than the position."""
-    if game.rules.keeps_secrets or game.orders_of(power):
-        return False
+def _nothing_due(game: Game, power: str) -> bool:
+    """Whether the position asks no order of ``power`` in this phase: no unit in a movement phase, none
+    dislodged in a retreat phase, no build or removal due in an adjustment phase."""
     kind = game.phase.kind
     if kind == "movement":
         return not any(unit.power == power for unit in game.units.values())
     if kind == "retreat":
         return not any(d.unit.power == power for d in game.position.dislodged)
     return not game.adjustments().get(power, 0)
+
+
+def _nothing_to_order(game: Game, power: str) -> bool:
+    """Whether ``power`` has nothing due (:func:`_nothing_due`) and has given no order. Never in a game
+    that keeps secrets (Cluster), where what a power may order hangs on more than the position."""
+    return not game.rules.keeps_secrets and not game.orders_of(power) and _nothing_due(game, power)
 
 
 def _what_to_do(game: Game, power: str) -> str:
@@ -150,21 +153,20 @@ def _what_to_do(game: Game, power: str) -> str:
     kind = game.phase.kind
     if game.over:
         return "The game is over."
-    if kind == "retreat":
-        if not any(d.unit.power == power for d in game.position.dislodged):
+    if _nothing_due(game, power):
+        if kind == "retreat":
             return f"None of {name}'s units is dislodged: {name} has nothing to order in this phase."
+        if kind == "adjustment":
+            return f"{name} has no builds or removals in this phase: nothing to order."
+        return f"{name} has no units: nothing to order."
+    if kind == "retreat":
         return ("Retreat or disband your dislodged units on the map (click or tap one, then where it goes) or type "
                 f"the orders under Orders, {send}")
     if kind == "adjustment":
-        delta = game.adjustments().get(power, 0)
-        if not delta:
-            return f"{name} has no builds or removals in this phase: nothing to order."
-        if delta > 0:
+        if game.adjustments().get(power, 0) > 0:
             return ("Build on the map (click or tap one of your highlighted home centres) or type the builds under "
                     f"Orders, {send}")
         return f"Choose your removals on the map (click or tap a unit) or type them under Orders, {send}"
-    if not any(unit.power == power for unit in game.units.values()):
-        return f"{name} has no units: nothing to order."
     return f"Give your orders on the map (click or tap a unit, then where it goes) or type them under Orders, {send}"
 
 
@@ -1122,11 +1124,11 @@ class GroupController:
                 self._show_code(state)
             self._say("send-status", state.kept)
             state.kept = ""
-        shown = not _id("orders-code-box").hidden
-        if _code_stale(state) and shown:  # a code that does not hold the orders given is not offered to copy
+        shown, stale = not _id("orders-code-box").hidden, _code_stale(state)
+        if stale and shown:  # a code that does not hold the orders given is not offered to copy
             _id("orders-code-box").hidden = True
             self._say("send-status", STALE_CODE, "error")
-        elif state.code and not shown and not _code_stale(state) and _id("send-status").textContent == STALE_CODE:
+        elif state.code and not shown and not stale and _id("send-status").textContent == STALE_CODE:
             self._show_code(state)  # the orders given are those the code seals
             self._say("send-status", "")
         # a player orders only their own power, and never adjudicates

@@ -82,8 +82,9 @@ class Saved:
     def label(self, variant_name: str) -> str:
         """The list's line for the game ("Loeb9, S1901M (2026-11-24 17:01)"); the phase and date are read
         back from storage, so text-direction controls in them are taken out."""
-        kind = "" if not self.group else ", group game as game master" if self.group.endswith(".gm") else \
-            ", group game as a player"
+        kind = ""
+        if self.group:
+            kind = ", group game as game master" if self.group.endswith(".gm") else ", group game as a player"
         return without_bidi_controls(f"{variant_name}{kind}, {self.phase} ({self.date})")
 
 

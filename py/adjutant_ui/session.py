@@ -1062,7 +1062,7 @@ class Session:
         from adjutant.phases import build_places
 
         game = self.game
-        return list(build_places(game.variant, power, game.units, game.position.centres))
+        return build_places(game.variant, power, game.units, game.position.centres)
 
     def _builds_in(self, power: str, province: str) -> bool:
         return any(province_of(text.split()[1]) == province for text in self._build_texts(power))
