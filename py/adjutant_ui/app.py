@@ -98,6 +98,13 @@ def _tab_set(value: str) -> None:
         js.sessionStorage.setItem(TAB_KEY, value)
 
 
+def _code_link(fragment: str) -> bool:
+    """Whether a link opened is sealed orders codes (for the game master's game) rather than a game. Never
+    raises: a fragment longer than any paste of codes is taken for a game link, whose guarded read refuses
+    it by its size, so that no link, however long, stops the page."""
+    return len(fragment) <= group_codes.MAX_PASTE and bool(group_codes.find_codes(fragment))
+
+
 def _now() -> str:
     """The local date and time, as the list of recent games shows it."""
     d = js.Date.new()
@@ -264,7 +271,7 @@ class App:
         problems: list[str] = []
         fragment = str(js.location.hash).lstrip("#")
         link: SealedLink | None = None
-        if fragment and group_codes.find_codes(fragment):
+        if fragment and _code_link(fragment):
             # an orders code opened as a link: it goes to the game master's game (the autosave)
             self.group.queued = fragment
             fragment = ""
@@ -309,7 +316,9 @@ class App:
         if unreadable:
             self.offer_download(unreadable, "adjutant-unreadable-autosave.txt", "Download the unreadable save")
         _mark("sessionReady")
+        slot = self.saves.load(self.game_id)  # (read before this start writes it again)
         await self.show(game_session, role="public" if link else "", link=link)
+        self.group.restore_page(slot)
         if link is not None:
             self.last_link = fragment if from_link else self.last_link
         _mark("boardReady")
@@ -393,7 +402,8 @@ class App:
             return
         game = session.game
         tag, phases = self.group.slot_tag(self.group.state)
-        self.saved = self.saves.save(self.game_id, link, game.variant.id, str(game.phase), _now(), tag, phases)
+        self.saved = self.saves.save(self.game_id, link, game.variant.id, str(game.phase), _now(), tag, phases,
+                                     self.group.page_state())
         if autosave and not self.keep_autosave:
             _storage_set(AUTOSAVE_KEY, link)
             _storage_set(VARIANT_KEY, game.variant.id)
@@ -516,7 +526,9 @@ class App:
             self.message(f"This game was changed in another tab, but that save could not be read: {error}")
             return
         self.pending_save = None  # (the other tab's save is the later one: it is not overwritten)
+        slot = self.saves.load(self.game_id)
         await self.show(new_session)
+        self.group.restore_page(slot)
         self.last_link = link
         self._set_hash(link)
         self.message("This game was changed in another tab: showing its latest state.", "info")
@@ -917,6 +929,8 @@ class App:
         assert session is not None
         self.warning_open = False
         _id("adjudicate-warning").hidden = True
+        if self.group.locked():  # (its button is greyed, and says why)
+            return False
         done = session.game.phase.title
         try:
             session.game.adjudicate()
@@ -926,19 +940,29 @@ class App:
         session.step(to=len(session.game.history))
         self.group.adjudicated(done)
         self.clear_message()
-        _id("orders-errors").replaceChildren()
+        self._orders_box_for_new_phase()
         self.changed()
         self.render()
         return by_keyboard and self.group.to_message()
 
+    @staticmethod
+    def _orders_box_for_new_phase() -> None:
+        """Another phase is in hand: the orders box and what it said of the last entry (a refused line left
+        to correct) were of the phase before, and go."""
+        _id("orders-text").value = ""
+        _id("orders-errors").replaceChildren()
+
     def on_undo(self, event: Any) -> None:
         session = self.session
         assert session is not None
+        if self.group.locked():
+            return
         try:
             session.game.undo()
         except AdjutantError as error:
             self.message(str(error))
             return
+        self._orders_box_for_new_phase()
         session.step(to=len(session.game.history))
         self.group.undone()
         self.changed()
@@ -946,7 +970,7 @@ class App:
 
     def on_draw(self, event: Any) -> None:
         game = self.session.game if self.session else None
-        if game is None:
+        if game is None or self.group.locked():
             return
         survivors = [p for p, n in game.centre_counts().items() if n > 0]
         names = ", ".join(game.variant.powers[p].name for p in survivors)
@@ -990,7 +1014,7 @@ class App:
         fragment = str(js.location.hash).lstrip("#")
         if not fragment or fragment == self.last_link:
             return
-        if group_codes.find_codes(fragment):
+        if _code_link(fragment):
             if self.group.takes_codes():  # an orders code opened as a link in the game master's page
                 asyncio.ensure_future(self.group.open_codes(fragment))
             else:  # a player's own code, say: what it is for; the game in hand stays
@@ -1010,7 +1034,9 @@ class App:
                 group_session = self.group.read(fragment)
                 self.replacing(game_id or self._slot_for(fragment) or "")
                 self.push_next = push
+                slot = self.saves.load(self.game_id)
                 await self.show(group_session)
+                self.group.restore_page(slot)
                 self.clear_message()
                 old_link = self.group.old_link_note()
                 if old_link:
@@ -1709,11 +1735,16 @@ class App:
             units[unit.power] += 1
         due = game.orders_due() if session.at_current else {}
         adjustments = game.adjustments() if session.at_current and game.phase.kind == "adjustment" else {}
+        # a group game's master needs whose orders are in, not what is due of each (a sealed code leaves a
+        # unit without orders as often as not)
+        group_column = self.group.orders_column() if session.at_current else None
         rows = []
         for power in game.variant.powers.values():
             status, kind = "—", ""
             if not session.at_current or game.over:
                 pass
+            elif group_column is not None:
+                status, kind = group_column[power.id]
             elif power.id in due:
                 delta = adjustments.get(power.id)
                 if delta:
