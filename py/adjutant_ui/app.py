@@ -21,7 +21,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, compass, sealed
 from .board import Board, show_drawn
-from .group import CODE_LINK, GroupController, GroupState, inert
+from .group import CODE_LINK, GroupController, GroupState, choosing, inert
 from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
@@ -610,6 +610,8 @@ class App:
             self.on(_id("embed-results"), "toggle", lambda e: self.post_height())
             return
         self.on(_id("new-game"), "click", self.on_new_game)
+        for dialog in ("group-dialog", "passphrase-dialog"):  # (see group.choosing)
+            self.on(_id(dialog), "close", lambda e: document.documentElement.removeAttribute("data-choosing"))
         self.on(_id("recent-open"), "click", self.on_open_recent)
         self.on(_id("orders-form"), "submit", self.on_orders)
         self.on(_id("orders-clear"), "click", self.on_clear_orders)
@@ -1043,6 +1045,7 @@ class App:
                     self.message(old_link, "info")
                 self.changed()
                 self.render()
+                self._focus_top()
                 return
             new_session, link = self.read_fragment(fragment)
             self.replacing(game_id or self.saves.find(fragment) or "")
@@ -1055,14 +1058,25 @@ class App:
                 self._fill_recent()
                 self.clear_message()
                 self.render()
+                self._focus_top()
                 return
             self.clear_message()
             self.changed()
             self.render()
+            self._focus_top()
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
             await self.put_back(before)
             self.message(f"The link could not be opened: {error}. Your game is unchanged.")
             self.changed(replace_hash=True)
+
+    @staticmethod
+    def _focus_top() -> None:
+        """Another game opened in this tab: where the focus was lost with what was drawn before, it goes to
+        the top of the page (the page's name), so that the next Tab goes on from there, not from where the
+        removed control was (the browser's starting point can end at the page's foot)."""
+        active = _v(document.activeElement)
+        if active is None or active.isSameNode(document.body) or not bool(active.isConnected):
+            _id("brand").focus()
 
     # --- files and links --------------------------------------------------------------------------
     def changed(self, replace_hash: bool = True) -> None:
@@ -1281,6 +1295,8 @@ class App:
             fields.append(label, self._rated(entry))
         _id("passphrase-errors").replaceChildren()
         _id("passphrase-ok").textContent = "Start the game" if purpose in ("new", "group") else "Use these passphrases"
+        if purpose in ("new", "group"):
+            choosing()
         _id("passphrase-dialog").showModal()
 
     def _rated(self, entry: Any) -> Any:

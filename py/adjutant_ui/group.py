@@ -274,6 +274,12 @@ CODE_LINK = (
 )
 
 
+def choosing() -> None:
+    """A new game's dialog is opening: the map of the game in hand (perhaps of another variant than the one
+    chosen) is not shown behind it (web/app.css) until the dialog closes (see ``App._wire``)."""
+    document.documentElement.dataset.choosing = ""
+
+
 def _bring_to(element_id: str) -> None:
     """The control ``element_id`` brought to the middle of the screen with the keyboard's focus on it."""
     element = _id(element_id)
@@ -555,6 +561,7 @@ class GroupController:
         app.on(_id("message-players"), "click", self.on_message)
         app.on(_id("share-message"), "click", self.on_share_message)
         app.on(_id("group-jump"), "click", self.on_jump)
+        app.on(_id("more-tools"), "click", self.on_more_tools)
         app.on(_id("group-to-orders"), "click", lambda e: self._to_orders())
         app.on(_id("group-to-adjudicate"), "click", lambda e: self._to_adjudicate())
         # a readonly field's text is selected at once, ready for the phone's own copy menu
@@ -616,6 +623,14 @@ class GroupController:
         message not yet made here, and no code for the new phase has come in."""
         history = len(state.game.history)
         return bool(history) and state.messaged != history and not state.intake.for_phase(state.game).received
+
+    @staticmethod
+    def on_more_tools(event: Any) -> None:
+        """A player's page: the folded game master's and sandbox controls (new game, files) shown, or folded
+        again."""
+        opened = not bool(document.body.classList.contains("tools-open"))
+        document.body.classList.toggle("tools-open", opened)
+        _id("more-tools").setAttribute("aria-expanded", "true" if opened else "false")
 
     def on_jump(self, event: Any) -> None:
         """The phone's shortcut past the map to the group game's next step."""
@@ -687,6 +702,7 @@ class GroupController:
         _id("group-dialog").dataset.variant = variant_id
         _id("group-errors").replaceChildren()
         self._generate()
+        choosing()
         _id("group-dialog").showModal()
 
     def _generate(self) -> None:
@@ -1070,6 +1086,12 @@ class GroupController:
         _id("group-insecure").hidden = state is None or self.secure()
         player = state is not None and not state.is_gm
         _id("group-send").hidden = not player
+        # a player's page shows what a player does: the game master's and sandbox controls fold away
+        if player:
+            document.body.dataset.role = "player"
+        else:
+            document.body.removeAttribute("data-role")
+        _id("more-tools").hidden = not player
         # a player never adjudicates: those buttons are the game master's only
         for name in ("adjudicate", "undo", "declare-draw"):
             _id(name).hidden = player
