@@ -1092,6 +1092,7 @@ class GroupController:
         else:
             document.body.removeAttribute("data-role")
         _id("more-tools").hidden = not player
+        _id("adjudicate-locked").hidden = not self.locked()
         # a player never adjudicates: those buttons are the game master's only
         for name in ("adjudicate", "undo", "declare-draw"):
             _id(name).hidden = player
@@ -1142,7 +1143,6 @@ class GroupController:
                     self._say(status, "")
             for name in ("adjudicate", "undo", "declare-draw"):
                 _id(name).disabled = bool(_id(name).disabled) or locked
-            _id("adjudicate-locked").hidden = not locked
             _id("adjudicate-locked").textContent = LOCKED_ADJUDICATE
             _id("group-to-adjudicate").disabled = locked or game.over
             _id("players-link").value = self._players_url()
@@ -1265,7 +1265,6 @@ class GroupController:
             self._show_code(state)  # the orders given are those the code seals
             self._say("send-status", "")
         # a player orders only their own power, and never adjudicates
-        _id("adjudicate-locked").hidden = True
         _id("orders-power").value = state.power
         _id("orders-power").disabled = True
         _id("adjudicate").disabled = True

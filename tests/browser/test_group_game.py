@@ -650,7 +650,7 @@ def test_the_game_masters_table_through_a_refused_copy_a_replayed_code_and_a_rel
     assert fall is not None
     germany.evaluate("h => { location.hash = h; }", fall.group(1) + "~germany")
     germany.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
-    assert open_codes(gm, send(germany, ["A Ruh - Hol"]))[0].startswith("kept: ")
+    assert open_codes(gm, send(germany, ["A Mun - Ruh"]))[0].startswith("kept: ")
     # Fall's codes come in: the players have the link, and Spring's message is put away
     assert gm.locator("#players-message").is_hidden() and gm.inner_text("#message-status") == ""
 
