@@ -107,7 +107,8 @@ class Checked(NamedTuple):
     power: str
     #: a move ordered by convoy (or, for a fleet, as a coast run)
     via: bool
-    #: a move across a weak passage (only its supports count)
+    #: a move across a weak passage, not by convoy (only its supports count; a convoy across the strait is an
+    #: ordinary convoy, maps/loeb9.md W9)
     weak: bool
     #: the province of the unit a support, convoy or protection serves ("" for other orders)
     target: str
@@ -140,7 +141,11 @@ def checked_order(variant: Variant, order: UnitOrder, season: Season, units: Map
         why = _no_fleets_to_convoy(variant, adjudicated, season, units)
     if why:
         return _row(Hold(u), order, format_order(order), illegal=why)
-    weak = isinstance(adjudicated, Move) and variant.edge_kind(u.province, adjudicated.dest) == "weak"
+    weak = (
+        isinstance(adjudicated, Move)
+        and not adjudicated.via_convoy
+        and variant.edge_kind(u.province, adjudicated.dest) == "weak"
+    )
     return _row(adjudicated, order, format_order(order), weak=weak)
 
 
@@ -258,7 +263,8 @@ class Resolver:
         if self.carriers_of:
             for i in self.moves:
                 if not self.convoyed[i] and self._convoy_intended(i):
-                    self.convoyed[i] = True
+                    # by convoy, not across the weak passage it could also take (maps/loeb9.md W9)
+                    self.convoyed[i], self.weak[i] = True, False
         self._check_routes()
         #: for each move, the order of the unit standing where it goes and its head-to-head opponent (-1: none)
         self.occupant: list[int] = []
@@ -463,7 +469,7 @@ class Resolver:
         """Whether move ``i`` has its path: over land, or a chain of carriers that are not dislodged."""
         if i in self.voided:
             return False
-        if not self.convoyed[i] or self.weak[i]:
+        if not self.convoyed[i]:
             return True
         carriers = self.carriers_of.get(i)
         if not carriers:
@@ -641,7 +647,7 @@ class Resolver:
         """Take back a convoy that was only implied: the armies move over land, and adjudication starts
         again (DATC 6.G.11)."""
         for i in moves:
-            self.convoyed[i] = False
+            self.convoyed[i], self.weak[i] = False, self.given.rows[i].weak
         raise _Restart
 
     def tally(
