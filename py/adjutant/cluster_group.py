@@ -88,9 +88,10 @@ LEGACY_GM_PART_FORMAT = 0x81
 GM_PART_HEADER = 7
 
 
-def is_cluster_variant(variant_id: str | None) -> bool:
-    """Whether ``variant_id`` names a game with Cluster's secrets (so its group links are this module's)."""
-    if not variant_id:
+def is_cluster_variant(variant_id: object) -> bool:
+    """Whether ``variant_id`` names a game with Cluster's secrets (so its group links are this module's); a
+    value that is not text (from a part's JSON) names none."""
+    if not isinstance(variant_id, str) or not variant_id:
         return False
     try:
         return load_variant(variant_id).cluster is not None
