@@ -10,9 +10,9 @@ codes, the intake) whose game cannot go into a link in the clear. Its links hold
   web/seal.js under the passphrase the game master gave that player, bound to the public part as the
   sealed links of :mod:`adjutant_ui.sealed` are);
 * in the **game master's link**, the **game master's part**: the whole game (with its pending orders)
-  and the players' passphrases, sealed by web/group.js to the game master's own public key (so the page
-  seals it again after every change without asking for a passphrase, and only the game master's private
-  key opens it).
+  and the players' passphrases, sealed by web/group.js under a key made from the game master's private
+  key (so the page seals it again after every change without asking for a passphrase, and only the game
+  master can make or open one: :data:`GM_PART_FORMAT`).
 
 Links::
 
@@ -950,7 +950,7 @@ def players_link(variant: str, public_key: bytes, public: str, seals: dict[str, 
 
 
 def gm_link(variant: str, public_key: bytes, sealed_private: str, intake: Intake, public: str, gm_part: str) -> str:
-    """The game master's own link: the public part and the whole game, sealed to the game master's key."""
+    """The game master's own link: the public part and the whole game, sealed under the game master's key."""
     head = f"{b64(public_key)}~{sealed_private}~{intake.to_text()}~{public}"
     return f"{link_start(variant)}{GM_PREFIX}{head}~{link_check(f'{head}~{gm_part}')}~{gm_part}"
 
