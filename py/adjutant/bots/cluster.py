@@ -1,0 +1,63 @@
+"""The computer player's part of Cluster Diplomacy: it plays from the view a player of its power has
+(:mod:`adjutant.cluster_views`: the public game and the power's own secrets, never the sites it has not
+found nor the other powers' strengths), and it makes the power's nominations of its multiple units.
+
+>>> from adjutant.cluster_views import new_game
+>>> g = new_game(seed=3)
+>>> view = view_for(g, "france")
+>>> view.position.variant_state.view, len(view.units) == len(g.units)
+('france', True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ..cluster_rules import GM, cluster_state, nomination_problem, nominations_due
+from ..cluster_views import join_parts, pending_nominations, public_data, secret_parts
+from ..game import Game
+from ..orders import Nominate
+
+
+def is_secret(game: Game) -> bool:
+    """Whether ``game`` is a Cluster game master's game (with secrets a player's view leaves out)."""
+    state = cluster_state(game.position.variant_state)
+    return state is not None and state.view == GM
+
+
+def view_for(game: Game, power: str) -> Game:
+    """What a player of ``power`` sees of ``game`` (a Cluster game master's game): its public view with
+    that power's secrets."""
+    return join_parts(public_data(game), [secret_parts(game)[power]])
+
+
+def nominations(game: Game, power: str, worth: Callable[[str], float], rng: random.Random) -> list[Nominate]:
+    """``power``'s nominations due now: the strongest level to the unit at the most valuable place
+    (``worth`` of its province), and so on; a level with no unit to take it is left to a later build."""
+    state = cluster_state(game.position.variant_state)
+    if state is None or game.phase.kind != "movement":
+        return []
+    due = nominations_due(game.variant, state, pending_nominations(game)).get(power, [])
+    if not due:
+        return []
+    if state.started:
+        places = list(state.fresh.get(power, ()))
+    else:
+        places = [p for p, u in game.units.items() if u.power == power]
+    order = sorted(places, key=lambda p: (-worth(p), rng.random()))
+    chosen: list[Nominate] = []
+    for level in sorted(due, reverse=True):
+        pick = None
+        for p in order:
+            n = Nominate(power, level, game.units[p].location)
+            if not nomination_problem(game.variant, state, game.units, n, chosen):
+                pick = n
+                order.remove(p)
+                break
+        if pick is None:
+            pick = Nominate(power, level)
+            if nomination_problem(game.variant, state, game.units, pick, chosen):
+                continue
+        chosen.append(pick)
+    return chosen
