@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 
 from ..errors import BotError
 from ..game import Game
@@ -52,7 +52,8 @@ from ..orders import Hold, Nominate, Order, order_power
 from ..randomgame import random_orders
 from ..seats import DEFAULT_LEVEL, LEVELS, MAX_SEED, Seat, phase_seed
 from . import cluster, heuristic
-from .values import Values
+from .search import Search
+from .values import Values, graph_of
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -80,21 +81,39 @@ def _check(game: Game, powers: Sequence[str], level: str, seed: int) -> None:
         raise BotError("this is a view of the game: only the game master's game has orders to make")
 
 
-def _orders_now(game: Game, power: str, level: str, rng: random.Random, deadline: float | None) -> list[Order]:
-    """``power``'s orders for the current phase (the arguments checked)."""
+#: a computer player's work, in steps: it yields how much of it is done (0 to 1) between them, and returns
+#: the orders
+Job = Generator[float, None, list[Order]]
+
+
+def _job(game: Game, power: str, level: str, seed: int, budget_ms: float | None) -> Job:
+    """``power``'s orders for the current phase (the arguments checked), worked out in steps (it yields
+    between them, each a few milliseconds): :func:`bot_orders` runs it through, a :class:`Thinker` a slice
+    at a time. ``budget_ms`` counts the time spent in the steps only."""
+    rng = random.Random(seed)
     kind = game.phase.kind
     if level == "random":
         return random_orders(game, rng, powers=[power])
+    for _ in graph_of(game.variant).warm():
+        yield 0.0
     seen = cluster.view_for(game, power) if cluster.is_secret(game) else game
     if kind == "retreat":
-        return heuristic.retreat_orders(seen, power, rng)
+        return _legal(game, heuristic.retreat_orders(seen, power, rng))
     if kind == "adjustment":
-        return heuristic.adjustment_orders(seen, power, rng)
+        return _legal(game, heuristic.adjustment_orders(seen, power, rng))
     values = Values(seen, power, "movement")
     if level == "search":
-        from .search import search_orders
-
-        orders = search_orders(seen, power, rng, values, deadline)
+        yield 0.0
+        search = Search(seen, power, rng, values, strengths=cluster.strengths(seen))
+        spent = 0.0
+        while True:
+            started = time.perf_counter()
+            finished = search.advance()
+            spent += time.perf_counter() - started
+            if finished or (budget_ms is not None and spent * 1000 >= budget_ms):
+                break
+            yield search.used / search.iterations
+        orders = search.best()
     else:
         orders = heuristic.movement_orders(seen, power, rng, values)
     best = max((values.of(u.type, u.location) for u in seen.units.values()), default=0.0)
@@ -104,7 +123,7 @@ def _orders_now(game: Game, power: str, level: str, rng: random.Random, deadline
         return values.of(u.type, u.location) if u is not None else best
 
     nominations = cluster.nominations(seen, power, worth, rng)
-    return [*orders, *nominations]
+    return _legal(game, [*orders, *nominations])
 
 
 def _legal(game: Game, orders: list[Order]) -> list[Order]:
@@ -125,10 +144,13 @@ def bot_orders(
     """The orders for ``power`` in the current phase, always legal and the same for the same game, power,
     level and seed (see the module's docstring)."""
     _check(game, [power], level, seed)
-    rng = random.Random(seed)
-    deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
-    orders = _orders_now(game, power, level, rng, deadline)
-    return [o for o in _legal(game, orders) if order_power(o) == power]
+    job = _job(game, power, level, seed, budget_ms)
+    while True:
+        try:
+            next(job)
+        except StopIteration as done:
+            orders: list[Order] = done.value
+            return [o for o in orders if order_power(o) == power]
 
 
 def computer_orders(game: Game) -> dict[str, list[Order]]:
@@ -154,9 +176,9 @@ def play_computer(game: Game) -> dict[str, list[Order]]:
 
 class Thinker:
     """The orders of several powers, worked out in slices: ``step(ms)`` does about ``ms`` of work and says
-    whether all are done; :meth:`orders` has them once done. Each power's orders are those of
-    :func:`bot_orders` with the same arguments (the search, given no budget, stops at its iteration count,
-    so the slices do not change its answer)."""
+    whether all are done; :meth:`orders` has them once done. Each power's orders are those
+    :func:`bot_orders` gives with the same arguments: the work is the same, cut into slices (the search's
+    budget, if any, counts the time in its slices)."""
 
     def __init__(
         self,
@@ -169,27 +191,35 @@ class Thinker:
         _check(game, powers, level, seed)
         self.game, self.powers, self.level, self.seed, self.budget_ms = game, list(powers), level, seed, budget_ms
         self._done: dict[str, list[Order]] = {}
-        self._next = 0
+        self._job: Job | None = None
+        self._part = 0.0  # how much of the current power's work is done
 
     def step(self, ms: float = 25.0) -> bool:
-        """Work for about ``ms`` (at least one power's orders); True once every power's orders are made."""
+        """Work for about ``ms`` (at least one step); True once every power's orders are made."""
         start = time.perf_counter()
-        while self._next < len(self.powers):
-            power = self.powers[self._next]
-            self._done[power] = bot_orders(self.game, power, self.level, self.seed, self.budget_ms)
-            self._next += 1
+        while len(self._done) < len(self.powers):
+            power = self.powers[len(self._done)]
+            if self._job is None:
+                self._job = _job(self.game, power, self.level, self.seed, self.budget_ms)
+            try:
+                self._part = next(self._job)
+            except StopIteration as done:
+                self._done[power] = [o for o in done.value if order_power(o) == power]
+                self._job, self._part = None, 0.0
             if (time.perf_counter() - start) * 1000 >= ms:
                 break
-        return self._next >= len(self.powers)
+        return self.finished
 
     @property
     def progress(self) -> float:
-        """How much is done, from 0.0 to 1.0."""
-        return self._next / len(self.powers) if self.powers else 1.0
+        """How much is done, from 0.0 to 1.0 (by powers, and within a search by its adjudications)."""
+        if not self.powers:
+            return 1.0
+        return min(1.0, (len(self._done) + self._part) / len(self.powers))
 
     @property
     def finished(self) -> bool:
-        return self._next >= len(self.powers)
+        return len(self._done) >= len(self.powers)
 
     def orders(self) -> dict[str, list[Order]]:
         """The orders made so far, by power: every power's, complete and legal, once finished."""

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 
 from ..cluster_rules import GM, cluster_state, nomination_problem, nominations_due
-from ..cluster_views import join_parts, pending_nominations, public_data, secret_parts
+from ..cluster_views import join_parts, known_strengths, pending_nominations, public_data, secret_parts
 from ..game import Game
 from ..orders import Nominate
 
@@ -27,9 +27,16 @@ def is_secret(game: Game) -> bool:
 
 
 def view_for(game: Game, power: str) -> Game:
-    """What a player of ``power`` sees of ``game`` (a Cluster game master's game): its public view with
-    that power's secrets."""
-    return join_parts(public_data(game), [secret_parts(game)[power]])
+    """What a player of ``power`` sees of ``game``'s current position (a Cluster game master's game): its
+    public view with that power's secrets (the history left out: a bot decides from the position)."""
+    now = Game(game.variant, game.position)
+    return join_parts(public_data(now), [secret_parts(now)[power]])
+
+
+def strengths(game: Game) -> dict[str, int] | None:
+    """The unit strengths other than one that ``game`` (a power's view) knows, by province; None for a
+    game without multiple units."""
+    return known_strengths(game) if cluster_state(game.position.variant_state) is not None else None
 
 
 def nominations(game: Game, power: str, worth: Callable[[str], float], rng: random.Random) -> list[Nominate]:

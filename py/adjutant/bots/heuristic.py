@@ -71,7 +71,11 @@ def movement_orders(
     season = game.phase.season
     c = Candidates(game.variant, game.units, season)
     options: dict[str, list[tuple[float, str]]] = {}
+    keep = _must_stay(game, power, mine, values) if season == "fall" else set()
     for prov, u in sorted(mine.items()):
+        if prov in keep:
+            options[prov] = [(float("inf"), u.location)]
+            continue
         table = values.value[u.type]
         adjacent = [d for d in c.move_targets(prov) if game.variant.can_move(u.type, u.location, d)]
         places = [u.location, *adjacent]
@@ -103,6 +107,19 @@ def movement_orders(
         dest[prov] = choice
         taken[target] = prov
     return _coordinate(game, power, mine, dest, options, values, c)
+
+
+def _must_stay(game: Game, power: str, mine: Mapping[str, Unit], values: Values) -> set[str]:
+    """In the fall, the units that stay where they are: on a supply centre not yet ours (staying takes it),
+    or on one of ours that another power could move into (leaving would lose it)."""
+    centres = game.position.centres
+    out = set()
+    for prov in mine:
+        if prov not in game.variant.centre_set:
+            continue
+        if centres.get(prov) != power or values.competition.get(prov, 0) > 0:
+            out.add(prov)
+    return out
 
 
 def _coordinate(

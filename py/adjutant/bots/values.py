@@ -15,10 +15,11 @@ True
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from operator import mul
 
 from ..game import Game
-from ..kinds import UnitType
+from ..kinds import UNIT_TYPES, UnitType
 from ..orders import Unit
 from ..variant import Variant, province_of
 
@@ -37,24 +38,94 @@ WEIGHTS: dict[str, tuple[int, int, tuple[int, ...], int, int]] = {
 
 
 class Graph:
-    """A variant's places for each unit type and their neighbours there (fixed for the variant)."""
+    """A variant's places for each unit type and their neighbours there (fixed for the variant), also as
+    indices into the places (the values are spread over them as lists, for speed)."""
 
     def __init__(self, variant: Variant) -> None:
         self.places: dict[UnitType, tuple[str, ...]] = {}
         self.near: dict[UnitType, dict[str, tuple[str, ...]]] = {}
-        #: the provinces a unit of either type standing in a province could move to (for strength)
-        self.reach: dict[str, frozenset[str]] = {}
+        #: by unit type: each place's neighbours' indices, and its province
+        self.links: dict[UnitType, tuple[tuple[int, ...], ...]] = {}
+        self.province: dict[UnitType, tuple[str, ...]] = {}
         reach: dict[str, set[str]] = {}
-        for t in ("A", "F"):
+        for t in UNIT_TYPES:
             places = tuple(
                 loc for prov in variant.provinces for loc in variant.locations(prov) if variant.can_stand(t, loc)
             )
             self.places[t] = places
             table = {loc: tuple(d for d in variant.neighbours(t, loc) if variant.can_stand(t, d)) for loc in places}
             self.near[t] = table
+            index = {loc: i for i, loc in enumerate(places)}
+            self.links[t] = tuple(tuple(index[d] for d in table[loc]) for loc in places)
+            self.province[t] = tuple(province_of(loc) for loc in places)
             for loc, ds in table.items():
                 reach.setdefault(loc, set()).update(province_of(d) for d in ds)
+        #: the provinces a unit standing at a place could move to (for strength and competition)
         self.reach = {loc: frozenset(ps) for loc, ps in reach.items()}
+        #: the supply centres, in the order of the columns of :meth:`spread`
+        self.centres = tuple(variant.centres)
+        self._steps: dict[UnitType, list[list[list[float]]]] = {}
+        self._spread: dict[tuple[UnitType, tuple[int, ...]], list[list[float]]] = {}
+
+    def spread(self, unit_type: UnitType, weights: tuple[int, ...]) -> list[list[float]]:
+        """For each place of ``unit_type`` (a row), how much of each centre's worth (a column) reaches it:
+        the worth spread step by step (each step a place's worth and its neighbours', over five), the
+        steps weighted by ``weights``. The spreading is linear, so this is worked out once per variant and
+        a power's values are one product of it with the centres' worths."""
+        key = (unit_type, weights)
+        found = self._spread.get(key)
+        if found is None:
+            steps = self._step_table(unit_type, len(weights))
+            width = len(self.centres)
+            found = []
+            for i in range(len(self.places[unit_type])):
+                row = [0.0] * width
+                for w, table in zip(weights, steps, strict=False):
+                    row = [a + w * b for a, b in zip(row, table[i], strict=True)]
+                found.append(row)
+            self._spread[key] = found
+        return found
+
+    def _step_table(self, unit_type: UnitType, count: int) -> list[list[list[float]]]:
+        """The share of each centre's worth at each place after 0, 1, ... ``count - 1`` steps."""
+        for _ in self.prepare(unit_type, count):
+            pass
+        return self._steps[unit_type]
+
+    def prepare(self, unit_type: UnitType, count: int = STEPS) -> Iterator[None]:
+        """Work out the tables of :meth:`_step_table` one step at a time (yielding after each): the first
+        use of a variant's values costs tens of steps of a few milliseconds, which a page spreads out."""
+        steps = self._steps.get(unit_type)
+        if steps is None:
+            column = {c: k for k, c in enumerate(self.centres)}
+            width = len(self.centres)
+            first = []
+            for p in self.province[unit_type]:
+                row = [0.0] * width
+                if p in column:
+                    row[column[p]] = 1.0
+                first.append(row)
+            steps = self._steps[unit_type] = [first]
+            yield
+        links = self.links[unit_type]
+        while len(steps) < count:
+            last = steps[-1]
+            nxt = []
+            for i, near in enumerate(links):
+                row = list(last[i])
+                for j in near:
+                    row = [a + b for a, b in zip(row, last[j], strict=True)]
+                nxt.append([x / 5 for x in row])
+            steps.append(nxt)
+            yield
+
+    def warm(self) -> Iterator[None]:
+        """Work out every table the values of any phase need, a step at a time (see :meth:`prepare`)."""
+        for t in UNIT_TYPES:
+            yield from self.prepare(t)
+            for weights in sorted({w[2] for w in WEIGHTS.values()}):
+                self.spread(t, weights)
+                yield
 
 
 _GRAPHS: weakref.WeakKeyDictionary[Variant, Graph] = weakref.WeakKeyDictionary()
@@ -125,20 +196,14 @@ class Values:
             else:
                 # an unowned centre is worth a small power's size: it can be taken, and no one will miss it
                 base[c] = attack_w * (size(counts[owner]) if owner is not None else size(0))
+        worth = [float(base.get(c, 0)) for c in graph.centres]
         self.value: dict[UnitType, dict[str, float]] = {}
-        for t in ("A", "F"):
-            places = graph.places[t]
-            links = graph.near[t]
-            prox = {loc: float(base.get(province_of(loc), 0)) for loc in places}
-            total = {loc: steps[0] * x for loc, x in prox.items()}
-            for w in steps[1:]:
-                prox = {loc: (prox[loc] + sum(prox[d] for d in links[loc])) / 5 for loc in places}
-                for loc, x in prox.items():
-                    total[loc] += w * x
-            for loc in places:
-                p = province_of(loc)
-                total[loc] += strength_w * own.get(p, 0) - competition_w * competition.get(p, 0)
-            self.value[t] = total
+        for t in UNIT_TYPES:
+            spread = graph.spread(t, steps)
+            self.value[t] = {
+                loc: sum(map(mul, row, worth)) + strength_w * own.get(p, 0) - competition_w * competition.get(p, 0)
+                for loc, p, row in zip(graph.places[t], graph.province[t], spread, strict=True)
+            }
 
     def of(self, unit_type: UnitType, location: str) -> float:
         """The value of ``location`` for a unit of ``unit_type`` (a place it cannot stand: very low)."""
