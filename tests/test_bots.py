@@ -9,7 +9,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from adjutant.bots import LEVELS, BotError, Thinker, bot_orders, computer_orders, play_computer
 from adjutant.bots.selfplay import play_game
 from adjutant.cli import main
@@ -33,7 +32,7 @@ class Referee:
         #: the level of each power in the game watched (a random player's orders are not coordinated)
         self.levels: dict[str, str] = {}
 
-    def __call__(self, game: Game, power: str, orders: list[Order]) -> None:
+    def __call__(self, game: Game, power: str, orders: list[Order], _seconds: float) -> None:
         for o in orders:
             check = game.check_order(o)
             if check.verdict != "legal" or order_power(o) != power:

@@ -238,7 +238,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     for n in range(args.games):
         seed = args.seed + n
 
-        def year_end(game: Game, power: str, orders: object) -> None:
+        def year_end(game: Game, power: str, orders: object, seconds: float) -> None:
             if power == powers[0] and game.phase.season == "spring" and game.phase.kind == "movement":
                 print(f"  {game.phase.year}: " + _centres_line(game))
 

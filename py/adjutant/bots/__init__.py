@@ -123,6 +123,7 @@ def _job(game: Game, power: str, level: str, seed: int, budget_ms: float | None)
         return values.of(u.type, u.location) if u is not None else best
 
     nominations = cluster.nominations(seen, power, worth, rng)
+    orders = cluster.own_orders(seen, power, orders, values)
     return _legal(game, [*orders, *nominations])
 
 

@@ -17,7 +17,10 @@ from collections.abc import Callable
 from ..cluster_rules import GM, cluster_state, nomination_problem, nominations_due
 from ..cluster_views import join_parts, known_strengths, pending_nominations, public_data, secret_parts
 from ..game import Game
-from ..orders import Nominate
+from ..legal import Candidates
+from ..orders import Hold, Mattermit, Move, Nominate, Order, Research
+from ..variant import province_of
+from .values import Values
 
 
 def is_secret(game: Game) -> bool:
@@ -68,3 +71,39 @@ def nominations(game: Game, power: str, worth: Callable[[str], float], rng: rand
                 continue
         chosen.append(pick)
     return chosen
+
+
+def own_orders(game: Game, power: str, orders: list[Order], values: Values) -> list[Order]:
+    """Cluster's own orders in place of some of ``power``'s (in a power's view ``game``): a unit that would
+    only hold, with no other power's unit next to it, researches a place no one has researched (to learn
+    Transfer or Mattermission from a site); a unit on a site it may mattermit from goes to the most
+    valuable place it can reach that way, if that is worth more than any place next to it and none of ours
+    goes there. Transfer is left to players (its worth depends on strengths a power cannot see)."""
+    state = cluster_state(game.position.variant_state)
+    if state is None:
+        return orders
+    searched = {prov for _, prov, _ in state.research} | set(state.found.get(power, {}))
+    going = {province_of(o.dest) for o in orders if isinstance(o, Move)}
+    going |= {o.unit.province for o in orders if not isinstance(o, (Move, Nominate))}  # type: ignore[union-attr]
+    c = Candidates(game.variant, game.units, game.phase.season, state)
+    out: list[Order] = []
+    for o in orders:
+        if isinstance(o, Nominate) or not hasattr(o, "unit"):
+            out.append(o)
+            continue
+        u = o.unit
+        offered = c.of(u.province)
+        jumps = [x for x in offered if isinstance(x, Mattermit) and province_of(x.dest) not in going]
+        if jumps:
+            best = max(jumps, key=lambda x: values.of(u.type, x.dest))
+            near = max((values.of(u.type, d) for d in game.variant.neighbours(u.type, u.location)), default=0.0)
+            if values.of(u.type, best.dest) > max(near, values.of(u.type, u.location)):
+                going.add(province_of(best.dest))
+                out.append(best)
+                continue
+        quiet = values.competition.get(u.province, 0) == 0
+        if isinstance(o, Hold) and quiet and u.province not in searched and Research(u) in offered:
+            out.append(Research(u))
+            continue
+        out.append(o)
+    return out

@@ -86,19 +86,34 @@ def movement_orders(
             options[prov] = ranked(places, table, rng)
     dest: dict[str, str] = {}  # unit's province -> its chosen location (its own: it stays)
     taken: dict[str, str] = {}  # province -> the province of our unit going there (or staying)
+    helping: dict[str, str] = {}  # unit's province -> the province of our unit it supports
+    units = game.units
     order = sorted(mine)
     rng.shuffle(order)
     waiting = list(order)
     deferred: set[str] = set()
     while waiting:
         prov = waiting.pop(0)
-        scored = [x for x in options[prov] if province_of(x[1]) not in taken]
-        if not scored:  # every place is ours already: stay (a support is found below)
-            dest[prov] = mine[prov].location
-            taken.setdefault(prov, prov)
-            continue
+        scored = options[prov]
         choice = scored[pick(scored, rng)][1]
         target = province_of(choice)
+        other = taken.get(target)
+        if other is not None and other != prov:
+            # one of ours goes (or stays) where this one would go: it supports it there if a fight is
+            # likely (DumbBot's rule), else it goes to the best place still free
+            enemy = target in units and units[target].power != power
+            if (enemy or values.competition.get(target, 0) > 0) and target in c.target_provinces(prov):
+                helping[prov] = other
+                dest[prov] = mine[prov].location
+                taken.setdefault(prov, prov)
+                continue
+            free = [x for x in scored if province_of(x[1]) not in taken]
+            if not free:  # every place is ours already: stay (a support may be found below)
+                dest[prov] = mine[prov].location
+                taken.setdefault(prov, prov)
+                continue
+            choice = free[pick(free, rng)][1]
+            target = province_of(choice)
         if target != prov and target in mine and target not in dest and prov not in deferred:
             # another of ours stands there and has not chosen yet: let it choose first
             deferred.add(prov)
@@ -106,7 +121,7 @@ def movement_orders(
             continue
         dest[prov] = choice
         taken[target] = prov
-    return _coordinate(game, power, mine, dest, options, values, c)
+    return _coordinate(game, power, mine, dest, helping, values, c)
 
 
 def _must_stay(game: Game, power: str, mine: Mapping[str, Unit], values: Values) -> set[str]:
@@ -127,11 +142,11 @@ def _coordinate(
     power: str,
     mine: Mapping[str, Unit],
     dest: dict[str, str],
-    options: Mapping[str, list[tuple[float, str]]],
+    helping: Mapping[str, str],
     values: Values,
     c: Candidates,
 ) -> list[Order]:
-    """Orders from each unit's chosen place, made to work together."""
+    """Orders from each unit's chosen place (and the unit it chose to support), made to work together."""
     staying = {p for p, d in dest.items() if province_of(d) == p}
     moving = {p: province_of(d) for p, d in dest.items() if province_of(d) != p}
     # a move into a province where ours stays, or a swap with one of ours, would bounce: stay instead
@@ -153,12 +168,18 @@ def _coordinate(
     for p in sorted(staying):
         u = mine[p]
         orders[p] = Hold(u)
+        reach = c.target_provinces(p)
+        helped = helping.get(p)
+        if helped is not None:
+            to = moving.get(helped, helped)
+            if to in reach or to == helped and helped in reach:
+                orders[p] = Support(u, helped, to) if helped in moving else Support(u, helped)
+                continue
         threatened = values.competition.get(p, 0) > 0
         if threatened and p in v.centre_set:
             continue  # it holds its centre
         # support one of our attacks it can reach, the one most contested first
         best: tuple[float, Order] | None = None
-        reach = c.target_provinces(p)
         for q, to in moving.items():
             if to in reach and to != p:
                 need = values.competition.get(to, 0) + (1 if to in units and units[to].power != power else 0)

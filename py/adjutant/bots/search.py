@@ -148,7 +148,7 @@ class Search:
                     if self.used >= self.iterations:
                         return
                     cand = self._with(prov, alt)
-                    if self._key(cand) in tried:
+                    if cand is None or self._key(cand) in tried:
                         continue
                     tried.add(self._key(cand))
                     score = yield from self._score(cand)
@@ -191,11 +191,15 @@ class Search:
             found = self._rows[order] = checked_order(self.game.variant, order, self.game.phase.season, self.game.units)
         return found
 
-    def _with(self, prov: str, alt: UnitOrder) -> dict[str, UnitOrder]:
+    def _with(self, prov: str, alt: UnitOrder) -> dict[str, UnitOrder] | None:
         """The best set with the unit in ``prov`` given ``alt``: a support of ours for what it did before
-        becomes a hold."""
-        cand = {**self._best, prov: alt}
+        becomes a hold. None if ``alt`` would stay where another of ours is moving to."""
         went = province_of(alt.dest) if isinstance(alt, Move) else None
+        if went is None and any(
+            isinstance(o, Move) and province_of(o.dest) == prov for q, o in self._best.items() if q != prov
+        ):
+            return None
+        cand = {**self._best, prov: alt}
         for q, o in self._best.items():
             if isinstance(o, Support) and o.target == prov and o.dest != went:
                 cand[q] = Hold(o.unit)

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 
 from ..game import Game
@@ -14,8 +15,9 @@ from ..orders import Order
 from ..seats import DEFAULT_LEVEL, Seat, phase_seed
 from . import bot_orders
 
-#: what :func:`play_game` calls with each power's orders before they are given (the game, the power, them)
-Watcher = Callable[[Game, str, list[Order]], None]
+#: what :func:`play_game` calls with each power's orders before they are given: the game, the power, the
+#: orders, and the seconds they took to make
+Watcher = Callable[[Game, str, list[Order], float], None]
 
 
 def play_game(
@@ -35,9 +37,10 @@ def play_game(
     last = game.variant.first_year + years
     while game.phase.year < last and not game.over:
         for power, seat in sorted(game.computer.items()):
+            started = time.perf_counter()
             orders = bot_orders(game, power, seat.level, phase_seed(seat, str(game.phase), power))
             if watch is not None:
-                watch(game, power, orders)
+                watch(game, power, orders, time.perf_counter() - started)
             for o in orders:
                 game.add_order(o)
         game.adjudicate()
