@@ -147,13 +147,13 @@ class Search:
                 for alt in self._alternatives(prov):
                     if self.used >= self.iterations:
                         return
-                    cand = self._with(prov, alt)
-                    if cand is None or self._key(cand) in tried:
+                    changed = self._with(prov, alt)
+                    if changed is None or self._key(changed) in tried:
                         continue
-                    tried.add(self._key(cand))
-                    score = yield from self._score(cand)
+                    tried.add(self._key(changed))
+                    score = yield from self._score(changed)
                     if score > best_score:
-                        self._best, best_score, improved = cand, score, True
+                        self._best, best_score, improved = changed, score, True
             if not improved:
                 return
 
