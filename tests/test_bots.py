@@ -157,6 +157,10 @@ def test_computer_seats_replay_from_the_file_and_the_link() -> None:
         game.adjudicate()
     now = computer_orders(game)
     assert now
+    thinker = Thinker.for_seats(game)
+    while not thinker.step(5.0):
+        pass
+    assert {p: os for p, os in thinker.orders().items() if os} == now
     assert computer_orders(loads(dumps(game))) == now
     assert computer_orders(decode_link(encode_link(game))) == now
 

@@ -20,6 +20,9 @@ The API::
         the same for several powers, in slices (for a page whose main thread must never block):
         ``step(ms)`` works about ``ms`` and says whether it has finished; ``progress`` (0 to 1);
         ``orders()``, per power, complete once finished.
+    Thinker.for_seats(game, powers=None, budget_ms=None)
+        a Thinker for the game's computer seats (each its own level and seed), whose orders are
+        computer_orders' (below).
     computer_orders(game) -> dict[str, list[Order]]
         the orders of every computer seat of the game (``game.computer``), each from its seat's seed and
         the phase (:func:`adjutant.seats.phase_seed`), so that replaying a game gives the same orders.
@@ -190,10 +193,21 @@ class Thinker:
         budget_ms: float | None = None,
     ) -> None:
         _check(game, powers, level, seed)
-        self.game, self.powers, self.level, self.seed, self.budget_ms = game, list(powers), level, seed, budget_ms
+        self.game, self.powers, self.budget_ms = game, list(dict.fromkeys(powers)), budget_ms
+        #: each power's level and seed
+        self.plan = {power: (level, seed) for power in self.powers}
         self._done: dict[str, list[Order]] = {}
         self._job: Job | None = None
         self._part = 0.0  # how much of the current power's work is done
+
+    @classmethod
+    def for_seats(cls, game: Game, powers: Sequence[str] | None = None, budget_ms: float | None = None) -> Thinker:
+        """A Thinker for the computer seats of ``game`` (``powers``: only those of them), each at its seat's
+        level with its seed for the phase: once finished, its orders are :func:`computer_orders`'s."""
+        seats = {p: s for p, s in sorted(game.computer.items()) if powers is None or p in powers}
+        thinker = cls(game, list(seats), DEFAULT_LEVEL, 0, budget_ms)
+        thinker.plan = {p: (s.level, phase_seed(s, str(game.phase), p)) for p, s in seats.items()}
+        return thinker
 
     def step(self, ms: float = 25.0) -> bool:
         """Work for about ``ms`` (at least one step); True once every power's orders are made."""
@@ -201,7 +215,8 @@ class Thinker:
         while len(self._done) < len(self.powers):
             power = self.powers[len(self._done)]
             if self._job is None:
-                self._job = _job(self.game, power, self.level, self.seed, self.budget_ms)
+                level, seed = self.plan[power]
+                self._job = _job(self.game, power, level, seed, self.budget_ms)
             try:
                 self._part = next(self._job)
             except StopIteration as done:
