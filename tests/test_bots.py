@@ -296,3 +296,27 @@ def test_selfplay_prints_the_centres_of_each_game(capsys: pytest.CaptureFixture[
     assert main(["selfplay", "narnia"]) == 1
     assert main(["selfplay", "standard", "--level", "genius"]) == 1
     assert main(["selfplay", "standard", "--games", "0"]) == 1
+
+
+def test_a_cluster_bot_plays_from_what_its_power_may_see() -> None:
+    """Two Cluster games that differ only in what no player knows yet (the sites, drawn from the game's
+    seed): a bot gives the same orders in both, at every level; and it nominates its multiple units."""
+    from adjutant.bots.cluster import view_for
+    from adjutant.cluster_views import new_game
+
+    one, other = new_game(seed=11), new_game(seed=12)
+    assert one.position.variant_state != other.position.variant_state
+    for p in one.variant.powers:
+        for o in bot_orders(one, p, seed=1):
+            one.add_order(o)
+    one.adjudicate()
+    seen = view_for(one, "germany").position.variant_state
+    assert seen.view == "germany" and not seen.sites and seen.seed is None  # type: ignore[attr-defined]
+    hidden = {p: a for p, a in one.position.variant_state.auras.items() if not a.revealed}  # type: ignore[union-attr]
+    assert hidden and {p for p in hidden if one.units[p].power != "germany"}.isdisjoint(seen.auras)  # type: ignore[attr-defined]
+    assert {p for p in hidden if one.units[p].power == "germany"} <= set(seen.auras)  # type: ignore[attr-defined]
+    one = new_game(seed=11)
+    for level in LEVELS:
+        mine = bot_orders(one, "germany", level, seed=3)
+        assert mine == bot_orders(other, "germany", level, seed=3)
+        assert {o.level for o in mine if isinstance(o, Nominate)} == {3, 2}
