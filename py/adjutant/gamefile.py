@@ -29,12 +29,14 @@ from .limits import MAX_FILE_BYTES, read_json
 from .orders import POWER_ORDERS, Unit
 from .phases import Dislodgement, Phase
 from .rulebook import file_sections, rules_for
+from .seats import seats_from_data, seats_to_data
 from .variant import Variant, load_variant, province_of
 
 FORMAT = "adjutant-game"
 #: version 2 adds a variant's own section (Cluster's "cluster", :attr:`VariantRules.file_key
-#: <adjutant.variant_rules.VariantRules.file_key>`) and the views of a game; a game without one is still
-#: written as version 1, which every earlier reader reads
+#: <adjutant.variant_rules.VariantRules.file_key>`), the views of a game and the computer seats
+#: ("computer", :mod:`adjutant.seats`); a game without them is still written as version 1, which every
+#: earlier reader reads
 VERSION = 2
 #: refuse anything larger before parsing it (the page's "Open file" refuses the same)
 MAX_BYTES = MAX_FILE_BYTES
@@ -55,10 +57,13 @@ def to_data(game: Game) -> dict[str, Any]:
         return view_to_data(game)
     data = position_data(game.position)
     section = rules.file_section(state)
-    data.update({"format": FORMAT, "version": 1 if section is None else 2, "variant": game.variant.id})
+    version = 1 if section is None and not game.computer else 2
+    data.update({"format": FORMAT, "version": version, "variant": game.variant.id})
     data = {k: data[k] for k in ("format", "version", "variant", *data) if k in data}
     if section is not None and rules.file_key is not None:
         data[rules.file_key] = section
+    if game.computer:
+        data["computer"] = seats_to_data(game.computer)
     orders = game.written_orders()
     if orders:
         data["orders"] = orders
@@ -144,6 +149,8 @@ def from_data(data: Any) -> Game:
     if rules.file_key is not None:
         start = rules.state_from_file(game.variant, data.get(rules.file_key))
         game.position = replace(game.position, variant_state=start)
+    if data.get("computer") is not None:
+        game.computer = seats_from_data(data["computer"], game.variant.powers, "the game file")
     history = data.get("history", [])
     _expect(isinstance(history, list), "history must be a list")
     played = sum(1 for rec in history if not (isinstance(rec, dict) and rec.get("skipped")))
@@ -249,6 +256,8 @@ def view_to_data(game: Game) -> dict[str, Any]:
     view = rules.view_of(state)
     data: dict[str, Any] = {"format": FORMAT, "version": 2, "variant": game.variant.id, "view": view}
     data.update(position_data(game.position))
+    if game.computer:
+        data["computer"] = seats_to_data(game.computer)
     data[key] = rules.state_to_data(state)
     data["history"] = [record_data(r) for r in game.history]
     data["snapshots"] = [{**position_data(p), key: rules.state_to_data(p.variant_state)} for p in game.snapshots]
@@ -281,6 +290,8 @@ def view_from_data(data: Any) -> Game:
     _expect(rules.view_of(state) == data.get("view"), f"the view does not match its {key} section")
     history = [_view_record(variant, rec) for rec in history_data]
     game = Game(variant, position, history, None, None, [_view_position(variant, s) for s in snapshots])
+    if data.get("computer") is not None:
+        game.computer = seats_from_data(data["computer"], variant.powers, "the game file")
     if any(rules.game_id(p.variant_state) != rules.game_id(state) for p in game.snapshots):
         raise GameFileError("the snapshots are from another game")
     winner = data.get("winner")
