@@ -8,6 +8,7 @@ import asyncio
 
 import pytest
 from adjutant import AdjutantError, Game
+from adjutant.bots import bot_orders, computer_orders
 from adjutant.orders import format_order
 from adjutant_ui import computer
 from adjutant_ui.session import Session
@@ -31,7 +32,7 @@ def run(game: Game, powers: list[str], level: str = "random", stop_after: int | 
         pauses += 1
 
     orders = asyncio.run(computer.think(
-        game, computer.plans(game, powers, level, seed=3), pause, lambda p: seen.append(p.done),
+        game, computer.thinkers(game, powers, level, seed=3), pause, lambda p: seen.append(p.done),
         lambda: stop_after is not None and pauses >= stop_after))
     return orders, pauses, seen  # type: ignore[return-value]
 
@@ -71,7 +72,7 @@ def test_an_adjustment_phase_is_filled_only_for_a_power_that_gave_nothing() -> N
 
 
 def test_thinking_pauses_between_slices_reports_progress_and_stops_when_told() -> None:
-    game = seated(["austria", "england", "france"], "heuristic")
+    game = Game.new("standard")  # (no seats: the powers are thought for at the level asked, Strong)
     orders, pauses, seen = run(game, ["austria", "england", "france"], "search")
     assert orders is not None and sorted(orders) == ["austria", "england", "france"]
     assert pauses >= 1 and seen == sorted(seen) and seen[-1] == 1.0
@@ -80,11 +81,14 @@ def test_thinking_pauses_between_slices_reports_progress_and_stops_when_told() -
     assert not game.all_orders()  # thinking changes nothing in the game
 
 
-def test_each_seat_thinks_at_its_own_level_and_the_rest_at_the_level_asked() -> None:
+def test_a_seat_thinks_as_its_seat_plays_and_the_rest_at_the_level_asked() -> None:
+    """A computer seat's orders are those the engine gives the seat (so a shared game replays); a power
+    the sandbox asks the computer to fill is thought for at the level and seed asked."""
     game = seated(["italy"], "search")
-    plans = computer.plans(game, ["italy", "france"], "random", seed=5)
-    assert [(p.level, p.powers) for p in plans] == [("search", ("italy",)), ("random", ("france",))]
-    assert plans[0].seed == 7 and plans[1].seed == 5
+    orders, _, _ = run(game, ["italy", "france"], "random")
+    assert orders is not None
+    assert orders["italy"] == computer_orders(game)["italy"]
+    assert orders["france"] == bot_orders(game, "france", "random", 3)
 
 
 def test_what_the_page_says_of_the_computer_players() -> None:

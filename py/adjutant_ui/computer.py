@@ -14,12 +14,10 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import NamedTuple
 
 from adjutant import AdjutantError
-from adjutant.bots import LEVELS, Thinker
+from adjutant.bots import DEFAULT_LEVEL, LEVELS, Thinker
 from adjutant.game import Game
 from adjutant.orders import POWER_ORDERS, Order
 
-#: the level a new computer player gets unless told otherwise
-DEFAULT_LEVEL = "heuristic"
 #: each level's name on the page, and what it means for a newcomer
 LEVEL_NAMES = {"random": "Easy", "heuristic": "Normal", "search": "Strong"}
 LEVEL_HINTS = {
@@ -108,27 +106,21 @@ def with_note(message: str, game: Game) -> str:
     return f"{head}\n\n{note}\n\n{link}\n" if sep else f"{message.rstrip()}\n\n{note}\n"
 
 
-class Plan(NamedTuple):
-    """The powers one Thinker orders: those seated at the same level and seed."""
-
-    level: str
-    seed: int
-    powers: tuple[str, ...]
-
-
-def plans(game: Game, powers: Iterable[str], level: str | None = None, seed: int = 0) -> list[Plan]:
-    """The thinking that orders ``powers``: those the computer plays at their seat's level and seed, the
-    others (a sandbox's powers the computer is asked to fill) at ``level`` and ``seed``."""
-    grouped: dict[tuple[str, int], list[str]] = {}
-    for power in powers:
-        seat = game.computer.get(power)
-        key = (seat.level, seat.seed) if seat is not None else (level or DEFAULT_LEVEL, seed)
-        grouped.setdefault(key, []).append(power)
-    return [Plan(lv, sd, tuple(ps)) for (lv, sd), ps in grouped.items()]
+def thinkers(game: Game, powers: Iterable[str], level: str | None = None, seed: int = 0) -> list[Thinker]:
+    """The thinking that orders ``powers``: the computer's own seats each at its level with its seed for
+    the phase (the orders :func:`adjutant.bots.computer_orders` gives, so a shared game replays), the
+    others (a sandbox's powers the computer is asked to fill) at ``level`` with ``seed``."""
+    wanted = list(powers)
+    seats = [p for p in wanted if p in game.computer]
+    rest = [p for p in wanted if p not in game.computer]
+    out = [Thinker.for_seats(game, seats)] if seats else []
+    if rest:
+        out.append(Thinker(game, rest, level or DEFAULT_LEVEL, seed))
+    return out
 
 
 class Progress(NamedTuple):
-    """How far thinking has got: a fraction (0 to 1), and the powers being thought for now."""
+    """How far thinking has got: a fraction (0 to 1), and every power being thought for."""
 
     done: float
     powers: tuple[str, ...]
@@ -136,11 +128,10 @@ class Progress(NamedTuple):
 
 async def think(
     game: Game,
-    todo: list[Plan],
+    todo: list[Thinker],
     pause: Callable[[], Awaitable[object]],
     report: Callable[[Progress], None] = lambda progress: None,
     stopped: Callable[[], bool] = lambda: False,
-    budget_ms: float | None = None,
 ) -> dict[str, list[Order]] | None:
     """The orders of every power of ``todo``, thought in slices of :data:`SLICE_MS`, ``pause`` awaited
     after each (and ``report`` told the progress); None if ``stopped()`` said so at a pause. The game is
@@ -149,28 +140,26 @@ async def think(
     >>> import asyncio
     >>> game = Game.new("standard")
     >>> async def pause() -> None: pass
-    >>> orders = asyncio.run(think(game, plans(game, ["england"], "random", seed=1), pause))
+    >>> orders = asyncio.run(think(game, thinkers(game, ["england"], "random", seed=1), pause))
     >>> sorted(orders) == ["england"] and len(orders["england"]) == 3
     True
     """
-    total = sum(len(plan.powers) for plan in todo) or 1
+    everyone = tuple(p for thinker in todo for p in thinker.powers)
+    total = len(everyone) or 1
     finished = 0
     out: dict[str, list[Order]] = {}
-    for plan in todo:
-        thinker = Thinker(game, list(plan.powers), level=plan.level, seed=plan.seed, budget_ms=budget_ms)
+    for thinker in todo:
+        share = len(thinker.powers)
         while True:
             over = thinker.step(ms=SLICE_MS)
-            report(Progress((finished + len(plan.powers) * (1.0 if over else thinker.progress)) / total, plan.powers))
+            report(Progress((finished + share * thinker.progress) / total, everyone))
             if over:
                 break
             await pause()
             if stopped():
                 return None
-        for power, orders in thinker.orders().items():
-            out[power] = list(orders)
-        finished += len(plan.powers)
-        if stopped():
-            return None
+        out.update(thinker.orders())
+        finished += share
     return out
 
 

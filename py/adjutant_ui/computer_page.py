@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import js
 from adjutant import AdjutantError, load_variant
+from adjutant.bots import DEFAULT_LEVEL
 from pyodide.ffi import jsnull
 
 from . import computer, sealed
@@ -133,7 +134,7 @@ class ComputerPlayers:
         dialog = _id("computer-dialog")
         dialog.dataset.variant = variant_id
         power_boxes(_id("computer-mine"), [(p.id, p.name) for p in variant.powers.values()], "mine")
-        _fill_levels(_id("computer-new-level"), computer.DEFAULT_LEVEL)
+        _fill_levels(_id("computer-new-level"), DEFAULT_LEVEL)
         _id("computer-errors").replaceChildren()
         dialog.showModal()
 
@@ -189,7 +190,7 @@ class ComputerPlayers:
         """The new group game's dialog offers its powers as empty seats for the computer."""
         variant = load_variant(variant_id)
         power_boxes(_id("group-computer"), [(p.id, p.name) for p in variant.powers.values()], "empty")
-        _fill_levels(_id("group-computer-level"), computer.DEFAULT_LEVEL)
+        _fill_levels(_id("group-computer-level"), DEFAULT_LEVEL)
 
     # --- the panel --------------------------------------------------------------------------------
     def wire(self) -> None:
@@ -202,7 +203,7 @@ class ComputerPlayers:
         app.on(_id("computer-seats"), "change", self.on_seat)
         app.on(_id("computer-fill"), "click", self.on_fill)
         app.on(_id("computer-stop"), "click", self.on_stop)
-        _fill_levels(_id("computer-level"), computer.DEFAULT_LEVEL)
+        _fill_levels(_id("computer-level"), DEFAULT_LEVEL)
 
     @staticmethod
     def _say(text: str, kind: str = "info") -> None:
@@ -339,7 +340,7 @@ class ComputerPlayers:
         phase, busy = str(game.phase), _id("computer-busy")
         self.thinking, self.stop, self.said = True, False, -1
         active = _v(document.activeElement)
-        todo = computer.plans(game, powers, level, new_seed())
+        todo = computer.thinkers(game, powers, level, new_seed())
         self._say(f"The computer is thinking for {computer.names(game, powers)}…")
         _id("computer-progress").value = 0
         busy.hidden = False

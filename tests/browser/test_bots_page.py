@@ -24,7 +24,8 @@ WATCH = """(() => {
   window.__said = []; window.__progress = [];
   document.addEventListener("DOMContentLoaded", () => {
     const line = document.getElementById("computer-status"), bar = document.getElementById("computer-progress");
-    new MutationObserver(() => window.__said.push(line.textContent)).observe(line, {childList: true, characterData: true, subtree: true});
+    new MutationObserver(() => window.__said.push(line.textContent))
+      .observe(line, {childList: true, characterData: true, subtree: true});
     new MutationObserver(() => window.__progress.push(bar.value)).observe(bar, {attributes: true});
   });
 })();"""
@@ -36,7 +37,8 @@ HOLD_SLICES = """() => {
   let holding = true;
   window.__held = () => held.length;
   window.__release = () => { holding = false; held.splice(0).forEach(go => go()); };
-  window.adjutantPage = Object.freeze({...page, nextSlice: () => holding ? new Promise(go => held.push(go)) : page.nextSlice()});
+  const nextSlice = () => holding ? new Promise(go => held.push(go)) : page.nextSlice();
+  window.adjutantPage = Object.freeze({...page, nextSlice});
 }"""
 
 
