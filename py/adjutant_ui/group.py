@@ -23,7 +23,7 @@ from adjutant.game import Game
 from adjutant.limits import without_bidi_controls
 from pyodide.ffi import jsnull, to_js
 
-from . import cluster_group, saves, sealed
+from . import cluster_group, computer, saves, sealed
 from .session import Session
 
 if TYPE_CHECKING:
@@ -612,6 +612,7 @@ class GroupController:
         _id("group-dialog").dataset.variant = variant_id
         _id("group-errors").replaceChildren()
         self._generate()
+        self.app.computer.group_dialog(variant_id)
         _id("group-dialog").showModal()
 
     def _generate(self) -> None:
@@ -632,6 +633,7 @@ class GroupController:
             with self.busy(MAKING_KEYS):
                 game = Game.new(load_variant(variant_id))
                 group.public_body(game)  # a Cluster game is refused here, before any key is made
+                app.computer.seat_group_game(game)
                 made = await js.window.adjutantGroup.newGame(phrase)
                 session = Session(game)
                 self.pending = GroupState(session, _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
@@ -979,6 +981,7 @@ class GroupController:
     def _show_message(self, state: GroupState, fragment: str) -> None:
         base = str(js.location.href).split("#")[0]
         state.message = group.results_message(state.game, f"{base}#{fragment}", state.session.players_results_text())
+        state.message = computer.with_note(state.message, state.game)
         state.messaged = len(state.game.history)
         _id("players-message").value = state.message
         self.render()

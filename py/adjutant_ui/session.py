@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -564,9 +564,10 @@ class Session:
         check = self.game.check_order(order)
         return check.reason if check.verdict == "illegal" else ""
 
-    def unordered(self) -> list[str]:
+    def unordered(self, but: Collection[str] = ()) -> list[str]:
         """What adjudicating now would leave without an order: units (holding, or disbanded in a
-        retreat), and powers' builds or removals not used. Empty when everything is ordered."""
+        retreat), and powers' builds or removals not used, but those of the powers ``but`` names (the
+        computer gives theirs). Empty when everything is ordered."""
         game = self.game
         if not self.at_current or game.over:
             return []
@@ -579,12 +580,15 @@ class Session:
             return f"{power}: {unit.type} {variant.province_name(unit.location)}"
 
         if kind == "movement":
-            return [name(u) + " (will hold)" for u in game.units.values() if u.province not in given]
+            return [name(u) + " (will hold)" for u in game.units.values()
+                    if u.province not in given and u.power not in but]
         if kind == "retreat":
             return [name(d.unit) + " (will be disbanded)" for d in game.position.dislodged
-                    if d.unit.province not in given]
+                    if d.unit.province not in given and d.unit.power not in but]
         out = []
         for power, left in game.orders_due().items():
+            if power in but:
+                continue
             delta = game.adjustments().get(power, 0)
             what = "build" if delta > 0 else "removal"
             out.append(f"{variant.powers[power].name}: {left} {what}{'s' if left > 1 else ''} not ordered"
