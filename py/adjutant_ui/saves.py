@@ -193,8 +193,8 @@ MAX_NOTES = 200
 #: the longest line of that list kept (a refusal quotes at most a few hundred characters)
 MAX_NOTE = 2000
 #: the kinds of line the list has (adjutant_ui.group: a code taken in, the same again, an older one, one
-#: set aside beside orders in, one refused)
-NOTE_KINDS = ("kept", "same", "older", "aside", "rejected")
+#: set aside beside orders in, one refused, one not tried)
+NOTE_KINDS = ("kept", "same", "older", "aside", "rejected", "untried")
 
 
 @dataclass(frozen=True)
