@@ -614,7 +614,7 @@ class App:
             self.on(_id("embed-results"), "toggle", lambda e: self.post_height())
             return
         self.on(_id("new-game"), "click", self.on_new_game)
-        for dialog in ("group-dialog", "passphrase-dialog"):  # (see group.choosing)
+        for dialog in ("group-dialog", "passphrase-dialog", "computer-dialog"):  # (see group.choosing)
             self.on(_id(dialog), "close", lambda e: document.documentElement.removeAttribute("data-choosing"))
         self.on(_id("recent-open"), "click", self.on_open_recent)
         self.on(_id("orders-form"), "submit", self.on_orders)
@@ -1000,6 +1000,8 @@ class App:
             return
         if str(_id("game-kind").value) == "computer":  # the powers played here, and the computer's level
             self.computer.start_new(variant_id)
+            if bool(_id("computer-dialog").open):  # (not for a variant it refuses, with a message instead)
+                choosing()
             return
         if secret:  # the game master sets the passphrases first; the game starts when they are set
             group_game = str(_id("game-kind").value) == "group"
