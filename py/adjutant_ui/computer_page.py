@@ -103,8 +103,8 @@ class ComputerPlayers:
         """The powers the computer orders when Adjudicate is pressed (the warning of units without orders
         leaves them out)."""
         session = self.app.session
-        if session is None or not session.at_current:
-            return []
+        if session is None or not session.at_current or sealed.has_secrets(session.game):
+            return []  # (a game with secrets: no computer players in the page, docs/computer-players.md)
         return computer.to_order(session.game, computer.seated(session.game))
 
     def before_adjudicate(self, then: Callable[[], object]) -> bool:
