@@ -132,7 +132,7 @@ def from_data(data: Any) -> Game:
     _expect(isinstance(data, dict), "a game file is a JSON object")
     _expect(data.get("format") == FORMAT, f'this is not an Adjutant game file (no "format": "{FORMAT}")')
     version = data.get("version")
-    _expect(isinstance(version, int), "the game file has no version number")
+    _expect(type(version) is int, "the game file has no version number")
     _expect(version <= VERSION, f"this game file is version {version}; this Adjutant reads up to version {VERSION}")
     variant_id = data.get("variant")
     _expect(isinstance(variant_id, str), "the game file names no variant")
@@ -153,7 +153,7 @@ def from_data(data: Any) -> Game:
         game.computer = seats_from_data(data["computer"], game.variant.powers, "the game file")
     history = data.get("history", [])
     _expect(isinstance(history, list), "history must be a list")
-    played = sum(1 for rec in history if not (isinstance(rec, dict) and rec.get("skipped")))
+    played = sum(1 for rec in history if not (isinstance(rec, dict) and rec.get("skipped") is True))
     _expect(played <= MAX_PHASES, f"the game has {played} phases; Adjutant reads games of up to {MAX_PHASES}")
     for n, rec in enumerate(history):
         _expect(isinstance(rec, dict), f"history entry {n + 1} must be an object")
@@ -163,7 +163,7 @@ def from_data(data: Any) -> Game:
             phase = Phase.parse(phase_text)
         except AdjutantError as e:
             raise GameFileError(f"history entry {n + 1}: {e}") from None
-        if rec.get("skipped"):
+        if _skipped(rec):
             # skipped phases are added by the adjudication of the phase before
             done = game.history[n] if n < len(game.history) else None
             _expect(
@@ -240,6 +240,20 @@ def _give(game: Game, orders: Any, where: str) -> None:
             game.add_order(order)
 
 
+def _list(data: dict[str, Any], key: str, what: str) -> list[Any]:
+    """``data[key]`` if it is a list, [] if it is missing; GameFileError naming ``what`` if it is anything else."""
+    value = data.get(key, [])
+    _expect(isinstance(value, list), f"{what} must be a list")
+    return list(value)
+
+
+def _skipped(rec: dict[str, Any]) -> bool:
+    """Whether a history entry says its phase was skipped (true or false, or left out)."""
+    skipped = rec.get("skipped", False)
+    _expect(isinstance(skipped, bool), "a history entry's 'skipped' must be true or false")
+    return skipped is True
+
+
 def _member(x: Any, names: Any) -> bool:
     """Whether ``x`` is one of ``names`` (a JSON value that is not text, say a list, is not)."""
     return isinstance(x, str) and x in names
@@ -272,7 +286,7 @@ def view_from_data(data: Any) -> Game:
     """A view written by :func:`view_to_data`, for display: it is checked for form, not replayed."""
     _expect(isinstance(data, dict), "a game file is a JSON object")
     _expect(data.get("format") == FORMAT, "this is not an Adjutant game file")
-    _expect(data.get("version") == 2, "a view of a game is a version 2 game file")
+    _expect(type(data.get("version")) is int and data.get("version") == 2, "a view of a game is a version 2 game file")
     try:
         variant = load_variant(str(data.get("variant")))
     except AdjutantError as e:
@@ -320,9 +334,7 @@ def _view_record(variant: Variant, rec: Any) -> PhaseRecord:
                 "a history entry's orders are malformed",
             )
             clean[power] = [t[:200] for t in texts]
-        results = rec.get("results", [])
-        _expect(isinstance(results, list), "a history entry's results must be a list")
-        rs = [result_from_data(r) for r in results]
+        rs = [result_from_data(r) for r in _list(rec, "results", "a history entry's results")]
     except (KeyError, TypeError, AttributeError) as e:
         raise GameFileError(f"a history entry is malformed ({str(e)[:100]})") from None
     except GameFileError:
@@ -331,7 +343,7 @@ def _view_record(variant: Variant, rec: Any) -> PhaseRecord:
         raise GameFileError(f"a history entry: {e}") from None
     for r in rs:
         _expect(r.power in variant.powers, "a result names no power")
-    return PhaseRecord(phase, clean, rs, bool(rec.get("skipped", False)))
+    return PhaseRecord(phase, clean, rs, _skipped(rec))
 
 
 def _view_unit(variant: Variant, power: str, text: Any) -> Unit:
@@ -363,27 +375,24 @@ def _view_position(variant: Variant, data: Any) -> Position:
             _expect(_member(p, variant.centres), f"{str(p)[:60]!r} is not a supply centre")
             centres[p] = power
     dislodged = []
-    for d in data.get("dislodged", []):
+    for d in _list(data, "dislodged", "a position's dislodged units"):
         _expect(isinstance(d, dict), "a dislodged unit is malformed")
         u = _view_unit(variant, d.get("power"), d.get("unit"))
         came = d.get("attacker_from")
         _expect(came is None or _member(came, variant.provinces), "a dislodged unit's attacker is malformed")
         dislodged.append(Dislodgement(u, came, units.get(u.province, u)))
-    contested = data.get("contested", [])
-    _expect(
-        isinstance(contested, list) and all(_member(c, variant.provinces) for c in contested), "contested is malformed"
-    )
+    contested = _list(data, "contested", "a position's stand-offs")
+    _expect(all(_member(c, variant.provinces) for c in contested), "contested is malformed")
     rules = rules_for(variant)
     state = rules.state_from_data(variant, data.get(rules.file_key)) if rules.file_key is not None else None
     return Position(phase, units, centres, tuple(dislodged), frozenset(contested), state)
 
 
-def result_from_data(d: dict[str, Any]) -> Result:
-    return Result(
-        str(d["power"]),
-        str(d["order"]),
-        str(d["unit"]),
-        bool(d["success"]),
-        str(d.get("reason", "")),
-        bool(d.get("dislodged", False)),
-    )
+def result_from_data(d: Any) -> Result:
+    """A result as the game file writes it; GameFileError naming the field of the wrong type."""
+    _expect(isinstance(d, dict), "a result must be an object")
+    texts = [d.get("power"), d.get("order"), d.get("unit"), d.get("reason", "")]
+    _expect(all(isinstance(t, str) for t in texts), "a result's power, order, unit and reason must be text")
+    flags = [d.get("success"), d.get("dislodged", False)]
+    _expect(all(isinstance(f, bool) for f in flags), "a result's success and dislodged must be true or false")
+    return Result(texts[0], texts[1], texts[2], flags[0], texts[3], flags[1])

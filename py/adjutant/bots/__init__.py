@@ -53,10 +53,13 @@ from ..errors import BotError
 from ..game import Game
 from ..orders import Hold, Nominate, Order, order_power
 from ..randomgame import random_orders
-from ..seats import DEFAULT_LEVEL, LEVELS, MAX_SEED, Seat, phase_seed
+from ..seats import DEFAULT_LEVEL, LEVELS, Seat, phase_seed
 from . import cluster, heuristic
 from .search import Search
 from .values import Values, graph_of
+
+#: the largest seed :func:`bot_orders` takes (a seat's phase seeds are below it: :func:`phase_seed`)
+ORDERS_SEED_MAX = 2**64 - 1
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -76,8 +79,8 @@ def _check(game: Game, powers: Sequence[str], level: str, seed: int) -> None:
     for power in powers:
         if power not in game.variant.powers:
             raise BotError(f"{str(power)[:40]!r} is not a power of {game.variant.name}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**64:
-        raise BotError(f"{str(seed)[:40]!r} is not a computer player's seed (a whole number from 0 to {MAX_SEED})")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= ORDERS_SEED_MAX:
+        raise BotError(f"{str(seed)[:40]!r} is not a seed for a computer player's orders (a whole number from 0)")
     if game.over:
         raise BotError("the game is over: no more orders")
     if game.rules.view_of(game.position.variant_state) is not None:
@@ -107,7 +110,9 @@ def _job(game: Game, power: str, level: str, seed: int, budget_ms: float | None)
     values = Values(seen, power, "movement")
     if level == "search":
         yield 0.0
-        search = Search(seen, power, rng, values, strengths=cluster.strengths(seen))
+        # (every unit counted as one: with Cluster's multiples, supports that reduce each other make the
+        # resolver recurse without end, see docs/bots.md)
+        search = Search(seen, power, rng, values)
         spent = 0.0
         while True:
             started = time.perf_counter()

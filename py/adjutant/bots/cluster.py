@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 
 from ..cluster_rules import GM, cluster_state, nomination_problem, nominations_due
-from ..cluster_views import join_parts, known_strengths, pending_nominations, public_data, secret_parts
+from ..cluster_views import join_parts, pending_nominations, public_data, secret_parts
 from ..game import Game
 from ..legal import Candidates
 from ..orders import Hold, Mattermit, Move, Nominate, Order, Research
@@ -34,12 +34,6 @@ def view_for(game: Game, power: str) -> Game:
     public view with that power's secrets (the history left out: a bot decides from the position)."""
     now = Game(game.variant, game.position)
     return join_parts(public_data(now), [secret_parts(now)[power]])
-
-
-def strengths(game: Game) -> dict[str, int] | None:
-    """The unit strengths other than one that ``game`` (a power's view) knows, by province; None for a
-    game without multiple units."""
-    return known_strengths(game) if cluster_state(game.position.variant_state) is not None else None
 
 
 def nominations(game: Game, power: str, worth: Callable[[str], float], rng: random.Random) -> list[Nominate]:

@@ -102,7 +102,8 @@ def movement_orders(
             # one of ours goes (or stays) where this one would go: it supports it there if a fight is
             # likely (DumbBot's rule), else it goes to the best place still free
             enemy = target in units and units[target].power != power
-            if (enemy or values.competition.get(target, 0) > 0) and target in c.target_provinces(prov):
+            reach = values.graph.reach[mine[prov].type].get(mine[prov].location, frozenset())
+            if (enemy or values.competition.get(target, 0) > 0) and target in reach:
                 helping[prov] = other
                 dest[prov] = mine[prov].location
                 taken.setdefault(prov, prov)
@@ -168,11 +169,11 @@ def _coordinate(
     for p in sorted(staying):
         u = mine[p]
         orders[p] = Hold(u)
-        reach = c.target_provinces(p)
+        reach = values.graph.reach[u.type].get(u.location, frozenset())  # (a support is given next to the unit)
         helped = helping.get(p)
         if helped is not None:
             to = moving.get(helped, helped)
-            if to in reach or to == helped and helped in reach:
+            if to in reach:
                 orders[p] = Support(u, helped, to) if helped in moving else Support(u, helped)
                 continue
         threatened = values.competition.get(p, 0) > 0

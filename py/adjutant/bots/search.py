@@ -169,7 +169,7 @@ class Search:
     # --- the pieces -----------------------------------------------------------------------------------
     def _near_powers(self) -> list[str]:
         """The powers with a unit within :data:`NEAR` moves of one of ours."""
-        reach = self.values.graph.reach
+        reach = self.values.graph.around
         close = {u.province for u in self.mine.values()}
         frontier = {u.location for u in self.mine.values()}
         for _ in range(NEAR):

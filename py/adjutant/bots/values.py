@@ -47,7 +47,9 @@ class Graph:
         #: by unit type: each place's neighbours' indices, and its province
         self.links: dict[UnitType, tuple[tuple[int, ...], ...]] = {}
         self.province: dict[UnitType, tuple[str, ...]] = {}
-        reach: dict[str, set[str]] = {}
+        #: by unit type: the provinces a unit at a place could move to (and support into)
+        self.reach: dict[UnitType, dict[str, frozenset[str]]] = {}
+        around: dict[str, set[str]] = {}
         for t in UNIT_TYPES:
             places = tuple(
                 loc for prov in variant.provinces for loc in variant.locations(prov) if variant.can_stand(t, loc)
@@ -58,10 +60,11 @@ class Graph:
             index = {loc: i for i, loc in enumerate(places)}
             self.links[t] = tuple(tuple(index[d] for d in table[loc]) for loc in places)
             self.province[t] = tuple(province_of(loc) for loc in places)
+            self.reach[t] = {loc: frozenset(province_of(d) for d in ds) for loc, ds in table.items()}
             for loc, ds in table.items():
-                reach.setdefault(loc, set()).update(province_of(d) for d in ds)
-        #: the provinces a unit standing at a place could move to (for strength and competition)
-        self.reach = {loc: frozenset(ps) for loc, ps in reach.items()}
+                around.setdefault(loc, set()).update(province_of(d) for d in ds)
+        #: the provinces next to a place, for either type of unit there (how near powers are)
+        self.around = {loc: frozenset(ps) for loc, ps in around.items()}
         #: the supply centres, in the order of the columns of :meth:`spread`
         self.centres = tuple(variant.centres)
         self._steps: dict[UnitType, list[list[list[float]]]] = {}
@@ -149,7 +152,7 @@ def strengths(units: Mapping[str, Unit], graph: Graph) -> dict[str, dict[str, in
     for u in units.values():
         mine = out.setdefault(u.power, {})
         mine[u.province] = mine.get(u.province, 0) + 1
-        for p in graph.reach.get(u.location, ()):
+        for p in graph.reach[u.type].get(u.location, ()):
             if p != u.province:
                 mine[p] = mine.get(p, 0) + 1
     return out
