@@ -22,3 +22,12 @@ class OrderError(AdjutantError):
 
 class GameFileError(AdjutantError):
     """A game file or link is corrupt, truncated, from a future version or otherwise unreadable."""
+
+
+class SetupError(AdjutantError):
+    """A position set up (:mod:`adjutant.setup`) that cannot be played: ``problems`` names each thing wrong."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = tuple(problems)
+        count = f"{len(problems)} problems" if len(problems) != 1 else "a problem"
+        super().__init__(f"the position has {count}: " + "; ".join(problems))
