@@ -2,6 +2,8 @@
 
 adjutant variants
 adjutant new standard game.json
+adjutant setup standard game.json --phase F1905M --units "England: F Nth, A Lon" --centres "England: lon, edi"
+                                          (or --from FILE: the same settings, say adjutant show's output)
 adjutant orders game.json orders.txt      (any power; "-" reads standard input)
 adjutant show game.json
 adjutant adjudicate game.json
@@ -22,6 +24,7 @@ from .codec import decode_link, encode_link
 from .errors import AdjutantError
 from .game import Game
 from .gamefile import dumps, loads
+from .setup import read_setup_text, set_up_text
 from .variant import available_variants
 
 
@@ -50,6 +53,24 @@ def _write_game(path: str, game: Game) -> None:
         raise
 
 
+def _set_up(args: argparse.Namespace) -> Game:
+    """The game ``adjutant setup`` sets up: from its options, or from the text ``--from`` names."""
+    if args.source is None:
+        if args.phase is None:
+            raise AdjutantError("give the position's --phase (like --phase F1905M), or --from FILE")
+        return set_up_text(args.variant, args.phase, args.units, args.centres, args.dislodged, args.standoffs)
+    if args.phase is not None or args.units or args.centres or args.dislodged or args.standoffs:
+        raise AdjutantError("give the position either in --from FILE or in its options, not both")
+    try:
+        text = sys.stdin.read() if args.source == "-" else Path(args.source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise AdjutantError(f"cannot read {args.source}: {e}") from None
+    try:
+        return read_setup_text(args.variant, text)
+    except AdjutantError as e:
+        raise AdjutantError(f"{args.source}: {e}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="adjutant", description="Adjudicate Diplomacy games.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -57,6 +78,22 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("new", help="start a game and write its file")
     p.add_argument("variant")
     p.add_argument("game", help="the game file to write")
+    p = sub.add_parser(
+        "setup",
+        help="start a game from any position and write its file",
+        description="Start a game from any position. The settings are those adjutant show prints.",
+    )
+    p.add_argument("variant")
+    p.add_argument("game", help="the game file to write")
+    p.add_argument("--from", dest="source", metavar="FILE",
+                   help="read the settings from a text file (adjutant show's output will do), or - for standard input")
+    p.add_argument("--phase", help="the phase, like F1905M, F1905R or W1905A")
+    p.add_argument("--units", default="", help='the units, like "England: F Nth, A Lon; France: A Par"')
+    p.add_argument("--centres", default="", help='the supply centres\' owners, like "England: lon, edi; France: par"')
+    p.add_argument("--dislodged", default="",
+                   help='a retreat phase: the dislodged units and where the attack came from, like '
+                        '"Germany: A Mun from Boh; Italy: A Tun by convoy"')
+    p.add_argument("--standoffs", default="", help='a retreat phase: the provinces of a stand-off, like "Boh, Sil"')
     p = sub.add_parser("orders", help="add orders (any power) from a text file, or - for standard input")
     p.add_argument("game")
     p.add_argument("file")
@@ -100,6 +137,13 @@ def _run(args: argparse.Namespace) -> int:
         if Path(args.game).exists():
             raise AdjutantError(f"{args.game} exists already; not overwriting it")
         game = Game.new(args.variant)
+        _write_game(args.game, game)
+        print(report.show(game))
+        return 0
+    if args.command == "setup":
+        if Path(args.game).exists():
+            raise AdjutantError(f"{args.game} exists already; not overwriting it")
+        game = _set_up(args)
         _write_game(args.game, game)
         print(report.show(game))
         return 0

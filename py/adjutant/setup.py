@@ -196,6 +196,7 @@ def _dislodgements(
                 problems.append(f"{who}: the {_who(v, attacker)} could not have come from {v.provinces[came].name} "
                                 "(write 'by convoy' for a convoyed attack)")
                 continue
+        # (the attacker as it stands now: where a convoyed one came from is not part of a position)
         out[unit.province] = Dislodgement(unit, came, attacker)
     if ph.kind == "retreat" and not given:
         problems.append(f"{ph} is a retreat phase, but no unit is dislodged: give the dislodged units, or set up "
