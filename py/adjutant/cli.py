@@ -8,6 +8,8 @@ adjutant orders game.json orders.txt      (any power; "-" reads standard input)
 adjutant show game.json
 adjutant adjudicate game.json
 adjutant link game.json                   (the shareable fragment)
+adjutant case game.json --phase S1903M    (a phase as a DATC-style case text)
+adjutant check-case case.txt              (check each case of a DATC-style text)
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from . import report
+from .casetext import case_text, check_case, phase_index, read_cases
 from .cluster_views import for_players
 from .codec import decode_link, encode_link
 from .errors import AdjutantError
@@ -71,6 +74,22 @@ def _set_up(args: argparse.Namespace) -> Game:
         raise AdjutantError(f"{args.source}: {e}") from None
 
 
+def _check_cases(path: str, variant: str | None) -> int:
+    """``adjutant check-case``: each case's name and whether Adjutant adjudicates it as it expects."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise AdjutantError(f"cannot read {path}: {e}") from None
+    failed = 0
+    for case in read_cases(text, variant):
+        problems = check_case(case)
+        failed += bool(problems)
+        print(f"{case.name}: " + ("; ".join(problems) if problems else "as Adjutant adjudicates it"))
+        for refused in case.refused:  # (an order refused holds, as a DATC case may expect)
+            print(f"  order not taken, {refused}")
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="adjutant", description="Adjudicate Diplomacy games.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -114,6 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--public", action="store_true", help="a game with secrets: the players' view only")
     which.add_argument("--secrets", action="store_true", help="a game with secrets: everything, in the clear")
+    p = sub.add_parser("case", help="print an adjudicated phase as a DATC-style case text (CASE … END)")
+    p.add_argument("game")
+    p.add_argument("--phase", help="the phase, like S1903M (the last one adjudicated if not given)")
+    p = sub.add_parser("check-case", help="check each case of a DATC-style text against Adjutant's adjudication")
+    p.add_argument("file", help="the case text, or - for standard input")
+    p.add_argument("--variant", help="the variant's id, when the text has no VARIANT_ALL line (else standard)")
     p = sub.add_parser("from-link", help="write the game in a link fragment to a file")
     p.add_argument("fragment")
     p.add_argument("game")
@@ -147,6 +172,8 @@ def _run(args: argparse.Namespace) -> int:
         _write_game(args.game, game)
         print(report.show(game))
         return 0
+    if args.command == "check-case":
+        return _check_cases(args.file, args.variant)
     if args.command == "from-link":
         game = decode_link(args.fragment)
         _write_game(args.game, game)
@@ -189,6 +216,16 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "show":
         print(report.show(game))
+        return 0
+    if args.command == "case":
+        if args.phase is not None:
+            index = phase_index(game, args.phase)
+        else:
+            played = [n for n, r in enumerate(game.history) if not r.skipped]
+            if not played:
+                raise AdjutantError("no phase of the game has been adjudicated yet: there is no case to report")
+            index = played[-1]
+        print(case_text(game, index), end="")
         return 0
     if args.command == "history":
         for r in (game if args.secrets else for_players(game)).history:
