@@ -10,6 +10,8 @@ adjutant adjudicate game.json
 adjutant link game.json                   (the shareable fragment)
 adjutant case game.json --phase S1903M    (a phase as a DATC-style case text)
 adjutant check-case case.txt              (check each case of a DATC-style text)
+adjutant import-diplomacy saved.json game.json   (a game of the diplomacy package, with its history)
+adjutant export-diplomacy game.json saved.json   (a standard game, for the diplomacy package)
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .codec import decode_link, encode_link
 from .errors import AdjutantError
 from .game import Game
 from .gamefile import dumps, loads
+from .savedgame import dumps_saved_game, loads_saved_game
 from .setup import read_setup_text, set_up_text
 from .variant import available_variants
 
@@ -139,6 +142,12 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("check-case", help="check each case of a DATC-style text against Adjutant's adjudication")
     p.add_argument("file", help="the case text, or - for standard input")
     p.add_argument("--variant", help="the variant's id, when the text has no VARIANT_ALL line (else standard)")
+    p = sub.add_parser("import-diplomacy", help="read a saved game of the diplomacy package into a game file")
+    p.add_argument("saved", help="the package's saved game (to_saved_game_format's JSON)")
+    p.add_argument("game", help="the game file to write")
+    p = sub.add_parser("export-diplomacy", help="write a standard game as the diplomacy package's saved game")
+    p.add_argument("game")
+    p.add_argument("saved", help="the file to write")
     p = sub.add_parser("from-link", help="write the game in a link fragment to a file")
     p.add_argument("fragment")
     p.add_argument("game")
@@ -171,6 +180,22 @@ def _run(args: argparse.Namespace) -> int:
         game = _set_up(args)
         _write_game(args.game, game)
         print(report.show(game))
+        return 0
+    if args.command == "import-diplomacy":
+        if Path(args.game).exists():
+            raise AdjutantError(f"{args.game} exists already; not overwriting it")
+        try:
+            imported = loads_saved_game(Path(args.saved).read_bytes())
+        except OSError as e:
+            raise AdjutantError(f"cannot read {args.saved}: {e.strerror}") from None
+        except AdjutantError as e:
+            raise AdjutantError(f"{args.saved}: {e}") from None
+        _write_game(args.game, imported.game)
+        for reading in imported.read_as_the_package:
+            print(f"note: {reading} (as the diplomacy package reads them)", file=sys.stderr)
+        if imported.stopped:
+            print(f"warning: read up to {imported.game.phase}: {imported.stopped}", file=sys.stderr)
+        print(report.show(imported.game))
         return 0
     if args.command == "check-case":
         return _check_cases(args.file, args.variant)
@@ -216,6 +241,12 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "show":
         print(report.show(game))
+        return 0
+    if args.command == "export-diplomacy":
+        text = dumps_saved_game(game)
+        if Path(args.saved).exists():
+            raise AdjutantError(f"{args.saved} exists already; not overwriting it")
+        Path(args.saved).write_text(text, encoding="utf-8")
         return 0
     if args.command == "case":
         if args.phase is not None:
