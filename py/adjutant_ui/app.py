@@ -35,6 +35,7 @@ from .session import (
     position_snapshot,
     rehearsal,
 )
+from .setup import SetupPanel
 
 AUTOSAVE_KEY = "adjutant.autosave"
 #: the autosaved game's position as plain data, painted by web/shell.js before Python is ready
@@ -180,6 +181,8 @@ class App:
         self.passphrase_purpose = ""
         #: a group game (players send sealed orders codes): py/adjutant_ui/group.py
         self.group = GroupController(self)
+        #: "Set up a position" and "Report this adjudication": py/adjutant_ui/setup.py
+        self.setup = SetupPanel(self)
 
         # Saving (adjutant_ui.saves): the id of the game in hand and whether its slot holds it now; the
         # next address to be pushed as a new history entry (not replace the current one); and whether
@@ -598,6 +601,7 @@ class App:
             self.on(_id("embed-results"), "toggle", lambda e: self.post_height())
             return
         self.on(_id("new-game"), "click", self.on_new_game)
+        self.setup.wire()
         self.on(_id("recent-open"), "click", self.on_open_recent)
         self.on(_id("orders-form"), "submit", self.on_orders)
         self.on(_id("orders-clear"), "click", self.on_clear_orders)
