@@ -208,7 +208,7 @@ def test_a_hostile_starting_position_is_refused_by_name(name: str, start: object
 
 def test_a_hostile_starting_position_in_a_link_is_refused_by_name() -> None:
     game = _setup(units="England: F Nth", centres="England: lon")
-    payload = {"a": 2, "v": "standard", "n": 0, "s": {"phase": "F1905M", "units": {"england": ["A nth"]}}}
+    payload = {"a": 2, "v": "standard", "n": 0, "p": {"phase": "F1905M", "units": {"england": ["A nth"]}}}
     raw = zlib.compress(json.dumps(payload).encode(), 9)[2:-4]
     link = "standard." + base64.urlsafe_b64encode(raw).decode().rstrip("=")
     with pytest.raises(GameFileError, match="the link's starting position: .*an army cannot stand at sea"):
@@ -257,3 +257,19 @@ def test_set_up_from_structured_units() -> None:
     assert game.units["nwg"].power == "norway"
     with pytest.raises(SetupError, match="'zz' is not a power"):
         set_up("loeb9", "F1905M", [Placed("zz", "F", "nwg")], {})
+
+
+def test_computer_players_play_a_set_up_game_and_its_link_keeps_both() -> None:
+    from adjutant.bots import computer_orders
+
+    game = _setup(units="England: F Nth, A Yor; France: A Bur, A Par", centres="England: lon; France: par")
+    game.set_computer("france", "random", seed=3)
+    again = decode_link(encode_link(game))
+    assert again.computer == game.computer and again.units == game.units and start_of(again) is not None
+    assert loads(dumps(game)).computer == game.computer
+    orders = computer_orders(game)
+    assert list(orders) == ["france"] and len(orders["france"]) == 2
+    for order in orders["france"]:
+        game.add_order(order)
+    game.adjudicate()
+    assert dumps(decode_link(encode_link(game))) == dumps(game)

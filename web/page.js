@@ -1,6 +1,6 @@
 // The page's DOM work that Python (py/adjutant_ui) calls in one call where a call per element or
 // attribute from Python would cost milliseconds a render: window.adjutantPage.make, .mapStops and
-// .showDrawn. They live in a file of the site, not in JS source that Python evaluates, so that the
+// .showDrawn; and .nextSlice, the browser's turn between two slices of the computer's thinking. They live in a file of the site, not in JS source that Python evaluates, so that the
 // page's Content-Security-Policy needs no 'unsafe-eval' (docs/security.md). Only createElementNS,
 // setAttribute, textContent and CSSOM: no markup is ever parsed here.
 (function () {
@@ -69,5 +69,17 @@
     return any;
   }
 
-  window.adjutantPage = Object.freeze({ make, mapStops, showDrawn });
+  // Resolves once the browser has had its turn (input, painting): a task of its own, not a microtask.
+  // The computer players think a slice at a time and await this between slices
+  // (py/adjutant_ui/computer.py think), so that no task of the page runs long.
+  function nextSlice() {
+    if (globalThis.scheduler && typeof scheduler.yield === "function") return scheduler.yield();
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    });
+  }
+
+  window.adjutantPage = Object.freeze({ make, mapStops, showDrawn, nextSlice });
 })();

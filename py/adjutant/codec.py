@@ -36,11 +36,12 @@ from .gamefile import from_data, position_data, to_data
 from .legal import Candidates, adjustment_candidates, retreat_candidates
 from .limits import inflate, read_json
 from .orders import Build, Disband, Order, Waive, format_order
+from .seats import seats_from_data, seats_to_data
 from .setup import start_from_data, start_of
 from .variant import load_variant
 
 LINK_VERSION = 1
-#: the version of a link that adds the starting position of a game set up from any position (``"s"``,
+#: the version of a link that adds the starting position of a game set up from any position (``"p"``,
 #: :mod:`adjutant.setup`), written only by such a game: every other link is version 1, which every earlier
 #: reader reads, and an earlier reader refuses this one by its version
 START_LINK_VERSION = 2
@@ -447,13 +448,15 @@ def encode_link(game: Game) -> str:
     payload: dict[str, Any] = {"a": LINK_VERSION, "v": game.variant.id, "n": n}
     start = start_of(game)
     if start is not None:
-        payload["a"], payload["s"] = START_LINK_VERSION, position_data(start)
+        payload["a"], payload["p"] = START_LINK_VERSION, position_data(start)
     if number:
         payload["c"] = _b64(number.to_bytes((number.bit_length() + 7) // 8, "big"))
     if extra:
         payload["x"] = extra
     if game.draw:
         payload["d"] = list(game.draw)
+    if game.computer:  # the computer seats: {power: {"level": ..., "seed": ...}}, as the game file has them
+        payload["s"] = seats_to_data(game.computer)
     raw = json.dumps(payload, separators=(",", ":")).encode("utf-8")
     return link_start(game.variant.id) + _b64(zlib.compress(raw, 9)[2:-4])  # raw deflate: no header or checksum
 
@@ -502,9 +505,9 @@ def _from_payload(payload: Any) -> Game:
         game = Game.new(variant)
     except AdjutantError as e:
         raise GameFileError(f"the link's variant: {e}") from None
-    if "s" in payload:
+    if "p" in payload:
         try:
-            game = start_from_data(game.variant, payload["s"])
+            game = start_from_data(game.variant, payload["p"])
         except AdjutantError as e:
             raise GameFileError(f"the link's starting position: {e}") from None
     records = payload.get("n")
@@ -542,4 +545,6 @@ def _from_payload(payload: Any) -> Game:
         raise GameFileError("the link is damaged: it holds more than a game")
     if "d" in payload:
         game.declare_draw(payload["d"])
+    if "s" in payload:
+        game.computer = seats_from_data(payload["s"], game.variant.powers, "the link")
     return game

@@ -24,6 +24,10 @@ class GameFileError(AdjutantError):
     """A game file or link is corrupt, truncated, from a future version or otherwise unreadable."""
 
 
+class BotError(AdjutantError):
+    """A computer player was asked for what it cannot give: an unknown power or level, a finished game."""
+
+
 class SetupError(AdjutantError):
     """A position set up (:mod:`adjutant.setup`) that cannot be played: ``problems`` names each thing wrong."""
 
