@@ -36,6 +36,7 @@ from .session import (
     position_snapshot,
     rehearsal,
 )
+from .setup import SetupPanel
 
 AUTOSAVE_KEY = "adjutant.autosave"
 #: the autosaved game's position as plain data, painted by web/shell.js before Python is ready
@@ -190,6 +191,8 @@ class App:
         self.group = GroupController(self)
         #: computer players: py/adjutant_ui/computer_page.py
         self.computer = ComputerPlayers(self)
+        #: "Set up a position" and "Report this adjudication": py/adjutant_ui/setup.py
+        self.setup = SetupPanel(self)
 
         # Saving (adjutant_ui.saves): the id of the game in hand and whether its slot holds it now; the
         # next address to be pushed as a new history entry (not replace the current one); and whether
@@ -616,6 +619,7 @@ class App:
         self.on(_id("new-game"), "click", self.on_new_game)
         for dialog in ("group-dialog", "passphrase-dialog", "computer-dialog"):  # (see group.choosing)
             self.on(_id(dialog), "close", lambda e: document.documentElement.removeAttribute("data-choosing"))
+        self.setup.wire()
         self.on(_id("recent-open"), "click", self.on_open_recent)
         self.on(_id("orders-form"), "submit", self.on_orders)
         self.on(_id("orders-clear"), "click", self.on_clear_orders)
