@@ -185,7 +185,7 @@ class Resolver:
     __slots__ = (
         "v", "season", "backup", "given", "prov", "at", "orders", "illegal", "kind", "to", "text", "unit_text",
         "power", "targets", "convoyed", "weak", "k", "moves", "moves_to", "occupant", "opponent", "supports_of",
-        "carriers_of", "void", "live", "voided", "deps", "state", "result",
+        "carriers_of", "void", "live", "voided", "deps", "reducing", "circles", "state", "result",
     )
 
     def __init__(
@@ -269,6 +269,10 @@ class Resolver:
         self.opponent: list[int] = []
         self._index_moves()
         self.deps: list[int] = []
+        #: the multiple supports whose reduction (Cluster rule 4) is being worked out, innermost last, and
+        #: the circles of reduction among them, found when first needed
+        self.reducing: list[int] = []
+        self.circles: dict[int, int] | None = None
         self.state: list[int] = []
         self.result: list[bool] = []
         self._start_states()
@@ -500,7 +504,8 @@ class Resolver:
             if exclude_power is not None and self.power[s] == exclude_power:
                 continue
             if self.k[s] != 1:
-                n += self._support_value(s)
+                if not self._in_circle_with_reduced(s):
+                    n += self._support_value(s)
             elif self.resolve(s):
                 n += 1
         return n
@@ -510,8 +515,60 @@ class Resolver:
         on it (one that would cut an ordinary support), not cut; nothing if it is dislodged."""
         if self._dislodged(self.prov[s]):
             return 0
-        attacks = [self._attack_strength(j) for j in self._cutters(s) if self._cuts(j)]
+        self.reducing.append(s)
+        try:
+            attacks = [self._attack_strength(j) for j in self._cutters(s) if self._cuts(j)]
+        finally:
+            self.reducing.pop()
         return max(0, self.k[s] - max(attacks, default=0))
+
+    def _in_circle_with_reduced(self, s: int) -> bool:
+        """Whether multiple support ``s`` is in a circle of multiple supports that reduce one another
+        (each gives to an attack on the next) with the support whose reduction is being worked out: such
+        a support adds nothing to that attack (maps/cluster.md, "Rule 4 in a circle")."""
+        if not self.reducing:
+            return False
+        if self.circles is None:
+            self.circles = self._reduction_circles()
+        circle = self.circles.get(s)
+        return circle is not None and self.circles.get(self.reducing[-1]) == circle
+
+    def _reduction_circles(self) -> dict[int, int]:
+        """The multiple supports on a circle of reduction, each with its circle's number: support ``s``
+        leads to each multiple support given to a move that would reduce ``s`` (Tarjan's strongly
+        connected components, those with a cycle)."""
+        multiple = [s for s in self.live if self.kind[s] == SUPPORT and self.k[s] != 1]
+        leads = {
+            s: [t for j in self._cutters(s) for t in self.supports_of.get(j, ()) if self.k[t] != 1] for s in multiple
+        }
+        index: dict[int, int] = {}
+        low: dict[int, int] = {}
+        stack: list[int] = []
+        circles: dict[int, int] = {}
+
+        def visit(s: int) -> None:
+            index[s] = low[s] = len(index)
+            stack.append(s)
+            for t in leads.get(s, ()):
+                if t not in index:
+                    visit(t)
+                    low[s] = min(low[s], low[t])
+                elif t in stack:
+                    low[s] = min(low[s], index[t])
+            if low[s] == index[s]:
+                members = []
+                while True:
+                    t = stack.pop()
+                    members.append(t)
+                    if t == s:
+                        break
+                if len(members) > 1 or s in leads.get(s, ()):
+                    circles.update((t, s) for t in members)
+
+        for s in multiple:
+            if s not in index:
+                visit(s)
+        return circles
 
     def _base(self, i: int) -> int:
         """A unit's own strength (one, or a Cluster multiple), or none across a weak passage (only its
