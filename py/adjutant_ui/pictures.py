@@ -51,27 +51,31 @@ def game_masters(game: Any) -> bool:
 
 
 def picture(session: Session, drawing: Drawing, map_svg: str, text: bool = True, secrets: bool = False,
-            name: str = "") -> str:
-    """The SVG picture of the phase ``session`` shows, over ``map_svg``: its orders and the results of the
-    phase that made it, written below too if ``text``. A game master's game with secrets is drawn as the
-    players see it unless ``secrets`` (then its title says so); a player's view with no strength."""
-    game, view = session.game, session.view
+            name: str = "", view: int | None = None) -> str:
+    """The SVG picture of phase ``view`` (None: the one ``session`` shows), over ``map_svg``: its orders and
+    the results of the phase that made it, written below too if ``text``. A game master's game with
+    secrets is drawn as the players see it unless ``secrets`` (then its title says so); a player's view
+    with no strength."""
+    game = session.game
+    view = session.view if view is None else view
     gm = game_masters(game)
-    shown = session
     if gm and not secrets:
-        shown = Session(cluster_views.for_players(game), readonly=True)
+        game = cluster_views.for_players(game)
+    shown = session
+    if game is not session.game or view != session.view:
+        shown = Session(game, readonly=True)
         shown.step(to=view)
     drawn = page_scene(shown, True)
     if sealed.has_secrets(game):
-        sites, strengths = cluster_views.picture_marks(shown.game, view) if gm else ({}, {})
+        sites, strengths = cluster_views.picture_marks(game, view) if gm else ({}, {})
         drawn = replace(drawn, sites=sites, strengths=strengths)
-    return board_svg(map_svg, drawing, drawn, picture_title(shown.game, view, name, gm and secrets),
-                     picture_lines(shown.game, view) if text else [])
+    return board_svg(map_svg, drawing, drawn, picture_title(game, view, name, gm and secrets),
+                     picture_lines(game, view) if text else [])
 
 
-def file_name(session: Session, kind: str) -> str:
-    """The picture's file name: the variant, the phase, the kind ("svg", "png")."""
-    phase = str(session.shown_position().phase)
+def file_name(session: Session, kind: str, view: int | None = None) -> str:
+    """The picture's file name: the variant, the phase (``view``; None: the one shown), the kind ("svg", "png")."""
+    phase = str(session.game.position_at(session.view if view is None else view).phase)
     return re.sub(r"[^A-Za-z0-9_.-]", "-", f"adjutant-{session.game.variant.id}-{phase}.{kind}")
 
 
@@ -81,23 +85,30 @@ class Pictures:
     def __init__(self, app: Any) -> None:
         self.app = app
         self.busy = False
+        #: the phase the dialog makes a picture of (None: the one shown)
+        self.view: int | None = None
 
     def install(self) -> None:
         """Listen to the dialog's buttons (once, when the page starts)."""
         app = self.app
         app.on(_id("picture-open"), "click", self.on_open)
+        # a group game's message to players: the picture of the new position, to send beside it
+        app.on(_id("message-picture"), "click", lambda e: self.on_open(current=True))
         app.on(_id("picture-download"), "click", lambda e: asyncio.ensure_future(self.deliver(share=False)))
         app.on(_id("picture-share"), "click", lambda e: asyncio.ensure_future(self.deliver(share=True)))
 
-    def on_open(self, event: Any = None) -> None:
+    def on_open(self, event: Any = None, current: bool = False) -> None:
+        """Open the dialog for the phase shown (``current``: the game's current phase)."""
         session = self.app.session
         if session is None or self.app.board is None:
             return
         game = session.game
+        self.view = len(game.history) if current else None
+        position = game.position_at(self.view if self.view is not None else session.view)
         _id("picture-secrets-label").hidden = not game_masters(game)
         _id("picture-secrets").checked = False
         _id("picture-share").hidden = not bool(js.window.adjutantPage.canShareFiles())
-        _id("picture-of").textContent = f"{game.variant.name}, {session.shown_phase_title()}"
+        _id("picture-of").textContent = f"{game.variant.name}, {position.phase.title} ({position.phase})"
         _id("picture-status").textContent = ""
         _id("picture-dialog").showModal()
 
@@ -116,15 +127,15 @@ class Pictures:
         try:
             map_svg = str(js.window.adjutantShell.mapText or "")
             text = picture(session, board.drawing, map_svg, bool(_id("picture-text").checked),
-                           bool(_id("picture-secrets").checked))
+                           bool(_id("picture-secrets").checked), view=self.view)
             width = SIZES[self.choice()]
             kind = "png" if width else "svg"
             status.textContent = "Drawing the picture…"
             page = js.window.adjutantPage
             blob = await page.rasterise(text, width) if width else page.svgBlob(text)
-            name = file_name(session, kind)
+            name = file_name(session, kind, self.view)
             if share:
-                await page.shareFile(blob, name, _title_of(session))
+                await page.shareFile(blob, name, str(_id("picture-of").textContent))
                 status.textContent = "Shared."
             else:
                 page.saveBlob(blob, name)
@@ -137,10 +148,6 @@ class Pictures:
                 f"The picture could not be made: {message}"
         finally:
             self.busy = False
-
-
-def _title_of(session: Session) -> str:
-    return f"{session.game.variant.name}, {session.shown_phase_title()}"
 
 
 def _id(name: str) -> Any:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_driver import Site, adjudicate, finger_tap, open_app
+from app_driver import Site, adjudicate, open_app
 from test_play import enter_text, phase
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -48,7 +48,7 @@ def colours_in(page: Any, data: bytes) -> int:
 
 def download(page: Any, choice: str, tap: bool) -> Path:
     """Open "Download the board", choose ``choice`` and download it; the file's path."""
-    press = (lambda selector: finger_tap(page, page.locator(selector))) if tap else page.click
+    press = (lambda selector: page.locator(selector).tap()) if tap else page.click
     press("#picture-open")
     assert page.locator("#picture-dialog").is_visible()
     page.check(f'input[name="picture-format"][value="{choice}"]')
@@ -62,7 +62,8 @@ def download(page: Any, choice: str, tap: bool) -> Path:
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_the_board_of_a_past_phase_downloads_as_png_and_svg(new_context: Any, site: Site, device: str) -> None:
+def test_the_board_of_a_past_phase_downloads_as_png_and_svg(new_context: Any, browser: Any, site: Site,
+                                                            device: str, tmp_path: Path) -> None:
     context, recorder = new_context(**(PHONE if device == "phone" else {}))
     page = open_app(context, site.url)
     enter_text(page, "France: A par - bur; A mar S A par - bur\nGermany: A mun - bur; F kie - den")
@@ -79,17 +80,24 @@ def test_the_board_of_a_past_phase_downloads_as_png_and_svg(new_context: Any, si
     assert width == 1600 and 1000 < height < 2000
     assert colours_in(page, data) > 20
     assert png_size(download(page, "png-3200", tap).read_bytes())[0] == 3200
-    svg = download(page, "svg", tap)
+    svg = tmp_path / "board.svg"  # (under its name: a file's type, opened from disk, is its extension's)
+    svg.write_bytes(download(page, "svg", tap).read_bytes())
     assert recorder.page_errors == [] and recorder.console_errors == []
 
-    # the SVG alone, in a fresh browser: no error, no request but for the file itself
-    alone, seen = new_context(service_workers="block")
+    # the SVG alone, opened from disk in a fresh profile: no error, no request but for the file itself
+    alone = browser.new_context()
+    requests: list[str] = []
+    errors: list[str] = []
+    alone.on("request", lambda request: requests.append(request.url))
     viewer = alone.new_page()
+    viewer.on("pageerror", lambda error: errors.append(str(error)))
+    viewer.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     viewer.goto(svg.as_uri())
-    assert seen.requests == [svg.as_uri()]
-    assert seen.page_errors == [] and seen.console_errors == []
+    viewer.wait_for_load_state("networkidle")
+    assert requests == [svg.as_uri()] and errors == []
     drawn = viewer.evaluate("""() => [document.documentElement.localName,
         document.querySelectorAll('#adj-overlay .adj-order.result').length,
         document.querySelector('title').textContent]""")
     assert drawn[0] == "svg" and drawn[1] >= 4
     assert drawn[2] == "Standard Diplomacy \u2014 Fall 1901 movement (F1901M)"
+    alone.close()
