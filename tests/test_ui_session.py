@@ -418,9 +418,10 @@ def test_the_snapshot_is_plain_data_of_the_current_position() -> None:
     assert json.loads(json.dumps(snapshot)) == snapshot
     assert snapshot["variant"] == "standard" and snapshot["phase"] == "F1901M"
     # the units as the board draws them: 22 units, two of them on the map's points
-    units = snapshot["units_svg"]
-    assert units.count('class="adj-unit"') == 22 and units.count("adj-unit-body") == 2
-    assert 'data-location="bur" data-power="france" data-type="A"' in units and 'fill="#123456"' in units
+    units = json.dumps(snapshot["units"])
+    assert units.count('["class", "adj-unit"]') == 22 and units.count("adj-unit-body") == 2
+    assert '["data-location", "bur"], ["data-power", "france"], ["data-type", "A"]' in units
+    assert '["fill", "#123456"]' in units
     assert snapshot["centres"]["par"] == "france"
     assert snapshot["colours"]["france"] == "#123456"
 

@@ -3,7 +3,7 @@
 // - it paints the map of the game about to be opened (the variant is named in the saved game or the
 //   link) as soon as the SVG arrives, so the board shows while Pyodide starts;
 // - it paints the autosaved game's units and centres from the plain snapshot the Python UI writes
-//   beside the autosave (localStorage "adjutant.snapshot": the units as SVG text that Python drew,
+//   beside the autosave (localStorage "adjutant.snapshot": the units as Python drew them, as plain data,
 //   adjutant.drawing, and the centres, colours, phase title), drawing exactly that, never deciding anything; a reloaded tab reopens its own game (its id in
 //   sessionStorage "adjutant.tab-game", its save in "adjutant.game.<id>": py/adjutant_ui/saves.py), and
 //   the snapshot is painted only when that game is the autosaved one;
@@ -196,7 +196,7 @@
     } catch (_) {
       return null;
     }
-    if (!data || data.version !== 2 || data.variant !== variant || typeof data.units_svg !== "string") return null;
+    if (!data || data.version !== 2 || data.variant !== variant || !Array.isArray(data.units)) return null;
     return data;
   }
 
@@ -207,27 +207,40 @@
   }
 
   // The elements and attributes a snapshot's drawing of the units may hold (adjutant.drawing writes
-  // them): a stored snapshot is data, so anything else in it is dropped, never put in the page.
+  // them): a stored snapshot is data, so anything else in it is refused, never put in the page.
   const DRAWN_TAGS = new Set(["g", "circle", "rect", "text", "title", "path", "line", "polygon", "polyline"]);
   const DRAWN_ATTRIBUTE = /^(class|x|y|cx|cy|r|rx|width|height|d|points|x1|y1|x2|y2|data-[a-z-]+)$/;
+  const NUMBER = /^-?[0-9.]+$/;
+  const GEOMETRY = /^(x|y|cx|cy|r|rx|width|height)$/;
 
-  // The units as SVG elements from the text Python drew them as (adjutant.drawing.Drawing.units_svg):
-  // parsed as XML, away from the page, and kept only if every element is one of DRAWN_TAGS; of the
-  // attributes, only DRAWN_ATTRIBUTE's and a fill or stroke that is a colour. Null if it is not that.
-  function drawnUnits(text) {
-    if (typeof text !== "string" || text.length > 4000000) return null;
-    const parsed = new DOMParser().parseFromString('<svg xmlns="' + SVG_NS + '">' + text + "</svg>", "image/svg+xml");
-    const root = parsed.documentElement;
-    if (root.namespaceURI !== SVG_NS || root.localName !== "svg" || root.childElementCount !== 1) return null;
-    const group = root.firstElementChild;
-    for (const element of [group, ...group.querySelectorAll("*")]) {
-      if (element.namespaceURI !== SVG_NS || !DRAWN_TAGS.has(element.localName)) return null;
-      for (const { name, value } of [...element.attributes]) {
+  // The units as SVG elements, built from the plain data Python drew them as
+  // (adjutant.drawing.Drawing.units_data: [tag, [[name, value], ...], text, [children]]), with
+  // createElementNS, setAttribute and textContent only (no markup is parsed): only DRAWN_TAGS, the
+  // attributes DRAWN_ATTRIBUTE allows and a fill or stroke that is a colour. Null if it holds anything else.
+  function drawnUnits(data) {
+    let count = 0;
+    const build = function (node, depth) {
+      if (!Array.isArray(node) || node.length !== 4 || depth > 4 || ++count > 20000) return null;
+      const [tag, attributes, text, children] = node;
+      if (!DRAWN_TAGS.has(tag) || !Array.isArray(attributes) || !Array.isArray(children)) return null;
+      const element = document.createElementNS(SVG_NS, tag);
+      for (const pair of attributes) {
+        if (!Array.isArray(pair) || pair.length !== 2) return null;
+        const [name, value] = pair.map(String);
         const colour = (name === "fill" || name === "stroke") && COLOUR.test(value);
-        if (!colour && !DRAWN_ATTRIBUTE.test(name)) element.removeAttribute(name);
+        if (!colour && !DRAWN_ATTRIBUTE.test(name)) return null;
+        if (GEOMETRY.test(name) && !NUMBER.test(value)) return null;
+        element.setAttribute(name, value);
       }
-    }
-    return document.importNode(group, true);
+      if (typeof text === "string") element.textContent = text;
+      for (const child of children) {
+        const made = build(child, depth + 1);
+        if (!made) return null;
+        element.appendChild(made);
+      }
+      return element;
+    };
+    return build(data, 0);
   }
 
   // Draw the snapshot into the overlay group the Python UI later redraws (the same drawing, so the same
@@ -250,7 +263,7 @@
       svg.appendChild(overlay);
     }
     overlay.replaceChildren();
-    const units = drawnUnits(data.units_svg);
+    const units = drawnUnits(data.units);
     if (units) overlay.appendChild(units);
     const label = document.getElementById("phase-label");
     // (read back from storage: text-direction controls are taken out, as the Python UI does)

@@ -27,7 +27,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import pieces, report
 from .errors import AdjutantError
@@ -132,6 +132,11 @@ class Node:
             if key == name:
                 return value
         return None
+
+    def as_data(self) -> list[Any]:
+        """The element as plain data, [tag, [[name, value], ...], text, [children]] (JSON for the page's
+        shell, which builds it without parsing markup)."""
+        return [self.tag, [list(pair) for pair in self.attrs], self.text, [child.as_data() for child in self.children]]
 
     def iter(self) -> Iterable[Node]:
         """This element and every element inside it, in document order."""
@@ -306,12 +311,13 @@ class Drawing:
                 for d in position.dislodged if self.anchor(d.unit.location) is not None]
         return out
 
-    def units_svg(self, position: Position) -> str:
-        """The units of ``position`` as SVG text (the page's shell paints it before Python is ready)."""
+    def units_data(self, position: Position) -> list[Any]:
+        """The units of ``position`` as plain data (:meth:`Node.as_data`): the page's shell paints them
+        before Python is ready."""
         layer = el("g", None, class_="adj-units adj-snapshot")
         for node, _ in self.units(position):
             layer.children.append(node)
-        return to_svg(layer)
+        return layer.as_data()
 
     # --- the pieces ----------------------------------------------------------------------------------
     def unit(self, unit: Unit, dislodged: bool = False, selected: bool = False, orderable: bool = False,

@@ -93,7 +93,7 @@ def decode_link(fragment: str) -> Game:
 
 def position_snapshot(game: Game, drawing: Drawing | None = None) -> dict[str, Any]:
     """The current position as plain data, for the page shell to paint before Python is ready: its
-    units as ``drawing`` draws them (SVG text, :meth:`adjutant.drawing.Drawing.units_svg`), the owner of
+    units as ``drawing`` draws them (as data, :meth:`adjutant.drawing.Drawing.units_data`), the owner of
     each centre and the powers' colours (web/shell.js draws exactly this: no rules, no game logic)."""
     position = game.position
     return {
@@ -101,7 +101,7 @@ def position_snapshot(game: Game, drawing: Drawing | None = None) -> dict[str, A
         "variant": game.variant.id,
         "phase": str(position.phase),
         "title": f"{position.phase.title} ({position.phase})",
-        "units_svg": drawing.units_svg(position) if drawing is not None else "",
+        "units": drawing.units_data(position) if drawing is not None else [],
         "centres": dict(sorted(position.centres.items())),
         "colours": dict(drawing.colours) if drawing is not None else {},
     }

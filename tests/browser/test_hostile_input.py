@@ -44,8 +44,9 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
         "version": 2,
         "variant": "standard",
         "title": MARKUP,
-        "units_svg": '<g class="adj-units"><circle r="9" onclick="window.__pwned = 1"/><script>window.__pwned = 1'
-                     "</script><text>" + MARKUP + "</text></g>",
+        "units": ["g", [["class", "adj-units"]], None, [
+            ["circle", [["r", "9"], ["onclick", "window.__pwned = 1"], ["fill", "red;background:url(/x)"]], None, []],
+            ["text", [["x", "NaN"]], MARKUP, []], ["script", [], "window.__pwned = 1", []]]],
         "centres": {"par": MARKUP, "lon": "constructor"},
         "colours": {MARKUP: "red;background:url(/x)", "constructor": "#fff"},
     }
