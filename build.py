@@ -616,13 +616,18 @@ def module_name(path: Path) -> str:
 
 
 def app_modules() -> list[Path]:
-    """The page's own Python: every module of PYTHON_PACKAGES but the command line's."""
+    """The page's own Python: every module of PYTHON_PACKAGES and their sub-packages (adjutant.bots) but
+    the command line's."""
     return [
         path
         for package in PYTHON_PACKAGES
-        for path in sorted((ROOT / "py" / package).glob("*.py"))
-        if path.stem not in ("__main__", "cli")
+        for path in sorted((ROOT / "py" / package).rglob("*.py"))
+        if "__pycache__" not in path.parts and path.relative_to(ROOT / "py").as_posix() not in _NOT_IN_APP
     ]
+
+
+#: the modules the page leaves out: the command line's
+_NOT_IN_APP = ("adjutant/__main__.py", "adjutant/cli.py", "adjutant_ui/__main__.py", "adjutant_ui/cli.py")
 
 
 def copy_app(into: Path) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,8 @@ class Outcome:
     verdicts: dict[str, str]
     dislodged: list[str]
     removed: list[str]
+    #: the units on the board after a movement phase
+    units: list[str] = field(default_factory=list)
 
 
 def _unit_of(v: Variant, text: str) -> tuple[str, Unit]:
@@ -126,7 +128,8 @@ def _cluster_movement(v: Variant, units: dict[str, Unit], case: dict[str, Any], 
         ok = not isinstance(o, str) and by_unit[o.unit.province].success  # type: ignore[union-attr]
         verdicts[text] = "Succeeds" if ok else "Fails"
     destroyed = [_abbrev(v, r.unit) for r in out.results if r.reason.startswith("destroyed")]
-    return Outcome(verdicts, [_abbrev(v, d.unit) for d in out.dislodged], sorted(destroyed))
+    after = [_abbrev(v, u) for u in out.units.values()]
+    return Outcome(verdicts, [_abbrev(v, d.unit) for d in out.dislodged], sorted(destroyed), after)
 
 
 def run_case(case: dict[str, Any]) -> Outcome:
@@ -141,7 +144,8 @@ def run_case(case: dict[str, Any]) -> Outcome:
         # Cluster: {"ENG: F nth": 3} gives a unit its multiple strength
         strengths = {_unit_of(v, text)[1].province: k for text, k in case.get("strengths", {}).items()}
         outcome, verdicts = _movement(v, units, case["orders"], season, strengths)
-        return Outcome(verdicts, [_abbrev(v, d.unit) for d in outcome.dislodged], [])
+        after = [_abbrev(v, u) for u in outcome.units.values()]
+        return Outcome(verdicts, [_abbrev(v, d.unit) for d in outcome.dislodged], [], after)
     if case["phase"] == "Retreat":
         pre = case["preceding_main_phase"]
         units = _board(v, pre.get("starting_state", []), pre["orders"])
@@ -198,6 +202,9 @@ def check_case(case: dict[str, Any]) -> list[str]:
         want_x = sorted(_normal_unit(x) for x in case["destroyed"])
         if sorted(_normal_unit(x) for x in got.removed) != want_x:
             problems.append(f"destroyed: expected {want_x}, got {got.removed}")
+    for unit in case.get("after", []):
+        if _normal_unit(unit) not in got.units:
+            problems.append(f"after: expected {unit} on the board, got {sorted(got.units)}")
     if case["phase"] == "Build" and "civil_disorder" in case:
         removals_ordered = [t for t, o in case["orders"].items() if "disband" in t.lower() or "remove" in t.lower()]
         want_r = sorted(_normal_unit(x) for x in case["civil_disorder"])

@@ -15,7 +15,8 @@ ENGINE = ROOT / "py" / "adjutant"
 MODULES = {
     ".".join(path.relative_to(ROOT / "py").with_suffix("").parts): path
     for package in ("adjutant", "adjutant_maps", "adjutant_ui")
-    for path in sorted((ROOT / "py" / package).glob("*.py"))
+    for path in sorted((ROOT / "py" / package).rglob("*.py"))
+    if "__pycache__" not in path.parts
 }
 MODULES["build"] = ROOT / "build.py"
 #: the Cluster Diplomacy modules: its rules, its views, its group links
@@ -60,7 +61,7 @@ ENGINE_MODULES = sorted(name for name in MODULES if name.startswith("adjutant.")
 #: the modules that may know Cluster: its own, and the rulebook that lists its rules; and the command
 #: line, which like the page is a front end on top of the engine (no engine module imports it) and shows
 #: a Cluster game master's game to the players as its public view
-KNOW_CLUSTER = CLUSTER | {"adjutant.rulebook", "adjutant.cli"}
+KNOW_CLUSTER = CLUSTER | {"adjutant.rulebook", "adjutant.cli", "adjutant.bots.cluster"}
 
 
 def cluster_uses(name: str) -> list[str]:

@@ -9,11 +9,12 @@ import pkgutil
 import adjutant
 import pytest
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(adjutant.__path__, "adjutant.") if m.name != "adjutant.__main__")
+MODULES = sorted(m.name for m in pkgutil.walk_packages(adjutant.__path__, "adjutant.") if m.name != "adjutant.__main__")
 
 
 def test_every_engine_module_is_listed() -> None:
     assert {"adjutant.game", "adjutant.report", "adjutant.resolver", "adjutant.cluster_views"} <= set(MODULES)
+    assert {"adjutant.bots", "adjutant.bots.search"} <= set(MODULES)  # (a sub-package's modules too)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -53,3 +53,5 @@ def test_the_wheel_installs_and_plays_a_phase(tmp_path: Path) -> None:
     assert "Fall 1901 movement" in out
     units = json.loads((play / "game.json").read_text())["units"]
     assert "F nth" in units["england"] and "A par" in units["france"] and "A mun" in units["germany"]
+    # the computer players' sub-package is in the wheel
+    assert "France:\n  F bre " in _run(cmd, "bot", "game.json", "--powers", "france", cwd=play).stdout

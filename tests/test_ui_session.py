@@ -181,6 +181,31 @@ def test_the_runs_offered_are_the_adjudicators_a_run_cannot_cross_a_province_bet
     assert session.game.units["bla"] == Unit("turkey", "F", "bla")
 
 
+def test_a_run_to_the_far_coast_of_a_province_is_offered_and_succeeds() -> None:
+    """A fleet in the Black Sea borders Bulgaria's east coast; with an army in Constantinople the page offers
+    the run to the south coast (and not the east coast, an ordinary move), by clicking the army then the
+    fleet then the coast, and the adjudicator takes it."""
+    game = Game.new("coast_running")
+    units = {"bla": Unit("turkey", "F", "bla"), "con": Unit("turkey", "A", "con")}
+    game.position = Position(game.phase, units, dict(game.position.centres))
+    session = Session(game)
+    assert "bul/sc" in session.run_targets(game.units["bla"])
+    assert "bul/ec" not in session.run_targets(game.units["bla"])
+    session.click("con")
+    session.mode = "protect"
+    session.click("bla")
+    assert "bul/sc" in session.targets()
+    order, _ = session.click("bul/sc")
+    assert order == "A con P F bla - bul/sc"
+    session.click("bla")
+    order, _ = session.click("bul/sc")
+    assert order == "F bla - bul/sc"
+    assert not [p for p in session.game.add_orders("A con P F bla - bul/sc\nF bla - bul/sc", "turkey")
+                if not getattr(p, "kept", False)]
+    session.game.adjudicate()
+    assert session.game.units["bul"] == Unit("turkey", "F", "bul/sc")
+
+
 def test_no_protect_order_outside_coast_running() -> None:
     session = Session.new("standard")
     assert not session.can_protect(session.game.units["par"])

@@ -1,6 +1,7 @@
 // The page's DOM work that Python (py/adjutant_ui) calls in one call where a call per element or
 // attribute from Python would cost milliseconds a render: window.adjutantPage.make, .mapStops and
-// .showDrawn, and the pictures of the board (.rasterise and the rest). They live in a file of the site, not in JS source that Python evaluates, so that the
+// .showDrawn; .nextSlice, the browser's turn between two slices of the computer's thinking; and the pictures
+// of the board (.rasterise and the rest). They live in a file of the site, not in JS source that Python evaluates, so that the
 // page's Content-Security-Policy needs no 'unsafe-eval' (docs/security.md). Only createElementNS,
 // setAttribute, textContent and CSSOM: no markup is ever parsed here.
 (function () {
@@ -69,6 +70,19 @@
     return any;
   }
 
+  // Resolves once the browser has had its turn (input, painting): a task of its own, not a microtask.
+  // The computer players think a slice at a time and await this between slices
+  // (py/adjutant_ui/computer.py think), so that no task of the page runs long.
+  function nextSlice() {
+    if (globalThis.scheduler && typeof scheduler.yield === "function") return scheduler.yield();
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    });
+  }
+
+
   // Pictures of the board (py/adjutant_ui/pictures.py): the SVG text Python drew, as a file, or drawn on a
   // canvas `width` pixels wide as a PNG (in the browser, offline: the SVG is an image from a data: URL,
   // which the page's policy allows, and holds everything it shows); saved by a link's download, or
@@ -129,6 +143,6 @@
   }
 
   window.adjutantPage = Object.freeze({
-    make, mapStops, showDrawn, svgBlob, rasterise, saveBlob, canShareFiles, shareFile,
+    make, mapStops, showDrawn, nextSlice, svgBlob, rasterise, saveBlob, canShareFiles, shareFile,
   });
 })();

@@ -6,6 +6,8 @@ adjutant orders game.json orders.txt      (any power; "-" reads standard input)
 adjutant show game.json
 adjutant adjudicate game.json
 adjutant link game.json                   (the shareable fragment)
+adjutant bot game.json --powers turkey,italy [--level search] [--seed N]   (computer players' orders)
+adjutant selfplay cline5 --years 10 --games 3 [--seed S] [--level L]      (games between computer players)
 adjutant map game.json [--phase F1903M] [--orders | --results] -o board.svg
                                           (a picture of the board, the map from the built site)
 """
@@ -26,6 +28,7 @@ from .errors import AdjutantError
 from .game import Game
 from .gamefile import dumps, loads
 from .scene import find_phase, scene
+from .seats import DEFAULT_LEVEL, LEVELS, MAX_SEED
 from .variant import available_variants
 
 
@@ -142,6 +145,18 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("from-link", help="write the game in a link fragment to a file")
     p.add_argument("fragment")
     p.add_argument("game")
+    p = sub.add_parser("bot", help="add computer players' orders for the current phase")
+    p.add_argument("game")
+    p.add_argument("--powers", required=True, help="the powers, by name, separated by commas")
+    p.add_argument("--level", default=DEFAULT_LEVEL, help=f"{', '.join(LEVELS)} (default {DEFAULT_LEVEL})")
+    p.add_argument("--seed", type=int, default=0, help="the same seed gives the same orders (default 0)")
+    p = sub.add_parser("selfplay", help="play whole games between computer players; print the centres")
+    p.add_argument("variant")
+    p.add_argument("--years", type=int, default=10)
+    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0, help="the first game's seed (the next games count on)")
+    p.add_argument("--level", default=DEFAULT_LEVEL, help=f"every power's level: {', '.join(LEVELS)}")
+    p.add_argument("--verbose", action="store_true", help="print the centres after every game year")
     args = parser.parse_args(argv)
     try:
         return _run(args)
@@ -165,6 +180,8 @@ def _run(args: argparse.Namespace) -> int:
         _write_game(args.game, game)
         print(report.show(game))
         return 0
+    if args.command == "selfplay":
+        return _selfplay(args)
     if args.command == "from-link":
         game = decode_link(args.fragment)
         _write_game(args.game, game)
@@ -230,4 +247,81 @@ def _run(args: argparse.Namespace) -> int:
             )
         print(encode_link(players if args.public else game))
         return 0
+    if args.command == "bot":
+        return _bot(game, args)
     raise AdjutantError(f"unknown command {args.command}")
+
+
+def _bot(game: Game, args: argparse.Namespace) -> int:
+    """``adjutant bot``: every power's orders are made before any is given, so an error changes nothing."""
+    from .bots import bot_orders
+    from .orders import find_power, format_order
+    from .seats import Seat, phase_seed, seat_problem
+
+    problem = seat_problem(args.level, args.seed)
+    if problem:
+        raise AdjutantError(problem)
+    if game.over:
+        raise AdjutantError("the game is over: no more orders")
+    powers = []
+    for name in args.powers.split(","):
+        found = find_power(game.variant, name.strip())
+        if found is None:
+            raise AdjutantError(f"{name.strip()!r} is not a power of {game.variant.name}")
+        powers.append(found.id)
+    made = {}
+    for power in dict.fromkeys(powers):
+        seed = phase_seed(Seat(args.level, args.seed), str(game.phase), power)
+        orders = bot_orders(game, power, args.level, seed)
+        if not orders:
+            name = game.variant.powers[power].name
+            raise AdjutantError(f"{name} has nothing to order in {game.phase.title}")
+        made[power] = orders
+    for power, orders in made.items():
+        game.clear_orders(power)
+        for o in orders:
+            game.add_order(o)
+    _write_game(args.game, game)
+    for power, orders in made.items():
+        print(f"{game.variant.powers[power].name}:")
+        for o in orders:
+            print(f"  {format_order(o)}")
+    print(report.orders_status(game))
+    return 0
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    """``adjutant selfplay``: the centres per power at the end of each game, and their mean."""
+    from .bots.selfplay import play_game
+    from .variant import load_variant
+
+    if args.level not in LEVELS:
+        raise AdjutantError(f"{args.level!r} is not a computer player's level (the levels are {', '.join(LEVELS)})")
+    if not 1 <= args.years <= 200 or not 1 <= args.games <= 10_000:
+        raise AdjutantError("give --years from 1 to 200 and --games from 1 to 10000")
+    if not 0 <= args.seed <= MAX_SEED - args.games:
+        raise AdjutantError(f"give --seed from 0 to {MAX_SEED - args.games}")
+    variant = load_variant(args.variant)
+    powers = sorted(variant.powers)
+    totals = dict.fromkeys(powers, 0)
+    print(f"{variant.name}: {args.games} game(s) of {args.years} year(s), every power at level {args.level}")
+    for n in range(args.games):
+        seed = args.seed + n
+
+        def year_end(game: Game, power: str, orders: object, seconds: float) -> None:
+            if power == powers[0] and game.phase.season == "spring" and game.phase.kind == "movement":
+                print(f"  {game.phase.year}: " + _centres_line(game))
+
+        game = play_game(args.variant, {}, args.years, seed, args.level, year_end if args.verbose else None)
+        end = f" (won by {variant.powers[game.winner].name})" if game.winner else ""
+        print(f"game {n + 1} (seed {seed}), {game.phase.title}{end}: {_centres_line(game)}")
+        for p, k in game.centre_counts().items():
+            totals[p] += k
+    if args.games > 1:
+        print("mean centres: " + ", ".join(f"{variant.powers[p].name} {totals[p] / args.games:.1f}" for p in powers))
+    return 0
+
+
+def _centres_line(game: Game) -> str:
+    counts = game.centre_counts()
+    return ", ".join(f"{game.variant.powers[p].name} {counts[p]}" for p in sorted(counts))

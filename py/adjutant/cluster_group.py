@@ -10,9 +10,9 @@ codes, the intake) whose game cannot go into a link in the clear. Its links hold
   web/seal.js under the passphrase the game master gave that player, bound to the public part as the
   sealed links of :mod:`adjutant_ui.sealed` are);
 * in the **game master's link**, the **game master's part**: the whole game (with its pending orders)
-  and the players' passphrases, sealed by web/group.js to the game master's own public key (so the page
-  seals it again after every change without asking for a passphrase, and only the game master's private
-  key opens it).
+  and the players' passphrases, sealed by web/group.js under a key made from the game master's private
+  key (so the page seals it again after every change without asking for a passphrase, and only the game
+  master can make or open one: :data:`GM_PART_FORMAT`).
 
 Links::
 
@@ -79,14 +79,19 @@ MAX_INFLATED = 8_000_000
 #: and AES-GCM's tag (16). A shorter one is a link cut short: refused when the link is read, for the page
 #: tries a passphrase on every part at once and a part that is no seal at all fails every passphrase.
 MIN_SEAL_BYTES = 1 + 4 + 16 + 12 + 16
-#: the clear header of the game master's sealed part: its format, then the game's id
-GM_PART_FORMAT = 0x81
+#: the clear header of the game master's sealed part: its format, then the game's id. Format 0x82 is sealed
+#: by AES-GCM under a key derived from the game master's private key (web/group.js sealPart), so only the
+#: game master can make one; format 0x81 (an earlier Adjutant's) was sealed *to* the public key, which
+#: anyone can do, and is opened only beside a sealed key of that earlier form (docs/security.md)
+GM_PART_FORMAT = 0x82
+LEGACY_GM_PART_FORMAT = 0x81
 GM_PART_HEADER = 7
 
 
-def is_cluster_variant(variant_id: str | None) -> bool:
-    """Whether ``variant_id`` names a game with Cluster's secrets (so its group links are this module's)."""
-    if not variant_id:
+def is_cluster_variant(variant_id: object) -> bool:
+    """Whether ``variant_id`` names a game with Cluster's secrets (so its group links are this module's); a
+    value that is not text (from a part's JSON) names none."""
+    if not isinstance(variant_id, str) or not variant_id:
         return False
     try:
         return load_variant(variant_id).cluster is not None
@@ -723,13 +728,26 @@ def game_digest(game: Game, public_key: bytes) -> bytes:
 
 
 # --- the game master's part ----------------------------------------------------------------------------
-def gm_header(public_key: bytes) -> bytes:
-    return bytes([GM_PART_FORMAT]) + game_id(public_key)
+def gm_header(public_key: bytes, form: int = GM_PART_FORMAT) -> bytes:
+    return bytes([form]) + game_id(public_key)
 
 
-def gm_additional_data(public_key: bytes, public: Any) -> bytes:
-    """The game master's part binds the public part it was sealed beside."""
-    return gm_header(public_key) + hashlib.sha256(b"adjutant cluster gm part\0" + _canonical(public)).digest()
+def gm_additional_data(public_key: bytes, public: Any, form: int = GM_PART_FORMAT) -> bytes:
+    """The game master's part binds the public part it was sealed beside (and its header, ``form`` first)."""
+    return gm_header(public_key, form) + hashlib.sha256(b"adjutant cluster gm part\0" + _canonical(public)).digest()
+
+
+def gm_part_format(part: str, public_key: bytes) -> int:
+    """The format of a link's game master's part (:data:`GM_PART_FORMAT` or :data:`LEGACY_GM_PART_FORMAT`);
+    GameFileError if it is neither, is cut short, or names another game."""
+    data = unb64(part, "the game master's part")
+    if len(data) < GM_PART_HEADER + 12 + 16:
+        raise GameFileError("the game master's part is cut short")
+    if data[0] not in (GM_PART_FORMAT, LEGACY_GM_PART_FORMAT):
+        raise GameFileError(f"the game master's part has a format this Adjutant does not read ({data[0]})")
+    if data[1:GM_PART_HEADER] != game_id(public_key):
+        raise GameFileError("the game master's part is another game's: it is not this link's key's")
+    return data[0]
 
 
 def encode_orders_by_phase(game: Game) -> bytes:
@@ -854,6 +872,7 @@ def read_gm_plaintext(data: bytes, public: Any) -> tuple[Game, dict[str, str]]:
     draw = content.get("draw")
     if draw is not None and not (isinstance(draw, list) and all(isinstance(p, str) for p in draw)):
         raise GameFileError(f"{what} is damaged: its draw is malformed")
+    _check_before_replay(content, public)
     game = decode_orders_by_phase(str(variant), content["game"], seed, phases, unb64(content["orders"], what), draw)
     state = cluster_rules.cluster_state(game.position.variant_state)
     if state is None or state.view != cluster_views.GM_PART:
@@ -861,6 +880,23 @@ def read_gm_plaintext(data: bytes, public: Any) -> tuple[Game, dict[str, str]]:
     if _canonical(cluster_views.public_data(game)) != _canonical(public):
         raise GameFileError(f"{what} is not the game of the link's public part")
     return game, {k: v for k, v in phrases.items() if k in game.variant.powers}
+
+
+def _check_before_replay(content: dict[str, Any], public: Any) -> None:
+    """What an opened game master's part says of its game that the public part says too (the variant, the
+    game's id, how many phases were played, the draw), compared before the part's phases are replayed: a
+    part that is not this public part's game is refused at once, not after replaying up to a thousand
+    phases (seconds). GameFileError if any differs."""
+    public = public if isinstance(public, dict) else {}
+    history, cluster = public.get("history"), public.get("cluster")
+    played = None
+    if isinstance(history, list):
+        played = sum(1 for r in history if not (isinstance(r, dict) and r.get("skipped")))
+    said = (content.get("variant"), content.get("game"), content.get("phases"), content.get("draw") or [])
+    shown = (public.get("variant"), cluster.get("game") if isinstance(cluster, dict) else None, played,
+             public.get("draw") or [])
+    if said != shown:
+        raise GameFileError("the game master's part is not the game of the link's public part")
 
 
 # --- links ---------------------------------------------------------------------------------------------
@@ -914,7 +950,7 @@ def players_link(variant: str, public_key: bytes, public: str, seals: dict[str, 
 
 
 def gm_link(variant: str, public_key: bytes, sealed_private: str, intake: Intake, public: str, gm_part: str) -> str:
-    """The game master's own link: the public part and the whole game, sealed to the game master's key."""
+    """The game master's own link: the public part and the whole game, sealed under the game master's key."""
     head = f"{b64(public_key)}~{sealed_private}~{intake.to_text()}~{public}"
     return f"{link_start(variant)}{GM_PREFIX}{head}~{link_check(f'{head}~{gm_part}')}~{gm_part}"
 
@@ -1014,6 +1050,7 @@ __all__ = [
     "game_digest",
     "gm_additional_data",
     "gm_header",
+    "gm_part_format",
     "gm_link",
     "gm_plaintext",
     "is_cluster_group_link",

@@ -696,32 +696,45 @@ def _after_movement(
         if isinstance(o, Move) and r.success:
             went[r.unit.province] = province_of(o.dest)
     results = list(out.results)
-    # mattermitted arrivals (rule 5.3): alone in an empty place they stay; else they and every unit that
-    # came there are destroyed, and a unit that stood there survives
-    movers_into = {dest: src for src, dest in went.items() if dest is not None}
+    # mattermitted arrivals (rule 5.3): alone, where no unit stands or moves, they stay; else they and every
+    # unit ordered to move there (whether its move succeeded or not) are destroyed, and a unit that stood
+    # there survives
+    moving_to: dict[str, list[str]] = {}
+    for r in out.results:
+        if isinstance(r.order, Move) and not r.illegal:
+            moving_to.setdefault(province_of(r.order.dest), []).append(r.unit.province)
     arriving: dict[str, list[str]] = {}
     for prov, o in mattermitted.items():
         arriving.setdefault(province_of(o.dest), []).append(prov)
+    # who stands where after movement, before any arrival or destruction (so no space's order decides another's)
+    standing = dict(units)
     for dest, origins in sorted(arriving.items()):
         there = v.province_name(dest)
-        occupant = units.get(dest)
-        if len(origins) == 1 and occupant is None:
+        occupant = standing.get(dest)
+        movers = moving_to.get(dest, [])
+        if len(origins) == 1 and occupant is None and not movers:
             o = mattermitted[origins[0]]
             units[dest] = Unit(o.unit.power, o.unit.type, o.dest)
             went[origins[0]] = dest
             results.append(OrderResult(o.unit, o, True, "mattermitted"))
             continue
-        mover = movers_into.get(dest)
-        others = [str(mattermitted[p].unit) for p in origins]
-        if occupant is not None:
-            others.append(str(turn.units[mover]) if mover is not None else str(occupant))
+        entered = any(went.get(m) == dest for m in movers)
+        others = [str(mattermitted[p].unit) for p in origins] + [str(turn.units[m]) for m in movers]
+        if occupant is not None and not entered:
+            others.append(str(occupant))
         for prov in origins:
             o = mattermitted[prov]
             with_ = ", ".join(x for x in others if x != str(o.unit))
             results.append(OrderResult(o.unit, o, False, f"destroyed: mattermitted into {there} with {with_}"))
             went[prov] = None
-        if occupant is not None and mover is not None:
-            del units[dest]
+        for mover in movers:
+            # where its move left it: in the space, back in its own, or dislodged from its own
+            if went.get(mover) == dest:
+                del units[dest]
+            elif mover in dislodged:
+                del dislodged[mover]
+            else:
+                del units[mover]
             went[mover] = None
             turn.notes[mover] = (False, f"destroyed: a unit was mattermitted into {there}")
     # research (rule 5.1): a unit not dislodged learns the site it stands on; the result is reported to all

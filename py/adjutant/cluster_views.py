@@ -170,6 +170,7 @@ def public_view(game: Game) -> Game:
         game.winner,
         game.draw,
         [_public_position(p) for p in game.snapshots],
+        computer=dict(game.computer),
     )
 
 

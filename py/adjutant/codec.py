@@ -36,6 +36,7 @@ from .gamefile import from_data, to_data
 from .legal import Candidates, adjustment_candidates, retreat_candidates
 from .limits import inflate, read_json
 from .orders import Build, Disband, Order, Waive, format_order
+from .seats import seats_from_data, seats_to_data
 from .variant import load_variant
 
 LINK_VERSION = 1
@@ -446,6 +447,8 @@ def encode_link(game: Game) -> str:
         payload["x"] = extra
     if game.draw:
         payload["d"] = list(game.draw)
+    if game.computer:  # the computer seats: {power: {"level": ..., "seed": ...}}, as the game file has them
+        payload["s"] = seats_to_data(game.computer)
     raw = json.dumps(payload, separators=(",", ":")).encode("utf-8")
     return link_start(game.variant.id) + _b64(zlib.compress(raw, 9)[2:-4])  # raw deflate: no header or checksum
 
@@ -528,4 +531,6 @@ def _from_payload(payload: Any) -> Game:
         raise GameFileError("the link is damaged: it holds more than a game")
     if "d" in payload:
         game.declare_draw(payload["d"])
+    if "s" in payload:
+        game.computer = seats_from_data(payload["s"], game.variant.powers, "the link")
     return game

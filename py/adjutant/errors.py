@@ -22,3 +22,7 @@ class OrderError(AdjutantError):
 
 class GameFileError(AdjutantError):
     """A game file or link is corrupt, truncated, from a future version or otherwise unreadable."""
+
+
+class BotError(AdjutantError):
+    """A computer player was asked for what it cannot give: an unknown power or level, a finished game."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, NamedTuple
 
 from . import records
-from .errors import AdjutantError, OrderError
+from .errors import AdjutantError, BotError, OrderError
 from .kinds import unit_type_of
 from .orders import (
     POWER_ORDERS,
@@ -52,6 +52,7 @@ from .phases import (
 from .records import PhaseRecord, Result
 from .resolver import Checked, checked_order, movement_resolver
 from .rulebook import rules_for
+from .seats import DEFAULT_LEVEL, Seat, seat_problem
 from .variant import Variant, load_variant
 from .variant_rules import VariantRules, VariantState
 
@@ -132,6 +133,8 @@ class Game:
     draw: tuple[str, ...] | None = None
     #: positions before each history record, for undo and for stepping through the history
     snapshots: list[Position] = field(default_factory=list, repr=False)
+    #: the powers the computer plays (:mod:`adjutant.bots`), by power id; changed through :meth:`set_computer`
+    computer: dict[str, Seat] = field(default_factory=dict)
     #: each power's orders for the current phase, as given (powers in the order they first gave orders)
     _orders: dict[str, list[Order]] = field(default_factory=dict, init=False)
     #: each movement order checked once, as it is given: by province, the row of the last order given for
@@ -309,6 +312,20 @@ class Game:
             )
             if other is not None:
                 checks[prov] = self._row(other)  # type: ignore[arg-type]  # (a unit's order)
+
+    def set_computer(self, power: str, level: str | None = DEFAULT_LEVEL, seed: int = 0) -> None:
+        """Hand ``power`` to the computer at ``level`` with ``seed`` (:class:`~adjutant.seats.Seat`), or
+        give it back to a player (``level`` None). Raises :class:`BotError` on an unknown power or level."""
+        if power not in self.variant.powers:
+            raise BotError(f"{str(power)[:40]!r} is not a power of {self.variant.name}")
+        if level is None:
+            self.computer.pop(power, None)
+            return
+        problem = seat_problem(level, seed)
+        if problem:
+            raise BotError(problem)
+        self.computer[power] = Seat(level, seed)
+        self.computer = dict(sorted(self.computer.items()))
 
     def check_order(self, order: Order) -> OrderCheck:
         """What the rules make of ``order`` if it were given now (it is not given)."""
@@ -622,7 +639,7 @@ class Game:
         self.draw = names
 
     def copy(self) -> Game:
-        game = replace(self, history=list(self.history), snapshots=list(self.snapshots))
+        game = replace(self, history=list(self.history), snapshots=list(self.snapshots), computer=dict(self.computer))
         game._orders = {p: list(os) for p, os in self._orders.items()}
         game._checks, game._checks_at = dict(self._checks), self._checks_at
         return game

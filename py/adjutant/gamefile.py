@@ -29,12 +29,14 @@ from .limits import MAX_FILE_BYTES, read_json
 from .orders import POWER_ORDERS, Unit
 from .phases import Dislodgement, Phase
 from .rulebook import file_sections, rules_for
+from .seats import seats_from_data, seats_to_data
 from .variant import Variant, load_variant, province_of
 
 FORMAT = "adjutant-game"
 #: version 2 adds a variant's own section (Cluster's "cluster", :attr:`VariantRules.file_key
-#: <adjutant.variant_rules.VariantRules.file_key>`) and the views of a game; a game without one is still
-#: written as version 1, which every earlier reader reads
+#: <adjutant.variant_rules.VariantRules.file_key>`), the views of a game and the computer seats
+#: ("computer", :mod:`adjutant.seats`); a game without them is still written as version 1, which every
+#: earlier reader reads
 VERSION = 2
 #: refuse anything larger before parsing it (the page's "Open file" refuses the same)
 MAX_BYTES = MAX_FILE_BYTES
@@ -55,10 +57,13 @@ def to_data(game: Game) -> dict[str, Any]:
         return view_to_data(game)
     data = position_data(game.position)
     section = rules.file_section(state)
-    data.update({"format": FORMAT, "version": 1 if section is None else 2, "variant": game.variant.id})
+    version = 1 if section is None and not game.computer else 2
+    data.update({"format": FORMAT, "version": version, "variant": game.variant.id})
     data = {k: data[k] for k in ("format", "version", "variant", *data) if k in data}
     if section is not None and rules.file_key is not None:
         data[rules.file_key] = section
+    if game.computer:
+        data["computer"] = seats_to_data(game.computer)
     orders = game.written_orders()
     if orders:
         data["orders"] = orders
@@ -127,7 +132,7 @@ def from_data(data: Any) -> Game:
     _expect(isinstance(data, dict), "a game file is a JSON object")
     _expect(data.get("format") == FORMAT, f'this is not an Adjutant game file (no "format": "{FORMAT}")')
     version = data.get("version")
-    _expect(isinstance(version, int), "the game file has no version number")
+    _expect(type(version) is int, "the game file has no version number")
     _expect(version <= VERSION, f"this game file is version {version}; this Adjutant reads up to version {VERSION}")
     variant_id = data.get("variant")
     _expect(isinstance(variant_id, str), "the game file names no variant")
@@ -144,9 +149,11 @@ def from_data(data: Any) -> Game:
     if rules.file_key is not None:
         start = rules.state_from_file(game.variant, data.get(rules.file_key))
         game.position = replace(game.position, variant_state=start)
+    if data.get("computer") is not None:
+        game.computer = seats_from_data(data["computer"], game.variant.powers, "the game file")
     history = data.get("history", [])
     _expect(isinstance(history, list), "history must be a list")
-    played = sum(1 for rec in history if not (isinstance(rec, dict) and rec.get("skipped")))
+    played = sum(1 for rec in history if not (isinstance(rec, dict) and rec.get("skipped") is True))
     _expect(played <= MAX_PHASES, f"the game has {played} phases; Adjutant reads games of up to {MAX_PHASES}")
     for n, rec in enumerate(history):
         _expect(isinstance(rec, dict), f"history entry {n + 1} must be an object")
@@ -156,7 +163,7 @@ def from_data(data: Any) -> Game:
             phase = Phase.parse(phase_text)
         except AdjutantError as e:
             raise GameFileError(f"history entry {n + 1}: {e}") from None
-        if rec.get("skipped"):
+        if _skipped(rec):
             # skipped phases are added by the adjudication of the phase before
             done = game.history[n] if n < len(game.history) else None
             _expect(
@@ -233,6 +240,20 @@ def _give(game: Game, orders: Any, where: str) -> None:
             game.add_order(order)
 
 
+def _list(data: dict[str, Any], key: str, what: str) -> list[Any]:
+    """``data[key]`` if it is a list, [] if it is missing; GameFileError naming ``what`` if it is anything else."""
+    value = data.get(key, [])
+    _expect(isinstance(value, list), f"{what} must be a list")
+    return list(value)
+
+
+def _skipped(rec: dict[str, Any]) -> bool:
+    """Whether a history entry says its phase was skipped (true or false, or left out)."""
+    skipped = rec.get("skipped", False)
+    _expect(isinstance(skipped, bool), "a history entry's 'skipped' must be true or false")
+    return skipped is True
+
+
 def _member(x: Any, names: Any) -> bool:
     """Whether ``x`` is one of ``names`` (a JSON value that is not text, say a list, is not)."""
     return isinstance(x, str) and x in names
@@ -249,6 +270,8 @@ def view_to_data(game: Game) -> dict[str, Any]:
     view = rules.view_of(state)
     data: dict[str, Any] = {"format": FORMAT, "version": 2, "variant": game.variant.id, "view": view}
     data.update(position_data(game.position))
+    if game.computer:
+        data["computer"] = seats_to_data(game.computer)
     data[key] = rules.state_to_data(state)
     data["history"] = [record_data(r) for r in game.history]
     data["snapshots"] = [{**position_data(p), key: rules.state_to_data(p.variant_state)} for p in game.snapshots]
@@ -263,7 +286,7 @@ def view_from_data(data: Any) -> Game:
     """A view written by :func:`view_to_data`, for display: it is checked for form, not replayed."""
     _expect(isinstance(data, dict), "a game file is a JSON object")
     _expect(data.get("format") == FORMAT, "this is not an Adjutant game file")
-    _expect(data.get("version") == 2, "a view of a game is a version 2 game file")
+    _expect(type(data.get("version")) is int and data.get("version") == 2, "a view of a game is a version 2 game file")
     try:
         variant = load_variant(str(data.get("variant")))
     except AdjutantError as e:
@@ -281,6 +304,8 @@ def view_from_data(data: Any) -> Game:
     _expect(rules.view_of(state) == data.get("view"), f"the view does not match its {key} section")
     history = [_view_record(variant, rec) for rec in history_data]
     game = Game(variant, position, history, None, None, [_view_position(variant, s) for s in snapshots])
+    if data.get("computer") is not None:
+        game.computer = seats_from_data(data["computer"], variant.powers, "the game file")
     if any(rules.game_id(p.variant_state) != rules.game_id(state) for p in game.snapshots):
         raise GameFileError("the snapshots are from another game")
     winner = data.get("winner")
@@ -309,9 +334,7 @@ def _view_record(variant: Variant, rec: Any) -> PhaseRecord:
                 "a history entry's orders are malformed",
             )
             clean[power] = [t[:200] for t in texts]
-        results = rec.get("results", [])
-        _expect(isinstance(results, list), "a history entry's results must be a list")
-        rs = [result_from_data(r) for r in results]
+        rs = [result_from_data(r) for r in _list(rec, "results", "a history entry's results")]
     except (KeyError, TypeError, AttributeError) as e:
         raise GameFileError(f"a history entry is malformed ({str(e)[:100]})") from None
     except GameFileError:
@@ -320,7 +343,7 @@ def _view_record(variant: Variant, rec: Any) -> PhaseRecord:
         raise GameFileError(f"a history entry: {e}") from None
     for r in rs:
         _expect(r.power in variant.powers, "a result names no power")
-    return PhaseRecord(phase, clean, rs, bool(rec.get("skipped", False)))
+    return PhaseRecord(phase, clean, rs, _skipped(rec))
 
 
 def _view_unit(variant: Variant, power: str, text: Any) -> Unit:
@@ -352,27 +375,24 @@ def _view_position(variant: Variant, data: Any) -> Position:
             _expect(_member(p, variant.centres), f"{str(p)[:60]!r} is not a supply centre")
             centres[p] = power
     dislodged = []
-    for d in data.get("dislodged", []):
+    for d in _list(data, "dislodged", "a position's dislodged units"):
         _expect(isinstance(d, dict), "a dislodged unit is malformed")
         u = _view_unit(variant, d.get("power"), d.get("unit"))
         came = d.get("attacker_from")
         _expect(came is None or _member(came, variant.provinces), "a dislodged unit's attacker is malformed")
         dislodged.append(Dislodgement(u, came, units.get(u.province, u)))
-    contested = data.get("contested", [])
-    _expect(
-        isinstance(contested, list) and all(_member(c, variant.provinces) for c in contested), "contested is malformed"
-    )
+    contested = _list(data, "contested", "a position's stand-offs")
+    _expect(all(_member(c, variant.provinces) for c in contested), "contested is malformed")
     rules = rules_for(variant)
     state = rules.state_from_data(variant, data.get(rules.file_key)) if rules.file_key is not None else None
     return Position(phase, units, centres, tuple(dislodged), frozenset(contested), state)
 
 
-def result_from_data(d: dict[str, Any]) -> Result:
-    return Result(
-        str(d["power"]),
-        str(d["order"]),
-        str(d["unit"]),
-        bool(d["success"]),
-        str(d.get("reason", "")),
-        bool(d.get("dislodged", False)),
-    )
+def result_from_data(d: Any) -> Result:
+    """A result as the game file writes it; GameFileError naming the field of the wrong type."""
+    _expect(isinstance(d, dict), "a result must be an object")
+    texts = [d.get("power"), d.get("order"), d.get("unit"), d.get("reason", "")]
+    _expect(all(isinstance(t, str) for t in texts), "a result's power, order, unit and reason must be text")
+    flags = [d.get("success"), d.get("dislodged", False)]
+    _expect(all(isinstance(f, bool) for f in flags), "a result's success and dislodged must be true or false")
+    return Result(texts[0], texts[1], texts[2], flags[0], texts[3], flags[1])

@@ -53,6 +53,9 @@ TAG = 16
 SEQ = 6
 #: a pasted text longer than this is refused before it is searched
 MAX_PASTE = 2_000_000
+#: nor may it hold more codes than this (a game's whole email thread holds some tens): each is read and
+#: listed in the page
+MAX_PASTE_CODES = 1000
 #: a group link longer than this is refused before it is read (a game's link, a key and the intake)
 MAX_GROUP_LINK = MAX_LINK + 20_000
 #: nor may one code be longer than this (a power's orders fit in a few hundred characters)
@@ -62,6 +65,13 @@ CODE_PATTERN = re.compile(r"(?<![A-Za-z0-9_~-])" + re.escape(CODE_PREFIX) + r"([
 _B64URL = re.compile(r"[A-Za-z0-9_-]*")
 #: the most lines after a code's own that are read as the rest of it, wrapped by an email program
 WRAPPED_LINES = 16
+#: the most readings one paste opens with Web Crypto (each an ECDH key agreement and an AES-GCM attempt):
+#: a thread of every power's codes, each wrapped over a few lines, needs some tens; fakes carrying a
+#: phase's clear header (which anyone may copy) could otherwise ask for minutes of work
+MAX_OPEN_ATTEMPTS = 200
+#: how far (milliseconds) a code's sequence number, the sender's clock, may run ahead of the game master's:
+#: a later one is refused, so no code can stand above every resend of its power for longer than this
+CLOCK_SLACK = 15 * 60 * 1000
 
 
 class CodeError(AdjutantError):
@@ -370,22 +380,37 @@ def code_readings(text: str) -> list[tuple[str, ...]]:
     is base64url alone once its quoting ("> ") is taken off. An email program may wrap a long code over
     lines, and quote it in a reply; but a line of plain words after a whole code is base64url too, so
     no reading is sure: the caller opens them in turn, and the one that opens (AES-GCM authenticates
-    it) is the code."""
+    it) is the code. CodeError if the text is longer than :data:`MAX_PASTE` or holds more than
+    :data:`MAX_PASTE_CODES` codes; the reading takes time linear in the text's length."""
     if len(text) > MAX_PASTE:
         raise CodeError(f"the pasted text is too long ({len(text)} characters)")
     lines = text.splitlines()
     seen: dict[tuple[str, ...], None] = {}
     for number, line in enumerate(lines):
+        ends = len(line.rstrip())  # (once per line: the rest of a line copied per code would be quadratic)
         for match in CODE_PATTERN.finditer(line):
             readings = [CODE_PREFIX + match.group(1)]
-            if not line[match.end() :].strip():  # the code ends its line: the rest may be on the next ones
+            if match.end() >= ends:  # the code ends its line: the rest may be on the next ones
                 for after in lines[number + 1 : number + 1 + WRAPPED_LINES]:
                     rest = after.lstrip(" \t>").rstrip()  # less its quoting: "> ", "> > "
                     if not rest or not _B64URL.fullmatch(rest) or len(readings[-1]) + len(rest) > MAX_CODE:
                         break
                     readings.append(readings[-1] + rest)
             seen.setdefault(tuple(readings), None)
+            if len(seen) > MAX_PASTE_CODES:
+                raise CodeError(
+                    f"the pasted text holds more than {MAX_PASTE_CODES} sealed orders codes: paste fewer at once "
+                    "(each player's own message, say)"
+                )
     return list(seen)
+
+
+def reading_lines(readings: tuple[str, ...]) -> str:
+    """A code's readings (:func:`code_readings`) as the lines they were read from (less their quoting), so
+    that pasted again the code is read the same ways."""
+    lines = [readings[0]]
+    lines += [later[len(before) :] for before, later in zip(readings, readings[1:], strict=False)]
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -471,16 +496,27 @@ class Intake:
         was refused only for being of an earlier phase."""
         self.refused.append((power, reason, earlier))
 
-    def accept(self, game: Game, sealed: Sealed, opened: bytes) -> str:
+    def accept(self, game: Game, sealed: Sealed, opened: bytes, now: int | None = None) -> str:
         """Take a code's opened plaintext into the game: the latest code for a power wins. An older code
         than the one in (a player's first code pasted after their second) changes nothing and is not an
-        error: it says so (:data:`OLDER_CODE`). Raises CodeError (and changes nothing) for a damaged one;
-        returns what was done."""
+        error: it says so (:data:`OLDER_CODE`). Raises CodeError (and changes nothing) for a damaged one,
+        and for one dated more than :data:`CLOCK_SLACK` after ``now`` (milliseconds since 1970; this
+        computer's clock if None); returns what was done."""
         if len(opened) < SEQ + 1:
             raise CodeError("the code is damaged: it holds no orders")
         seq = int.from_bytes(opened[:SEQ], "big")
         orders = decode_orders(game, sealed.power, opened[SEQ:])
         name = game.variant.powers[sealed.power].name
+        clock = _now(now)
+        if seq > clock + CLOCK_SLACK:
+            # a code dated ahead would set aside every later resend of its power until that date
+            ahead = -(-(seq - clock) // 60_000)
+            raise CodeError(
+                f"{name}'s code is dated {_when(seq)}, {_minutes(ahead)} after this computer's clock "
+                f"({_when(clock)}): one of the two clocks is wrong. Ask {name} to check their device's date and "
+                "time and send their orders again",
+                sealed.power,
+            )
         had = self.received.get(sealed.power)
         if had is not None and had.source == "code":
             if seq == had.seq:
@@ -512,13 +548,16 @@ class Intake:
         return b64(json.dumps(data, separators=(",", ":")).encode("utf-8"))
 
     @classmethod
-    def from_text(cls, text: str, game: Game) -> Intake:
+    def from_text(cls, text: str, game: Game, now: int | None = None) -> Intake:
+        """The intake a game master's link holds; a received code dated more than :data:`CLOCK_SLACK` after
+        ``now`` (which no code taken in is: an edited link) counts as dated then, so that a resend wins."""
         if not text:
             return cls(len(game.history))
+        latest = _now(now) + CLOCK_SLACK
         try:
             data = read_json(unb64(text, "the game master's link"), "the game master's link")
             received = {
-                str(p): Received(_count(v[0], 1 << (8 * SEQ)), "code" if v[1] == "c" else "typed")
+                str(p): Received(min(_count(v[0], 1 << (8 * SEQ)), latest), "code" if v[1] == "c" else "typed")
                 for p, v in data["r"].items()
                 if p in game.variant.powers
             }
@@ -529,6 +568,22 @@ class Intake:
 
 #: what the intake says of a power's code older than the one it has (set aside, nothing changed)
 OLDER_CODE = "an older code than the one in, set aside: the newer one stays"
+
+
+def _now(now: int | None) -> int:
+    """``now``, or this computer's clock, in milliseconds since 1970 (a code's sequence number's unit)."""
+    return int(time.time() * 1000) if now is None else now
+
+
+def _when(ms: int) -> str:
+    return time.strftime("%d %b %Y %H:%M UTC", time.gmtime(min(ms // 1000, 253_402_300_799)))
+
+
+def _minutes(count: int) -> str:
+    if count < 120:
+        return f"{count} minute{'s' if count != 1 else ''}"
+    hours = count // 60
+    return f"{hours} hours" if hours < 48 else f"{hours // 24} days"
 
 
 def _count(value: object, bound: int) -> int:
@@ -720,6 +775,7 @@ __all__ = [
     "public_link",
     "read_code",
     "read_group_link",
+    "reading_lines",
     "results_message",
     "status",
     "verify_link_check",

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from .kinds import Season
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder
-from .routes import sea_route_exists
+from .routes import is_run, sea_route_exists
 from .variant import Variant, province_of
 
 
@@ -18,6 +18,12 @@ def _reaches(variant: Variant, unit: Unit, province: str, season: Season) -> boo
     if province in variant.closed_in(season) or not variant.reaches(unit.type, unit.location, province):
         return False
     return unit.type != "A" or variant.edge_kind(unit.location, province) != "weak"
+
+
+def may_protect(variant: Variant, unit: Unit) -> bool:
+    """Coast-Running: whether ``unit`` may protect a fleet's run (an army in a coastal province), in a variant
+    with the protect order."""
+    return variant.options.protect_order and unit.type == "A" and variant.provinces[unit.province].type == "coastal"
 
 
 def normalize_move(variant: Variant, order: Move, season: Season) -> tuple[Move | None, str]:
@@ -52,8 +58,10 @@ def normalize_move(variant: Variant, order: Move, season: Season) -> tuple[Move 
     if p.type == "land":
         return None, f"a fleet cannot go inland ({name})"
     options = v.fleet_reaches(unit.location, dprov)
-    if not options and v.options.protect_order and (not p.coasts or "/" in dest):
-        # a coast run: legal if armies protect an unbroken chain of coast (checked with the orders)
+    real = dest == dprov or dest in v.fleet_locations(dprov)
+    if v.options.protect_order and real and is_run(v, unit.location, dest):
+        # a coast run: legal if armies protect an unbroken chain of coast to it, and with no coast named the
+        # chain must reach only one (both checked with the orders, by the resolver)
         return Move(unit, dest, True), ""
     if "/" in dest:
         if dest not in options:
@@ -122,7 +130,7 @@ def _other_reason(variant: Variant, order: UnitOrder, season: Season) -> str:
     if isinstance(order, Protect):
         if not v.options.protect_order:
             return f"there is no protect order in {v.name}"
-        if unit.type != "A" or here.type != "coastal":
+        if not may_protect(v, unit):
             return "only armies on a coast can protect"
         return ""
     return ""

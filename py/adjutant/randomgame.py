@@ -9,20 +9,24 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from .game import Game
 from .kinds import unit_type_of
 from .legal import Candidates, possible_orders
 from .legality import illegal_reason
-from .orders import Build, Disband, Order, UnitOrder, Waive
+from .orders import Build, Disband, Order, UnitOrder, Waive, order_power
 from .phases import adjustments_due
 from .variant import province_of
 
 
-def random_orders(game: Game, rng: random.Random, hold_bias: float = 0.0) -> list[Order]:
-    """A random legal order for every unit (or the adjustments due): for soaks and benchmarks."""
+def random_orders(
+    game: Game, rng: random.Random, hold_bias: float = 0.0, powers: Collection[str] | None = None
+) -> list[Order]:
+    """A random legal order for every unit (or the adjustments due): for soaks, benchmarks and the random
+    computer player. ``powers``: only those powers' orders (the random draws are then others)."""
     kind = game.phase.kind
+    mine = None if powers is None else frozenset(powers)
     out: list[Order] = []
     if kind == "movement":
         state = game.position.variant_state
@@ -33,17 +37,23 @@ def random_orders(game: Game, rng: random.Random, hold_bias: float = 0.0) -> lis
             return [o for o in offered if not illegal_reason(game.variant, o, game.units, game.phase.season)]
 
         for prov in sorted(game.units):
+            if mine is not None and game.units[prov].power not in mine:
+                continue
             orders = legal(prov)
             out.append(orders[0] if rng.random() < hold_bias else rng.choice(orders))
         # the variant's own (Cluster's nominations, and the orders of the powers commanding hosts)
-        out += game.rules.random_orders(game.variant, state, game.units, legal, rng)
+        extra = game.rules.random_orders(game.variant, state, game.units, legal, rng)
+        out += [o for o in extra if mine is None or order_power(o) in mine]
     elif kind == "retreat":
         for d in game.position.dislodged:
-            out.append(rng.choice(possible_orders(game, d.unit.province)))
+            if mine is None or d.unit.power in mine:
+                out.append(rng.choice(possible_orders(game, d.unit.province)))
     else:
         from .phases import build_places
 
         for power, adj in sorted(adjustments_due(game.variant, game.units, game.position.centres).items()):
+            if mine is not None and power not in mine:
+                continue
             if adj.delta > 0:
                 places = build_places(game.variant, power, game.units, game.position.centres)
                 used: set[str] = set()
@@ -56,8 +66,8 @@ def random_orders(game: Game, rng: random.Random, hold_bias: float = 0.0) -> lis
                     used.add(province_of(loc))
                     out.append(Build(power, unit_type_of(t), loc))
             else:
-                mine = sorted((u for u in game.units.values() if u.power == power), key=lambda u: u.province)
-                for u in rng.sample(mine, min(len(mine), -adj.delta)):
+                own = sorted((u for u in game.units.values() if u.power == power), key=lambda u: u.province)
+                for u in rng.sample(own, min(len(own), -adj.delta)):
                     out.append(Disband(u))
     return out
 

@@ -15,7 +15,7 @@ the backup rule, which is injected (Szykman by default; Coast-Running's rule for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -23,7 +23,7 @@ from .kinds import Season
 from .legality import check_order
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder, format_order
 from .phases import Dislodgement
-from .routes import coast_run, convoy_chain, sea_route_exists
+from .routes import convoy_chain, run_ends, sea_route_exists
 from .variant import Variant, province_of
 
 #: a decision's state (DATC 5.E)
@@ -107,27 +107,26 @@ class Checked(NamedTuple):
     power: str
     #: a move ordered by convoy (or, for a fleet, as a coast run)
     via: bool
-    #: a move across a weak passage (only its supports count)
+    #: a move across a weak passage, not by convoy (only its supports count; a convoy across the strait is an
+    #: ordinary convoy, maps/loeb9.md W9)
     weak: bool
     #: the province of the unit a support, convoy or protection serves ("" for other orders)
     target: str
     #: the order as written (a hold for a unit given none)
     written: UnitOrder
-    #: the unit where a successful move puts it
-    moved: Unit | None
 
 
 def _row(order: UnitOrder, written: UnitOrder, text: str, illegal: str = "", weak: bool = False) -> Checked:
     """The :class:`Checked` row of an order as adjudicated."""
     u = order.unit
-    to, via, moved, target = "", False, None, ""
+    to, via, target = "", False, ""
     if isinstance(order, Move):
-        to, via, moved = province_of(order.dest), order.via_convoy, Unit(u.power, u.type, order.dest)
+        to, via = province_of(order.dest), order.via_convoy
     elif isinstance(order, (Support, Convoy, Protect)):
         target = order.target
     return Checked(
         order=order, illegal=illegal, kind=_KIND.get(type(order), HOLD), to=to, text=text,
-        unit=f"{u.type} {u.location}", power=u.power, via=via, weak=weak, target=target, written=written, moved=moved,
+        unit=f"{u.type} {u.location}", power=u.power, via=via, weak=weak, target=target, written=written,
     )
 
 
@@ -140,7 +139,11 @@ def checked_order(variant: Variant, order: UnitOrder, season: Season, units: Map
         why = _no_fleets_to_convoy(variant, adjudicated, season, units)
     if why:
         return _row(Hold(u), order, format_order(order), illegal=why)
-    weak = isinstance(adjudicated, Move) and variant.edge_kind(u.province, adjudicated.dest) == "weak"
+    weak = (
+        isinstance(adjudicated, Move)
+        and not adjudicated.via_convoy
+        and variant.edge_kind(u.province, adjudicated.dest) == "weak"
+    )
     return _row(adjudicated, order, format_order(order), weak=weak)
 
 
@@ -211,7 +214,7 @@ class Resolver:
         self.given = Given(units, dict(strengths or {}), checks, rows, prepare)
         # the rows' fields as columns, one list each (``zip`` transposes them in C: a third of the setup's time)
         columns = map(list, zip(*rows, strict=True)) if rows else ([] for _ in Checked._fields)
-        orders_, illegal, kind, to, text, unit_text, power, via, weak, targets, _, _ = columns
+        orders_, illegal, kind, to, text, unit_text, power, via, weak, targets, _ = columns
         self.orders: list[UnitOrder] = orders_
         self.illegal: list[str] = illegal
         self.kind: list[int] = kind
@@ -258,7 +261,8 @@ class Resolver:
         if self.carriers_of:
             for i in self.moves:
                 if not self.convoyed[i] and self._convoy_intended(i):
-                    self.convoyed[i] = True
+                    # by convoy, not across the weak passage it could also take (maps/loeb9.md W9)
+                    self.convoyed[i], self.weak[i] = True, False
         self._check_routes()
         #: for each move, the order of the unit standing where it goes and its head-to-head opponent (-1: none)
         self.occupant: list[int] = []
@@ -277,14 +281,26 @@ class Resolver:
     def _check_routes(self) -> None:
         """Make illegal (a hold) each convoyed move that no unit on the board could carry: a coast run with no
         chain of protecting armies, an army whose convoy was only implied with no fleets where a convoy
-        could be (an army ordered by convoy was checked with its order, :func:`checked_order`)."""
+        could be (an army ordered by convoy was checked with its order, :func:`checked_order`). A run with no
+        coast named to a province with coasts goes to the one coast its chain reaches (as an ordinary move
+        goes to the only coast it could, DATC 4.B, 6.B.2); if it reaches both, it is illegal."""
         for i in [i for i in self.moves if self.convoyed[i]]:
             o = self.orders[i]
             assert isinstance(o, Move)
             if o.unit.type == "F":
-                if not self._run_chain(i, lambda c: True):
-                    where, to = self.v.province_name(o.unit.location), self.v.province_name(o.dest)
+                v = self.v
+                ends = set(self._run_ends(i, lambda c: True))
+                named = "/" in o.dest or not v.provinces[o.dest].coasts
+                reached = [d for d in ([o.dest] if named else v.fleet_locations(o.dest)) if d in ends]
+                to = v.province_name(o.dest)
+                if not reached:
+                    where = v.province_name(o.unit.location)
                     self._make_hold(i, f"no unbroken chain of protecting armies runs from {where} to {to}")
+                elif len(reached) > 1:
+                    self._make_hold(i, f"say which coast of {to} the run goes to ({', '.join(reached)})")
+                elif not named:
+                    self.orders[i] = Move(o.unit, reached[0], True)
+                    self._match_void_supports(i)  # (a support naming that coast)
             elif not o.via_convoy:
                 why = _no_fleets_to_convoy(self.v, o, self.season, self.given.units)
                 if why:
@@ -321,8 +337,12 @@ class Resolver:
         for s in self.supports_of.pop(i, []):
             self.live.remove(s)
             self.void.append(s)
-        for s, target in enumerate(self.targets):
-            if target == o.unit.province and self.kind[s] == SUPPORT and self._support_matches(s, i):
+        self._match_void_supports(i)
+
+    def _match_void_supports(self, i: int) -> None:
+        """Give order ``i`` the supports, void until now, that match it as it stands."""
+        for s in list(self.void):
+            if self.targets[s] == self.prov[i] and self.kind[s] == SUPPORT and self._support_matches(s, i):
                 self.void.remove(s)
                 self.supports_of.setdefault(i, []).append(s)
                 self.live.append(s)
@@ -352,7 +372,8 @@ class Resolver:
             return False
         if isinstance(carrier, Convoy):
             return target.unit.type == "A"
-        # a fleet's move to a place it borders is an ordinary move, not a coast run: nothing to protect
+        # a fleet's move to a place it can reach directly is an ordinary move, not a coast run
+        # (:func:`~adjutant.routes.is_run`): nothing to protect
         return target.unit.type == "F" and self.convoyed[j]
 
     def implied_convoys(self, carriers: Iterable[int]) -> list[int]:
@@ -444,26 +465,19 @@ class Resolver:
             return not self._dislodged(self.prov[i])
         return True
 
-    def _run_chain(self, i: int, holds: Callable[[int], bool]) -> bool:
-        """Coast-Running: whether the fleet of move ``i`` can run along the coasts of provinces whose
-        armies protect it (those for which ``holds`` is true) to its destination. Each step goes along a
-        shared coastline, so a run cannot cross a province between two of its coasts."""
-        o = self.orders[i]
-        assert isinstance(o, Move)
-        v = self.v
+    def _run_ends(self, i: int, holds: Callable[[int], bool]) -> Iterator[str]:
+        """Coast-Running: where the fleet of move ``i`` may end a run along the coasts of provinces whose
+        armies protect it (those for which ``holds`` is true), in search order (:func:`~adjutant.routes.run_ends`:
+        each step goes along a shared coastline, so a run cannot cross a province between two of its coasts)."""
         guards = {self.prov[c]: c for c in self.carriers_of.get(i, ())}
-        if province_of(o.dest) in guards:
-            return False
-        dests = [o.dest] if "/" in o.dest or not v.provinces[province_of(o.dest)].coasts else v.fleet_locations(o.dest)
-        run = coast_run(v, o.unit.location, guards, lambda p: holds(guards[p]))
-        return any(any(v.can_move("F", loc, d) for d in dests) for loc in run)
+        return run_ends(self.v, self.orders[i].unit.location, guards, lambda p: holds(guards[p]))
 
     # --- the rules of DATC 5.B ----------------------------------------------------------------------
     def _path(self, i: int) -> bool:
         """Whether move ``i`` has its path: over land, or a chain of carriers that are not dislodged."""
         if i in self.voided:
             return False
-        if not self.convoyed[i] or self.weak[i]:
+        if not self.convoyed[i]:
             return True
         carriers = self.carriers_of.get(i)
         if not carriers:
@@ -474,7 +488,7 @@ class Resolver:
         if self.v.options.any_carrier_disrupts and not all([self.resolve(c) for c in carriers]):
             return False
         if o.unit.type == "F":
-            return self._run_chain(i, self.resolve)
+            return o.dest in self._run_ends(i, self.resolve)
         # a chain of the carrying fleets that hold, from a sea by the army to a sea by its destination
         fleets = {self.prov[c]: c for c in carriers}
         return convoy_chain(self.v, self.season, self.prov[i], self.to[i], fleets, lambda s: self.resolve(fleets[s]))
@@ -641,7 +655,7 @@ class Resolver:
         """Take back a convoy that was only implied: the armies move over land, and adjudication starts
         again (DATC 6.G.11)."""
         for i in moves:
-            self.convoyed[i] = False
+            self.convoyed[i], self.weak[i] = False, self.given.rows[i].weak
         raise _Restart
 
     def tally(
@@ -658,9 +672,9 @@ class Resolver:
         for i in winner_into.values():
             del units[self.prov[i]]
         for i in winner_into.values():
-            moved = self.given.rows[i].moved
-            assert moved is not None  # (a move's)
-            units[self.to[i]] = moved
+            move = self.orders[i]
+            assert isinstance(move, Move)
+            units[self.to[i]] = Unit(move.unit.power, move.unit.type, move.dest)
         attackers: list[Unit | None] = [None] * len(self.orders)
         dislodged: list[Dislodgement] = []
         for w in winner_into.values():

@@ -82,3 +82,53 @@ def coast_run(
         return [n for p in guards for n in variant.fleet_locations(p) if variant.can_move("F", loc, n)]
 
     return _reached(step(start), lambda loc: holds(province_of(loc)), step)
+
+
+def run_ends(
+    variant: Variant, start: str, guards: Iterable[str], holds: Callable[[str], bool] = _always
+) -> Iterator[str]:
+    """Coast-Running: the places a run from ``start`` along the coasts of the provinces ``guards`` may end
+    (maps/coast_running.md, Destination), in search order, each once: every fleet location bordering a
+    location the run reaches, but in a guard's province or the fleet's own. ``holds`` is asked as
+    :func:`coast_run` asks it, lazily (a resolver asking whether a run reaches one place stops there)."""
+    guards = list(guards)
+    shut = {*guards, province_of(start)}
+    seen: set[str] = set()
+    for loc in coast_run(variant, start, guards, holds):
+        for end in variant.neighbours("F", loc):
+            if end not in seen and province_of(end) not in shut:
+                seen.add(end)
+                yield end
+
+
+def is_run(variant: Variant, start: str, dest: str) -> bool:
+    """Coast-Running: whether a fleet's move from ``start`` to ``dest`` (a place, its coast named or not) is a
+    run, not an ordinary move: the fleet cannot go there directly (to the coast named, or, with none named,
+    to any coast of the province). A run is legal only with armies protecting it along the way.
+
+    >>> from adjutant.variant import load_variant
+    >>> v = load_variant("coast_running")
+    >>> is_run(v, "bla", "bul/ec"), is_run(v, "bla", "bul/sc"), is_run(v, "bla", "bul"), is_run(v, "nwg", "stp")
+    (False, True, False, True)
+    """
+    if "/" in dest:
+        return not variant.can_move("F", start, dest)
+    return not variant.fleet_reaches(start, dest)
+
+
+def run_destinations(
+    variant: Variant, start: str, guards: Iterable[str], season: Season, via: str | None = None
+) -> list[str]:
+    """Coast-Running: where a fleet at ``start`` could be ordered to run, sorted, if every army in ``guards``
+    (provinces) that the run can pass protected it: each place the run may end (:func:`run_ends`) that is open
+    in the season and that the fleet cannot reach directly (:func:`is_run`; a coast of a province whose other
+    coast it borders is such a place). With ``via``, none unless the run can pass that guard's province."""
+    # the guards the run passes: the others' provinces are not in its way, and may be where it ends
+    passed = sorted({province_of(loc) for loc in coast_run(variant, start, guards)})
+    if via is not None and via not in passed:
+        return []
+    return sorted(
+        end
+        for end in run_ends(variant, start, passed)
+        if variant.provinces[province_of(end)].open_in(season) and is_run(variant, start, end)
+    )

@@ -21,6 +21,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, compass, sealed
 from .board import Board, show_drawn
+from .computer_page import ComputerPlayers
 from .group import CODE_LINK, GroupController, GroupState, inert
 from .pictures import Pictures, page_scene
 from .proxies import Proxies
@@ -178,6 +179,8 @@ class App:
         self.passphrase_purpose = ""
         #: a group game (players send sealed orders codes): py/adjutant_ui/group.py
         self.group = GroupController(self)
+        #: computer players: py/adjutant_ui/computer_page.py
+        self.computer = ComputerPlayers(self)
 
         # Saving (adjutant_ui.saves): the id of the game in hand and whether its slot holds it now; the
         # next address to be pushed as a new history entry (not replace the current one); and whether
@@ -549,6 +552,7 @@ class App:
             svg = await js.window.adjutantShell.loadMap(variant.id)
         self.session = new_session
         self.group.on_show(new_session)
+        self.computer.on_show(new_session)
         self.board = Board(svg, variant)
         self.role, self.link = role or self.group.secret_role(), link
         self.keys, self.passphrases = dict(keys or {}), dict(passphrases or {})
@@ -881,7 +885,8 @@ class App:
         not count (builds or removals beyond those due), and let the player go on or go back."""
         session = self.session
         assert session is not None
-        missing, extra = session.unordered(), session.beyond_due()
+        # (the computer's powers are given their orders as the phase is adjudicated)
+        missing, extra = session.unordered(but=self.computer.will_order()), session.beyond_due()
         if missing or extra:
             self.warning_open = True
             count = len(missing)
@@ -908,14 +913,16 @@ class App:
         _id("adjudicate-warning").hidden = True
         _id("adjudicate").focus()
 
-    def adjudicate(self, by_keyboard: bool = False) -> bool:
-        """Adjudicate the phase. A group game's master who pressed Adjudicate from the keyboard (a click
-        with no pointer: ``event.detail`` 0) is taken on to the next step, Message to players; True if the
-        focus went there."""
+    def adjudicate(self, by_keyboard: bool = False, thought: bool = False) -> bool:
+        """Adjudicate the phase, once the computer players have given their orders (unless ``thought``:
+        they have). A group game's master who pressed Adjudicate from the keyboard (a click with no pointer:
+        ``event.detail`` 0) is taken on to the next step, Message to players; True if the focus went there."""
         session = self.session
         assert session is not None
         self.warning_open = False
         _id("adjudicate-warning").hidden = True
+        if not thought and self.computer.before_adjudicate(lambda: self.adjudicate(by_keyboard, thought=True)):
+            return False
         done = session.game.phase.title
         try:
             session.game.adjudicate()
@@ -963,6 +970,9 @@ class App:
             self.message(str(error))
             return
         if not self.may_replace():
+            return
+        if str(_id("game-kind").value) == "computer":  # the powers played here, and the computer's level
+            self.computer.start_new(variant_id)
             return
         if secret:  # the game master sets the passphrases first; the game starts when they are set
             group_game = str(_id("game-kind").value) == "group"
@@ -1610,6 +1620,7 @@ class App:
         else:
             over.hidden = True
         self.group.render()
+        self.computer.render()
 
     def _secrets_panel(self, sites: dict[str, int]) -> None:
         """Who is looking at a game with secrets, the passphrase entry, and what the viewer may know."""

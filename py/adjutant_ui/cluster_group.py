@@ -169,8 +169,8 @@ async def reseal(ctrl: GroupController, state: GroupState, replace_hash: bool = 
     seal = js.window.adjutantSeal.seal
     powers = list(game.variant.powers)
     blobs = await asyncio.gather(*(seal(side.keys[p], p, to_js(plain[p])) for p in powers))
-    gm_part = await js.window.adjutantGroup.sealOrders(
-        to_js(state.public_key),
+    gm_part = await js.window.adjutantGroup.sealPart(
+        state.private_key,
         to_js(cg.gm_header(state.public_key)),
         to_js(cg.gm_additional_data(state.public_key, public)),
         to_js(cg.gm_plaintext(game, side.passphrases)),
@@ -190,26 +190,54 @@ async def settled(state: GroupState) -> None:
         await side.sealing
 
 
-async def open_gm_part(ctrl: GroupController, state: GroupState, key: Any, phrase: str) -> None:
-    """The game master's key is unlocked: open the game master's part and show the game itself."""
+async def open_gm_part(ctrl: GroupController, state: GroupState, key: Any, phrase: str) -> str:
+    """The game master's key is unlocked: open the game master's part (refused unless only the game master
+    could have sealed it, or it is an earlier Adjutant's beside that Adjutant's key) and show the game
+    itself. Returns what to say beside "Unlocked" ("", or :data:`LEGACY_PART`)."""
     side = state.cluster
     assert side is not None
+    form = cg.gm_part_format(side.gm_part, state.public_key)
+    info = js.window.adjutantGroup.keyInfo(key)
+    if form == cg.LEGACY_GM_PART_FORMAT and not info.legacy:
+        # a key sealed by this Adjutant goes with a part only its holder can seal: one of the earlier
+        # form, which anyone can seal to the public key, was put beside it by someone else
+        raise GameFileError(FORGED_PART)
     ctrl.app.message("Opening the game (it is replayed from its orders)…", "info")
-    opened = await js.window.adjutantGroup.openOrders(
-        key,
-        to_js(group.unb64(side.gm_part, "the game master's part")),
-        cg.GM_PART_HEADER,
-        to_js(cg.gm_additional_data(state.public_key, side.public)),
-    )
+    data = to_js(group.unb64(side.gm_part, "the game master's part"))
+    aad = to_js(cg.gm_additional_data(state.public_key, side.public, form))
+    if form == cg.GM_PART_FORMAT:
+        opened = await js.window.adjutantGroup.openPart(key, data, cg.GM_PART_HEADER, aad)
+    else:
+        opened = await js.window.adjutantGroup.openOrders(key, data, cg.GM_PART_HEADER, aad)
     if opened is None or opened is jsnull:
         raise GameFileError("the game master's part does not open: it was altered or is another game's")
     game, phrases = cg.read_gm_plaintext(_bytes(opened), side.public)
-    new = replace(state, session=Session(game), private_key=key)
+    # an earlier Adjutant's link: from the next seal on, the key is sealed today's way and the part with it
+    sealed_private = str(info.upgraded) if info.legacy else state.sealed_private
+    new = replace(state, session=Session(game), private_key=key, sealed_private=sealed_private)
     new.intake = group.Intake.from_text(state.intake.to_text(), game)
     new.cluster = replace(side, passphrases=phrases, opened=True, keys={}, keys_task=None, sealing=None)
     new.cluster.keys_task = asyncio.ensure_future(_keys_into(new.cluster, phrases))
     ctrl.pending = new
     await ctrl.app.show(new.session, role=sealed.GM, passphrases={sealed.GM: phrase, **phrases})
+    if not info.legacy:
+        return ""
+    new.cluster.sealing = asyncio.ensure_future(_reseal_or_say(ctrl, new, True))  # the link in today's form
+    return LEGACY_PART
+
+
+#: a game master's part of the earlier form beside a key sealed by this Adjutant
+FORGED_PART = (
+    "the game master's part is of the form an earlier Adjutant made, which anyone who has the players' link "
+    "could make, yet the key beside it was sealed by this one: someone other than the game master put it "
+    "in this link. Open the game master's link you kept yourself"
+)
+#: said once a game master's link of an earlier Adjutant is opened
+LEGACY_PART = (
+    "This game master's link was made by an earlier Adjutant, whose game master's part anyone with the "
+    "players' link could have made: check that the game shown (its sites, passphrases and orders) is yours. "
+    "Its next link is sealed so that only you can make it."
+)
 
 
 async def _keys_into(side: ClusterSide, phrases: dict[str, str]) -> None:

@@ -23,7 +23,7 @@ from adjutant.game import Game
 from adjutant.limits import without_bidi_controls
 from pyodide.ffi import jsnull, to_js
 
-from . import cluster_group, saves, sealed
+from . import cluster_group, computer, saves, sealed
 from .session import Session
 
 if TYPE_CHECKING:
@@ -253,6 +253,14 @@ def _bring_to(element_id: str) -> None:
     element = _id(element_id)
     element.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
     element.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
+
+
+class _NotTried(Exception):
+    """A code left unopened: the paste's Web Crypto attempts (:data:`adjutant.group.MAX_OPEN_ATTEMPTS`) are spent."""
+
+
+#: what the list says of each code not tried
+NOT_TRIED = "this paste held more codes than one paste opens; it is left in the box to open next"
 
 
 class GroupController:
@@ -604,6 +612,7 @@ class GroupController:
         _id("group-dialog").dataset.variant = variant_id
         _id("group-errors").replaceChildren()
         self._generate()
+        self.app.computer.group_dialog(variant_id)
         _id("group-dialog").showModal()
 
     def _generate(self) -> None:
@@ -624,6 +633,7 @@ class GroupController:
             with self.busy(MAKING_KEYS):
                 game = Game.new(load_variant(variant_id))
                 group.public_body(game)  # a Cluster game is refused here, before any key is made
+                app.computer.seat_group_game(game)
                 made = await js.window.adjutantGroup.newGame(phrase)
                 session = Session(game)
                 self.pending = GroupState(session, _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
@@ -807,9 +817,10 @@ class GroupController:
             _id("gm-passphrase").focus()
             _id("gm-passphrase").select()  # typing again replaces it
             return
+        note = ""
         if state.cluster is not None and not state.cluster.opened:
             try:
-                await cluster_group.open_gm_part(self, state, key, phrase)
+                note = await cluster_group.open_gm_part(self, state, key, phrase)
             except Exception as error:  # noqa: BLE001 - a damaged part: say so, keep the game
                 app.message(f"The game master's part could not be opened: {error}. Nothing has changed.")
                 return
@@ -818,7 +829,7 @@ class GroupController:
         state.private_key = key
         _id("gm-passphrase").value = ""
         _id("unlock-passphrase").value = ""
-        unlocked = "Unlocked: paste the players' sealed orders codes."
+        unlocked = "Unlocked: paste the players' sealed orders codes." + (f" {note}" if note else "")
         app.message(unlocked, "info", beside=True)  # where the Secrets form was used; the Group game panel says it too
         app.render()
         self._say("group-status", unlocked)
@@ -854,14 +865,19 @@ class GroupController:
             return
         game = state.game
         state.intake = state.intake.for_phase(game)
-        # a Cluster game's codes are bound to its public part, not to a public game
-        digest = cg.game_digest(game, state.public_key) if state.cluster is not None else None
-        for readings in codes:
+        # once per paste (a Cluster game's codes are bound to its public part, not to a public game)
+        digest = (cg.game_digest(game, state.public_key) if state.cluster is not None
+                  else group.phase_digest(game, state.public_key))
+        tries, untried = [group.MAX_OPEN_ATTEMPTS], []
+        for number, readings in enumerate(codes):
+            if number and number % 25 == 0:  # the page stays live, and says how far it is
+                self._say("codes-status", f"Opening codes: {number} of {len(codes)}…")
+                await asyncio.sleep(0)
             # named by its end: every code of a game and phase begins alike (its clear header)
             short = f"{group.CODE_PREFIX}…{readings[0][-8:]}"
             power = ""
             try:
-                read, opened = await self._open_code(state, readings, digest)
+                read, opened = await self._open_code(state, readings, digest, tries)
                 power, short = read.power, f"{group.CODE_PREFIX}…{read.code[-8:]}"
                 had = state.intake.received.get(read.power)
                 said = state.intake.accept(game, read, opened)
@@ -869,31 +885,38 @@ class GroupController:
                 same = had is not None and state.intake.received.get(read.power) is had
                 kind = "older" if same and said.endswith(group.OLDER_CODE) else "same" if same else "kept"
                 log.append((kind, f"{short} {said}"))
+            except _NotTried:
+                untried.append(readings)
+                log.append(("untried", f"{short} not tried: {NOT_TRIED}"))
             except AdjutantError as error:
                 state.intake.refuse(str(error), power or getattr(error, "power", ""), getattr(error, "earlier", False))
                 log.append(("rejected", f"{short} refused: {error}"))
         state.log, state.log_at = log, len(game.history)
-        _id("codes-text").value = ""
+        # the codes not tried stay in the box, for Open codes again
+        _id("codes-text").value = "\n".join(group.reading_lines(r) for r in untried)
         app.changed()
         app.render()
         taken = sum(kind == "kept" for kind, _ in log)
         repeated = sum(kind == "same" for kind, _ in log)
         older = sum(kind == "older" for kind, _ in log)
         again = (f", {repeated} already in" if repeated else "") + (f", {older} older, set aside" if older else "")
-        refused = len(log) - taken - repeated - older
+        refused = len(log) - taken - repeated - older - len(untried)
+        rest = (f" {len(untried)} not tried (one paste opens at most {group.MAX_OPEN_ATTEMPTS} readings): they are "
+                "left in the box; press Open codes again." if untried else "")
         self._say(
             "codes-status",
             f"{taken} code{'s' if taken != 1 else ''} taken in{again}, {refused} refused: see the list and the "
-            "table.",
-            "error" if refused else "info",
+            f"table.{rest}",
+            "error" if refused or untried else "info",
         )
 
     async def _open_code(
-        self, state: GroupState, readings: tuple[str, ...], digest: bytes | None
+        self, state: GroupState, readings: tuple[str, ...], digest: bytes, tries: list[int]
     ) -> tuple[group.Sealed, bytes]:
         """The first of a code's readings (:func:`adjutant.group.code_readings`) that opens with the game
         master's key, and what it holds. If none opens, the first reading's refusal: the code as it
-        stands on its line."""
+        stands on its line. Each reading opened with Web Crypto spends one of ``tries`` (the paste's);
+        _NotTried when they are spent before any reading opened."""
         refusal: group.CodeError | None = None
         for code in readings:
             try:
@@ -901,6 +924,9 @@ class GroupController:
             except group.CodeError as error:
                 refusal = refusal or error
                 continue
+            if tries[0] <= 0:
+                raise _NotTried
+            tries[0] -= 1
             opened = await js.window.adjutantGroup.openOrders(
                 state.private_key, to_js(read.data), group.HEADER, to_js(read.aad)
             )
@@ -955,6 +981,7 @@ class GroupController:
     def _show_message(self, state: GroupState, fragment: str) -> None:
         base = str(js.location.href).split("#")[0]
         state.message = group.results_message(state.game, f"{base}#{fragment}", state.session.players_results_text())
+        state.message = computer.with_note(state.message, state.game)
         state.messaged = len(state.game.history)
         _id("players-message").value = state.message
         self.render()

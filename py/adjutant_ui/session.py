@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,7 @@ from adjutant import scene as _scene
 from adjutant.cluster_views import for_players
 from adjutant.drawing import Drawing
 from adjutant.game import Game, OrderProblem, Position
+from adjutant.legality import may_protect
 from adjutant.orders import (
     POWER_ORDERS,
     Build,
@@ -37,7 +38,7 @@ from adjutant.orders import (
 )
 from adjutant.randomgame import random_orders
 from adjutant.report import place_labels
-from adjutant.routes import coast_run
+from adjutant.routes import run_destinations
 from adjutant.scene import PhaseMarks, Shape, order_shape
 from adjutant.variant import Variant, province_of
 
@@ -411,9 +412,10 @@ class Session:
         check = self.game.check_order(order)
         return check.reason if check.verdict == "illegal" else ""
 
-    def unordered(self) -> list[str]:
+    def unordered(self, but: Collection[str] = ()) -> list[str]:
         """What adjudicating now would leave without an order: units (holding, or disbanded in a
-        retreat), and powers' builds or removals not used. Empty when everything is ordered."""
+        retreat), and powers' builds or removals not used, but those of the powers ``but`` names (the
+        computer gives theirs). Empty when everything is ordered."""
         game = self.game
         if not self.at_current or game.over:
             return []
@@ -426,12 +428,15 @@ class Session:
             return f"{power}: {unit.type} {variant.province_name(unit.location)}"
 
         if kind == "movement":
-            return [name(u) + " (will hold)" for u in game.units.values() if u.province not in given]
+            return [name(u) + " (will hold)" for u in game.units.values()
+                    if u.province not in given and u.power not in but]
         if kind == "retreat":
             return [name(d.unit) + " (will be disbanded)" for d in game.position.dislodged
-                    if d.unit.province not in given]
+                    if d.unit.province not in given and d.unit.power not in but]
         out = []
         for power, left in game.orders_due().items():
+            if power in but:
+                continue
             delta = game.adjustments().get(power, 0)
             what = "build" if delta > 0 else "removal"
             out.append(f"{variant.powers[power].name}: {left} {what}{'s' if left > 1 else ''} not ordered"
@@ -640,40 +645,21 @@ class Session:
 
     def can_protect(self, unit: Any) -> bool:
         """Whether ``unit`` may be given a protect order (Coast-Running: an army in a coastal province)."""
-        variant = self.game.variant
-        return bool(
-            variant.options.protect_order and unit.type == "A" and variant.provinces[unit.province].type == "coastal"
-        )
+        return may_protect(self.game.variant, unit)
 
     def run_targets(self, fleet: Any, via: str | None = None) -> list[str]:
         """Coast-Running: where ``fleet`` could run along coasts held by armies (any power's) that could
-        protect it, by the adjudicator's run search (:func:`adjutant.routes.coast_run`).
-        With ``via``, only runs whose chain can pass the army in that province. Empty in variants
-        without the protect order. Which runs succeed is the adjudicator's business."""
+        protect it, by the adjudicator's rule (:func:`adjutant.routes.run_destinations`). With ``via``, only
+        runs whose chain can pass the army in that province. Empty in variants without the protect order.
+        Which runs succeed is the adjudicator's business."""
         game = self.game
         variant = game.variant
         if not variant.options.protect_order or fleet is None or fleet.type != "F":
             return []
         if game.phase.kind != "movement":
             return []
-        season = game.phase.season
-        protectors = [
-            u.province for u in game.units.values() if u.type == "A" and variant.provinces[u.province].type == "coastal"
-        ]
-        reached = list(coast_run(variant, fleet.location, protectors))
-        chain = {province_of(location) for location in reached}
-        if via is not None and via not in chain:
-            return []
-        adjacent = {province_of(n) for n in variant.neighbours("F", fleet.location)}
-        out: set[str] = set()
-        for location in reached:
-            for dest in variant.neighbours("F", location):
-                dprov = province_of(dest)
-                if dprov in chain or dprov == fleet.province or dprov in adjacent:
-                    continue
-                if variant.provinces[dprov].open_in(season):
-                    out.add(dest)
-        return sorted(out)
+        protectors = [u.province for u in game.units.values() if may_protect(variant, u)]
+        return run_destinations(variant, fleet.location, protectors, game.phase.season, via)
 
     def click(self, location: str) -> tuple[str | None, list[str]]:
         """A click on a province or coast. Returns (order text to enter or None, coasts to choose from

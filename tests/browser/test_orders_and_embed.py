@@ -8,6 +8,7 @@ from typing import Any
 
 from adjutant import pieces
 from app_driver import PYTHON_READY_TIMEOUT_MS, Site, adjudicate, inside_unit_box, new_game, open_app
+from test_order_entry import COAST_LINE_MIDDLE
 from test_play import enter_text, phase, units
 
 
@@ -121,6 +122,26 @@ def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> N
     assert phase(page) == "F1902M"
     assert "italy F wes" in units(page)
     assert "F Ion - Wes" in page.inner_text("#results")
+    assert recorder.page_errors == []
+
+
+def test_a_run_to_the_far_coast_of_bulgaria_is_offered_by_click_and_adjudicated(app: tuple[Any, Any]) -> None:
+    """A fleet in the Black Sea borders Bulgaria's east coast; protected by the army in Constantinople it may
+    run to the south coast: the page offers that coast, a click on its line orders the run, and it succeeds."""
+    page, recorder = app
+    new_game(page, "coast_running")
+    enter_text(page, "Turkey: F ank - bla")
+    adjudicate(page)
+    assert phase(page) == "F1901M" and "turkey F bla" in units(page)
+    enter_text(page, "Turkey: A Con P F Bla - Bul/sc")
+    assert page.inner_text("#orders-errors") == ""
+    click_map(page, "bla")
+    assert page.locator('#map .adj-target[id="bul/sc"]').count() == 1
+    x, y = page.evaluate(COAST_LINE_MIDDLE, "bul/sc")
+    page.mouse.click(x, y)
+    assert "TUR: F Bla - Bul/sc" in order_list(page)
+    adjudicate(page)
+    assert "turkey F bul/sc" in units(page)
     assert recorder.page_errors == []
 
 

@@ -119,8 +119,12 @@ def test_the_snapshot_holds_what_the_page_imports_before_it_draws(shipped: tuple
     # the standard library modules the engine and the UI import at their top level
     assert {"json", "asyncio", "dataclasses", "zlib", "base64", "hashlib", "secrets", "math", "random"} <= modules
     # the engine, every module of it but the command line, and the UI, every module of it
-    engine = {f"adjutant.{path.stem}" for path in (ROOT / "py" / "adjutant").glob("*.py")}
-    assert engine - {"adjutant.__init__", "adjutant.__main__", "adjutant.cli"} <= modules
+    engine = {
+        ".".join(path.relative_to(ROOT / "py").with_suffix("").parts).removesuffix(".__init__")
+        for path in (ROOT / "py" / "adjutant").rglob("*.py")
+    }
+    assert engine - {"adjutant", "adjutant.__main__", "adjutant.cli"} <= modules
+    assert {"adjutant.bots", "adjutant.bots.heuristic"} <= modules  # (a sub-package's modules too)
     assert not {"adjutant.cli", "adjutant.__main__"} & modules
     ui = {f"adjutant_ui.{path.stem}" for path in (ROOT / "py" / "adjutant_ui").glob("*.py")} - {"adjutant_ui.__init__"}
     assert ui <= modules

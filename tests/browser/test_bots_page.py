@@ -1,0 +1,254 @@
+"""Computer players in the page: a game against the computer on Cline V on a phone for two game years, the
+page taking input while the computer thinks; a group game with two empty seats and a power handed to the
+computer mid-game; the sandbox's "Orders for the rest by computer"; and the keyboard path.
+
+What the computer ordered is checked in the game the page's link holds (read back with the engine): its
+seats, and orders for every computer player in every phase that asked any of it. How long the page's main
+thread is held while the computer thinks is measured by benchmarks/bots_page.py, not asserted here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjutant import decode_link, group
+from adjutant.game import Game
+from app_driver import Site, adjudicate, open_app
+from test_group_game import gm_fragment, order_list
+from test_phone import HEIGHT, WIDTH, on_screen, small_controls
+from test_play import enter_text, phase
+
+#: Records what the thinking's status line says and each value its progress bar takes (the page's own
+#: elements, watched from the start).
+WATCH = """(() => {
+  window.__said = []; window.__progress = [];
+  document.addEventListener("DOMContentLoaded", () => {
+    const line = document.getElementById("computer-status"), bar = document.getElementById("computer-progress");
+    new MutationObserver(() => window.__said.push(line.textContent))
+      .observe(line, {childList: true, characterData: true, subtree: true});
+    new MutationObserver(() => window.__progress.push(bar.value)).observe(bar, {attributes: true});
+  });
+})();"""
+
+#: Holds the computer's thinking at its next pause between slices (web/page.js nextSlice) until
+#: ``window.__release()``: the page is caught, deterministically, while the computer thinks.
+HOLD_SLICES = """() => {
+  const page = window.adjutantPage, held = [];
+  let holding = true;
+  window.__held = () => held.length;
+  window.__release = () => { holding = false; held.splice(0).forEach(go => go()); };
+  const nextSlice = () => holding ? new Promise(go => held.push(go)) : page.nextSlice();
+  window.adjutantPage = Object.freeze({...page, nextSlice});
+}"""
+
+
+def the_game(page: Any) -> Game:
+    """The game the address bar holds, read by the engine (a group game's from the game master's link)."""
+    fragment = str(page.evaluate("location.hash")).lstrip("#")
+    return group.read_group_link(fragment).game if group.is_group_link(fragment) else decode_link(fragment)
+
+
+def computer_ordered_everything(game: Game, powers: set[str]) -> None:
+    """In every phase of ``game``'s history, each of ``powers`` that had something to order gave orders."""
+    for index, record in enumerate(game.history):
+        before = game.position_at(index)
+        if record.phase.kind == "movement":
+            due = {u.power for u in before.units.values()}
+        elif record.phase.kind == "retreat":
+            due = {d.unit.power for d in before.dislodged}
+        else:
+            continue  # (who builds hangs on centres and units; the records say what was given)
+        missing = sorted((powers & due) - {p for p, orders in record.orders.items() if orders})
+        assert not missing, f"{record.phase}: no orders for {missing}"
+
+
+def start_against_the_computer(page: Any, variant: str, mine: list[str], level: str, tap: bool = False) -> None:
+    """New game -> Players: Against the computer, the powers ``mine`` ticked and the computer's level."""
+    press = (lambda selector: page.locator(selector).tap()) if tap else page.click
+    page.select_option("#variant-select", variant)
+    page.select_option("#game-kind", "computer")
+    press("#new-game")
+    page.wait_for_selector("#computer-dialog[open]", timeout=5_000)
+    for power in mine:
+        press(f"#mine-{power}")
+    page.select_option("#computer-new-level", level)
+    press("#computer-ok")
+    page.wait_for_function(
+        "v => document.getElementById('map').dataset.variant === v && location.hash.startsWith('#' + v)",
+        arg=variant, timeout=20_000)
+
+
+def adjudicated(page: Any, before: str) -> str:
+    """Wait until the phase ``before`` is adjudicated (the computer thinks first); the phase now."""
+    page.wait_for_function("p => document.documentElement.dataset.phase !== p", arg=before, timeout=120_000)
+    return phase(page)
+
+
+def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(new_context: Any, site: Site) -> None:
+    context, recorder = new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
+    context.add_init_script(WATCH)
+    page = open_app(context, site.url)
+    start_against_the_computer(page, "cline5", ["persia"], "search", tap=True)
+    computer = {"austria", "england", "france", "germany", "italy", "russia", "turkey", "barbary"}
+    summary = page.inner_text("#computer-summary")
+    assert "The computer plays Austria, England, France, Germany, Italy, Russia, Turkey and Barbary" in summary
+    assert "people play Persia" in summary
+    assert "you play Persia" in page.inner_text("#computer-status")
+    assert small_controls(page) == []
+
+    # The warning before adjudicating lists Persia's units alone: the computer orders its own.
+    page.locator("#adjudicate").tap()
+    warned = page.inner_text("#adjudicate-missing")
+    assert "Persia:" in warned and "Turkey:" not in warned and "Barbary:" not in warned
+    # While the computer thinks (Strong: seconds for eight powers) the page takes a tap: Stop.
+    page.locator("#adjudicate-anyway").tap()
+    page.wait_for_function("() => /thinking for .*%/.test(document.getElementById('computer-status').textContent)",
+                           timeout=30_000)
+    on_screen(page, ("#computer-status", "#computer-stop"))
+    assert page.evaluate("document.querySelector('#map').inert")  # no order is given meanwhile
+    page.locator("#computer-stop").tap()
+    page.wait_for_function("() => document.getElementById('computer-status').textContent.startsWith('Stopped')",
+                           timeout=10_000)
+    assert phase(page) == "S1901M" and order_list(page) == []
+    assert not page.evaluate("document.querySelector('#map').inert")
+    assert len(set(page.evaluate("window.__progress"))) >= 2  # the progress bar moved before the tap
+
+    # Normal for every computer player, in the panel; then two game years.
+    page.locator("#computer-seats-box summary").tap()
+    for power in sorted(computer):
+        page.select_option(f"#seat-{power}", "heuristic")
+    assert "(Normal)" in page.inner_text("#computer-summary")
+    now = "S1901M"
+    while not now.startswith("S1903"):
+        page.evaluate("window.__said = []")
+        adjudicate(page, tap=True)
+        now = adjudicated(page, now)
+        said = page.evaluate("window.__said")
+        assert any("thinking for" in line for line in said), said
+        assert recorder.page_errors == []
+    assert "they are in the results" in page.inner_text("#computer-status")
+    game = the_game(page)
+    assert {p: seat.level for p, seat in game.computer.items()} == dict.fromkeys(computer, "heuristic")
+    assert sum(record.phase.kind == "movement" for record in game.history) == 4
+    computer_ordered_everything(game, computer)
+    assert not any(record.orders.get("persia") for record in game.history)  # Persia's units held
+
+    # The link replays: opened elsewhere, the same game and the same seats.
+    other, _ = new_context()
+    shared = open_app(other, site.url + "#" + str(page.evaluate("location.hash")).lstrip("#"))
+    assert phase(shared) == now
+    assert shared.inner_text("#computer-summary") == page.inner_text("#computer-summary")
+    assert shared.input_value("#game-kind") == "computer"
+
+
+def test_a_group_game_with_two_empty_seats_and_a_power_handed_to_the_computer(new_context: Any, site: Site) -> None:
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    page.select_option("#game-kind", "group")
+    page.click("#new-game")
+    page.wait_for_selector("#group-dialog[open]", timeout=5_000)
+    page.check("#empty-italy")
+    page.check("#empty-turkey")
+    page.click("#group-ok")
+    gm_fragment(page)
+    assert "The computer plays Italy and Turkey" in page.inner_text("#computer-summary")
+    assert page.locator("#computer-fill-row").is_hidden()  # a group game's orders are its players'
+    intake = page.inner_text("#intake")
+    assert "the computer (Normal)" in intake and "Italy" in intake
+    enter_text(page, "A Par - Bur\nA Mar - Spa\nF Bre - Mao", "france")
+
+    page.click("#adjudicate")
+    warned = page.inner_text("#adjudicate-missing")
+    assert "England:" in warned and "Italy:" not in warned and "Turkey:" not in warned and "France:" not in warned
+    page.click("#adjudicate-anyway")
+    adjudicated(page, "S1901M")
+    game = the_game(page)
+    assert sorted(p for p, orders in game.history[0].orders.items() if orders) == ["france", "italy", "turkey"]
+    page.click("#message-players")
+    assert "The computer played Italy and Turkey in Spring 1901 movement." in page.input_value("#players-message")
+
+    # Russia's player leaves: the game master hands Russia to the computer in the autumn.
+    page.select_option("#seat-russia", "heuristic")
+    assert "Russia is played by the computer" in page.inner_text("#computer-status")
+    assert "the computer (Normal)" in page.inner_text("#intake tr[data-power=russia]")
+    assert sorted(the_game(page).computer) == ["italy", "russia", "turkey"]  # in the game master's link
+    adjudicate(page)
+    adjudicated(page, "F1901M")
+    game = the_game(page)
+    autumn = next(r for r in game.history if str(r.phase) == "F1901M")
+    assert {"italy", "russia", "turkey"} <= {p for p, orders in autumn.orders.items() if orders}
+    page.click("#message-players")
+    assert "The computer played Italy, Russia and Turkey in Fall 1901 movement." in page.input_value("#players-message")
+
+    # A player's page says who the computer plays, and offers no change of seats.
+    players = str(page.input_value("#players-link"))
+    player, _ = new_context()
+    view = open_app(player, players)
+    assert "The computer plays Italy, Russia and Turkey" in view.inner_text("#computer-summary")
+    assert view.locator("#seat-russia").is_disabled()
+    assert recorder.page_errors == []
+
+
+def test_orders_for_the_rest_by_computer_fill_the_sandbox_drawn_and_editable(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    enter_text(page, "A Par - Bur", "france")
+    page.click("#computer-fill")
+    page.wait_for_function(
+        "() => document.getElementById('computer-status').textContent.startsWith('The computer gave orders')",
+        timeout=30_000)
+    listing = order_list(page)
+    assert len(listing) == 22 and "FRA: A Par - Bur" in listing  # an order given stays as it was
+    assert {line[:3] for line in listing} == {"AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"}
+    assert page.locator("#map .adj-order").count() >= 22  # drawn, before adjudication
+    assert phase(page) == "S1901M"
+    enter_text(page, "A Mar H", "france")  # and changed like any order
+    assert "FRA: A Mar H" in order_list(page)
+    page.click("#adjudicate")  # everything is ordered: no warning, and no computer player to wait for
+    adjudicated(page, "S1901M")
+    assert "Mar H" in page.inner_text("#results") or "Marseilles" in page.inner_text("#results")
+    page.click("#computer-fill")  # nothing left to fill once a phase's orders are all given is said too
+    assert recorder.page_errors == []
+
+
+def test_against_the_computer_from_the_keyboard(app: tuple[Any, Any]) -> None:
+    page, recorder = app
+    page.focus("#game-kind")
+    page.keyboard.press("ArrowDown")  # Sandbox -> Against the computer
+    assert page.input_value("#game-kind") == "computer"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "new-game"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#computer-dialog[open]", timeout=5_000)
+    # the dialog's first power takes the focus; Space ticks, Tab goes on to the next
+    assert page.evaluate("document.activeElement.id") == "mine-austria"
+    for _ in range(6):  # Austria to Russia; Turkey is left to the computer
+        page.keyboard.press("Space")
+        page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # to the level
+    assert page.evaluate("document.activeElement.id") == "computer-new-level"
+    page.keyboard.press("End")  # Strong
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")  # Start the game
+    page.wait_for_function("() => document.getElementById('computer-summary').textContent.includes('plays Turkey')",
+                           timeout=20_000)
+
+    page.evaluate(HOLD_SLICES)
+    page.focus("#adjudicate")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "adjudicate-anyway"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.__held() > 0", timeout=30_000)
+    # the keyboard is on Stop (Adjudicate is inert while the computer thinks)
+    assert page.evaluate("document.activeElement.id") == "computer-stop"
+    page.keyboard.press("Enter")
+    page.evaluate("window.__release()")
+    page.wait_for_function("() => document.getElementById('computer-status').textContent.startsWith('Stopped')",
+                           timeout=10_000)
+    assert phase(page) == "S1901M"
+    assert page.evaluate("document.activeElement.id") == "adjudicate"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # Adjudicate anyway: the computer thinks, then the phase is adjudicated
+    adjudicated(page, "S1901M")
+    assert page.evaluate("document.activeElement.id") == "adjudicate"
+    assert the_game(page).history[0].orders.get("turkey")
+    assert recorder.page_errors == []

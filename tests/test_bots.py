@@ -1,0 +1,342 @@
+"""The computer players (adjutant.bots) and their seats in a game (adjutant.seats): every order they give
+is legal and taken, on every variant and in every kind of phase; the same seed gives the same orders; the
+seats travel with the game's file and link; the command line's ``bot`` and ``selfplay``."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from adjutant.bots import LEVELS, BotError, Thinker, bot_orders, computer_orders, play_computer
+from adjutant.bots.selfplay import play_game
+from adjutant.cli import main
+from adjutant.codec import decode_link, encode_link
+from adjutant.errors import GameFileError
+from adjutant.game import Game
+from adjutant.gamefile import dumps, loads
+from adjutant.orders import Build, Disband, Move, Nominate, Order, Retreat, Support, order_power
+from adjutant.seats import Seat
+from adjutant.variant import available_variants, province_of
+
+VARIANTS = [vid for vid, _ in available_variants()]
+
+
+class Referee:
+    """Watches a game of computer players: every order checked as the rules see it before it is given."""
+
+    def __init__(self) -> None:
+        self.kinds: Counter[str] = Counter()
+        self.problems: list[str] = []
+        #: the level of each power in the game watched (a random player's orders are not coordinated)
+        self.levels: dict[str, str] = {}
+
+    def __call__(self, game: Game, power: str, orders: list[Order], _seconds: float) -> None:
+        for o in orders:
+            check = game.check_order(o)
+            if check.verdict != "legal" or order_power(o) != power:
+                self.problems.append(f"{game.phase} {power}: {o}: {check.reason or 'not its own'}")
+            self.kinds[_kind(game, o)] += 1
+        if game.phase.kind == "movement" and self.levels.get(power, "heuristic") != "random":
+            self._coordinated(game, power, orders)
+
+    def _coordinated(self, game: Game, power: str, orders: list[Order]) -> None:
+        """No two of a power's units move to one province, none moves where another of its own stays, two
+        never swap places, and a support is given to a unit of its own only as that unit is ordered."""
+        moves = {o.unit.province: province_of(o.dest) for o in orders if isinstance(o, Move)}
+        ordered = {o.unit.province: o for o in orders if hasattr(o, "unit")}  # type: ignore[misc]
+        for src, to in moves.items():
+            if list(moves.values()).count(to) > 1:
+                self.problems.append(f"{game.phase} {power}: two moves to {to}")
+            if to in ordered and to not in moves:
+                self.problems.append(f"{game.phase} {power}: a move to {to}, where its own unit stays")
+            if moves.get(to) == src:
+                self.problems.append(f"{game.phase} {power}: a swap of {src} and {to}")
+        for o in orders:
+            if isinstance(o, Support) and o.target in ordered:
+                given = ordered[o.target]
+                went = province_of(given.dest) if isinstance(given, Move) else None
+                if went != o.dest:
+                    self.problems.append(f"{game.phase} {power}: {o} supports what its unit does not do")
+
+
+def _kind(game: Game, o: Order) -> str:
+    if isinstance(o, Nominate):
+        return "nomination"
+    if isinstance(o, Build):
+        return "build"
+    if isinstance(o, Disband):
+        return "removal" if game.phase.kind == "adjustment" else "disband"
+    if isinstance(o, Retreat):
+        return "retreat"
+    return type(o).__name__.lower()
+
+
+def _strictly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's order the rules would not take fails the test, instead of becoming a hold."""
+    import adjutant.bots
+    from adjutant.bots import heuristic
+
+    def strict_check(game: Game, order: Order) -> Order:
+        check = game.check_order(order)
+        assert check.verdict == "legal", f"{game.phase}: {order}: {check.reason}"
+        return order
+
+    def strict_legal(game: Game, orders: list[Order]) -> list[Order]:
+        return [strict_check(game, o) for o in orders]
+
+    monkeypatch.setattr(heuristic, "checked", strict_check)
+    monkeypatch.setattr(adjutant.bots, "_legal", strict_legal)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_order_of_a_computer_game_is_legal_in_every_kind_of_phase(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty game years per variant, in ten-year games (half the powers heuristic, half random: the random
+    ones lose centres, so removals come), and a short game with two searching powers; every order legal
+    and taken, the orders of a power made to work together, nothing adjudicated as illegal."""
+    _strictly(monkeypatch)
+    referee = Referee()
+    powers = sorted(Game.new(variant, seed=0).variant.powers)
+    years, seed = 0, 0
+    while years < 20:  # (a game may end early, won)
+        seed += 1
+        levels = {p: ("random" if i % 2 == seed % 2 else "heuristic") for i, p in enumerate(powers)}
+        referee.levels = levels
+        game = play_game(variant, levels, 10, seed=seed, watch=referee)
+        years += game.phase.year - game.variant.first_year
+        _no_illegal_results(game)
+    referee.levels = {}
+    game = play_game(variant, {powers[0]: "search", powers[1]: "search"}, 2, seed=3, watch=referee)
+    _no_illegal_results(game)
+    assert referee.problems == []
+    kinds = referee.kinds
+    assert kinds["move"] and kinds["support"] and kinds["hold"] + kinds["support"] > 0
+    assert kinds["retreat"] + kinds["disband"] > 0 and kinds["build"] > 0 and kinds["removal"] > 0
+    if variant == "cluster":
+        assert kinds["nomination"] > 0
+
+
+def _no_illegal_results(game: Game) -> None:
+    for record in game.history:
+        bad = [r for r in record.results if r.reason.startswith("illegal")]
+        assert bad == [], f"{record.phase}: {bad}"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_same_seed_gives_the_same_orders(level: str) -> None:
+    game = play_game("cline5", {}, 1, seed=4)
+    first = {p: bot_orders(game, p, level, seed=9) for p in ("france", "turkey")}
+    again = {p: bot_orders(game.copy(), p, level, seed=9) for p in ("france", "turkey")}
+    assert first == again and all(first.values())
+    thinker = Thinker(game, ["france", "turkey"], level, seed=9)
+    steps = 0
+    while not thinker.step(0.0):  # the smallest slices: one step of the work each
+        steps += 1
+        assert 0.0 <= thinker.progress <= 1.0
+    assert thinker.orders() == first and thinker.progress == 1.0
+    if level == "search":
+        assert steps > 10
+
+
+def test_seeds_vary_the_orders() -> None:
+    game = Game.new("cline5")
+    powers = sorted(game.variant.powers)
+    for level in ("heuristic", "random"):
+        drawn = {tuple(o for p in powers for o in bot_orders(game, p, level, seed=s)) for s in range(4)}
+        assert len(drawn) > 1
+
+
+def _france_builds() -> Game:
+    """Standard, winter 1901: France has taken Spain and builds one; no other power has anything to do."""
+    game = Game.new("standard")
+    game.add_orders("A Par - Bur; A Mar - Spa")
+    game.adjudicate()
+    game.add_orders("A Spa H")
+    game.adjudicate()
+    assert game.phase.kind == "adjustment" and game.adjustments() == {"france": 1}
+    return game
+
+
+def test_a_power_with_nothing_to_order_gets_nothing() -> None:
+    game = _france_builds()
+    assert [type(o) for o in bot_orders(game, "france")] == [Build]
+    assert all(bot_orders(game, p, level) == [] for p in game.variant.powers if p != "france" for level in LEVELS)
+
+
+def test_computer_seats_replay_from_the_file_and_the_link() -> None:
+    """A game whose seats made its orders: read back from its file or link, its seats make the same orders
+    for the current phase."""
+    game = Game.new("loeb9")
+    for i, power in enumerate(sorted(game.variant.powers)):
+        game.set_computer(power, LEVELS[i % 2], 100 + i)
+    for _ in range(5):
+        play_computer(game)
+        game.adjudicate()
+    now = computer_orders(game)
+    assert now
+    thinker = Thinker.for_seats(game)
+    while not thinker.step(5.0):
+        pass
+    assert {p: os for p, os in thinker.orders().items() if os} == now
+    assert computer_orders(loads(dumps(game))) == now
+    assert computer_orders(decode_link(encode_link(game))) == now
+
+
+def test_seats_round_trip_file_link_and_copy() -> None:
+    g = Game.new("standard")
+    g.set_computer("turkey", "search", 12)
+    g.set_computer("italy", "random", 0)
+    play_computer(g)
+    g.adjudicate()
+    want = {"italy": Seat("random", 0), "turkey": Seat("search", 12)}
+    assert g.computer == want
+    assert loads(dumps(g)).computer == want
+    assert decode_link(encode_link(g)).computer == want
+    assert g.copy().computer == want
+    g.set_computer("italy", None)
+    assert loads(dumps(g)).computer == {"turkey": Seat("search", 12)}
+
+
+def test_a_cluster_games_seats_travel_with_its_sealed_link() -> None:
+    from adjutant.cluster_views import new_game
+
+    g = new_game(seed=5)
+    g.set_computer("france", "heuristic", 3)
+    assert decode_link(encode_link(g)).computer == {"france": Seat("heuristic", 3)}
+
+
+def test_a_game_without_seats_is_written_as_before() -> None:
+    g = Game.new("standard")
+    assert '"computer"' not in dumps(g) and '"version": 1' in dumps(g)
+    assert loads(dumps(g)).computer == {}
+
+
+@pytest.mark.parametrize(
+    ("seats", "message"),
+    [
+        ({"narnia": {"level": "heuristic", "seed": 1}}, "not a power"),
+        ({"turkey": {"level": "genius", "seed": 1}}, "not a computer player's level"),
+        ({"turkey": {"level": "heuristic", "seed": 10**30}}, "not a computer player's seed"),
+        ({"turkey": {"level": "heuristic", "seed": -1}}, "not a computer player's seed"),
+        ({"turkey": {"level": "heuristic", "seed": True}}, "not a computer player's seed"),
+        ({"turkey": {"level": "heuristic", "seed": 1, "x": 2}}, "must be an object of level and seed"),
+        ({"turkey": ["heuristic", 1]}, "must be an object"),
+        ([1, 2], "must be an object"),
+    ],
+)
+def test_hostile_seats_are_refused_in_a_file_and_a_link(seats: object, message: str) -> None:
+    data = json.loads(dumps(Game.new("standard")))
+    data["computer"] = seats
+    with pytest.raises(GameFileError, match=message):
+        loads(json.dumps(data))
+    import base64
+    import zlib
+
+    payload = json.dumps({"a": 1, "v": "standard", "n": 0, "s": seats}).encode()
+    link = "standard." + base64.urlsafe_b64encode(zlib.compress(payload, 9)[2:-4]).decode().rstrip("=")
+    with pytest.raises(GameFileError, match=message):
+        decode_link(link)
+
+
+def test_bad_requests() -> None:
+    g = Game.new("standard")
+    with pytest.raises(BotError, match="not a power"):
+        bot_orders(g, "narnia")
+    with pytest.raises(BotError, match="level"):
+        bot_orders(g, "france", "genius")
+    with pytest.raises(BotError, match="seed"):
+        bot_orders(g, "france", "heuristic", -1)
+    with pytest.raises(BotError, match="not a power"):
+        Thinker(g, ["france", "narnia"])
+    with pytest.raises(BotError, match="not a power"):
+        g.set_computer("narnia", "heuristic")
+    with pytest.raises(BotError, match="level"):
+        g.set_computer("france", "genius")
+    with pytest.raises(BotError, match="seed"):
+        g.set_computer("france", "heuristic", 2**40)
+    assert g.computer == {}
+    g.declare_draw(["france"])
+    with pytest.raises(BotError, match="over"):
+        bot_orders(g, "france")
+
+
+def test_the_command_line_adds_computer_orders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(tmp_path / "game.json")
+    assert main(["new", "standard", path]) == 0
+    assert main(["bot", path, "--powers", "turkey,Italy", "--level", "search", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "Turkey:\n  " in out and "Italy:\n  " in out and "still due: Austria (3)" in out
+    game = loads(Path(path).read_text())
+    assert sorted(game.all_orders()) == ["italy", "turkey"]
+    assert all(game.check_order(o).verdict == "legal" for os in game.all_orders().values() for o in os)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--powers", "turkey,narnia"], "'narnia' is not a power of Standard Diplomacy"),
+        (["--powers", "turkey", "--level", "genius"], "'genius' is not a computer player's level"),
+        (["--powers", "turkey", "--seed", "-3"], "is not a computer player's seed"),
+    ],
+)
+def test_the_command_lines_bad_requests_change_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    path = tmp_path / "game.json"
+    main(["new", "standard", str(path)])
+    before = path.read_text()
+    assert main(["bot", str(path), *args]) == 1
+    assert message in capsys.readouterr().err
+    assert path.read_text() == before
+
+
+def test_the_command_line_refuses_a_power_with_nothing_to_order_and_a_finished_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = _france_builds()
+    path = tmp_path / "game.json"
+    path.write_text(dumps(game))
+    before = path.read_text()
+    assert main(["bot", str(path), "--powers", "france,england"]) == 1
+    assert "England has nothing to order in Winter 1901 adjustments" in capsys.readouterr().err
+    assert path.read_text() == before
+    game.declare_draw(["france"])
+    path.write_text(dumps(game))
+    assert main(["bot", str(path), "--powers", "france"]) == 1
+    assert "the game is over" in capsys.readouterr().err
+
+
+def test_selfplay_prints_the_centres_of_each_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "coast_running", "--years", "2", "--games", "2", "--seed", "7", "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("game ") == 2 and "mean centres: Austria" in out and "  1902: " in out
+    assert main(["selfplay", "narnia"]) == 1
+    assert main(["selfplay", "standard", "--level", "genius"]) == 1
+    assert main(["selfplay", "standard", "--games", "0"]) == 1
+
+
+def test_a_cluster_bot_plays_from_what_its_power_may_see() -> None:
+    """Two Cluster games that differ only in what no player knows yet (the sites, drawn from the game's
+    seed): a bot gives the same orders in both, at every level; and it nominates its multiple units."""
+    from adjutant.bots.cluster import view_for
+    from adjutant.cluster_views import new_game
+
+    one, other = new_game(seed=11), new_game(seed=12)
+    assert one.position.variant_state != other.position.variant_state
+    for p in one.variant.powers:
+        for o in bot_orders(one, p, seed=1):
+            one.add_order(o)
+    one.adjudicate()
+    seen = view_for(one, "germany").position.variant_state
+    assert seen.view == "germany" and not seen.sites and seen.seed is None  # type: ignore[attr-defined]
+    hidden = {p: a for p, a in one.position.variant_state.auras.items() if not a.revealed}  # type: ignore[union-attr]
+    assert hidden and {p for p in hidden if one.units[p].power != "germany"}.isdisjoint(seen.auras)  # type: ignore[attr-defined]
+    assert {p for p in hidden if one.units[p].power == "germany"} <= set(seen.auras)  # type: ignore[attr-defined]
+    one = new_game(seed=11)
+    for level in LEVELS:
+        mine = bot_orders(one, "germany", level, seed=3)
+        assert mine == bot_orders(other, "germany", level, seed=3)
+        assert {o.level for o in mine if isinstance(o, Nominate)} == {3, 2}

@@ -1,0 +1,121 @@
+"""The page's computer players in plain Python (adjutant_ui.computer): who the computer orders, that it
+fills only what nobody ordered, that its thinking pauses between slices and stops when told, and what the
+page and the message to players say of it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from adjutant import AdjutantError, Game
+from adjutant.bots import bot_orders, computer_orders
+from adjutant.orders import format_order
+from adjutant_ui import computer
+from adjutant_ui.session import Session
+
+
+def seated(powers: list[str], level: str = "heuristic", variant: str = "standard") -> Game:
+    game = Game.new(variant)
+    for power in powers:
+        game.set_computer(power, level, 7)
+    return game
+
+
+def run(game: Game, powers: list[str], level: str = "random", stop_after: int | None = None) -> tuple[
+        dict[str, list[object]] | None, int, list[float]]:
+    """Think for ``powers``; the orders, how many pauses were awaited, and the progress reported."""
+    pauses = 0
+    seen: list[float] = []
+
+    async def pause() -> None:
+        nonlocal pauses
+        pauses += 1
+
+    orders = asyncio.run(computer.think(
+        game, computer.thinkers(game, powers, level, seed=3), pause, lambda p: seen.append(p.done),
+        lambda: stop_after is not None and pauses >= stop_after))
+    return orders, pauses, seen  # type: ignore[return-value]
+
+
+def test_the_computer_orders_its_own_powers_that_have_something_unordered() -> None:
+    game = seated(["italy", "turkey"])
+    assert computer.seated(game) == {"italy": "heuristic", "turkey": "heuristic"}
+    assert computer.people(game) == ["austria", "england", "france", "germany", "russia"]
+    assert computer.to_order(game, computer.seated(game)) == ["italy", "turkey"]
+    game.add_orders("A Ven H; A Rom H; F Nap H", "italy")
+    assert computer.to_order(game, computer.seated(game)) == ["turkey"]
+    game.clear_orders("italy")
+    game.add_orders("A Ven H", "italy")  # a unit of a computer player ordered by a person: the rest are its
+    assert computer.to_order(game, computer.seated(game)) == ["italy", "turkey"]
+
+
+def test_the_computers_orders_fill_only_what_nobody_ordered() -> None:
+    game = seated(["italy"])
+    game.add_orders("A Ven - Tyr", "italy")
+    orders, _, _ = run(game, ["italy"])
+    assert orders is not None and len(orders["italy"]) == 3
+    assert computer.give(game, orders) == ["italy"]  # type: ignore[arg-type]
+    given = sorted(format_order(o) for o in game.orders_of("italy"))
+    assert len(given) == 3 and "A ven - tyr" in given
+    assert computer.give(game, orders) == []  # type: ignore[arg-type]  # everything is ordered now
+
+
+def test_an_adjustment_phase_is_filled_only_for_a_power_that_gave_nothing() -> None:
+    game = Game.new("standard")
+    game.add_orders("F Lon - Nth; F Edi - Nwg; A Lvp - Yor")
+    game.adjudicate()
+    game.add_orders("F Nth - Nwy; F Nwg - Bar")
+    game.adjudicate()
+    assert game.phase.kind == "adjustment" and game.adjustments()["england"] > 0
+    game.add_orders("Build F Lon", "england")
+    assert "england" not in computer.to_order(game, ["england"])
+
+
+def test_thinking_pauses_between_slices_reports_progress_and_stops_when_told() -> None:
+    game = Game.new("standard")  # (no seats: the powers are thought for at the level asked, Strong)
+    orders, pauses, seen = run(game, ["austria", "england", "france"], "search")
+    assert orders is not None and sorted(orders) == ["austria", "england", "france"]
+    assert pauses >= 1 and seen == sorted(seen) and seen[-1] == 1.0
+    stopped, pauses, _ = run(game, ["austria", "england", "france"], "search", stop_after=1)
+    assert stopped is None and pauses == 1
+    assert not game.all_orders()  # thinking changes nothing in the game
+
+
+def test_a_seat_thinks_as_its_seat_plays_and_the_rest_at_the_level_asked() -> None:
+    """A computer seat's orders are those the engine gives the seat (so a shared game replays); a power
+    the sandbox asks the computer to fill is thought for at the level and seed asked."""
+    game = seated(["italy"], "search")
+    orders, _, _ = run(game, ["italy", "france"], "random")
+    assert orders is not None
+    assert orders["italy"] == computer_orders(game)["italy"]
+    assert orders["france"] == bot_orders(game, "france", "random", 3)
+
+
+def test_what_the_page_says_of_the_computer_players() -> None:
+    assert computer.summary(Game.new("standard")).startswith("Every power is played by a person")
+    assert computer.summary(seated(["italy", "turkey"])).startswith(
+        "The computer plays Italy and Turkey (Normal); people play Austria, England, France, Germany and Russia.")
+    everyone = seated(["austria", "england", "france", "germany", "italy", "russia", "turkey"], "random")
+    assert computer.summary(everyone).startswith("The computer plays every power (Easy)")
+    assert [label.split(":")[0] for _, label in computer.level_choices()] == ["Easy", "Normal", "Strong"]
+    with pytest.raises(AdjutantError, match="'grandmaster' is not a computer player's level"):
+        computer.check_level("grandmaster")
+
+
+def test_the_message_to_players_says_which_powers_the_computer_played() -> None:
+    game = seated(["italy", "turkey"])
+    orders, _, _ = run(game, ["italy", "turkey"], "random")
+    computer.give(game, orders)  # type: ignore[arg-type]
+    game.adjudicate()
+    message = "results\n\nThe game now (F1901M): https://x/#standard.y\nSend your orders for it with Adjutant.\n"
+    noted = computer.with_note(message, game)
+    assert noted == ("results\n\nThe computer played Italy and Turkey in Spring 1901 movement.\n\n"
+                     "The game now (F1901M): https://x/#standard.y\nSend your orders for it with Adjutant.\n")
+    assert computer.with_note(message, Game.new("standard")) == message
+
+
+def test_the_warning_before_adjudicating_leaves_out_the_computers_powers() -> None:
+    session = Session(seated(["italy"]))
+    missing = session.unordered(but=["italy"])
+    assert missing and not any(line.startswith("Italy:") for line in missing)
+    assert any(line.startswith("Italy:") for line in session.unordered())
