@@ -103,8 +103,8 @@ class ComputerPlayers:
         """The powers the computer orders when Adjudicate is pressed (the warning of units without orders
         leaves them out)."""
         session = self.app.session
-        if session is None or not session.at_current:
-            return []
+        if session is None or not session.at_current or sealed.has_secrets(session.game):
+            return []  # (a game with secrets: no computer players in the page, docs/computer-players.md)
         return computer.to_order(session.game, computer.seated(session.game))
 
     def before_adjudicate(self, then: Callable[[], object]) -> bool:
@@ -329,8 +329,15 @@ class ComputerPlayers:
         if percent // 10 != self.said // 10:
             self.said = percent
             session = self.app.session
-            who = computer.names(session.game, progress.powers) if session is not None else ""
+            who = self._who(session.game, progress.powers) if session is not None else ""
             self._say(f"The computer is thinking for {who}… {percent // 10 * 10}%")
+
+    @staticmethod
+    def _who(game: Any, powers: Any) -> str:
+        """The powers thought for, as the progress line names them: by name up to three, else how many
+        (the line stays short on a phone, and Stop above it stays put)."""
+        powers = list(powers)
+        return computer.names(game, powers) if len(powers) <= 3 else f"{len(powers)} powers"
 
     async def _think(self, session: Session, powers: list[str], level: str | None,
                      then: Callable[[], object] | None) -> None:
@@ -341,7 +348,7 @@ class ComputerPlayers:
         self.thinking, self.stop, self.said = True, False, -1
         active = _v(document.activeElement)
         todo = computer.thinkers(game, powers, level, new_seed())
-        self._say(f"The computer is thinking for {computer.names(game, powers)}…")
+        self._say(f"The computer is thinking for {self._who(game, powers)}…")
         _id("computer-progress").value = 0
         busy.hidden = False
         try:

@@ -100,21 +100,24 @@ def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(new_context: A
     page.locator("#adjudicate").tap()
     warned = page.inner_text("#adjudicate-missing")
     assert "Persia:" in warned and "Turkey:" not in warned and "Barbary:" not in warned
-    # While the computer thinks (Strong: seconds for eight powers) the page takes a tap: Stop.
+    # While the computer thinks the page takes a tap: Stop. The CPU is slowed as a slow phone's (DevTools'
+    # throttling, 8x), so that Strong thinks for eight powers for several seconds, the tap comes in the middle.
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 8})
     page.locator("#adjudicate-anyway").tap()
     page.wait_for_function("() => /thinking for .*%/.test(document.getElementById('computer-status').textContent)",
-                           timeout=30_000)
-    on_screen(page, ("#computer-status", "#computer-stop"))
-    assert page.evaluate("document.querySelector('#map').inert")  # no order is given meanwhile
-    page.locator("#computer-stop").tap()
+                           timeout=30_000, polling=50)
+    page.locator("#computer-stop").tap()  # at once: it is on screen, under Adjudicate (tap checks that)
     page.wait_for_function("() => document.getElementById('computer-status').textContent.startsWith('Stopped')",
                            timeout=10_000)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     assert phase(page) == "S1901M" and order_list(page) == []
-    assert not page.evaluate("document.querySelector('#map').inert")
-    assert len(set(page.evaluate("window.__progress"))) >= 2  # the progress bar moved before the tap
+    assert not page.evaluate("document.querySelector('#map').inert")  # (inert while the computer thought)
+    on_screen(page, ("#computer-status",))
+    assert len(page.evaluate("window.__progress")) >= 2  # the bar was drawn at every slice: several before the tap
 
     # Normal for every computer player, in the panel; then two game years.
-    page.locator("#computer-seats-box summary").tap()
+    assert page.evaluate("document.getElementById('computer-seats-box').open")  # (a game with computer players)
     for power in sorted(computer):
         page.select_option(f"#seat-{power}", "heuristic")
     assert "(Normal)" in page.inner_text("#computer-summary")
@@ -124,7 +127,7 @@ def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(new_context: A
         adjudicate(page, tap=True)
         now = adjudicated(page, now)
         said = page.evaluate("window.__said")
-        assert any("thinking for" in line for line in said), said
+        assert any("thinking for 8 powers" in line for line in said), said
         assert recorder.page_errors == []
     assert "they are in the results" in page.inner_text("#computer-status")
     game = the_game(page)
@@ -238,8 +241,10 @@ def test_against_the_computer_from_the_keyboard(app: tuple[Any, Any]) -> None:
     assert page.evaluate("document.activeElement.id") == "adjudicate-anyway"
     page.keyboard.press("Enter")
     page.wait_for_function("() => window.__held() > 0", timeout=30_000)
-    # the keyboard is on Stop (Adjudicate is inert while the computer thinks)
+    # the keyboard is on Stop (Adjudicate is inert while the computer thinks, and so is the map)
     assert page.evaluate("document.activeElement.id") == "computer-stop"
+    assert page.evaluate("[document.querySelector('#map').inert, document.querySelector('.adjudicate-row').inert]") == [
+        True, True]
     page.keyboard.press("Enter")
     page.evaluate("window.__release()")
     page.wait_for_function("() => document.getElementById('computer-status').textContent.startsWith('Stopped')",
