@@ -4,7 +4,6 @@ anchor point the web app uses lands inside its province when Chromium renders th
 from __future__ import annotations
 
 import dataclasses
-import json
 import struct
 import xml.etree.ElementTree as ET
 import zlib
@@ -12,7 +11,7 @@ import zlib
 import adjutant_maps
 import pytest
 import shapely
-from adjutant import pieces
+from adjutant import drawing
 from adjutant.variant import load_variant, maps_dir
 from adjutant_maps import DRAWN, SHARED, MapCheckError, build_maps, layout, palette, render_variant
 from drawn_maps import drawn
@@ -91,10 +90,8 @@ def test_svg_is_small_and_names_every_place(variant_id):
     assert colours and all(f'"{pw}"' in colours for pw in v.powers)
     # no style attribute: the page's policy allows none (docs/security.md); colours are presentation attributes
     assert [el.get("id") or el.tag for el in root.iter() if "style" in el.attrib] == []
-    # the unit sizes the page's shell draws with, the ones the placement keeps clear
-    assert json.loads(root.get("data-unit-sizes") or "") == {
-        "army_radius": pieces.ARMY_RADIUS, "fleet": list(pieces.FLEET_SIZE), "dislodged": list(pieces.DISLODGED_OFFSET),
-    }
+    # the pieces' stylesheet, which the page and every picture of the board draw with
+    assert drawing.STYLE in "".join(style.text or "" for style in root.iter("{http://www.w3.org/2000/svg}style"))
 
 
 def test_build_maps_writes_the_shared_boards(tmp_path, capsys, monkeypatch):
@@ -241,19 +238,17 @@ def test_anchor_points_fall_inside_their_province_in_chromium(variant_id, browse
 
 
 def test_order_lines_keep_their_contrast_over_land_and_sea():
-    """The page draws every order line over a dark casing (web/app.css .adj-casing, palette.ARROW_CASING):
+    """The page draws every order line over a dark casing (adjutant.drawing.STYLE .adj-casing, palette.ARROW_CASING):
     it reaches WCAG's 3:1 for graphics against the map's land and sea, which the lighter power colours
     alone do not."""
     import re
-    from pathlib import Path
 
     from adjutant_maps import svg
 
     land = re.search(r"\.land\{fill:(#[0-9a-fA-F]{6})", svg.STYLE)
     sea = re.search(r"\.sea\{fill:(#[0-9a-fA-F]{6})", svg.STYLE)
     assert land and sea
-    css = (Path(__file__).resolve().parents[1] / "web" / "app.css").read_text(encoding="utf-8")
-    casing = re.search(r"\.adj-casing \{ stroke: (#[0-9a-fA-F]{6})", css)
+    casing = re.search(r"\.adj-casing \{ stroke: (#[0-9a-fA-F]{6})", drawing.STYLE)
     assert casing and casing.group(1).lower() == palette.ARROW_CASING
     for ground in (land.group(1), sea.group(1)):
         assert palette.contrast_ratio(palette.ARROW_CASING, ground) >= 3

@@ -432,15 +432,23 @@ def test_decoding_pauses_the_cycle_collector_and_leaves_it_as_it_was() -> None:
 
 
 def test_the_snapshot_is_plain_data_of_the_current_position() -> None:
+    from adjutant.drawing import Drawing, MapPoints
+
     session = Session.new("standard")
     session.enter_orders("A par - bur", "france")
     session.game.adjudicate()
-    snapshot = position_snapshot(session.game, {"france": "#123456"})
+    points = MapPoints({"bur": (5.0, 6.0), "lon": (1.0, 2.0)}, {}, {"france": "#123456"})
+    drawing = Drawing(session.game.variant, points)
+    snapshot = position_snapshot(session.game, drawing)
     assert json.loads(json.dumps(snapshot)) == snapshot
     assert snapshot["variant"] == "standard" and snapshot["phase"] == "F1901M"
-    assert ["france", "A", "bur"] in snapshot["units"]
-    assert len(snapshot["units"]) == 22 and snapshot["centres"]["par"] == "france"
-    assert snapshot["colours"] == {"france": "#123456"}
+    # the units as the board draws them: 22 units, two of them on the map's points
+    units = json.dumps(snapshot["units"])
+    assert units.count('["class", "adj-unit"]') == 22 and units.count("adj-unit-body") == 2
+    assert '["data-location", "bur"], ["data-power", "france"], ["data-type", "A"]' in units
+    assert '["fill", "#123456"]' in units
+    assert snapshot["centres"]["par"] == "france"
+    assert snapshot["colours"]["france"] == "#123456"
 
 
 def _link_of(raw: bytes) -> str:
@@ -810,7 +818,7 @@ def test_centres_that_changed_hands_and_retreat_choices() -> None:
 
 def test_protect_and_the_cluster_orders_have_shapes_of_their_own() -> None:
     from adjutant.orders import Mattermit, Protect, Research, Transfer, Unit
-    from adjutant_ui.session import order_shape
+    from adjutant.scene import order_shape
 
     army, fleet = Unit("italy", "A", "tun"), Unit("italy", "F", "ion")
     units = {"tun": army, "ion": fleet}
@@ -827,7 +835,7 @@ def test_protect_and_the_cluster_orders_have_shapes_of_their_own() -> None:
 
 def test_a_build_is_drawn_with_the_unit_it_makes() -> None:
     from adjutant.orders import Build, Waive
-    from adjutant_ui.session import order_shape
+    from adjutant.scene import order_shape
 
     build = order_shape(Build("russia", "F", "stp/sc"), {})
     assert build is not None and (build.kind, build.at, build.unit) == ("build", "stp/sc", "F")

@@ -1,6 +1,7 @@
 // The page's DOM work that Python (py/adjutant_ui) calls in one call where a call per element or
 // attribute from Python would cost milliseconds a render: window.adjutantPage.make, .mapStops and
-// .showDrawn; and .nextSlice, the browser's turn between two slices of the computer's thinking. They live in a file of the site, not in JS source that Python evaluates, so that the
+// .showDrawn; .nextSlice, the browser's turn between two slices of the computer's thinking; and the pictures
+// of the board (.rasterise and the rest). They live in a file of the site, not in JS source that Python evaluates, so that the
 // page's Content-Security-Policy needs no 'unsafe-eval' (docs/security.md). Only createElementNS,
 // setAttribute, textContent and CSSOM: no markup is ever parsed here.
 (function () {
@@ -81,5 +82,67 @@
     });
   }
 
-  window.adjutantPage = Object.freeze({ make, mapStops, showDrawn, nextSlice });
+
+  // Pictures of the board (py/adjutant_ui/pictures.py): the SVG text Python drew, as a file, or drawn on a
+  // canvas `width` pixels wide as a PNG (in the browser, offline: the SVG is an image from a data: URL,
+  // which the page's policy allows, and holds everything it shows); saved by a link's download, or
+  // handed to the share sheet.
+  function svgBlob(text) {
+    return new Blob([text], { type: "image/svg+xml" });
+  }
+
+  function rasterise(text, width) {
+    return new Promise(function (resolve, reject) {
+      const image = new Image();
+      image.onload = function () {
+        const height = Math.round((width * image.naturalHeight) / Math.max(1, image.naturalWidth));
+        const canvas = document.createElement("canvas");
+        canvas.width = width;
+        canvas.height = height;
+        const context = canvas.getContext("2d");
+        context.fillStyle = "#ffffff";
+        context.fillRect(0, 0, width, height);
+        context.drawImage(image, 0, 0, width, height);
+        canvas.toBlob(function (blob) {
+          if (blob) resolve(blob);
+          else reject(new Error("the browser could not make the PNG (too large for its canvas?)"));
+        }, "image/png");
+      };
+      image.onerror = function () {
+        reject(new Error("the browser could not draw the picture"));
+      };
+      image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
+    });
+  }
+
+  function saveBlob(blob, name) {
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(function () {
+      URL.revokeObjectURL(url);
+    }, 1000);
+  }
+
+  function canShareFiles() {
+    try {
+      const probe = new File([""], "board.png", { type: "image/png" });
+      return typeof navigator.canShare === "function" && navigator.canShare({ files: [probe] });
+    } catch (_) {
+      return false;
+    }
+  }
+
+  function shareFile(blob, name, title) {
+    const file = new File([blob], name, { type: blob.type });
+    return navigator.share({ files: [file], title: title });
+  }
+
+  window.adjutantPage = Object.freeze({
+    make, mapStops, showDrawn, nextSlice, svgBlob, rasterise, saveBlob, canShareFiles, shareFile,
+  });
 })();

@@ -3,8 +3,8 @@
 // - it paints the map of the game about to be opened (the variant is named in the saved game or the
 //   link) as soon as the SVG arrives, so the board shows while Pyodide starts;
 // - it paints the autosaved game's units and centres from the plain snapshot the Python UI writes
-//   beside the autosave (localStorage "adjutant.snapshot": units, centres, colours, phase title),
-//   drawing exactly that data, never deciding anything; a reloaded tab reopens its own game (its id in
+//   beside the autosave (localStorage "adjutant.snapshot": the units as Python drew them, as plain data,
+//   adjutant.drawing, and the centres, colours, phase title), drawing exactly that, never deciding anything; a reloaded tab reopens its own game (its id in
 //   sessionStorage "adjutant.tab-game", its save in "adjutant.game.<id>": py/adjutant_ui/saves.py), and
 //   the snapshot is painted only when that game is the autosaved one;
 // - it starts the worker that reads Python's start-up snapshot, at once, and Python's start (Pyodide's
@@ -155,7 +155,6 @@
   // the characters that set the direction of the text around them (adjutant.limits.BIDI_CONTROLS)
   const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
   const SVG_NS = "http://www.w3.org/2000/svg";
-  const PLACE = /^[a-z0-9_]+(\/[a-z0-9_]+)?$/;
   const COLOUR = /^#[0-9a-fA-F]{3,8}$/;
 
   function stored(key) {
@@ -197,7 +196,7 @@
     } catch (_) {
       return null;
     }
-    if (!data || data.version !== 1 || data.variant !== variant || !Array.isArray(data.units)) return null;
+    if (!data || data.version !== 2 || data.variant !== variant || !Array.isArray(data.units)) return null;
     return data;
   }
 
@@ -207,29 +206,45 @@
     return object && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
   }
 
-  // The size of a drawn unit and where a dislodged one goes, as the map carries them (adjutant.pieces);
-  // null where they are missing or not numbers.
-  function unitSizesOf(svg) {
-    try {
-      const sizes = JSON.parse(svg.getAttribute("data-unit-sizes") || "null");
-      const numbers = [sizes.army_radius, ...sizes.fleet, ...sizes.dislodged];
-      return numbers.length === 5 && numbers.every(Number.isFinite) ? sizes : null;
-    } catch (error) {
-      return null;
-    }
+  // The elements and attributes a snapshot's drawing of the units may hold (adjutant.drawing writes
+  // them): a stored snapshot is data, so anything else in it is refused, never put in the page.
+  const DRAWN_TAGS = new Set(["g", "circle", "rect", "text", "title", "path", "line", "polygon", "polyline"]);
+  const DRAWN_ATTRIBUTE = /^(class|x|y|cx|cy|r|rx|width|height|d|points|x1|y1|x2|y2|data-[a-z-]+)$/;
+  const NUMBER = /^-?[0-9.]+$/;
+  const GEOMETRY = /^(x|y|cx|cy|r|rx|width|height)$/;
+
+  // The units as SVG elements, built from the plain data Python drew them as
+  // (adjutant.drawing.Drawing.units_data: [tag, [[name, value], ...], text, [children]]), with
+  // createElementNS, setAttribute and textContent only (no markup is parsed): only DRAWN_TAGS, the
+  // attributes DRAWN_ATTRIBUTE allows and a fill or stroke that is a colour. Null if it holds anything else.
+  function drawnUnits(data) {
+    let count = 0;
+    const build = function (node, depth) {
+      if (!Array.isArray(node) || node.length !== 4 || depth > 4 || ++count > 20000) return null;
+      const [tag, attributes, text, children] = node;
+      if (!DRAWN_TAGS.has(tag) || !Array.isArray(attributes) || !Array.isArray(children)) return null;
+      const element = document.createElementNS(SVG_NS, tag);
+      for (const pair of attributes) {
+        if (!Array.isArray(pair) || pair.length !== 2) return null;
+        const [name, value] = pair.map(String);
+        const colour = (name === "fill" || name === "stroke") && COLOUR.test(value);
+        if (!colour && !DRAWN_ATTRIBUTE.test(name)) return null;
+        if (GEOMETRY.test(name) && !NUMBER.test(value)) return null;
+        element.setAttribute(name, value);
+      }
+      if (typeof text === "string") element.textContent = text;
+      for (const child of children) {
+        const made = build(child, depth + 1);
+        if (!made) return null;
+        element.appendChild(made);
+      }
+      return element;
+    };
+    return build(data, 0);
   }
 
-  function anchorsOf(svg) {
-    const anchors = Object.create(null);
-    for (const element of svg.querySelectorAll("[data-unit]")) {
-      const parts = (element.getAttribute("data-unit") || "").split(",").map(Number);
-      if (element.id && parts.length === 2 && parts.every(isFinite)) anchors[element.id] = parts;
-    }
-    return anchors;
-  }
-
-  // Draw the snapshot into the overlay group the Python UI later redraws (same classes, so the same
-  // look): centres filled with their owner's colour, one marker per unit.
+  // Draw the snapshot into the overlay group the Python UI later redraws (the same drawing, so the same
+  // look): centres filled with their owner's colour, and the units as Python drew them.
   function paintSnapshot(svg, data) {
     const colours = data.colours && typeof data.colours === "object" ? data.colours : {};
     const colour = function (power) {
@@ -241,8 +256,6 @@
       const owner = own(centres, circle.getAttribute("data-province"));
       circle.style.fill = typeof owner === "string" ? colour(owner) : "#ffffff";
     }
-    const anchors = anchorsOf(svg);
-    const sizes = unitSizesOf(svg);
     let overlay = svg.querySelector("#adj-overlay");
     if (!overlay) {
       overlay = document.createElementNS(SVG_NS, "g");
@@ -250,49 +263,8 @@
       svg.appendChild(overlay);
     }
     overlay.replaceChildren();
-    const group = document.createElementNS(SVG_NS, "g");
-    group.setAttribute("class", "adj-units adj-snapshot");
-    overlay.appendChild(group);
-    const draw = function (entry, dx, dy, extra) {
-      if (!Array.isArray(entry) || entry.length !== 3) return;
-      const [power, type, place] = entry.map(String);
-      if (!PLACE.test(place) || (type !== "A" && type !== "F")) return;
-      const point = anchors[place] || anchors[place.split("/")[0]];
-      if (!point || !sizes) return;
-      const x = point[0] + dx, y = point[1] + dy;
-      const unit = document.createElementNS(SVG_NS, "g");
-      unit.setAttribute("class", "adj-unit" + extra);
-      unit.setAttribute("data-location", place);
-      unit.setAttribute("data-power", power);
-      unit.setAttribute("data-type", type);
-      let body;
-      if (type === "F") {
-        body = document.createElementNS(SVG_NS, "rect");
-        body.setAttribute("x", (x - sizes.fleet[0] / 2).toFixed(1));
-        body.setAttribute("y", (y - sizes.fleet[1] / 2).toFixed(1));
-        body.setAttribute("width", String(sizes.fleet[0]));
-        body.setAttribute("height", String(sizes.fleet[1]));
-        body.setAttribute("rx", "5");
-      } else {
-        body = document.createElementNS(SVG_NS, "circle");
-        body.setAttribute("cx", x.toFixed(1));
-        body.setAttribute("cy", y.toFixed(1));
-        body.setAttribute("r", String(sizes.army_radius));
-      }
-      body.setAttribute("class", "adj-unit-body");
-      body.style.fill = colour(power);
-      const letter = document.createElementNS(SVG_NS, "text");
-      letter.setAttribute("x", x.toFixed(1));
-      letter.setAttribute("y", (y + 4.5).toFixed(1));
-      letter.setAttribute("class", "adj-unit-letter");
-      letter.textContent = type;
-      unit.append(body, letter);
-      group.appendChild(unit);
-    };
-    for (const entry of data.units) draw(entry, 0, 0, "");
-    for (const entry of Array.isArray(data.dislodged) ? data.dislodged : []) {
-      if (sizes) draw(entry, sizes.dislodged[0], sizes.dislodged[1], " dislodged");
-    }
+    const units = drawnUnits(data.units);
+    if (units) overlay.appendChild(units);
     const label = document.getElementById("phase-label");
     // (read back from storage: text-direction controls are taken out, as the Python UI does)
     if (label && typeof data.title === "string") label.textContent = data.title.replace(BIDI_CONTROLS, "");
@@ -310,6 +282,7 @@
         return response.text();
       })
       .then(function (text) {
+        shell.mapText = text; // the map as served, under every picture of the board (py/adjutant_ui/pictures.py)
         const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
         const svg = parsed.documentElement;
         if (svg.nodeName !== "svg") throw new Error("map " + variant + " is not an SVG");

@@ -14,6 +14,8 @@ adjutant import-diplomacy saved.json game.json   (a game of the diplomacy packag
 adjutant export-diplomacy game.json saved.json   (a standard game, for the diplomacy package)
 adjutant bot game.json --powers turkey,italy [--level search] [--seed N]   (computer players' orders)
 adjutant selfplay cline5 --years 10 --games 3 [--seed S] [--level L]      (games between computer players)
+adjutant map game.json [--phase F1903M] [--orders | --results] -o board.svg
+                                          (a picture of the board, the map from the built site)
 """
 
 from __future__ import annotations
@@ -26,12 +28,14 @@ from pathlib import Path
 
 from . import report
 from .casetext import case_text, check_case, phase_index, read_cases
-from .cluster_views import for_players
+from .cluster_views import for_players, picture_marks
 from .codec import decode_link, encode_link
+from .drawing import Drawing, MapPoints, board_svg, picture_lines, picture_title
 from .errors import AdjutantError
 from .game import Game
 from .gamefile import dumps, loads
 from .savedgame import dumps_saved_game, loads_saved_game
+from .scene import find_phase, scene
 from .seats import DEFAULT_LEVEL, LEVELS, MAX_SEED
 from .setup import read_setup_text, set_up_text
 from .variant import available_variants
@@ -49,9 +53,12 @@ def _read_game(path: str) -> Game:
 
 
 def _write_game(path: str, game: Game) -> None:
+    _write_text(path, dumps(game))
+
+
+def _write_text(path: str, text: str) -> None:
     """Write atomically: the old file stays whole until the new one is complete."""
     target = Path(path)
-    text = dumps(game)
     fd, tmp = tempfile.mkstemp(prefix=".adjutant-", dir=target.parent if str(target.parent) else ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -94,6 +101,47 @@ def _check_cases(path: str, variant: str | None) -> int:
         for refused in case.refused:  # (an order refused holds, as a DATC case may expect)
             print(f"  order not taken, {refused}")
     return 1 if failed else 0
+#: the most of a map SVG read (the largest built map is some 400 kB)
+MAX_MAP_BYTES = 20_000_000
+
+
+def _map_text(game: Game, given: str | None) -> str:
+    """The variant's map SVG: the file ``given``, else the built site's (``dist/maps/<id>.svg`` in the
+    current folder, or in the checkout this package runs from). The engine does not draw maps: build.py
+    does (adjutant_maps, with svgwrite and shapely), so a picture needs a built one."""
+    name = f"{game.variant.id}.svg"
+    here = Path(__file__).resolve().parents[2] / "dist" / "maps" / name
+    candidates = [Path(given)] if given else [Path("dist") / "maps" / name, here]
+    for path in candidates:
+        if given or path.is_file():
+            try:
+                with path.open("rb") as f:
+                    data = f.read(MAX_MAP_BYTES + 1)
+            except OSError as e:
+                raise AdjutantError(f"cannot read the map {path}: {e.strerror}") from None
+            if len(data) > MAX_MAP_BYTES:
+                raise AdjutantError(f"the map {path} is larger than {MAX_MAP_BYTES:,} bytes")
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise AdjutantError(f"the map {path} is not UTF-8 text") from None
+    raise AdjutantError(f"no map of {game.variant.name} found (looked for dist/maps/{name}): build the site "
+                        "first (python build.py), or give the map's SVG with --map")
+
+
+def board_picture(game: Game, map_svg: str, phase: str | None = None, *, orders: bool = True, results: bool = True,
+                  name: str = "", secrets: bool = False) -> str:
+    """The SVG picture of ``game`` at ``phase`` (None: the current phase) that the page would draw, over
+    the variant's map ``map_svg``: its orders and the results of the phase that made it (either or both),
+    their text below. A game with secrets is drawn as its players see it unless ``secrets``."""
+    shown = game if secrets else for_players(game)
+    secret = secrets and shown is not for_players(game)
+    view = find_phase(shown, phase) if phase else len(shown.history)
+    sites, strengths = picture_marks(shown, view)
+    drawn = scene(shown, view, orders=orders, results=results, sites=sites, strengths=strengths)
+    drawing = Drawing(shown.variant, MapPoints.from_svg(map_svg))
+    return board_svg(map_svg, drawing, drawn, picture_title(shown, view, name, secret),
+                     picture_lines(shown, view, orders, results))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,6 +199,18 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("export-diplomacy", help="write a standard game as the diplomacy package's saved game")
     p.add_argument("game")
     p.add_argument("saved", help="the file to write")
+    p = sub.add_parser("map", help="write a picture of the board (SVG): the map with a phase drawn over it")
+    p.add_argument("game")
+    p.add_argument("-o", "--output", required=True, help="the SVG file to write (- for standard output)")
+    p.add_argument("--phase", help="the phase to draw, as F1903M (default: the current one)")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--orders", action="store_true", help="only the orders given in the phase, no results")
+    shown.add_argument("--results", action="store_true", help="only the results of the phase that made it")
+    p.add_argument("--map", dest="map_file", help="the variant's map SVG (default: dist/maps/<variant>.svg, "
+                   "as `python build.py` writes it)")
+    p.add_argument("--title", default="", help="the game's name, written in the picture's title")
+    p.add_argument("--secrets", action="store_true",
+                   help="a game with secrets (Cluster): the game master's picture, secrets drawn (said in its title)")
     p = sub.add_parser("from-link", help="write the game in a link fragment to a file")
     p.add_argument("fragment")
     p.add_argument("game")
@@ -279,6 +339,14 @@ def _run(args: argparse.Namespace) -> int:
         for r in (game if args.secrets else for_players(game)).history:
             if not r.silent:
                 print(report.results(game.variant, r))
+        return 0
+    if args.command == "map":
+        picture = board_picture(game, _map_text(game, args.map_file), args.phase, orders=not args.results,
+                                results=not args.orders, name=args.title, secrets=args.secrets)
+        if args.output == "-":
+            sys.stdout.write(picture)
+        else:
+            _write_text(args.output, picture)
         return 0
     if args.command == "link":
         players = for_players(game)

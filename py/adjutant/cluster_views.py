@@ -92,6 +92,20 @@ def known_strengths(game: Game) -> dict[str, int]:
     return _state(game).strengths()
 
 
+def picture_marks(game: Game, view: int | None = None) -> tuple[dict[str, int], dict[str, str]]:
+    """What a picture of position ``view`` (an index into the history; None: the current position) of
+    this game or view may draw of the game's secrets: the Sites of the Ancients (province -> level), in the
+    game master's game only, and the units' strengths other than one that the game or view knows
+    (province -> "3", "2": every one in the game master's, a power's own and the revealed ones in its
+    view, the revealed ones in public). Nothing for a game without Cluster's state."""
+    position = game.position if view is None else game.position_at(view)
+    state = cluster_state(position.variant_state)
+    if state is None:
+        return {}, {}
+    sites = {str(p): int(level) for p, level in state.sites.items()} if state.view == GM else {}
+    return sites, {str(p): str(level) for p, level in state.strengths().items()}
+
+
 # --- the views ------------------------------------------------------------------------------------
 
 _SECRET_REASONS = ("transfer", "illegal: its aura is away")
@@ -299,6 +313,7 @@ __all__ = [
     "new_game",
     "nominations_due",
     "pending_nominations",
+    "picture_marks",
     "place_sites",
     "public_data",
     "public_view",

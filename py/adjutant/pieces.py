@@ -1,5 +1,5 @@
-"""The size of the pieces drawn on a map, in SVG units: read by the page, which draws them
-(adjutant_ui.board, and web/shell.js through the map's ``data-unit-sizes``), and by the renderer, which
+"""The size of the pieces drawn on a map, in SVG units: read by the drawing of a position
+(adjutant.drawing: the page's board, its early paint and every picture of the board), and by the renderer, which
 places every unit spot, centre dot and name so that none hides another (adjutant_maps.labels). All read
 them from here, so they never disagree.
 """
@@ -26,7 +26,7 @@ UNIT_HALF = (
 
 #: The marks the page draws beside a unit, each a circle, diamond or shield centred ``offset`` from the
 #: unit's point with this ``radius`` (half a diamond's width; half the side of the square holding a
-#: shield) and ``outline`` (its stroke's width, app.css).
+#: shield) and ``outline`` (its stroke's width, adjutant.drawing.STYLE).
 #: Each lies inside the box held free for a unit and the unit dislodged from it (UNIT_HALF around the
 #: point, the same box moved by DISLODGED_OFFSET) or, the site diamond, beside them, where the renderer
 #: keeps room for it too; the renderer's check covers each mark, and keeps the marks other than those on
@@ -66,7 +66,7 @@ CHANGED_RING_STROKE = 2.4
 
 #: A ring the page draws round a unit for its order (hold, research, build; a supported hold's ring is
 #: smaller), round a dislodged unit, and round a centre where a unit may be built: ``radius`` from the
-#: point it is drawn round, ``stroke`` wide (app.css). A name's box holds its halo (as wide as half a
+#: point it is drawn round, ``stroke`` wide (adjutant.drawing.STYLE). A name's box holds its halo (as wide as half a
 #: ring's stroke): a ring's middle line keeps out of other provinces' names' boxes, so its stroke may
 #: cross a halo but never a letter. The stand-off star (13 at most from the unit's point) lies inside
 #: the order ring.
@@ -91,8 +91,3 @@ def changed_ring_radius(home: bool) -> float:
     """The radius of the ring over the rim of a (home) centre's dot that changed hands."""
     return CENTRE_DOT_RADIUS[home] + CENTRE_DOT_OUTLINE / 2 - CHANGED_RING_STROKE / 2
 
-
-def as_json() -> dict[str, object]:
-    """The sizes as the renderer writes them on the map (``data-unit-sizes``), for the page's shell,
-    which paints a saved position before Python starts."""
-    return {"army_radius": ARMY_RADIUS, "fleet": list(FLEET_SIZE), "dislodged": list(DISLODGED_OFFSET)}

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import shapely
 import svgwrite
-from adjutant import pieces
+from adjutant import drawing, pieces
 from shapely.geometry.base import BaseGeometry
 
 from . import data, palette
@@ -133,9 +133,9 @@ def render(mg: MapGeometry, shown: Variant | None = None) -> str:
     dwg.attribs["data-variant"] = shown.id
     dwg.attribs["data-map-width"] = str(mg.width)
     dwg.attribs["data-power-colours"] = json.dumps(colours, separators=(",", ":"))
-    dwg.attribs["data-unit-sizes"] = json.dumps(pieces.as_json(), separators=(",", ":"))
     dwg.set_desc(title=f"{shown.name} map")
-    dwg.defs.add(dwg.style(STYLE))
+    # the map's own look, then the pieces' the page and every picture draw over it (one stylesheet)
+    dwg.defs.add(dwg.style(STYLE + drawing.STYLE))
 
     hatch = dwg.pattern(id="impassable", size=(8, 8), patternUnits="userSpaceOnUse",
                         patternTransform="rotate(45)")

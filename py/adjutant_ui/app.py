@@ -23,6 +23,7 @@ from . import cluster_group, compass, sealed
 from .board import Board, show_drawn
 from .computer_page import ComputerPlayers
 from .group import CODE_LINK, GroupController, GroupState, choosing, inert
+from .pictures import Pictures, page_scene
 from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
@@ -126,17 +127,12 @@ class _LocalStorage:
 def _draw_board(board: Board, session: Session, show_results: bool, chosen: str | None) -> dict[str, int]:
     """Draw ``session``'s shown position and orders on ``board``, with the last phase's results if
     ``show_results`` (the marks of the adjustments due for ``chosen``, a power, if given); returns the
-    Sites of the Ancients drawn (a game with secrets)."""
-    game = session.game
-    secret = sealed.has_secrets(game)
-    sites = sealed.sites_of(game) if secret else {}
-    strengths = sealed.strengths_of(game) if secret and session.at_current else {}
-    results = session.last_results() if show_results else []
-    changed = session.changed_centres() if show_results else {}
-    marks = session.phase_marks(chosen) if show_results else None
-    board.draw(session.shown_position(), session.shapes(), session.selected, session.targets(),
-               set(session.orderable_units()), sites, strengths, results, changed, session.retreat_choices(), marks)
-    return sites
+    Sites of the Ancients drawn (a game with secrets). What is drawn is what a picture of the board shows
+    (adjutant_ui.pictures.page_scene)."""
+    drawn = page_scene(session, show_results, chosen)
+    board.draw(drawn.position, drawn.orders, session.selected, session.targets(), set(session.orderable_units()),
+               drawn.sites, drawn.strengths, drawn.results, drawn.changed, drawn.retreats, drawn.marks)
+    return drawn.sites
 
 
 class InHand(NamedTuple):
@@ -161,6 +157,8 @@ class App:
         self.embed = view == "embed"
         self.session: Session | None = None
         self.board: Board | None = None
+        #: "Download the board" (adjutant_ui.pictures)
+        self.pictures = Pictures(self)
         #: every proxy of a Python callable handed to JavaScript (adjutant_ui.proxies)
         self.proxies = Proxies(create_proxy)
         #: the proxies of the buttons offered in the message box, released when the message changes
@@ -636,6 +634,7 @@ class App:
         self.on(_id("upload"), "change", self.on_upload)
         self.on(_id("copy-embed"), "click", self.on_embed)
         self.on(_id("map-zoom"), "click", self.on_zoom)
+        self.pictures.install()
         self.on(_id("show-results"), "change", lambda e: self.render())
         for event in ("focusin", "mouseover"):
             self.on(_id("results-summary"), event, self.on_result_focus)
@@ -1163,8 +1162,8 @@ class App:
         """Write the current position beside the autosave, for the next start's first paint."""
         if self.session is None or self.embed:
             return
-        colours = self.board.colours if self.board is not None else {}
-        _storage_set(SNAPSHOT_KEY, json.dumps(position_snapshot(self.session.game, colours), separators=(",", ":")))
+        drawing = self.board.drawing if self.board is not None else None
+        _storage_set(SNAPSHOT_KEY, json.dumps(position_snapshot(self.session.game, drawing), separators=(",", ":")))
 
     def share_url(self, page: str = "") -> str:
         base = str(js.location.href).split("#")[0]
@@ -1443,8 +1442,7 @@ class App:
         if count == self.seal_count and self.session is session:  # not overtaken by a later change
             self.link, self.last_link = link, fragment
             self._store(fragment)
-            colours = self.board.colours if self.board is not None else {}
-            snapshot = position_snapshot(public_game(link), colours)
+            snapshot = position_snapshot(public_game(link), self.board.drawing if self.board is not None else None)
             _storage_set(SNAPSHOT_KEY, json.dumps(snapshot, separators=(",", ":")))
             if replace_hash:
                 self._set_hash(fragment)

@@ -98,18 +98,13 @@ def _state(game: Game) -> Any:
 def sites_of(game: Game) -> dict[str, int]:
     """The Sites of the Ancients the page draws (province -> level): all of them in the game master's
     game, none in a player's or the public view (research results are listed, not drawn)."""
-    state = _state(game)
-    if state is None or state.view != GM:
-        return {}
-    return {str(p): int(level) for p, level in state.sites.items()}
+    return cluster_views.picture_marks(game)[0]
 
 
 def strengths_of(game: Game) -> dict[str, str]:
     """The strengths the view knows of the units on the board (province -> "3", "2", ...): every one in
     the game master's game, a power's own and the revealed ones in its view, the revealed ones in public."""
-    if _state(game) is None:
-        return {}
-    return {str(p): str(level) for p, level in cluster_views.known_strengths(game).items()}
+    return cluster_views.picture_marks(game)[1]
 
 
 def nominations_due(game: Game) -> dict[str, list[int]]:

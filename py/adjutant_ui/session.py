@@ -9,13 +9,15 @@ from __future__ import annotations
 import gc
 import random
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from adjutant import AdjutantError, GameFileError, load_variant
 from adjutant import codec as _codec
 from adjutant import gamefile as _gamefile
+from adjutant import scene as _scene
 from adjutant.cluster_views import for_players
+from adjutant.drawing import Drawing
 from adjutant.game import Game, OrderProblem, Position
 from adjutant.legality import may_protect
 from adjutant.orders import (
@@ -27,19 +29,17 @@ from adjutant.orders import (
     Move,
     Nominate,
     Order,
-    Protect,
     Research,
-    Retreat,
     Support,
     Transfer,
     Waive,
     format_order,
     order_power,
-    parse_order,
 )
 from adjutant.randomgame import random_orders
 from adjutant.report import place_labels
 from adjutant.routes import run_destinations
+from adjutant.scene import PhaseMarks, Shape, order_shape
 from adjutant.variant import Variant, province_of
 
 
@@ -92,104 +92,26 @@ def decode_link(fragment: str) -> Game:
 
 
 
-def position_snapshot(game: Game, colours: dict[str, str] | None = None) -> dict[str, Any]:
-    """The current position as plain data, for the page shell to paint before Python is ready
-    (web/shell.js draws exactly this: no rules, no game logic)."""
+def position_snapshot(game: Game, drawing: Drawing | None = None) -> dict[str, Any]:
+    """The current position as plain data, for the page shell to paint before Python is ready: its
+    units as ``drawing`` draws them (as data, :meth:`adjutant.drawing.Drawing.units_data`), the owner of
+    each centre and the powers' colours (web/shell.js draws exactly this: no rules, no game logic)."""
     position = game.position
     return {
-        "version": 1,
+        "version": 2,
         "variant": game.variant.id,
         "phase": str(position.phase),
         "title": f"{position.phase.title} ({position.phase})",
-        "units": [[u.power, u.type, u.location] for u in position.units.values()],
-        "dislodged": [[d.unit.power, d.unit.type, d.unit.location] for d in position.dislodged],
+        "units": drawing.units_data(position) if drawing is not None else [],
         "centres": dict(sorted(position.centres.items())),
-        "colours": dict(colours or {}),
+        "colours": dict(drawing.colours) if drawing is not None else {},
     }
 
 
-# --- what is drawn -------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Shape:
-    """One order as the map draws it."""
-
-    kind: str  # hold, move, support, convoy, retreat, disband, build, protect, research, transfer, mattermit
-    power: str
-    at: str  # location of the ordered unit (or of the build)
-    to: str = ""  # destination (move, retreat, supported/convoyed unit's destination)
-    via: str = ""  # the supported or convoyed unit's location
-    success: bool | None = None  # None: not adjudicated yet
-    illegal: bool = False  # kept at the player's say although illegal: it will hold
-    reason: str = ""  # why an adjudicated order failed (or what happened: "cut", "bounced", ...)
-    outcome: str = ""  # the kind of result the map draws a symbol for: bounced, cut, dislodged (or "")
-    unit: str = ""  # a build's unit type, A or F ("" for a waive and every other order)
-
-
-def outcome_of(reason: str) -> str:
-    """The kind of a result's reason the map has a symbol for: "bounced" (a move or retreat that
-    bounced), "cut" (a support cut), "dislodged" (the unit was dislodged), or ""."""
-    if reason.startswith("bounced"):
-        return "bounced"
-    if reason.startswith("cut"):
-        return "cut"
-    if "dislodged" in reason:
-        return "dislodged"
-    return ""
-
-
-@dataclass(frozen=True)
-class PhaseMarks:
-    """What a phase did besides its orders' arrows, as the map draws it on the position it made."""
-
-    #: provinces where moves bounced with nobody getting in -> the locations the units came from
-    standoffs: dict[str, list[str]] = field(default_factory=dict)
-    #: locations where a unit was dislodged -> the reason ("dislodged by A tyr")
-    dislodged: dict[str, str] = field(default_factory=dict)
-    #: in an adjustment position: power -> builds (positive) or removals (negative) due
-    adjustments: dict[str, int] = field(default_factory=dict)
-    #: in an adjustment position: power -> the home centres it may build in now
-    build_sites: dict[str, list[str]] = field(default_factory=dict)
-
-
+# --- what is drawn (adjutant.scene: the one account of a phase every picture draws) -----------------
 def order_label(variant: Any, order: Order) -> str:
     """An order as the page lists it: ``A Par - Bur``, ``F Stp/sc S A Mos - Fin``."""
     return place_labels(variant, format_order(order))
-
-
-def order_shape(order: Order, units: dict[str, Any], success: bool | None = None) -> Shape | None:
-    """How ``order`` is drawn; None for an order with nothing to draw (Cluster's secret nomination)."""
-    if isinstance(order, Nominate):
-        return None
-    if isinstance(order, (Build, Waive)):
-        unit = order.type if isinstance(order, Build) else ""
-        return Shape("build", order.power, getattr(order, "location", ""), success=success, unit=unit)
-    power, at = order.unit.power, order.unit.location
-    if isinstance(order, Move):
-        return Shape("move", power, at, order.dest, success=success)
-    if isinstance(order, Retreat):
-        return Shape("retreat", power, at, order.dest, success=success)
-    if isinstance(order, Support):
-        supported = units.get(order.target)
-        via = supported.location if supported is not None else order.target
-        return Shape("support", power, at, order.dest or "", via, success)
-    if isinstance(order, Convoy):
-        army = units.get(order.target)
-        via = army.location if army is not None else order.target
-        return Shape("convoy", power, at, order.dest, via, success)
-    if isinstance(order, Protect):
-        fleet = units.get(order.target)
-        via = fleet.location if fleet is not None else order.target
-        return Shape("protect", power, at, order.dest, via, success)
-    if isinstance(order, Transfer):
-        host = units.get(order.target)
-        return Shape("transfer", power, at, via=host.location if host is not None else order.target, success=success)
-    if isinstance(order, Mattermit):
-        return Shape("mattermit", power, at, order.dest, success=success)
-    if isinstance(order, Research):
-        return Shape("research", power, at, success=success)
-    if isinstance(order, Disband):
-        return Shape("disband", power, at, success=success)
-    return Shape("hold", power, at, success=success)
 
 
 @dataclass
@@ -270,54 +192,20 @@ class Session:
     def shapes(self) -> list[Shape]:
         """The orders to draw: the current phase's as entered; none for a past position (the orders
         given there are drawn, with their results, on the position they made: the next step)."""
-        if not self.at_current:
-            return []
-        units = self.game.units
-        dislodged = self.game.dislodged_units()
-        drawn = []
-        for orders in self.game.all_orders().values():
-            for order in orders:
-                shape = order_shape(order, {**dislodged, **units})
-                if shape is not None:
-                    drawn.append(replace(shape, illegal=True) if self.is_illegal(order) else shape)
-        return drawn
+        return _scene.current_shapes(self.game, self.is_illegal) if self.at_current else []
 
     def _record_shapes(self, index: int) -> list[Shape]:
         """History record ``index``'s orders, drawn with their results."""
         record = self.game.history[index]
-        if self._drawn is not None and self._drawn[0] is record:
-            return list(self._drawn[1])
-        position = self.game.position_at(index)
-        dislodged = {d.unit.province: d.unit for d in position.dislodged}
-        outcome = {r.order: r for r in record.results if r.order}
-        everyone = {**dislodged, **position.units}
-        out = []
-        for power, texts in record.orders.items():
-            for text in texts:
-                try:
-                    order = parse_order(
-                        text, self.game.variant, position.units, power=power,
-                        phase=position.phase.kind, dislodged=dislodged,
-                    )
-                except AdjutantError:
-                    continue
-                result = outcome.get(text)
-                success = result.success if result is not None else None
-                shape = order_shape(order, everyone, success)
-                if shape is not None:
-                    reason = place_labels(self.game.variant, result.reason) if result is not None else ""
-                    out.append(replace(shape, reason=reason, outcome=outcome_of(reason)))
-        self._drawn = (record, out)
-        return list(out)
+        if self._drawn is None or self._drawn[0] is not record:
+            self._drawn = (record, _scene.record_shapes(self.game, index))
+        return list(self._drawn[1])
 
     # --- a phase's results, drawn on the position they made (the current one or a past one) ----------
     def results_record(self) -> int | None:
         """The history record whose results are drawn on the shown position: the last one before it
         that was adjudicated (not skipped); None on the game's first position."""
-        index = self.view - 1
-        while index >= 0 and self.game.history[index].skipped:
-            index -= 1
-        return index if index >= 0 else None
+        return _scene.results_record(self.game, self.view)
 
     def last_results(self) -> list[Shape]:
         """The orders of the phase that made the shown position, with their results (the "last
@@ -328,59 +216,19 @@ class Session:
     def changed_centres(self) -> dict[str, str]:
         """Supply centres whose owner changed since the position before the last adjudicated phase:
         province -> the earlier owner ("" for a neutral centre)."""
-        index = self.results_record()
-        if index is None:
-            return {}
-        before = self.game.position_at(index).centres
-        now = self.shown_position().centres
-        return {p: before.get(p, "") for p in sorted(set(before) | set(now)) if before.get(p) != now.get(p)}
+        return _scene.changed_centres(self.game, self.view)
 
     def retreat_choices(self) -> dict[str, list[str]]:
         """In a retreat phase (being played or looked back at), where each dislodged unit (by
         location) may retreat."""
-        from adjutant.phases import retreat_options
-
-        position = self.shown_position()
-        if position.phase.kind != "retreat":
-            return {}
-        return {
-            d.unit.location: retreat_options(self.game.variant, d, position.units, position.contested,
-                                             position.phase.season)
-            for d in position.dislodged
-        }
+        return _scene.retreat_choices(self.game, self.view)
 
     def phase_marks(self, power: str | None = None) -> PhaseMarks:
         """What the phase that made the shown position did besides its orders' arrows: stand-offs,
         units dislodged, and (in an adjustment position) the builds and removals due and where each
         power may build (only ``power``'s build places when a power is chosen)."""
-        from adjutant.phases import adjustments_due
-
-        standoffs: dict[str, list[str]] = {}
-        dislodged: dict[str, str] = {}
         index = self.results_record()
-        if index is not None:
-            record = self.game.history[index]
-            shapes = self._record_shapes(index)
-            won = {s.to for s in shapes if s.kind in ("move", "retreat") and s.success}
-            for s in shapes:
-                if s.kind in ("move", "retreat") and s.outcome == "bounced" and s.to not in won:
-                    standoffs.setdefault(province_of(s.to), []).append(s.at)
-            standoffs = {p: sorted(units) for p, units in standoffs.items() if len(units) > 1}
-            for r in record.results:
-                if r.dislodged:
-                    dislodged[r.unit.split(" ")[-1]] = place_labels(self.game.variant, r.reason)
-        position = self.shown_position()
-        adjustments: dict[str, int] = {}
-        sites: dict[str, list[str]] = {}
-        if position.phase.kind == "adjustment":
-            variant = self.game.variant
-            for due in sorted(adjustments_due(variant, position.units, position.centres).values(),
-                              key=lambda due: due.power):
-                if due.delta:
-                    adjustments[due.power] = due.delta
-                if due.delta > 0 and power in (None, due.power):
-                    sites[due.power] = sorted({province_of(text.split()[1]) for text in due.build_places})
-        return PhaseMarks(standoffs, dislodged, adjustments, sites)
+        return _scene.phase_marks(self.game, self.view, power, self._record_shapes(index) if index is not None else [])
 
     def results_summary(self) -> list[str]:
         """The results drawn on the map, as sentences (for screen readers and for anyone who prefers

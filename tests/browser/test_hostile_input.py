@@ -41,10 +41,12 @@ def test_a_poisoned_autosave_or_link_never_stops_the_page(new_context: Any, site
 
     # An autosave the reader chokes on, and a snapshot full of markup and Object's own names.
     snapshot = {
-        "version": 1,
+        "version": 2,
         "variant": "standard",
         "title": MARKUP,
-        "units": [[MARKUP, "A", "par"], ["x", "F", "__proto__"], ["x", "A", "constructor"]],
+        "units": ["g", [["class", "adj-units"]], None, [
+            ["circle", [["r", "9"], ["onclick", "window.__pwned = 1"], ["fill", "red;background:url(/x)"]], None, []],
+            ["text", [["x", "NaN"]], MARKUP, []], ["script", [], "window.__pwned = 1", []]]],
         "centres": {"par": MARKUP, "lon": "constructor"},
         "colours": {MARKUP: "red;background:url(/x)", "constructor": "#fff"},
     }

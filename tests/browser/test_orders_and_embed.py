@@ -244,7 +244,7 @@ def test_the_autosaved_position_is_painted_before_python_is_ready(new_context: A
     assert page.locator("html[data-python-ready]").count() == 0
     assert units(page) == expected
     assert "france A bur" in expected
-    # drawn with the sizes the map carries, the ones its placement keeps clear (adjutant.pieces)
+    # drawn as the board draws them (adjutant.drawing), the sizes the map's placement keeps clear (adjutant.pieces)
     bodies = page.eval_on_selector_all(
         "#map .adj-snapshot .adj-unit-body",
         "els => els.map(e => e.tagName === 'rect' ? [+e.getAttribute('width'), +e.getAttribute('height')]"

@@ -170,7 +170,7 @@ def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], si
     italy = json.loads(page.get_attribute("#map svg", "data-power-colours") or "{}")["italy"]
     venice = page.eval_on_selector('#map .adj-centre-changed[data-province="ven"]', """g => [
         getComputedStyle(g.querySelector('.adj-centre-rim')).strokeDasharray, g.querySelector('.adj-centre-was')
-        .style.fill, g.getBBox().width]""")
+        .getAttribute('fill'), g.getBBox().width]""")
     assert venice[0] == "none" and _same_colour(page, venice[1], italy)
     assert venice[2] <= 2 * (pieces.CENTRE_DOT_RADIUS[True] + pieces.CENTRE_DOT_OUTLINE / 2) + 0.01
     assert page.eval_on_selector("#map .adj-build-site", "e => getComputedStyle(e).strokeDasharray") != "none"
@@ -292,7 +292,7 @@ def test_adjustment_badges_on_the_nine_power_maps_and_coast_running(
         const map = document.querySelector('#map svg').getBoundingClientRect();
         return [...document.querySelectorAll('#map .adj-adjustment')].map(g => {
             const r = g.getBoundingClientRect();
-            return [g.dataset.power, g.querySelector('rect').style.fill, r.width > 0 && r.left >= map.left - 1
+            return [g.dataset.power, g.querySelector('rect').getAttribute('fill'), r.width > 0 && r.left >= map.left - 1
                     && r.right <= map.right + 1 && r.top >= map.top - 1 && r.bottom <= map.bottom + 1];
         }); }""")
     for power, fill, inside in drawn:
