@@ -7,10 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjutant import load_variant
+from adjutant import Game, load_variant
+from adjutant.casetext import check_case as check_case_text
+from adjutant.casetext import read_cases
 from adjutant.orders import Build, Disband, Order, Support, Unit, UnitOrder, Waive, parse_order
-from adjutant.phases import adjudicate_adjustments, adjudicate_retreats
+from adjutant.phases import Phase, adjudicate_adjustments, adjudicate_retreats
 from adjutant.resolver import adjudicate_movement
+from adjutant.setup import Placed, set_up
 from adjutant.variant import Variant, province_of
 
 TESTS = Path(__file__).resolve().parent
@@ -222,3 +225,43 @@ def _normal_unit(text: str) -> str:
 
 def unit_order_province(o: UnitOrder) -> str:
     return province_of(o.unit.location)
+
+
+def case_game(case: dict[str, Any]) -> Game:
+    """A case of the project's format played as a game: its position set up (adjutant.setup), its orders
+    given and adjudicated (a retreat case's preceding movement phase first). Orders the game refuses are
+    left out, as the runner's "rejected" orders fail."""
+    v = load_variant(case.get("variant", "standard"))
+    season = case.get("season", "spring")
+    first = case.get("preceding_main_phase", case) if case["phase"] != "Build" else None
+    home = {h: p.id for p in v.powers.values() for h in p.home_centres}
+    if first is None:
+        units = _board(v, case.get("starting_state", []), {})
+        centres = dict(home)
+        centres.update({prov: u.power for prov, u in units.items() if v.provinces[prov].centre})
+        for prov, abbrev in case.get("occupiers", {}).items():
+            power = v.power_by_abbrev(abbrev)
+            assert power is not None
+            centres[prov] = power.id
+        game = set_up(v, Phase(v.first_year, "winter", "adjustment"), _placed(units), centres)
+        game.add_orders("\n".join(case["orders"]))
+        game.adjudicate()
+        return game
+    units = _board(v, first.get("starting_state", []), first["orders"])
+    game = set_up(v, Phase(v.first_year, season, "movement"), _placed(units), home)
+    game.add_orders("\n".join(first["orders"]))
+    game.adjudicate()
+    if case["phase"] == "Retreat" and game.phase.kind == "retreat":
+        game.add_orders("\n".join(case["orders"]))
+        game.adjudicate()
+    return game
+
+
+def _placed(units: dict[str, Unit]) -> list[Placed]:
+    return [Placed(u.power, u.type, u.location) for u in units.values()]
+
+
+def check_text_cases(text: str) -> dict[str, list[str]]:
+    """Each case of a DATC-style text (adjutant.casetext), by name, with its differences from what the
+    engine decides (an empty list: it passes)."""
+    return {case.name: check_case_text(case) for case in read_cases(text)}

@@ -17,5 +17,8 @@ CHROMIUM_FLAGS = [
 ]
 
 #: Everything Chromium writes to its stderr (a renderer's crash report included) lands here, through Playwright's
-#: debug log (DEBUG=pw:browser, DEBUG_FILE); a failing browser test's report shows what it added.
-CHROMIUM_LOG = Path(__file__).resolve().parents[1] / "test-artifacts" / "chromium.log"
+#: debug log (DEBUG=pw:browser, DEBUG_FILE); a failing browser test's report shows what it added. Each worker
+#: of a parallel run (pytest-xdist) has a log of its own: test-artifacts/chromium-gw0.log, ...
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+_LOG_NAME = f"chromium-{_WORKER}.log" if _WORKER else "chromium.log"
+CHROMIUM_LOG = Path(__file__).resolve().parents[1] / "test-artifacts" / _LOG_NAME

@@ -253,3 +253,63 @@ def _movement_outcome(game: Game, before: Position) -> tuple[set[UnitKey], set[U
     after = game.position_at(i + 1)
     dislodged = {(d.unit.power, d.unit.type, d.unit.location) for d in after.dislodged}
     return adjutant_units(after.units), dislodged
+
+
+# --- whole games of the package, in its saved-game format -------------------------------------------------
+
+def package_game(seed: int, years: int) -> dict[str, Any]:
+    """A seeded game of ``years`` game years played by the package itself, as its ``to_saved_game_format``
+    writes it. Each unit's order is drawn from the package's possible orders: a move or hold first, then
+    about half the units support one of the orders drawn (so that units are dislodged and retreat); in
+    winter each power builds or removes as many as it must."""
+    logging.getLogger("diplomacy").setLevel(logging.ERROR)
+    with contextlib.redirect_stdout(io.StringIO()):
+        from diplomacy import Game as DipGame
+        from diplomacy.utils.export import to_saved_game_format  # type: ignore[import-untyped]
+    rng = random.Random(seed)
+    g = DipGame(map_name="standard")
+    while not g.is_game_done and int(g.get_current_phase()[1:5]) < 1901 + years:
+        # (sorted: the package lists them in an order that changes with the interpreter's hash seed)
+        possible = {loc: sorted(orders) for loc, orders in g.get_all_possible_orders().items()}
+        winter = g.get_current_phase().endswith("A")
+        for _, power in sorted(g.powers.items()):
+            locs = sorted(loc for loc in g.get_orderable_locations(power.name) if possible[loc])
+            if winter:
+                n = len(power.centers) - len(power.units)
+                picks = [rng.choice(possible[loc]) for loc in rng.sample(locs, min(abs(n), len(locs)))]
+                g.set_orders(power.name, picks)
+                continue
+            chosen = {loc: rng.choice([o for o in possible[loc] if " S " not in o] or possible[loc]) for loc in locs}
+            for loc in locs:
+                supports = [o for o in possible[loc] if " S " in o and o.split(" S ", 1)[1] in chosen.values()]
+                if supports and rng.random() < 0.5:
+                    chosen[loc] = rng.choice(supports)
+            g.set_orders(power.name, list(chosen.values()))
+        g.process()
+    saved: dict[str, Any] = to_saved_game_format(g)
+    return saved
+
+
+def package_replay(saved: dict[str, Any]) -> list[str]:
+    """The package given a saved game's orders phase by phase from its first state: where the state it comes
+    to differs from the next phase the saved game holds (empty: it replays to the same states)."""
+    logging.getLogger("diplomacy").setLevel(logging.ERROR)
+    with contextlib.redirect_stdout(io.StringIO()):
+        from diplomacy import Game as DipGame
+    g = DipGame(map_name="standard")
+    phases = saved["phases"]
+    g.set_state(phases[0]["state"])
+    problems = []
+    for n, phase in enumerate(phases[:-1]):
+        if g.get_current_phase() != phase["name"]:
+            problems.append(f"phase {phase['name']}: the package is at {g.get_current_phase()}")
+            break
+        for power, orders in phase["orders"].items():
+            g.set_orders(power, orders)
+        g.process()
+        want = phases[n + 1]["state"]
+        got = g.get_state()
+        for key in ("units", "centers"):
+            if {p: sorted(x) for p, x in got[key].items()} != {p: sorted(x) for p, x in want[key].items()}:
+                problems.append(f"after {phase['name']}: the package's {key} differ")
+    return problems

@@ -340,3 +340,25 @@ def test_a_cluster_bot_plays_from_what_its_power_may_see() -> None:
         mine = bot_orders(one, "germany", level, seed=3)
         assert mine == bot_orders(other, "germany", level, seed=3)
         assert {o.level for o in mine if isinstance(o, Nominate)} == {3, 2}
+
+
+def test_a_paused_warm_up_and_a_direct_call_make_the_same_tables() -> None:
+    """A Thinker paused in the middle of a variant's tables, and orders asked for meanwhile: the tables
+    come out as when made at once."""
+    from adjutant.bots.values import Graph
+    from adjutant.variant import load_variant
+
+    variant = load_variant("loeb9")
+    whole = Graph(variant)
+    for _ in whole.warm():
+        pass
+    paused = Graph(variant)
+    work = paused.warm()
+    for _ in range(5):
+        next(work)
+    assert paused.spread("F", (1, 2, 3)) == whole.spread("F", (1, 2, 3))  # (made whole while paused)
+    for _ in work:
+        pass
+    fall = (1000, 100, 30, 10, 6, 5, 4, 3, 2, 1)
+    assert paused.spread("A", fall) == whole.spread("A", fall)
+    assert paused.spread("F", fall) == whole.spread("F", fall)

@@ -195,10 +195,36 @@ def test_a_code_of_another_phase_names_its_power_and_what_to_do() -> None:
     rows = {p: s for p, _n, s in group.status(game, intake)}
     assert rows["italy"].endswith("; a code of an earlier phase was pasted too, and set aside")
     assert "send their orders again" not in rows["italy"]
-    # any other refusal of Italy's is still said in full (a newer code damaged on the way, say)
+    # a damaged copy of a code already in: the row says the orders are in, the refusal a quiet note
     intake.refuse("the code does not open", "italy")
     rows = {p: s for p, _n, s in group.status(game, intake)}
-    assert rows["italy"].endswith("; refused: the code does not open")
+    assert rows["italy"].startswith("sealed orders in") and "refused:" not in rows["italy"]
+    assert rows["italy"].endswith("; another code was refused and changed nothing (the code does not open)")
+
+
+def test_the_list_says_of_a_refused_code_what_its_powers_row_says() -> None:
+    """One truth per power: a code refused while the power's orders are in is set aside in the list too
+    (nothing asked of the player), and refused in full while they are not."""
+    start, game = Game.new("standard"), Game.new("standard")
+    game.adjudicate()
+    with pytest.raises(group.CodeError) as replayed:
+        group.read_code(_code(start, "italy"), game, KEY)
+    intake = group.Intake(len(game.history))
+    kind, said = group.refusal_said(game, intake, "italy", replayed.value)
+    assert kind == "rejected"
+    assert said.endswith("ask Italy to open the latest players' link and send their orders again")
+    intake.received["italy"] = group.Received(5, "code")
+    kind, said = group.refusal_said(game, intake, "italy", replayed.value)
+    assert kind == "aside" and "send" not in said and "nothing more is needed" in said, said
+    assert "Italy's orders for Fall 1901 movement are in" in said
+    damaged = group.CodeError("the code does not open: it was altered or damaged on the way", "italy")
+    kind, said = group.refusal_said(game, intake, "italy", damaged)
+    assert (kind, said) == ("aside", "refused, and Italy's orders in stay: " + str(damaged))
+    # orders the game master typed are in as well; a code naming no power is refused in full
+    game.add_orders("A Ven H", "italy")
+    del intake.received["italy"]
+    assert group.refusal_said(game, intake, "italy", damaged)[0] == "aside"
+    assert group.refusal_said(game, intake, "", group.CodeError("the code is for another game"))[0] == "rejected"
 
 
 def test_the_phase_digest_changes_with_the_position_not_the_pending_orders() -> None:

@@ -6,9 +6,11 @@ import json
 
 from adjutant_ui.saves import (
     KEPT_PHASES,
+    MAX_NOTES,
     MAX_TYPED,
     RECENT_KEY,
     SHOWN,
+    CodesNotes,
     DictStorage,
     Draft,
     Saves,
@@ -164,3 +166,35 @@ def test_a_saved_games_label_shows_no_text_direction_control_from_storage() -> N
     storage.data[slot_key("a1")] = json.dumps(slot)
     saved = Saves(storage).load("a1")
     assert saved is not None and saved.label("Standard") == "Standard, S1901M (d)"
+
+
+def test_a_group_game_masters_notes_on_codes_are_kept_in_the_slot_for_their_phase() -> None:
+    """The list of codes opened and the rows' refusals go with the game master's slot (not the link), and
+    come back for the same phase only."""
+    saves = Saves(DictStorage())
+    notes = CodesNotes(2, (("aside", "orders~…abc refused, and France's orders in stay: damaged"),),
+                       (("france", "the code does not open", False), ("germany", "earlier", True)))
+    assert saves.save("g1", "standard.gm~x", "standard", "F1901M", "d", "tag.gm", 2, notes.to_data())
+    saved = saves.load("g1")
+    assert saved is not None and saved.link == "standard.gm~x"
+    assert CodesNotes.from_data(saved.page, 2) == notes
+    assert CodesNotes.from_data(saved.page, 3) is None  # another phase's notes are not shown
+    # a slot of a game that is no group game keeps none
+    assert saves.save("g2", "standard.AAA", "standard", "S1901M", "d", page=notes.to_data())
+    assert saves.load("g2").page is None  # type: ignore[union-attr]
+
+
+def test_damaged_or_hostile_notes_are_read_as_data_and_bounded() -> None:
+    bidi = "\u202e"
+    hostile = {"codes": {"n": 0, "log": [["kept", "ok" + bidi], ["<script>", "x"], ["kept", "x" * 5000], "odd",
+                                          *[["same", f"line {i}"] for i in range(MAX_NOTES + 50)]],
+                         "refused": [["france", "why", "yes"], [1, "why", False], ["italy", "why", True]]}}
+    notes = CodesNotes.from_data(json.loads(json.dumps(hostile)), 0)
+    assert notes is not None
+    assert notes.log[0] == ("kept", "ok")  # no text-direction control; the unknown kind and the long line go
+    assert all(kind in ("kept", "same") and len(text) < 100 for kind, text in notes.log)
+    assert len(notes.log) <= MAX_NOTES
+    assert notes.refused == (("italy", "why", True),)
+    for damaged in (None, [], {"codes": []}, {"codes": {"n": "0", "log": [], "refused": []}},
+                    {"codes": {"n": 0, "log": {}, "refused": []}}):
+        assert CodesNotes.from_data(damaged, 0) is None

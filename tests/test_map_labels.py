@@ -12,21 +12,14 @@ import shapely
 from adjutant import pieces
 from adjutant.variant import maps_dir
 from adjutant_maps import DRAWN, LabelCheckError, build_maps, labels, layout, render_variant
+from drawn_maps import drawn
 
 VARIANTS = [v for v in DRAWN if (maps_dir() / f"{v}.json").exists()]
-_cache: dict[str, layout.MapGeometry] = {}
 
 
 def geometry(variant_id: str) -> layout.MapGeometry:
-    if variant_id not in _cache:
-        _cache[variant_id] = render_variant(variant_id)[1]
-    return _cache[variant_id]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _drawn_once_per_module():
-    yield
-    _cache.clear()
+    """The variant's map geometry, drawn once per test run (tests/drawn_maps.py): copy it to change it."""
+    return drawn(variant_id)[1]
 
 
 def _copy(mg: layout.MapGeometry) -> layout.MapGeometry:

@@ -15,24 +15,16 @@ import shapely
 from adjutant import pieces
 from adjutant.variant import load_variant, maps_dir
 from adjutant_maps import DRAWN, SHARED, MapCheckError, build_maps, layout, palette, render_variant
+from drawn_maps import drawn
 
 VARIANTS = [v for v in DRAWN if (maps_dir() / f"{v}.json").exists()]
 SVG_NS = "{http://www.w3.org/2000/svg}"
-# Laying out a map takes seconds: each variant is drawn once per test module and its SVG and geometry
-# shared by the tests, which read them and never change them.
-_cache: dict[str, tuple[str, layout.MapGeometry]] = {}
+# Laying out a map takes seconds: each variant is drawn once per test run (tests/drawn_maps.py) and its SVG
+# and geometry shared by the tests, which read them and never change them.
 
 
 def rendered(variant_id: str) -> tuple[str, layout.MapGeometry]:
-    if variant_id not in _cache:
-        _cache[variant_id] = render_variant(variant_id)
-    return _cache[variant_id]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _drawn_once_per_module():
-    yield
-    _cache.clear()
+    return drawn(variant_id)
 
 
 def test_standard_loeb9_and_the_cline_maps_are_drawn():

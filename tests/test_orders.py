@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from adjutant import Game, OrderError, available_variants, load_variant
 from adjutant.legal import Candidates, adjustment_candidates
@@ -269,3 +271,39 @@ def test_a_build_without_its_power_is_the_powers_whose_build_site_it_is() -> Non
     game.adjudicate()
     assert game.phase.kind == "adjustment"
     assert game.parse("Build A ark") == Build("russia", "A", "ark")
+
+
+@pytest.mark.parametrize(
+    ("variant", "said"),
+    [
+        ("cline5", "'spa' is not a province of Cline 9-Man Diplomacy V: did you mean Castille (cst) or Catalonia"),
+        ("cline6", "did you mean Castille (cst) or Catalonia (cat)?"),
+        ("loeb9", "'spa' is not a province of Loeb9: did you mean Catalonia (cat), Cordoba (cor) or Navarre (nav)?"),
+    ],
+)
+def test_a_standard_province_a_variant_has_not_names_the_provinces_standing_where_it_stands(
+    variant: str, said: str
+) -> None:
+    with pytest.raises(OrderError) as refused:
+        Game.new(variant).parse("A Mar - Spa")
+    assert said in str(refused.value)
+
+
+@pytest.mark.parametrize("variant", [v for v, _ in available_variants()])
+def test_a_misspelt_province_names_the_closest_names_of_every_variant(variant: str) -> None:
+    """Every province of every variant, its name with two letters swapped, is refused naming it; a name like
+    none of the variant's is refused with no guess."""
+    v = load_variant(variant)
+    game = Game.new(variant)
+    for province in v.provinces.values():
+        name = province.name
+        if len(name) < 6 or " " in name:
+            continue
+        slip = name[0] + name[2] + name[1] + name[3:]
+        if v.lookup(slip) is not None:
+            continue
+        with pytest.raises(OrderError, match=re.escape(f"{province.name} ({province.id})")):
+            game.parse(f"A {slip} - Xqz")
+    with pytest.raises(OrderError) as refused:
+        game.parse("A Qqqqzzz H")
+    assert str(refused.value).endswith(f"'qqqqzzz' is not a province of {v.name}")

@@ -2,10 +2,16 @@
 
 adjutant variants
 adjutant new standard game.json
+adjutant setup standard game.json --phase F1905M --units "England: F Nth, A Lon" --centres "England: lon, edi"
+                                          (or --from FILE: the same settings, say adjutant show's output)
 adjutant orders game.json orders.txt      (any power; "-" reads standard input)
 adjutant show game.json
 adjutant adjudicate game.json
 adjutant link game.json                   (the shareable fragment)
+adjutant case game.json --phase S1903M    (a phase as a DATC-style case text)
+adjutant check-case case.txt              (check each case of a DATC-style text)
+adjutant import-diplomacy saved.json game.json   (a game of the diplomacy package, with its history)
+adjutant export-diplomacy game.json saved.json   (a standard game, for the diplomacy package)
 adjutant bot game.json --powers turkey,italy [--level search] [--seed N]   (computer players' orders)
 adjutant selfplay cline5 --years 10 --games 3 [--seed S] [--level L]      (games between computer players)
 """
@@ -19,12 +25,15 @@ import tempfile
 from pathlib import Path
 
 from . import report
+from .casetext import case_text, check_case, phase_index, read_cases
 from .cluster_views import for_players
 from .codec import decode_link, encode_link
 from .errors import AdjutantError
 from .game import Game
 from .gamefile import dumps, loads
+from .savedgame import dumps_saved_game, loads_saved_game
 from .seats import DEFAULT_LEVEL, LEVELS, MAX_SEED
+from .setup import read_setup_text, set_up_text
 from .variant import available_variants
 
 
@@ -53,6 +62,40 @@ def _write_game(path: str, game: Game) -> None:
         raise
 
 
+def _set_up(args: argparse.Namespace) -> Game:
+    """The game ``adjutant setup`` sets up: from its options, or from the text ``--from`` names."""
+    if args.source is None:
+        if args.phase is None:
+            raise AdjutantError("give the position's --phase (like --phase F1905M), or --from FILE")
+        return set_up_text(args.variant, args.phase, args.units, args.centres, args.dislodged, args.standoffs)
+    if args.phase is not None or args.units or args.centres or args.dislodged or args.standoffs:
+        raise AdjutantError("give the position either in --from FILE or in its options, not both")
+    try:
+        text = sys.stdin.read() if args.source == "-" else Path(args.source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise AdjutantError(f"cannot read {args.source}: {e}") from None
+    try:
+        return read_setup_text(args.variant, text)
+    except AdjutantError as e:
+        raise AdjutantError(f"{args.source}: {e}") from None
+
+
+def _check_cases(path: str, variant: str | None) -> int:
+    """``adjutant check-case``: each case's name and whether Adjutant adjudicates it as it expects."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise AdjutantError(f"cannot read {path}: {e}") from None
+    failed = 0
+    for case in read_cases(text, variant):
+        problems = check_case(case)
+        failed += bool(problems)
+        print(f"{case.name}: " + ("; ".join(problems) if problems else "as Adjutant adjudicates it"))
+        for refused in case.refused:  # (an order refused holds, as a DATC case may expect)
+            print(f"  order not taken, {refused}")
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="adjutant", description="Adjudicate Diplomacy games.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -60,6 +103,22 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("new", help="start a game and write its file")
     p.add_argument("variant")
     p.add_argument("game", help="the game file to write")
+    p = sub.add_parser(
+        "setup",
+        help="start a game from any position and write its file",
+        description="Start a game from any position. The settings are those adjutant show prints.",
+    )
+    p.add_argument("variant")
+    p.add_argument("game", help="the game file to write")
+    p.add_argument("--from", dest="source", metavar="FILE",
+                   help="read the settings from a text file (adjutant show's output will do), or - for standard input")
+    p.add_argument("--phase", help="the phase, like F1905M, F1905R or W1905A")
+    p.add_argument("--units", default="", help='the units, like "England: F Nth, A Lon; France: A Par"')
+    p.add_argument("--centres", default="", help='the supply centres\' owners, like "England: lon, edi; France: par"')
+    p.add_argument("--dislodged", default="",
+                   help='a retreat phase: the dislodged units and where the attack came from, like '
+                        '"Germany: A Mun from Boh; Italy: A Tun by convoy"')
+    p.add_argument("--standoffs", default="", help='a retreat phase: the provinces of a stand-off, like "Boh, Sil"')
     p = sub.add_parser("orders", help="add orders (any power) from a text file, or - for standard input")
     p.add_argument("game")
     p.add_argument("file")
@@ -80,6 +139,18 @@ def main(argv: list[str] | None = None) -> int:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--public", action="store_true", help="a game with secrets: the players' view only")
     which.add_argument("--secrets", action="store_true", help="a game with secrets: everything, in the clear")
+    p = sub.add_parser("case", help="print an adjudicated phase as a DATC-style case text (CASE … END)")
+    p.add_argument("game")
+    p.add_argument("--phase", help="the phase, like S1903M (the last one adjudicated if not given)")
+    p = sub.add_parser("check-case", help="check each case of a DATC-style text against Adjutant's adjudication")
+    p.add_argument("file", help="the case text, or - for standard input")
+    p.add_argument("--variant", help="the variant's id, when the text has no VARIANT_ALL line (else standard)")
+    p = sub.add_parser("import-diplomacy", help="read a saved game of the diplomacy package into a game file")
+    p.add_argument("saved", help="the package's saved game (to_saved_game_format's JSON)")
+    p.add_argument("game", help="the game file to write")
+    p = sub.add_parser("export-diplomacy", help="write a standard game as the diplomacy package's saved game")
+    p.add_argument("game")
+    p.add_argument("saved", help="the file to write")
     p = sub.add_parser("from-link", help="write the game in a link fragment to a file")
     p.add_argument("fragment")
     p.add_argument("game")
@@ -118,6 +189,31 @@ def _run(args: argparse.Namespace) -> int:
         _write_game(args.game, game)
         print(report.show(game))
         return 0
+    if args.command == "setup":
+        if Path(args.game).exists():
+            raise AdjutantError(f"{args.game} exists already; not overwriting it")
+        game = _set_up(args)
+        _write_game(args.game, game)
+        print(report.show(game))
+        return 0
+    if args.command == "import-diplomacy":
+        if Path(args.game).exists():
+            raise AdjutantError(f"{args.game} exists already; not overwriting it")
+        try:
+            imported = loads_saved_game(Path(args.saved).read_bytes())
+        except OSError as e:
+            raise AdjutantError(f"cannot read {args.saved}: {e.strerror}") from None
+        except AdjutantError as e:
+            raise AdjutantError(f"{args.saved}: {e}") from None
+        _write_game(args.game, imported.game)
+        for reading in imported.read_as_the_package:
+            print(f"note: {reading} (as the diplomacy package reads them)", file=sys.stderr)
+        if imported.stopped:
+            print(f"warning: read up to {imported.game.phase}: {imported.stopped}", file=sys.stderr)
+        print(report.show(imported.game))
+        return 0
+    if args.command == "check-case":
+        return _check_cases(args.file, args.variant)
     if args.command == "selfplay":
         return _selfplay(args)
     if args.command == "from-link":
@@ -162,6 +258,22 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "show":
         print(report.show(game))
+        return 0
+    if args.command == "export-diplomacy":
+        text = dumps_saved_game(game)
+        if Path(args.saved).exists():
+            raise AdjutantError(f"{args.saved} exists already; not overwriting it")
+        Path(args.saved).write_text(text, encoding="utf-8")
+        return 0
+    if args.command == "case":
+        if args.phase is not None:
+            index = phase_index(game, args.phase)
+        else:
+            played = [n for n, r in enumerate(game.history) if not r.skipped]
+            if not played:
+                raise AdjutantError("no phase of the game has been adjudicated yet: there is no case to report")
+            index = played[-1]
+        print(case_text(game, index), end="")
         return 0
     if args.command == "history":
         for r in (game if args.secrets else for_players(game)).history:

@@ -32,14 +32,19 @@ from typing import Any
 
 from .errors import AdjutantError, GameFileError
 from .game import Game, PhaseRecord, Position
-from .gamefile import from_data, to_data
+from .gamefile import from_data, position_data, to_data
 from .legal import Candidates, adjustment_candidates, retreat_candidates
 from .limits import inflate, read_json
 from .orders import Build, Disband, Order, Waive, format_order
 from .seats import seats_from_data, seats_to_data
+from .setup import start_from_data, start_of
 from .variant import load_variant
 
 LINK_VERSION = 1
+#: the version of a link that adds the starting position of a game set up from any position (``"p"``,
+#: :mod:`adjutant.setup`), written only by such a game: every other link is version 1, which every earlier
+#: reader reads, and an earlier reader refuses this one by its version
+START_LINK_VERSION = 2
 #: a link longer than this is refused before it is decoded
 MAX_LINK = 400_000
 #: nor may it inflate to more than this
@@ -441,6 +446,9 @@ def encode_link(game: Game) -> str:
     number += digits.pack() * radix
     extra += current
     payload: dict[str, Any] = {"a": LINK_VERSION, "v": game.variant.id, "n": n}
+    start = start_of(game)
+    if start is not None:
+        payload["a"], payload["p"] = START_LINK_VERSION, position_data(start)
     if number:
         payload["c"] = _b64(number.to_bytes((number.bit_length() + 7) // 8, "big"))
     if extra:
@@ -483,9 +491,10 @@ def _from_payload(payload: Any) -> Game:
     if not isinstance(payload, dict) or "a" not in payload:
         raise GameFileError("the link's contents are not a game")
     version = payload["a"]
-    if not isinstance(version, int) or version > LINK_VERSION:
+    if not isinstance(version, int) or version > START_LINK_VERSION:
         raise GameFileError(
-            f"this link was made by a newer Adjutant (link version {version}); this one reads up to {LINK_VERSION}"
+            f"this link was made by a newer Adjutant (link version {version}); this one reads up to "
+            f"{START_LINK_VERSION}"
         )
     variant = payload.get("v")
     if not isinstance(variant, str):
@@ -496,6 +505,11 @@ def _from_payload(payload: Any) -> Game:
         game = Game.new(variant)
     except AdjutantError as e:
         raise GameFileError(f"the link's variant: {e}") from None
+    if "p" in payload:
+        try:
+            game = start_from_data(game.variant, payload["p"])
+        except AdjutantError as e:
+            raise GameFileError(f"the link's starting position: {e}") from None
     records = payload.get("n")
     if not isinstance(records, int) or records < 0:
         raise GameFileError("the link is damaged: bad phase count")

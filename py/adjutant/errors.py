@@ -26,3 +26,12 @@ class GameFileError(AdjutantError):
 
 class BotError(AdjutantError):
     """A computer player was asked for what it cannot give: an unknown power or level, a finished game."""
+
+
+class SetupError(AdjutantError):
+    """A position set up (:mod:`adjutant.setup`) that cannot be played: ``problems`` names each thing wrong."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = tuple(problems)
+        count = f"{len(problems)} problems" if len(problems) != 1 else "a problem"
+        super().__init__(f"the position has {count}: " + "; ".join(problems))

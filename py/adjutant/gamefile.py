@@ -1,6 +1,7 @@
 """The game file (versioned JSON, schema in ``game.schema.json`` beside this module) and its reading.
 
-Reading replays every phase's orders from the variant's start and checks the result against the
+Reading replays every phase's orders from the variant's start (or from the starting position the file of
+a game set up from any position gives, ``"start"``) and checks the result against the
 position written in the file, so a file that was edited or damaged is refused rather than half-read. A
 variant's own state (Cluster's) is written and read by its rules' hooks (:mod:`adjutant.variant_rules`);
 a view of a game, which cannot be replayed (Cluster's public view, a power's), is written with every
@@ -30,14 +31,16 @@ from .orders import POWER_ORDERS, Unit
 from .phases import Dislodgement, Phase
 from .rulebook import file_sections, rules_for
 from .seats import seats_from_data, seats_to_data
+from .setup import start_from_data, start_of
 from .variant import Variant, load_variant, province_of
 
 FORMAT = "adjutant-game"
 #: version 2 adds a variant's own section (Cluster's "cluster", :attr:`VariantRules.file_key
 #: <adjutant.variant_rules.VariantRules.file_key>`), the views of a game and the computer seats
 #: ("computer", :mod:`adjutant.seats`); a game without them is still written as version 1, which every
-#: earlier reader reads
-VERSION = 2
+#: earlier reader reads. Version 3 adds the starting position of a game set up from any position
+#: (``"start"``, :mod:`adjutant.setup`), written only by such a game
+VERSION = 3
 #: refuse anything larger before parsing it (the page's "Open file" refuses the same)
 MAX_BYTES = MAX_FILE_BYTES
 #: and games longer than this (about two hundred game years): reading replays every phase
@@ -60,6 +63,10 @@ def to_data(game: Game) -> dict[str, Any]:
     version = 1 if section is None and not game.computer else 2
     data.update({"format": FORMAT, "version": version, "variant": game.variant.id})
     data = {k: data[k] for k in ("format", "version", "variant", *data) if k in data}
+    start = start_of(game)
+    if start is not None:
+        data["version"] = 3
+        data["start"] = position_data(start)
     if section is not None and rules.file_key is not None:
         data[rules.file_key] = section
     if game.computer:
@@ -142,6 +149,11 @@ def from_data(data: Any) -> Game:
         game = Game.new(variant_id)
     except AdjutantError as e:
         raise GameFileError(f"the game's variant: {e}") from None
+    if "start" in data:
+        try:
+            game = start_from_data(game.variant, data["start"])
+        except AdjutantError as e:
+            raise GameFileError(f"the starting position: {e}") from None
     rules = game.rules
     for key, other in file_sections().items():
         if key != rules.file_key:

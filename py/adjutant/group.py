@@ -593,6 +593,38 @@ def _count(value: object, bound: int) -> int:
     return value
 
 
+#: the quiet note of a power's row whose orders are in when a code of an earlier phase was pasted too
+ASIDE_EARLIER = "; a code of an earlier phase was pasted too, and set aside"
+
+
+def _orders_in(game: Game, intake: Intake, power: str) -> bool:
+    """Whether ``power``'s orders for this phase are in: by code, or typed by the game master."""
+    return bool(power) and (power in intake.received or bool(game.orders_of(power)))
+
+
+def refusal_said(game: Game, intake: Intake, power: str, error: CodeError) -> tuple[str, str]:
+    """What the game master's list says of a refused code naming ``power`` (after the code's short name),
+    and its kind: "rejected", or "aside" when ``power``'s orders for this phase are in already, so that
+    the code changed nothing and nothing more is asked of its player (the list and the power's row in
+    :func:`status` then say the same).
+
+    >>> game = Game.new("standard")
+    >>> intake = Intake(0)
+    >>> refusal_said(game, intake, "italy", CodeError("the code does not open", "italy"))
+    ('rejected', 'refused: the code does not open')
+    >>> intake.received["italy"] = Received(1, "code")
+    >>> refusal_said(game, intake, "italy", CodeError("the code does not open", "italy"))
+    ('aside', "refused, and Italy's orders in stay: the code does not open")
+    """
+    if not _orders_in(game, intake, power):
+        return "rejected", f"refused: {error}"
+    name, title = game.variant.powers[power].name, game.phase.title
+    if error.earlier:
+        in_now = f"{name}'s orders for {title} are in, nothing more is needed"
+        return "aside", f"set aside, a code of an earlier phase: {in_now}"
+    return "aside", f"refused, and {name}'s orders in stay: {error}"
+
+
 def status(game: Game, intake: Intake) -> list[tuple[str, str, str]]:
     """The game master's table: per power (id, name, what is in) for this phase: whether its orders are
     in and when they were sent, and the last code for it that was refused, with why."""
@@ -609,9 +641,10 @@ def status(game: Game, intake: Intake) -> list[tuple[str, str, str]]:
         else:
             state = "nothing to order"
         refused = [(reason, earlier) for who, reason, earlier in intake.refused if who == power.id]
-        if refused and refused[-1][1] and got is not None and got.source == "code":
-            # (this phase's orders are in: the player need send nothing again)
-            state += "; a code of an earlier phase was pasted too, and set aside"
+        if refused and _orders_in(game, intake, power.id):
+            # a quiet note: this phase's orders are in, and the player need send nothing again
+            reason, earlier = refused[-1]
+            state += (ASIDE_EARLIER if earlier else f"; another code was refused and changed nothing ({reason})")
         elif refused:
             state += f"; refused: {refused[-1][0]}"
         rows.append((power.id, power.name, state))
@@ -754,6 +787,7 @@ __all__ = [
     "Intake",
     "LINK_CUT",
     "LINK_DAMAGED",
+    "ASIDE_EARLIER",
     "OLDER_CODE",
     "Sealed",
     "additional_data",
@@ -774,6 +808,7 @@ __all__ = [
     "plaintext",
     "public_link",
     "read_code",
+    "refusal_said",
     "read_group_link",
     "reading_lines",
     "results_message",

@@ -325,7 +325,10 @@ class _Reader:
             tok = self.peek()
             if tok is None:
                 raise self.error(f"{what} is missing")
-            raise self.error(f"{tok!r} is not a province of {self.v.name}")
+            nearest = [f"{self.v.provinces[p].name} ({p})" for p in self.v.nearest_names(tok)]
+            hint = f": did you mean {', '.join(nearest[:-1])} or {nearest[-1]}?" if len(nearest) > 1 else (
+                f": did you mean {nearest[0]}?" if nearest else "")
+            raise self.error(f"{tok!r} is not a province of {self.v.name}{hint}")
         self.i += best[0]
         pid = best[1]
         coast = self._coast(pid)

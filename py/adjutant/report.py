@@ -14,6 +14,7 @@ from .errors import AdjutantError
 from .game import Game, PhaseRecord, Result
 from .kinds import PhaseKind, unit_type_of
 from .orders import UNIT_NAMES, Unit, describe, parse_order
+from .setup import setup_text
 from .variant import Variant, province_of
 
 #: what may stand around a place in a text: "bounced with A par, A mun", "(A bur)"
@@ -127,8 +128,17 @@ def show(game: Game) -> str:
             lines += [""] + [
                 f"{v.powers[p].name}: {'builds' if n > 0 else 'removes'} {abs(n)}" for p, n in sorted(adj.items())
             ]
-    lines += ["", orders_status(game)]
+    lines += ["", orders_status(game), "", setup_command(game)]
     return "\n".join(lines)
+
+
+def setup_command(game: Game) -> str:
+    """The command that starts a game from the current position of ``game`` (``adjutant setup``, which
+    also reads it whole from a file with ``--from``)."""
+    settings = setup_text(game.position, game.variant).splitlines()
+    return "To start a game from this position:\n" + f"adjutant setup {game.variant.id} GAME.json \\\n  " + (
+        " \\\n  ".join(settings)
+    )
 
 
 def orders_status(game: Game) -> str:
@@ -143,4 +153,4 @@ def orders_status(game: Game) -> str:
     return f"{given} orders given; still due: {owing}."
 
 
-__all__ = ["orders_status", "place_labels", "results", "show"]
+__all__ = ["orders_status", "place_labels", "results", "setup_command", "show"]

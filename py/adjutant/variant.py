@@ -11,6 +11,7 @@ A variant file may ``extend`` another and list only its changes; see ``maps/READ
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import os
@@ -229,6 +230,56 @@ class Variant:
     def lookup(self, name: str) -> str | None:
         """A province id for a name, abbreviation or alias in any case (``"London"`` -> ``"lon"``)."""
         return self._names.get(normalize_name(name))
+
+    @functools.cached_property
+    def bordering(self) -> dict[str, frozenset[str]]:
+        """Per province, the provinces it shares an edge with (by army or fleet)."""
+        around: dict[str, set[str]] = {p: set() for p in self.provinces}
+        for edge in self.edges:
+            a, b = province_of(edge.a), province_of(edge.b)
+            around[a].add(b)
+            around[b].add(a)
+        return {p: frozenset(near) for p, near in around.items()}
+
+    def nearest_names(self, name: str, limit: int = 3) -> list[str]:
+        """The provinces (ids) a name this variant does not have most likely meant, best first: the names
+        spelt closest to it (a slip: "Lodnon" for London), then, for a province of the standard map, those
+        of this variant standing where it stands: bordering most of its neighbours that this variant has (a
+        map that splits Spain: "Spa" gives Castille and Catalonia). [] when nothing comes close.
+
+        >>> load_variant("cline5").nearest_names("Spa")
+        ['cst', 'cat']
+        >>> load_variant("standard").nearest_names("Lodnon")
+        ['lon']
+        """
+        key = normalize_name(name)
+        spelt = difflib.get_close_matches(key, list(self._names), n=limit, cutoff=0.75)
+        found = [self._names[k] for k in spelt]
+        return list(dict.fromkeys(found + self._standing_where(name)))[:limit]
+
+    def _standing_where(self, name: str) -> list[str]:
+        """The provinces standing where ``name``, a province of the standard map, stands (see
+        :meth:`nearest_names`), best placed first."""
+        try:
+            standard = load_variant("standard")
+        except VariantError:
+            return []
+        there = standard.lookup(name)
+        if there is None:
+            return []
+        known = {self.lookup(standard.provinces[p].name) for p in standard.bordering[there]}
+        known.discard(None)
+        shared = {p: len(near & known) for p, near in self.bordering.items() if p not in known}
+        ranked = sorted((p for p, count in shared.items() if count >= 2),
+                        key=lambda p: (-shared[p], self.provinces[p].name))
+        if not ranked:
+            return []
+        # the best placed, and the next best when only one is (a province split three ways)
+        top = shared[ranked[0]]
+        tier = [p for p in ranked if shared[p] == top]
+        if len(tier) < 2:
+            tier += [p for p in ranked if shared[p] == top - 1]
+        return tier
 
     def province_name(self, location: str) -> str:
         prov, _, coast = location.partition("/")

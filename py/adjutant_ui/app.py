@@ -22,7 +22,7 @@ from pyodide.ffi import create_proxy, jsnull, to_js
 from . import cluster_group, compass, sealed
 from .board import Board, show_drawn
 from .computer_page import ComputerPlayers
-from .group import CODE_LINK, GroupController, GroupState, inert
+from .group import CODE_LINK, GroupController, GroupState, choosing, inert
 from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
 from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
@@ -36,6 +36,7 @@ from .session import (
     position_snapshot,
     rehearsal,
 )
+from .setup import SetupPanel
 
 AUTOSAVE_KEY = "adjutant.autosave"
 #: the autosaved game's position as plain data, painted by web/shell.js before Python is ready
@@ -97,6 +98,13 @@ def _tab_get() -> str:
 def _tab_set(value: str) -> None:
     with contextlib.suppress(Exception):
         js.sessionStorage.setItem(TAB_KEY, value)
+
+
+def _code_link(fragment: str) -> bool:
+    """Whether a link opened is sealed orders codes (for the game master's game) rather than a game. Never
+    raises: a fragment longer than any paste of codes is taken for a game link, whose guarded read refuses
+    it by its size, so that no link, however long, stops the page."""
+    return len(fragment) <= group_codes.MAX_PASTE and bool(group_codes.find_codes(fragment))
 
 
 def _now() -> str:
@@ -183,6 +191,8 @@ class App:
         self.group = GroupController(self)
         #: computer players: py/adjutant_ui/computer_page.py
         self.computer = ComputerPlayers(self)
+        #: "Set up a position" and "Report this adjudication": py/adjutant_ui/setup.py
+        self.setup = SetupPanel(self)
 
         # Saving (adjutant_ui.saves): the id of the game in hand and whether its slot holds it now; the
         # next address to be pushed as a new history entry (not replace the current one); and whether
@@ -267,7 +277,7 @@ class App:
         problems: list[str] = []
         fragment = str(js.location.hash).lstrip("#")
         link: SealedLink | None = None
-        if fragment and group_codes.find_codes(fragment):
+        if fragment and _code_link(fragment):
             # an orders code opened as a link: it goes to the game master's game (the autosave)
             self.group.queued = fragment
             fragment = ""
@@ -312,7 +322,9 @@ class App:
         if unreadable:
             self.offer_download(unreadable, "adjutant-unreadable-autosave.txt", "Download the unreadable save")
         _mark("sessionReady")
+        slot = self.saves.load(self.game_id)  # (read before this start writes it again)
         await self.show(game_session, role="public" if link else "", link=link)
+        self.group.restore_page(slot)
         if link is not None:
             self.last_link = fragment if from_link else self.last_link
         _mark("boardReady")
@@ -396,7 +408,8 @@ class App:
             return
         game = session.game
         tag, phases = self.group.slot_tag(self.group.state)
-        self.saved = self.saves.save(self.game_id, link, game.variant.id, str(game.phase), _now(), tag, phases)
+        self.saved = self.saves.save(self.game_id, link, game.variant.id, str(game.phase), _now(), tag, phases,
+                                     self.group.page_state())
         if autosave and not self.keep_autosave:
             _storage_set(AUTOSAVE_KEY, link)
             _storage_set(VARIANT_KEY, game.variant.id)
@@ -519,7 +532,9 @@ class App:
             self.message(f"This game was changed in another tab, but that save could not be read: {error}")
             return
         self.pending_save = None  # (the other tab's save is the later one: it is not overwritten)
+        slot = self.saves.load(self.game_id)
         await self.show(new_session)
+        self.group.restore_page(slot)
         self.last_link = link
         self._set_hash(link)
         self.message("This game was changed in another tab: showing its latest state.", "info")
@@ -602,6 +617,9 @@ class App:
             self.on(_id("embed-results"), "toggle", lambda e: self.post_height())
             return
         self.on(_id("new-game"), "click", self.on_new_game)
+        for dialog in ("group-dialog", "passphrase-dialog", "computer-dialog"):  # (see group.choosing)
+            self.on(_id(dialog), "close", lambda e: document.documentElement.removeAttribute("data-choosing"))
+        self.setup.wire()
         self.on(_id("recent-open"), "click", self.on_open_recent)
         self.on(_id("orders-form"), "submit", self.on_orders)
         self.on(_id("orders-clear"), "click", self.on_clear_orders)
@@ -922,6 +940,8 @@ class App:
         assert session is not None
         self.warning_open = False
         _id("adjudicate-warning").hidden = True
+        if self.group.locked():  # (its button is greyed, and says why)
+            return False
         if not thought and self.computer.before_adjudicate(lambda: self.adjudicate(by_keyboard, thought=True)):
             return False
         done = session.game.phase.title
@@ -933,19 +953,29 @@ class App:
         session.step(to=len(session.game.history))
         self.group.adjudicated(done)
         self.clear_message()
-        _id("orders-errors").replaceChildren()
+        self._orders_box_for_new_phase()
         self.changed()
         self.render()
         return by_keyboard and self.group.to_message()
 
+    @staticmethod
+    def _orders_box_for_new_phase() -> None:
+        """Another phase is in hand: the orders box and what it said of the last entry (a refused line left
+        to correct) were of the phase before, and go."""
+        _id("orders-text").value = ""
+        _id("orders-errors").replaceChildren()
+
     def on_undo(self, event: Any) -> None:
         session = self.session
         assert session is not None
+        if self.group.locked():
+            return
         try:
             session.game.undo()
         except AdjutantError as error:
             self.message(str(error))
             return
+        self._orders_box_for_new_phase()
         session.step(to=len(session.game.history))
         self.group.undone()
         self.changed()
@@ -953,7 +983,7 @@ class App:
 
     def on_draw(self, event: Any) -> None:
         game = self.session.game if self.session else None
-        if game is None:
+        if game is None or self.group.locked():
             return
         survivors = [p for p, n in game.centre_counts().items() if n > 0]
         names = ", ".join(game.variant.powers[p].name for p in survivors)
@@ -974,6 +1004,8 @@ class App:
             return
         if str(_id("game-kind").value) == "computer":  # the powers played here, and the computer's level
             self.computer.start_new(variant_id)
+            if bool(_id("computer-dialog").open):  # (not for a variant it refuses, with a message instead)
+                choosing()
             return
         if secret:  # the game master sets the passphrases first; the game starts when they are set
             group_game = str(_id("game-kind").value) == "group"
@@ -1000,7 +1032,7 @@ class App:
         fragment = str(js.location.hash).lstrip("#")
         if not fragment or fragment == self.last_link:
             return
-        if group_codes.find_codes(fragment):
+        if _code_link(fragment):
             if self.group.takes_codes():  # an orders code opened as a link in the game master's page
                 asyncio.ensure_future(self.group.open_codes(fragment))
             else:  # a player's own code, say: what it is for; the game in hand stays
@@ -1020,13 +1052,16 @@ class App:
                 group_session = self.group.read(fragment)
                 self.replacing(game_id or self._slot_for(fragment) or "")
                 self.push_next = push
+                slot = self.saves.load(self.game_id)
                 await self.show(group_session)
+                self.group.restore_page(slot)
                 self.clear_message()
                 old_link = self.group.old_link_note()
                 if old_link:
                     self.message(old_link, "info")
                 self.changed()
                 self.render()
+                self._focus_top()
                 return
             new_session, link = self.read_fragment(fragment)
             self.replacing(game_id or self.saves.find(fragment) or "")
@@ -1039,14 +1074,25 @@ class App:
                 self._fill_recent()
                 self.clear_message()
                 self.render()
+                self._focus_top()
                 return
             self.clear_message()
             self.changed()
             self.render()
+            self._focus_top()
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
             await self.put_back(before)
             self.message(f"The link could not be opened: {error}. Your game is unchanged.")
             self.changed(replace_hash=True)
+
+    @staticmethod
+    def _focus_top() -> None:
+        """Another game opened in this tab: where the focus was lost with what was drawn before, it goes to
+        the top of the page (the page's name), so that the next Tab goes on from there, not from where the
+        removed control was (the browser's starting point can end at the page's foot)."""
+        active = _v(document.activeElement)
+        if active is None or active.isSameNode(document.body) or not bool(active.isConnected):
+            _id("brand").focus()
 
     # --- files and links --------------------------------------------------------------------------
     def changed(self, replace_hash: bool = True) -> None:
@@ -1265,6 +1311,8 @@ class App:
             fields.append(label, self._rated(entry))
         _id("passphrase-errors").replaceChildren()
         _id("passphrase-ok").textContent = "Start the game" if purpose in ("new", "group") else "Use these passphrases"
+        if purpose in ("new", "group"):
+            choosing()
         _id("passphrase-dialog").showModal()
 
     def _rated(self, entry: Any) -> Any:
@@ -1720,11 +1768,16 @@ class App:
             units[unit.power] += 1
         due = game.orders_due() if session.at_current else {}
         adjustments = game.adjustments() if session.at_current and game.phase.kind == "adjustment" else {}
+        # a group game's master needs whose orders are in, not what is due of each (a sealed code leaves a
+        # unit without orders as often as not)
+        group_column = self.group.orders_column() if session.at_current else None
         rows = []
         for power in game.variant.powers.values():
             status, kind = "—", ""
             if not session.at_current or game.over:
                 pass
+            elif group_column is not None:
+                status, kind = group_column[power.id]
             elif power.id in due:
                 delta = adjustments.get(power.id)
                 if delta:

@@ -7,7 +7,8 @@ what the group controller calls for it:
 * the game master starts it with the passphrase dialog (the game master's and one per power): the game
   master's passphrase seals the private key as in any group game, each power's seals that power's part;
 * after every change the game master's page seals the parts again (:func:`reseal`): each power's part
-  under its passphrase (web/seal.js), the whole game to the game master's own key (web/group.js);
+  under its passphrase (web/seal.js), the whole game under a key made from the game master's private
+  key (web/group.js sealPart);
 * a player opens the players' link (the public view), unlocks their own part with their passphrase
   (:func:`unlock`) and drafts orders in that view; a code is bound to the link's public part; the
   player's drafts are kept in this browser under that power and public part, and put back only when the

@@ -170,6 +170,19 @@ def _what_to_do(game: Game, power: str) -> str:
     return f"Give your orders on the map (click or tap a unit, then where it goes) or type them under Orders, {send}"
 
 
+def _left_without_orders(game: Game, power: str, count: int) -> str:
+    """What ``count`` things of ``power``'s left without an order come to in this phase: units that hold,
+    dislodged units disbanded, builds unused, removals the rules choose."""
+    s = "s" if count != 1 else ""
+    if game.phase.kind == "movement":
+        return f"{count} unit{s} left to hold"
+    if game.phase.kind == "retreat":
+        return f"{count} unit{s} left to disband"
+    if game.adjustments().get(power, 0) > 0:
+        return f"{count} build{s} unused"
+    return f"{count} removal{s} left to the rules"
+
+
 def _sealed_orders(game: Game, power: str) -> tuple[str, ...]:
     """``power``'s orders as a code seals them: their texts, in an order that does not hang on the order
     they were given in."""
@@ -203,6 +216,12 @@ class GroupState:
     #: a Cluster game's public part, sealed parts and players' passphrases (cluster_group.ClusterSide)
     cluster: cluster_group.ClusterSide | None = None
     messaged: int = -1  # the phase number (phases adjudicated) it was made at
+    #: what the game master's status line (``group-status``) last said, while it is true: "started" (a new
+    #: game) and "unlocked" until codes are opened, "adjudicated" (the next step is the message) until the
+    #: message is made or a code of the new phase is in; "" for a line that stays (:meth:`GroupController.render`)
+    said: str = ""
+    #: the list of codes opened (:attr:`log`) when it was said: "started" and "unlocked" go once another is
+    said_log: list[tuple[str, str]] = field(default_factory=list)
     linked: int = -1  # the phase number the players' link was last copied at
     #: a player's last sealed orders code shown, its note, and the orders it seals (order texts, sorted;
     #: kept with the drafts: saves.Draft): orders changed since make it out of date (:func:`_code_stale`)
@@ -235,6 +254,13 @@ CHOOSE_POWER = 'Choose the power you play first ("Which power do you play?", in 
 
 #: what the game master's panel says under Open codes until the passphrase unlocks the game
 LOCKED_CODES = "Unlock the game with the game master's passphrase (above) to open codes."
+#: what the game master's page says beside Adjudicate and Message to players while the game is locked: a
+#: code sent late could no longer be opened once the phase is adjudicated
+LOCKED_ADJUDICATE = (
+    "Unlock the game with the game master's passphrase (Group game) to adjudicate: the codes players sent "
+    "are opened first."
+)
+LOCKED_MESSAGE = "Unlock the game with the game master's passphrase (above) to make the message to players."
 #: said in place of a player's code once their orders changed after it was sealed
 STALE_CODE = (
     "Your orders have changed since your code was sealed: it holds the orders before, so it is no longer "
@@ -246,6 +272,12 @@ CODE_LINK = (
     "That link is a sealed orders code, for the game master: send it to them to paste under Group game "
     "(or to open as a link in their own page). The game shown is unchanged."
 )
+
+
+def choosing() -> None:
+    """A new game's dialog is opening: the map of the game in hand (perhaps of another variant than the one
+    chosen) is not shown behind it (web/app.css) until the dialog closes (see ``App._wire``)."""
+    document.documentElement.dataset.choosing = ""
 
 
 def _bring_to(element_id: str) -> None:
@@ -368,6 +400,33 @@ class GroupController:
         state = self.state
         return "public" if state is not None and state.cluster is not None and not state.cluster.opened else ""
 
+    def page_state(self) -> dict[str, Any] | None:
+        """What the game master's page says of this phase's codes beyond the link (the list of the codes
+        last opened, the refusals on the powers' rows), for the game's slot (:class:`saves.CodesNotes`);
+        None for any other view."""
+        state = self.state
+        if state is None or not state.is_gm:
+            return None
+        phase = len(state.game.history)
+        intake = state.intake.for_phase(state.game)
+        log = tuple(state.log) if state.log_at == phase else ()
+        return saves.CodesNotes(phase, log, tuple(intake.refused)).to_data()
+
+    def restore_page(self, saved: saves.Saved | None) -> None:
+        """Put back what the game master's page said of this phase's codes before a reload (kept in the
+        game's slot ``saved`` by :meth:`page_state`), if it is of the phase in hand."""
+        state = self.state
+        if state is None or not state.is_gm or saved is None:
+            return
+        notes = saves.CodesNotes.from_data(saved.page, len(state.game.history))
+        if notes is None:
+            return
+        state.intake = state.intake.for_phase(state.game)
+        powers = state.game.variant.powers
+        state.intake.refused = [(p, why, earlier) for p, why, earlier in notes.refused if not p or p in powers]
+        if notes.log:
+            state.log, state.log_at = list(notes.log), notes.phase
+
     def keep_unlocked(self, held: GroupState | None) -> None:
         """The game just read (pending) is the game master's game ``held`` as another tab saved it: it
         stays unlocked if ``held`` was (the same game's key, which this page opened already)."""
@@ -403,6 +462,36 @@ class GroupController:
         return (f"This link is an old one: it shows {state.game.phase.title}, and this browser has opened this "
                 f"game at {state.later[0]}. Orders sent from here will be refused. The Group game panel has a "
                 "link to the latest phase.")
+
+    def orders_column(self) -> dict[str, tuple[str, str]] | None:
+        """For a group game's master, what the Powers table's Orders column says of each power, with its
+        class: whether its orders are in ("in", with what is left without an order: units that hold, builds
+        unused...) or not ("not in"), as the intake table has it; None for any other game or view, whose
+        column says what is due."""
+        state = self.state
+        if state is None or not state.is_gm or state.game.over:
+            return None
+        if state.cluster is not None and not state.cluster.opened:  # (its public view: nothing is known yet)
+            return None
+        game = state.game
+        due = game.orders_due()
+        intake = state.intake.for_phase(game)
+        column = {}
+        for power in game.variant.powers:
+            if power in intake.received or game.orders_of(power):
+                left = due.get(power, 0)
+                column[power] = (f"in; {_left_without_orders(game, power, left)}" if left else "in", "ready")
+            elif power in due:
+                column[power] = ("not in", "due")
+            else:
+                column[power] = ("—", "")
+        return column
+
+    def locked(self) -> bool:
+        """Whether the game in hand is a group game's master's, not yet unlocked with the passphrase: it is
+        not to be adjudicated (nor undone, nor a draw declared) or messaged until it can open codes."""
+        state = self.state
+        return state is not None and state.is_gm and state.private_key is None
 
     def takes_codes(self) -> bool:
         """Whether the game in hand is the game master's group game (the one orders codes go to)."""
@@ -480,6 +569,7 @@ class GroupController:
         app.on(_id("message-players"), "click", self.on_message)
         app.on(_id("share-message"), "click", self.on_share_message)
         app.on(_id("group-jump"), "click", self.on_jump)
+        app.on(_id("more-tools"), "click", self.on_more_tools)
         app.on(_id("group-to-orders"), "click", lambda e: self._to_orders())
         app.on(_id("group-to-adjudicate"), "click", lambda e: self._to_adjudicate())
         # a readonly field's text is selected at once, ready for the phone's own copy menu
@@ -541,6 +631,14 @@ class GroupController:
         message not yet made here, and no code for the new phase has come in."""
         history = len(state.game.history)
         return bool(history) and state.messaged != history and not state.intake.for_phase(state.game).received
+
+    @staticmethod
+    def on_more_tools(event: Any) -> None:
+        """A player's page: the folded game master's and sandbox controls (new game, files) shown, or folded
+        again."""
+        opened = not bool(document.body.classList.contains("tools-open"))
+        document.body.classList.toggle("tools-open", opened)
+        _id("more-tools").setAttribute("aria-expanded", "true" if opened else "false")
 
     def on_jump(self, event: Any) -> None:
         """The phone's shortcut past the map to the group game's next step."""
@@ -613,6 +711,7 @@ class GroupController:
         _id("group-errors").replaceChildren()
         self._generate()
         self.app.computer.group_dialog(variant_id)
+        choosing()
         _id("group-dialog").showModal()
 
     def _generate(self) -> None:
@@ -661,6 +760,7 @@ class GroupController:
             return
         game = state.game
         then = "" if game.over else f"; then paste the codes they send for {game.phase.title}"
+        state.said = "adjudicated"
         self._say("group-status", f"{done} adjudicated. Next: Message to players (below) makes the results and "
                                   f"the new players' link, to send to every player{then}.")
 
@@ -668,12 +768,15 @@ class GroupController:
         """The game master undid the last adjudication: the status line says the phase is to be adjudicated again."""
         state = self.state
         if state is not None and state.is_gm:
+            state.said = ""
             self._say("group-status", f"Adjudication undone: {state.game.phase.title} is to be adjudicated "
                                       "again, its orders as they were.")
 
     def lead_to_players_link(self, started: str) -> None:
         """A new group game: ``started`` said in the Group game panel, its players' link brought on screen
         and its Copy button focused (the first thing the game master does)."""
+        if self.state is not None:
+            self.state.said, self.state.said_log = "started", self.state.log
         self._say("group-status", started)
         field = _id("players-link")
         field.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
@@ -833,6 +936,7 @@ class GroupController:
         app.message(unlocked, "info", beside=True)  # where the Secrets form was used; the Group game panel says it too
         app.render()
         self._say("group-status", unlocked)
+        state.said, state.said_log = "unlocked", state.log
         _id("codes-text").focus()
         if self.queued:
             queued, self.queued = self.queued, ""
@@ -888,20 +992,32 @@ class GroupController:
             except _NotTried:
                 untried.append(readings)
                 log.append(("untried", f"{short} not tried: {NOT_TRIED}"))
+            except group.CodeError as error:
+                who = power or error.power
+                state.intake.refuse(str(error), who, error.earlier)
+                kind, said = group.refusal_said(game, state.intake, who, error)
+                log.append((kind, f"{short} {said}"))
             except AdjutantError as error:
-                state.intake.refuse(str(error), power or getattr(error, "power", ""), getattr(error, "earlier", False))
+                state.intake.refuse(str(error), power)
                 log.append(("rejected", f"{short} refused: {error}"))
         state.log, state.log_at = log, len(game.history)
         # the codes not tried stay in the box, for Open codes again
         _id("codes-text").value = "\n".join(group.reading_lines(r) for r in untried)
         app.changed()
         app.render()
-        taken = sum(kind == "kept" for kind, _ in log)
-        repeated = sum(kind == "same" for kind, _ in log)
-        older = sum(kind == "older" for kind, _ in log)
+        self._say_codes(log)
+
+    def _say_codes(self, log: list[tuple[str, str]]) -> None:
+        """The line under Open codes: how many of the codes just opened were taken in, changed nothing (the
+        same again, older, or refused while their power's orders are in: set aside), were refused, or were
+        not tried (left in the box: a paste opens at most :data:`adjutant.group.MAX_OPEN_ATTEMPTS`)."""
+        kinds = ("kept", "same", "older", "aside", "untried")
+        counts = {kind: sum(k == kind for k, _ in log) for kind in kinds}
+        taken, repeated, older, aside, untried = counts.values()
         again = (f", {repeated} already in" if repeated else "") + (f", {older} older, set aside" if older else "")
-        refused = len(log) - taken - repeated - older - len(untried)
-        rest = (f" {len(untried)} not tried (one paste opens at most {group.MAX_OPEN_ATTEMPTS} readings): they are "
+        again += f", {aside} set aside (those powers' orders are in)" if aside else ""
+        refused = len(log) - sum(counts.values())
+        rest = (f" {untried} not tried (one paste opens at most {group.MAX_OPEN_ATTEMPTS} readings): they are "
                 "left in the box; press Open codes again." if untried else "")
         self._say(
             "codes-status",
@@ -967,7 +1083,7 @@ class GroupController:
 
     def on_message(self, event: Any) -> None:
         state = self.state
-        if state is None or not state.game.history:
+        if state is None or not state.game.history or self.locked():
             return
         if state.cluster is not None:  # once its parts are sealed again
             asyncio.ensure_future(self._message(state))
@@ -999,6 +1115,13 @@ class GroupController:
         _id("group-insecure").hidden = state is None or self.secure()
         player = state is not None and not state.is_gm
         _id("group-send").hidden = not player
+        # a player's page shows what a player does: the game master's and sandbox controls fold away
+        if player:
+            document.body.dataset.role = "player"
+        else:
+            document.body.removeAttribute("data-role")
+        _id("more-tools").hidden = not player
+        _id("adjudicate-locked").hidden = not self.locked()
         # a player never adjudicates: those buttons are the game master's only
         for name in ("adjudicate", "undo", "declare-draw"):
             _id(name).hidden = player
@@ -1029,15 +1152,27 @@ class GroupController:
                 if self._message_due(state)
                 else "Group game: players' link and codes"
             )
-            # the message of an earlier phase is not shown to copy again by mistake
-            _id("players-message").hidden = state.messaged != len(game.history)
+            # the message of an earlier phase is not shown to copy again by mistake, nor this phase's once its
+            # players send codes (they have the link), and a status line goes once it is no longer true
+            received = bool(state.intake.for_phase(game).received)
+            _id("players-message").hidden = state.messaged != len(game.history) or received
+            if (state.said in ("started", "unlocked") and state.log is not state.said_log) or (
+                state.said == "adjudicated" and not self._message_due(state)
+            ):
+                state.said = ""
+                self._say("group-status", "")
             _id("gm-unlock-form").hidden = not locked
             _id("open-codes").disabled = locked
-            # said under the greyed button, which says nothing itself of why
-            if locked:
-                self._say("codes-status", LOCKED_CODES)
-            elif str(_id("codes-status").textContent) == LOCKED_CODES:
-                self._say("codes-status", "")
+            # said under each greyed button, which says nothing itself of why: a locked game master opens
+            # no code, and so neither adjudicates (or undoes, or declares a draw) nor messages the players
+            for status, text in (("codes-status", LOCKED_CODES), ("message-status", LOCKED_MESSAGE)):
+                if locked:
+                    self._say(status, text)
+                elif str(_id(status).textContent) == text:
+                    self._say(status, "")
+            for name in ("adjudicate", "undo", "declare-draw"):
+                _id(name).disabled = bool(_id(name).disabled) or locked
+            _id("adjudicate-locked").textContent = LOCKED_ADJUDICATE
             _id("group-to-adjudicate").disabled = locked or game.over
             _id("players-link").value = self._players_url()
             self._intake_table()
@@ -1051,8 +1186,8 @@ class GroupController:
                 item.className = kind
                 item.textContent = text
                 log.appendChild(item)
-            _id("message-players").disabled = not game.history
-            if state.messaged != len(game.history):  # what was said of the message is of another phase's
+            _id("message-players").disabled = not game.history or locked
+            if (state.messaged != len(game.history) or received) and not locked:  # (of a message put away)
                 self._say("message-status", "")
             if state.linked != len(game.history):  # and of the players' link copied
                 self._say("link-status", "")
@@ -1185,12 +1320,19 @@ class GroupController:
         for power, name, status in rows:
             row = document.createElement("tr")
             row.dataset.power = power
-            row.className = "refused" if "refused:" in status else "in" if status.startswith("sealed") else ""
+            # one truth per row: in (a code refused beside orders in is a quiet note after it), or not
+            row.className = "in" if status.startswith("sealed") else "refused" if "; refused:" in status else ""
             heading = document.createElement("th")
             heading.scope = "row"
             heading.textContent = name
             cell = document.createElement("td")
-            cell.textContent = status
+            said, _, note = status.partition("; ")
+            cell.textContent = said if row.className == "in" else status
+            if note and row.className == "in":
+                quiet = document.createElement("span")
+                quiet.className = "intake-note"
+                quiet.textContent = f"; {note}"
+                cell.appendChild(quiet)
             row.append(heading, cell)
             body.appendChild(row)
         sealed_in = sum(status.startswith("sealed") for _, _, status in rows)

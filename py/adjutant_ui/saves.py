@@ -78,6 +78,10 @@ class Saved:
     #: a group game's slot: which game and whose view (:meth:`Saves.find_group`), and its number of phases
     group: str = ""
     phases: int = 0
+    #: what the page shows of the game beyond its link, put back when it is opened again (a group game
+    #: master's list of the codes last opened and the refusals noted on the powers' rows): plain data
+    #: whose reader checks it (``GroupController.restore_page``); None if the slot holds none
+    page: Any = None
 
     def label(self, variant_name: str) -> str:
         """The list's line for the game ("Loeb9, S1901M (2026-11-24 17:01)"); the phase and date are read
@@ -117,7 +121,7 @@ def read_slot(game_id: str, text: str | None) -> Saved | None:
     link, variant, phase, date = texts
     tag, phases = data.get("group"), data.get("n")
     if isinstance(tag, str) and len(tag) <= 80 and type(phases) is int and phases >= 0:
-        return Saved(game_id, link, variant, phase, date, tag, phases)
+        return Saved(game_id, link, variant, phase, date, tag, phases, data.get("page"))
     return Saved(game_id, link, variant, phase, date)
 
 
@@ -170,15 +174,68 @@ class Saves:
         return None
 
     def save(self, game_id: str, link: str, variant: str, phase: str, date: str, group: str = "",
-             phases: int = 0) -> bool:
+             phases: int = 0, page: Any = None) -> bool:
         """Write the game's slot and put it first in the list; whether both were written. A group game's
-        slot also holds its tag and number of phases (:meth:`find_group`)."""
-        fields = {"link": link, "variant": variant, "phase": phase, "date": date}
-        slot = json.dumps({**fields, "group": group, "n": phases} if group else fields, separators=(",", ":"))
+        slot also holds its tag and number of phases (:meth:`find_group`) and what its page shows beyond
+        the link (``page``: plain data, :attr:`Saved.page`)."""
+        fields: dict[str, Any] = {"link": link, "variant": variant, "phase": phase, "date": date}
+        if group:
+            fields.update({"group": group, "n": phases} | ({"page": page} if page is not None else {}))
+        slot = json.dumps(fields, separators=(",", ":"))
         if not self.storage.set(slot_key(game_id), slot):
             return False
         ids = [game_id, *(x for x in self.ids() if x != game_id)]
         return self.storage.set(RECENT_KEY, json.dumps(ids))
+
+
+#: the most entries of a group game master's list of codes (and of refusals) a slot keeps for the page
+MAX_NOTES = 200
+#: the longest line of that list kept (a refusal quotes at most a few hundred characters)
+MAX_NOTE = 2000
+#: the kinds of line the list has (adjutant_ui.group: a code taken in, the same again, an older one, one
+#: set aside beside orders in, one refused, one not tried)
+NOTE_KINDS = ("kept", "same", "older", "aside", "rejected", "untried")
+
+
+@dataclass(frozen=True)
+class CodesNotes:
+    """What a group game master's page says of the codes of a phase beyond its link: the list of the codes
+    last opened, (kind, line), and every refusal noted on the powers' rows, (power, why, for an earlier
+    phase). Kept in the game's slot (:attr:`Saved.page`), so that a reload shows them again."""
+
+    phase: int
+    log: tuple[tuple[str, str], ...] = ()
+    refused: tuple[tuple[str, str, bool], ...] = ()
+
+    def to_data(self) -> dict[str, Any]:
+        """>>> CodesNotes(1, (("kept", "France: 2 orders in"),)).to_data()
+        {'codes': {'n': 1, 'log': [['kept', 'France: 2 orders in']], 'refused': []}}
+        """
+        log, refused = [list(e) for e in self.log], [list(e) for e in self.refused]
+        return {"codes": {"n": self.phase, "log": log, "refused": refused}}
+
+    @classmethod
+    def from_data(cls, data: Any, phase: int) -> CodesNotes | None:
+        """The notes a slot's page data holds for ``phase`` (phases adjudicated); None if it holds none for
+        it, or they are damaged. Read from storage, they are data: their text is shown as text, without
+        text-direction controls, and a line of a kind the list has not, or too long, is not taken."""
+        codes = data.get("codes") if isinstance(data, dict) else None
+        if not isinstance(codes, dict) or codes.get("n") != phase or type(phase) is not int:
+            return None
+        log, refused = codes.get("log"), codes.get("refused")
+        if not isinstance(log, list) or not isinstance(refused, list):
+            return None
+
+        def text(value: Any) -> str | None:
+            return without_bidi_controls(value) if isinstance(value, str) and len(value) <= MAX_NOTE else None
+
+        lines = [(e[0], text(e[1])) for e in log[:MAX_NOTES] if isinstance(e, list) and len(e) == 2]
+        notes = [(text(e[0]), text(e[1]), e[2]) for e in refused[-MAX_NOTES:] if isinstance(e, list) and len(e) == 3]
+        return cls(
+            phase,
+            tuple((k, t) for k, t in lines if k in NOTE_KINDS and t is not None),
+            tuple((p, w, b) for p, w, b in notes if p is not None and w is not None and isinstance(b, bool)),
+        )
 
 
 @dataclass(frozen=True)
@@ -246,6 +303,7 @@ def write_draft(storage: Storage, game: str, power: str, draft: Draft) -> bool:
 
 
 __all__ = [
+    "CodesNotes",
     "DRAFT_PREFIX",
     "KEPT_PHASES",
     "RECENT_KEY",

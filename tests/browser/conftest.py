@@ -16,6 +16,7 @@ A second crash, or any other failure, fails the test.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ from typing import Any
 import pytest
 from app_driver import Site, open_app
 from chromium import CHROMIUM_LOG
+from shared_folder import shared_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -76,13 +78,40 @@ def chromium_log_since(offset: int) -> list[str]:
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """The site as `python build.py` writes it, served by a plain file server on 127.0.0.1
-    (ADJUTANT_SITE=<folder> serves a site built beforehand instead)."""
+    (ADJUTANT_SITE=<folder> serves a site built beforehand instead). Each worker of a parallel run
+    (pytest-xdist) serves it on its own port, but it is built once per run (`built_once`)."""
     import build
 
     prebuilt = os.environ.get("ADJUTANT_SITE")
-    root = Path(prebuilt).resolve() if prebuilt else build.build(tmp_path_factory.mktemp("site") / "dist")
+    root = Path(prebuilt).resolve() if prebuilt else built_once(tmp_path_factory)
     with build.serving(root) as url:
         yield Site(root, url)
+
+
+def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built by this run, its maps those of tests/drawn_maps.py (drawn once per run). The workers
+    of a parallel run share it: the first to come builds it in their shared folder (tests/shared_folder.py) while
+    holding a lock, the others wait, then take it."""
+    import adjutant_maps
+    import drawn_maps
+
+    import build
+
+    def render(variant_id: str, shown: str | None = None) -> tuple[str, Any]:
+        return drawn_maps.drawn(variant_id) if shown is None else drawn_maps.draw(variant_id, shown)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(adjutant_maps, "render_variant", render)
+        shared = shared_folder()
+        if shared is None:
+            return build.build(tmp_path_factory.mktemp("site") / "dist")
+        dist, done = shared / "site" / "dist", shared / "site" / "built"
+        with (shared / "site.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not done.exists():
+                build.build(dist)
+                done.touch()
+        return dist
 
 
 @dataclass

@@ -581,3 +581,104 @@ def test_a_player_who_opens_an_orders_code_link_is_told_what_it_is(new_context: 
     assert "sealed orders code, for the game master" in page.inner_text("#message-text")
     assert "orders~" not in str(page.evaluate("location.hash"))
     assert page.input_value("#game-kind") == "sandbox"
+
+
+def intake_rows(page: Any) -> dict[str, tuple[str, str]]:
+    """The game master's intake table: per power, (its row's class, what it says)."""
+    script = "rows => rows.map(r => [r.dataset.power, [r.className, r.cells[1].textContent]])"
+    return {power: (kind, text) for power, (kind, text) in page.eval_on_selector_all("#intake tbody tr", script)}
+
+
+def powers_column(page: Any) -> dict[str, tuple[str, str]]:
+    """The Powers table's Orders column: per power, (its class, what it says)."""
+    script = "rows => rows.map(r => [r.dataset.power, [r.cells[3].className, r.cells[3].textContent]])"
+    return {power: (kind, text) for power, (kind, text) in page.eval_on_selector_all("#powers tbody tr", script)}
+
+
+def test_the_game_masters_table_through_a_refused_copy_a_replayed_code_and_a_reload(
+    new_context: Any, site: Site
+) -> None:
+    """One truth per row and per status line, as a game master meets them: a damaged copy of a code already
+    in, and an old code replayed, are quiet notes beside orders in (in the list, the row and the Powers
+    table alike); lines that stop being true go; a reload keeps the list and the notes, and the locked page
+    neither adjudicates nor makes the message; a refused line typed goes with its phase."""
+    context, recorder = new_context()
+    gm = open_app(context, site.url)
+    fragment = start_group_game(gm, "standard")
+    assert gm.inner_text("#group-status").startswith("Group game started.")
+    link = group.read_group_link(fragment)
+    players = site.url + "#" + group.public_link(link.game, link.public_key)
+    france_context, _ = new_context()
+    france = open_app(france_context, players + "~france")
+    germany_context, _ = new_context()
+    germany = open_app(germany_context, players + "~germany")
+    code = send(france, ["A Par - Bur"])
+    spring_germany = send(germany, ["A Mun - Ruh"])
+    assert open_codes(gm, code)[0].startswith("kept: ")
+    assert gm.inner_text("#group-status") == ""  # "started" is no longer the news
+    column = powers_column(gm)
+    assert column["france"] == ("ready", "in; 2 units left to hold"), column
+    assert column["germany"] == ("due", "not in") and column["england"] == ("due", "not in")
+
+    # a damaged copy of France's code: France's orders are in, and every part of the page says so
+    flip = "A" if code[60] != "A" else "B"
+    log = open_codes(gm, code[:60] + flip + code[61:])
+    assert log[0].startswith("aside: ") and "refused, and France's orders in stay: the code does not open" in log[0]
+    said = gm.inner_text("#codes-status")
+    assert said.startswith("0 codes taken in, 1 set aside (those powers' orders are in), 0 refused"), said
+    kind, text = intake_rows(gm)["france"]
+    assert kind == "in" and text.startswith("sealed orders in") and "refused:" not in text, text
+    assert text.endswith("; another code was refused and changed nothing (the code does not open: it was altered or "
+                         "damaged on the way, or sealed for another version of this phase)")
+    assert gm.locator("#intake tr[data-power=france] .intake-note").count() == 1
+    assert powers_column(gm)["france"] == ("ready", "in; 2 units left to hold")
+
+    # a refused line typed by the game master stays to be corrected, until the phase goes
+    gm.fill("#orders-text", "A Xyz - Bur")
+    gm.click("#orders-apply")
+    assert gm.input_value("#orders-text") == "A Xyz - Bur"
+    before = gm_fragment(gm)
+    adjudicate(gm)
+    gm_fragment(gm, before)
+    assert gm.input_value("#orders-text") == "" and gm.locator("#orders-errors li").count() == 0
+    assert gm.inner_text("#group-status").startswith("Spring 1901 movement adjudicated. Next: Message to players")
+    gm.click("#message-players")
+    gm.wait_for_selector("#players-message:not([hidden])")
+    assert gm.inner_text("#group-status") == ""  # the message is made: the next step is the codes
+    message = gm.input_value("#players-message")
+    fall = re.search(r"https?://\S+#(\S+)", message)
+    assert fall is not None
+    germany.evaluate("h => { location.hash = h; }", fall.group(1) + "~germany")
+    germany.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
+    assert open_codes(gm, send(germany, ["A Mun - Ruh"]))[0].startswith("kept: ")
+    # Fall's codes come in: the players have the link, and Spring's message is put away
+    assert gm.locator("#players-message").is_hidden() and gm.inner_text("#message-status") == ""
+
+    # Germany's Spring code replayed: set aside, and nothing asked of Germany anywhere
+    log = open_codes(gm, spring_germany)
+    assert log[0].startswith("aside: ") and "send" not in log[0], log
+    assert "Germany's orders for Fall 1901 movement are in, nothing more is needed" in log[0]
+    kind, text = intake_rows(gm)["germany"]
+    assert kind == "in" and text.endswith("; a code of an earlier phase was pasted too, and set aside"), text
+    assert powers_column(gm)["germany"] == ("ready", "in; 2 units left to hold")
+    shown_log = gm.eval_on_selector_all("#codes-log li", "els => els.map(e => e.className + ': ' + e.textContent)")
+    rows = intake_rows(gm)
+    held = gm_fragment(gm)
+
+    # reloaded: locked, the list and the rows' notes as they were, and nothing to adjudicate or message
+    gm = reopen_app(gm, site.url + "#" + held)
+    assert gm.locator("#gm-unlock-form").is_visible()
+    assert not gm.is_enabled("#open-codes") and not gm.is_enabled("#adjudicate")
+    assert not gm.is_enabled("#message-players") and not gm.is_enabled("#undo")
+    assert gm.inner_text("#adjudicate-locked").startswith("Unlock the game with the game master's passphrase")
+    assert gm.inner_text("#message-status").startswith("Unlock the game with the game master's passphrase")
+    assert gm.eval_on_selector_all("#codes-log li", "els => els.map(e => e.className + ': ' + e.textContent)") == (
+        shown_log)
+    assert intake_rows(gm) == rows
+    gm.fill("#gm-passphrase", PASSPHRASE)
+    gm.click("#gm-unlock")
+    gm.wait_for_selector("#open-codes:not([disabled])")
+    assert gm.is_enabled("#adjudicate") and gm.is_enabled("#message-players")
+    assert gm.locator("#adjudicate-locked").is_hidden() and gm.inner_text("#message-status") == ""
+    assert intake_rows(gm) == rows
+    assert recorder.page_errors == []

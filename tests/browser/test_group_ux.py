@@ -583,3 +583,57 @@ def test_a_code_pasted_into_the_orders_box_is_said_to_be_a_code_on_a_phone(new_c
     player.locator("#orders-apply").tap()
     player.wait_for_selector("#orders-errors li.rejected")
     assert player.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [390, 390]
+
+
+def test_a_players_first_screen_on_a_phone_is_a_players(new_context: Any, site: Site) -> None:
+    """A player's page folds the game master's and sandbox controls (Variant, New game, Download, Embed
+    code) behind one button, which opens them (by tap, or Enter); the orders box's example reads as a hint.
+    The game master's page shows them all."""
+    key = b"\x04" + bytes(range(64))
+    context, recorder = new_context(**PHONE)
+    player = open_app(context, site.url + "#" + group.public_link(Game.new("standard"), key, "france"))
+    for selector in ("#variant-select", "#new-game", "#download", "#copy-embed"):
+        assert not player.locator(selector).is_visible(), selector
+    assert player.locator("#more-tools").is_visible() and in_viewport(player, "#more-tools")
+    assert player.get_attribute("#more-tools", "aria-expanded") == "false"
+    assert player.get_attribute("#orders-text", "placeholder").startswith("Type orders here, for example:")
+    player.locator("#more-tools").tap()
+    assert player.get_attribute("#more-tools", "aria-expanded") == "true"
+    assert player.locator("#new-game").is_visible() and player.locator("#download").is_visible()
+    player.locator("#more-tools").focus()
+    player.keyboard.press("Enter")
+    assert not player.locator("#new-game").is_visible()
+    # the game master's own page: every control shown, nothing folded
+    gm_context, _ = new_context(**PHONE)
+    gm = open_app(gm_context, site.url)
+    start_group_game(gm)
+    assert gm.locator("#new-game").is_visible() and not gm.locator("#more-tools").is_visible()
+    assert recorder.page_errors == []
+
+
+def test_the_new_game_dialog_hides_the_old_map_and_a_link_change_leaves_tab_at_the_top(
+    new_context: Any, site: Site
+) -> None:
+    """Behind the New game dialog the map of the game in hand (another variant's) is not shown, and comes
+    back when the dialog is cancelled. A link opened in the same tab puts the keyboard at the page's top:
+    the first Tab goes to the first control of the header."""
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    svg_shown = "() => getComputedStyle(document.querySelector('#map > svg')).visibility === 'visible'"
+    assert page.evaluate(svg_shown)
+    page.select_option("#variant-select", "loeb9")
+    page.select_option("#game-kind", "group")
+    page.click("#new-game")
+    page.wait_for_selector("#group-dialog[open]", timeout=5_000)
+    assert not page.evaluate(svg_shown)  # Standard's map is not shown as if it were Loeb9's
+    page.click("#group-cancel")
+    assert page.evaluate(svg_shown)
+    key = b"\x04" + bytes(range(64))
+    page.locator('#map .adj-unit[data-location="par"]').click()  # the focus in the map, which is replaced
+    page.evaluate("h => { location.hash = h; }", group.public_link(Game.new("cline5"), key, "france"))
+    page.wait_for_function("() => document.getElementById('map').dataset.variant === 'cline5'", timeout=20_000)
+    page.wait_for_function("() => document.activeElement.id === 'brand'", timeout=10_000)
+    page.keyboard.press("Tab")
+    first = page.evaluate("document.activeElement.id")
+    assert first == "more-tools", first  # (a player's page: the folded controls' button comes first)
+    assert recorder.page_errors == []

@@ -395,3 +395,26 @@ def test_a_link_or_file_that_fails_once_shown_puts_the_game_in_hand_back(new_con
     page.click("#orders-apply")
     page.wait_for_function("() => document.getElementById('order-list').textContent.includes('Mun')")
     assert recorder.page_errors == []
+
+
+def test_a_fragment_longer_than_any_paste_of_codes_never_stops_the_page(new_context: Any, site: Site) -> None:
+    """A link of more than 2,000,000 characters (Chromium takes it), opened at the start or in the page
+    (a hash change): refused by its size, the game in hand kept, and the page goes on."""
+    from adjutant import group
+
+    huge = "standard." + "A" * (group.MAX_PASTE + 10)
+    context, recorder = new_context()
+    page = open_app(context, site.url + "#" + huge)
+    said = page.inner_text("#message-text")
+    assert "link could not be opened" in said and "too long" in said, said
+    assert phase(page) == "S1901M"
+    page.fill("#orders-text", "France: A par - bur")
+    page.click("#orders-apply")
+    adjudicate(page)
+    played = autosaved(page)
+    page.evaluate("h => { location.hash = h; }", huge)
+    page.wait_for_function("() => document.getElementById('message-text').textContent.includes('too long')")
+    assert "Your game is unchanged" in page.inner_text("#message-text")
+    page.wait_for_function("h => location.hash === '#' + h", arg=played)
+    assert phase(page) == "F1901M"
+    assert recorder.page_errors == []

@@ -57,7 +57,8 @@ def engine_test_files() -> list[str]:
 
 
 def pytest_args(files: list[str]) -> list[str]:
-    return ["-q", "-p", "no:hypothesispytest", "-p", "outcomes_plugin", "--rootdir", ".", *files]
+    # (without pytest-xdist: with it loaded, pytest-rerunfailures opens a socket, which Pyodide has not)
+    return ["-q", "-p", "no:hypothesispytest", "-p", "no:xdist", "-p", "outcomes_plugin", "--rootdir", ".", *files]
 
 
 def outcomes(output: str) -> dict[str, str]:

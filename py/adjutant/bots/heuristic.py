@@ -71,7 +71,7 @@ def movement_orders(
     season = game.phase.season
     c = Candidates(game.variant, game.units, season)
     options: dict[str, list[tuple[float, str]]] = {}
-    keep = _must_stay(game, power, mine, values) if season == "fall" else set()
+    keep = _must_stay(game, power, mine) if season == "fall" else set()
     for prov, u in sorted(mine.items()):
         if prov in keep:
             options[prov] = [(float("inf"), u.location)]
@@ -125,17 +125,13 @@ def movement_orders(
     return _coordinate(game, power, mine, dest, helping, values, c)
 
 
-def _must_stay(game: Game, power: str, mine: Mapping[str, Unit], values: Values) -> set[str]:
-    """In the fall, the units that stay where they are: on a supply centre not yet ours (staying takes it),
-    or on one of ours that another power could move into (leaving would lose it)."""
+def _must_stay(game: Game, power: str, mine: Mapping[str, Unit]) -> set[str]:
+    """In the fall, the units that stay where they are: on a supply centre not yet ours (staying takes it).
+    (A unit on one of ours that another power could enter is not held there: its defence is in the values,
+    and holding every such unit made the player too passive to take its neighbours' centres, see
+    docs/bots.md.)"""
     centres = game.position.centres
-    out = set()
-    for prov in mine:
-        if prov not in game.variant.centre_set:
-            continue
-        if centres.get(prov) != power or values.competition.get(prov, 0) > 0:
-            out.add(prov)
-    return out
+    return {prov for prov in mine if prov in game.variant.centre_set and centres.get(prov) != power}
 
 
 def _coordinate(

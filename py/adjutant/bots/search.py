@@ -122,8 +122,8 @@ class Search:
             for other in near:
                 orders = heuristic.movement_orders(game, other, rng, others[other], noise=NOISE if k else 0.0)
                 sample.update(self._as_set(orders))
+                yield
             samples.append(sample)
-            yield
         self._samples = samples
         # the heuristic's set and its variations
         tried = {self._key(base)}

@@ -27,6 +27,8 @@ from ..variant import Variant, province_of
 SIZE = (1, 4, 16)
 #: how far the worth of a centre is spread (proximity steps)
 STEPS = 10
+#: the rows of a spreading table made per step of :meth:`Graph.prepare` (a few milliseconds in Pyodide)
+ROWS_PER_STEP = 24
 #: weights, by phase kind and season: attack and defence at step 0, then each step's proximity, then
 #: strength and competition
 WEIGHTS: dict[str, tuple[int, int, tuple[int, ...], int, int]] = {
@@ -112,6 +114,7 @@ class Graph:
             yield
         links = self.links[unit_type]
         while len(steps) < count:
+            done = len(steps)
             last = steps[-1]
             nxt = []
             for i, near in enumerate(links):
@@ -119,7 +122,10 @@ class Graph:
                 for j in near:
                     row = [a + b for a, b in zip(row, last[j], strict=True)]
                 nxt.append([x / 5 for x in row])
-            steps.append(nxt)
+                if i % ROWS_PER_STEP == ROWS_PER_STEP - 1:
+                    yield
+            if len(steps) == done:  # (else another caller made this step while this one was paused)
+                steps.append(nxt)
             yield
 
     def warm(self) -> Iterator[None]:

@@ -1,0 +1,504 @@
+"""Setting up any position: a game that starts from a given phase, units and supply-centre owners.
+
+A game master bringing a game already under way, a player trying out a position, a rules example: each
+is a :class:`~adjutant.game.Game` whose first position is given rather than the variant's start. The
+position is checked and every problem is named (an army at sea, a fleet inland or on no coast, two units
+in one province, a centre owner that is not a power, a year before the variant's first); nothing is
+fixed silently. The text notation is what ``adjutant setup`` takes and ``adjutant show`` prints::
+
+    --phase F1905M
+    --units "England: F Nth, A Lon; France: A Par"
+    --centres "England: lon, edi, lvp; France: par"
+    --dislodged "Germany: A Mun from Boh"   (a retreat phase: the unit, and where its attacker came from)
+    --standoffs "Boh, Tyr"                  (a retreat phase: provinces of a stand-off)
+
+>>> game = set_up_text("standard", phase="F1905M", units="England: F Nth, A Lon; France: A Par",
+...                    centres="England: lon, edi; France: par, bre")
+>>> str(game.phase), game.units["nth"], game.centre_counts()["france"]
+('F1905M', Unit(power='england', type='F', location='nth'), 2)
+>>> print(setup_text(game.position, game.variant))
+--phase F1905M
+--units "England: A Lon, F Nth; France: A Par"
+--centres "England: edi, lon; France: bre, par"
+>>> set_up_text("standard", phase="S1899M", units="England: A Nth, F Mun", centres="")
+Traceback (most recent call last):
+...
+adjutant.errors.SetupError: the position has 3 problems: S1899M is before Standard Diplomacy's first \
+year, 1901; England: A Nth: an army cannot stand at sea (North Sea); England: F Mun: a fleet cannot stand \
+inland (Munich)
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import AdjutantError, SetupError
+from .game import Game, Position
+from .kinds import UnitType
+from .orders import Unit, find_power
+from .phases import Dislodgement, Phase
+from .rulebook import rules_for
+from .variant import Variant, load_variant
+
+#: the latest year a position may be set in (a game file reads phases of up to five digits)
+LAST_YEAR = 99_999
+#: the longest text of one setting read (``--units`` …): far more than any map's units need
+MAX_TEXT = 20_000
+#: the settings of the notation, in the order they are written
+KEYS = ("phase", "units", "centres", "dislodged", "standoffs")
+_COASTS = {"nc": "nc", "sc": "sc", "ec": "ec", "wc": "wc", "north": "nc", "south": "sc", "east": "ec", "west": "wc"}
+_PLACE = re.compile(r"^\s*([^/()]+?)\s*(?:(?:/|\()\s*([A-Za-z]+)(?:\s+coast)?\s*\)?)?\s*$")
+_UNIT = re.compile(r"^\s*([AF]|army|fleet)\s+(.+?)\s*$", re.IGNORECASE)
+_DISLODGED = re.compile(r"^(.+?)\s+(?:from\s+(.+?)|by\s+convoy)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A unit as a set-up gives it: its power, type and place, and for a dislodged unit where its attacker
+    came from (``""``: the unit is not dislodged; None: dislodged by a convoyed or coast-run attack)."""
+
+    power: str
+    type: UnitType
+    location: str
+    attacker_from: str | None = ""
+
+
+def set_up(
+    variant: Variant | str,
+    phase: Phase | str,
+    units: Iterable[Placed],
+    centres: Mapping[str, str],
+    dislodged: Iterable[Placed] = (),
+    standoffs: Iterable[str] = (),
+    seed: int | None = None,
+) -> Game:
+    """A game starting from the position given: ``units`` on the board, ``centres`` (province -> owner),
+    and in a retreat phase the ``dislodged`` units and the ``standoffs``. Raises :class:`SetupError`
+    naming every problem. ``seed`` draws a variant's hidden setup (Cluster's sites), as
+    :meth:`Game.new <adjutant.game.Game.new>` does.
+
+    >>> g = set_up("standard", "W1901A", [Placed("russia", "F", "stp/sc")], {"stp": "russia", "mos": "russia"})
+    >>> g.adjustments()
+    {'russia': 1}
+    """
+    v = load_variant(variant) if isinstance(variant, str) else variant
+    problems: list[str] = []
+    try:
+        ph = Phase.parse(phase) if isinstance(phase, str) else phase
+    except AdjutantError as e:
+        raise SetupError([str(e)]) from None
+    if ph.year < v.first_year:
+        problems.append(f"{ph} is before {v.name}'s first year, {v.first_year}")
+    if ph.year > LAST_YEAR:
+        problems.append(f"{ph} is after the year {LAST_YEAR:,}")
+    board: dict[str, Unit] = {}
+    for u in units:
+        unit = _unit(v, u, problems)
+        if unit is None:
+            continue
+        there = board.get(unit.province)
+        if there is not None:
+            problems.append(f"two units in {v.provinces[unit.province].name}: {_who(v, there)} and {_who(v, unit)}")
+            continue
+        board[unit.province] = unit
+    owners: dict[str, str] = {}
+    for prov, owner in centres.items():
+        p = v.provinces.get(prov)
+        if p is None:
+            problems.append(f"{prov!r} is not a province of {v.name}")
+        elif not p.centre:
+            problems.append(f"{p.name} is not a supply centre")
+        elif owner not in v.powers:
+            problems.append(f"the owner of {p.name}, {owner!r}, is not a power of {v.name}")
+        else:
+            owners[prov] = owner
+    gone = _dislodgements(v, ph, board, dislodged, problems)
+    contested = _standoffs(v, ph, board, standoffs, problems)
+    if problems:
+        raise SetupError(problems)
+    state = rules_for(v).start(v, seed)
+    return Game(v, Position(ph, board, owners, gone, contested, variant_state=state))
+
+
+def _who(v: Variant, unit: Unit) -> str:
+    return f"{v.powers[unit.power].adjective} {unit.type} {unit.location}"
+
+
+def _unit(v: Variant, u: Placed, problems: list[str]) -> Unit | None:
+    """The unit ``u`` places, or None with its problem added to ``problems``."""
+    if u.power not in v.powers:
+        problems.append(f"{u.power!r} is not a power of {v.name}")
+        return None
+    what = f"{v.powers[u.power].name}: {u.type} {_label(u.location)}"
+    prov, _, coast = u.location.partition("/")
+    p = v.provinces.get(prov)
+    if p is None:
+        problems.append(f"{what}: {prov!r} is not a province of {v.name}")
+        return None
+    if p.type == "impassable":
+        problems.append(f"{what}: no unit can stand in {p.name}")
+    elif u.type == "A" and p.is_sea:
+        problems.append(f"{what}: an army cannot stand at sea ({p.name})")
+    elif u.type == "A" and coast:
+        problems.append(f"{what}: an army stands in {p.name}, not on one of its coasts")
+    elif u.type == "F" and p.type == "land":
+        problems.append(f"{what}: a fleet cannot stand inland ({p.name})")
+    elif u.type == "F" and p.coasts and not coast:
+        coasts = " or ".join(f"{prov}/{c}" for c in p.coasts)
+        problems.append(f"{what}: a fleet in {p.name} stands on one of its coasts: name it ({coasts})")
+    elif u.type == "F" and coast and coast not in p.coasts:
+        has = f"its coasts are {', '.join(p.coasts)}" if p.coasts else "it has no separate coasts"
+        problems.append(f"{what}: {p.name} has no coast {coast!r} ({has})")
+    elif not v.can_stand(u.type, u.location):
+        problems.append(f"{what}: a {'fleet' if u.type == 'F' else 'army'} cannot stand in {p.name}")
+    else:
+        return Unit(u.power, u.type, u.location)
+    return None
+
+
+def _dislodgements(
+    v: Variant, ph: Phase, board: Mapping[str, Unit], dislodged: Iterable[Placed], problems: list[str]
+) -> tuple[Dislodgement, ...]:
+    """The dislodged units given, checked: each stands where it may, beside the unit that dislodged it
+    (another power's, now in its province), whose attack came from a neighbouring province."""
+    out: dict[str, Dislodgement] = {}
+    given = list(dislodged)
+    if given and ph.kind != "retreat":
+        problems.append(f"units are dislodged only in a retreat phase, not in {ph.title}")
+        return ()
+    for d in given:
+        unit = _unit(v, d, problems)
+        if unit is None:
+            continue
+        name = v.provinces[unit.province].name
+        who = f"the dislodged {_who(v, unit)}"
+        if unit.province in out:
+            problems.append(f"two units dislodged from {name}")
+            continue
+        attacker = board.get(unit.province)
+        came = d.attacker_from
+        if attacker is None:
+            problems.append(f"{who}: no unit stands in {name}, so none dislodged it")
+            continue
+        if attacker.power == unit.power:
+            problems.append(f"{who}: the unit in {name} is {v.powers[unit.power].adjective} too: a power never "
+                            "dislodges its own unit")
+            continue
+        if came is not None:
+            if came not in v.provinces:
+                problems.append(f"{who}: its attacker came from {came!r}, not a province of {v.name}")
+                continue
+            if not v.touches(came, unit.province, attacker.type):
+                problems.append(f"{who}: the {_who(v, attacker)} could not have come from {v.provinces[came].name} "
+                                "(write 'by convoy' for a convoyed attack)")
+                continue
+        # (the attacker as it stands now: where a convoyed one came from is not part of a position)
+        out[unit.province] = Dislodgement(unit, came, attacker)
+    if ph.kind == "retreat" and not given:
+        problems.append(f"{ph} is a retreat phase, but no unit is dislodged: give the dislodged units, or set up "
+                        "the movement or adjustment phase")
+    return tuple(out[p] for p in sorted(out))
+
+
+def _standoffs(
+    v: Variant, ph: Phase, board: Mapping[str, Unit], standoffs: Iterable[str], problems: list[str]
+) -> frozenset[str]:
+    """The provinces of a stand-off (no retreat there), checked: a retreat phase's. (A stand-off may be
+    in a province a unit holds, as the adjudication records it: no retreat goes there either.)"""
+    out: set[str] = set()
+    for prov in standoffs:
+        p = v.provinces.get(prov)
+        if p is None:
+            problems.append(f"stand-off: {prov!r} is not a province of {v.name}")
+        elif ph.kind != "retreat":
+            problems.append(f"stand-off in {p.name}: a stand-off matters only in a retreat phase, not in {ph.title}")
+        else:
+            out.add(prov)
+    return frozenset(out)
+
+
+# --- the text notation -------------------------------------------------------------------------------
+
+
+def _label(location: str) -> str:
+    """A place as players write it: ``"stp/nc"`` -> ``"Stp/nc"``."""
+    return location[:1].upper() + location[1:]
+
+
+def setup_text(p: Position, variant: Variant) -> str:
+    """The position in the notation :func:`set_up_text` and :func:`read_setup_text` read (one setting a
+    line, each as a command line's option)."""
+    def by_power(items: Iterable[tuple[str, str]]) -> str:
+        grouped: dict[str, list[str]] = {}
+        for power, text in items:
+            grouped.setdefault(power, []).append(text)
+        named = (pw for pw in variant.powers if pw in grouped)
+        return "; ".join(f"{variant.powers[pw].name}: {', '.join(grouped[pw])}" for pw in named)
+
+    units = by_power((u.power, f"{u.type} {_label(u.location)}") for u in sorted(p.units.values(), key=_place_key))
+    centres = by_power((owner, prov) for prov, owner in sorted(p.centres.items()))
+    lines = [f"--phase {p.phase}", f"--units {_quoted(units)}", f"--centres {_quoted(centres)}"]
+    if p.dislodged:
+        gone = by_power(
+            (d.unit.power, f"{d.unit.type} {_label(d.unit.location)} " +
+             (f"from {_label(d.attacker_from)}" if d.attacker_from is not None else "by convoy"))
+            for d in sorted(p.dislodged, key=lambda d: d.unit.location)
+        )
+        lines.append(f"--dislodged {_quoted(gone)}")
+    if p.contested:
+        lines.append(f"--standoffs {_quoted(', '.join(_label(c) for c in sorted(p.contested)))}")
+    return "\n".join(lines)
+
+
+def _place_key(u: Unit) -> tuple[str, str]:
+    return (u.location, u.type)
+
+
+def _quoted(text: str) -> str:
+    return f'"{text}"'
+
+
+def set_up_text(
+    variant: Variant | str,
+    phase: str,
+    units: str,
+    centres: str,
+    dislodged: str = "",
+    standoffs: str = "",
+    seed: int | None = None,
+) -> Game:
+    """:func:`set_up` from the text notation (``units="England: F Nth, A Lon; France: A Par"``,
+    ``centres="England: lon, edi"``, ``dislodged="Germany: A Mun from Boh"``, ``standoffs="Boh"``);
+    raises :class:`SetupError` naming every problem, those of reading the text among them."""
+    v = load_variant(variant) if isinstance(variant, str) else variant
+    problems: list[str] = []
+    for key, text in (("units", units), ("centres", centres), ("dislodged", dislodged), ("standoffs", standoffs)):
+        if len(text) > MAX_TEXT:
+            raise SetupError([f"--{key} is {len(text):,} characters long, more than any position needs"])
+    placed = [u for power, item in _items(v, units, "units", problems) if (u := _read_unit(v, power, item, problems))]
+    owners: dict[str, str] = {}
+    for power, item in _items(v, centres, "centres", problems):
+        prov = _province(v, item, problems, "centres")
+        if prov is None:
+            continue
+        if prov in owners and owners[prov] != power:
+            problems.append(f"{v.provinces[prov].name} is given two owners, {v.powers[owners[prov]].name} and "
+                            f"{v.powers[power].name}")
+        owners[prov] = power
+    gone = []
+    for power, item in _items(v, dislodged, "dislodged", problems):
+        m = _DISLODGED.match(item)
+        if m is None:
+            problems.append(f"dislodged: {item!r} should say where its attacker came from ('A Mun from Boh', "
+                            "or 'A Mun by convoy')")
+            continue
+        came: str | None = None
+        if m.group(2) is not None:
+            came = _province(v, m.group(2), problems, "dislodged")
+            if came is None:
+                continue
+        u = _read_unit(v, power, m.group(1), problems)
+        if u is not None:
+            gone.append(Placed(u.power, u.type, u.location, came))
+    off = [p for item in _split(standoffs, ",") if (p := _province(v, item, problems, "standoffs")) is not None]
+    try:
+        game = set_up(v, phase.strip(), placed, owners, gone, off, seed)
+    except SetupError as e:
+        raise SetupError(problems + list(e.problems)) from None
+    if problems:
+        raise SetupError(problems)
+    return game
+
+
+def _split(text: str, sep: str) -> list[str]:
+    return [part.strip() for part in text.split(sep) if part.strip()]
+
+
+def _items(v: Variant, text: str, key: str, problems: list[str]) -> list[tuple[str, str]]:
+    """``"England: F Nth, A Lon; France: A Par"`` as (power id, item) pairs."""
+    out = []
+    for group in _split(text, ";"):
+        name, colon, rest = group.partition(":")
+        power = find_power(v, name.strip()) if colon else None
+        if power is None:
+            what = f"{name.strip()!r} is not a power of {v.name}" if colon else "it names no power"
+            problems.append(f"--{key}: {group[:60]!r}: {what} (write 'England: …')")
+            continue
+        out += [(power.id, item) for item in _split(rest, ",")]
+    return out
+
+
+def _province(v: Variant, text: str, problems: list[str], key: str) -> str | None:
+    prov = v.lookup(text.strip())
+    if prov is None:
+        problems.append(f"--{key}: {text.strip()[:40]!r} is not a province of {v.name}")
+    return prov
+
+
+def _read_unit(v: Variant, power: str, text: str, problems: list[str]) -> Placed | None:
+    """``"F Stp/nc"`` (or ``"F St Petersburg (north coast)"``) of ``power``; None, with the problem added."""
+    name = v.powers[power].name
+    m = _UNIT.match(text)
+    place = _PLACE.match(m.group(2)) if m else None
+    if m is None or place is None:
+        problems.append(f"{name}: {text.strip()[:40]!r} is not a unit (like 'A Lon' or 'F Stp/nc')")
+        return None
+    prov = v.lookup(place.group(1))
+    if prov is None:
+        problems.append(f"{name}: {text.strip()[:40]}: {place.group(1)[:40]!r} is not a province of {v.name}")
+        return None
+    coast_word = place.group(2)
+    location = prov
+    if coast_word is not None:
+        coast = _COASTS.get(coast_word.lower(), coast_word.lower())
+        location = f"{prov}/{coast}"
+    kind: UnitType = "A" if m.group(1)[0].upper() == "A" else "F"
+    return Placed(power, kind, location)
+
+
+def read_setup_text(variant: Variant | str, text: str, seed: int | None = None) -> Game:
+    """The game a text in the notation sets up: ``--phase …`` and the other settings, wherever they stand
+    in the text (``adjutant show``'s output is read whole). A text naming another variant
+    (``adjutant setup loeb9 …``) is refused."""
+    v = load_variant(variant) if isinstance(variant, str) else variant
+    settings = read_settings(text)
+    named = settings.pop("variant", None)
+    if named is not None and named != v.id:
+        raise SetupError([f"the text sets up a game of {named!r}, not of {v.id!r}"])
+    if "phase" not in settings:
+        raise SetupError(["the text gives no --phase (like --phase F1905M)"])
+    return set_up_text(v, settings["phase"], settings.get("units", ""), settings.get("centres", ""),
+                       settings.get("dislodged", ""), settings.get("standoffs", ""), seed)
+
+
+_SETTING = re.compile(r"--(phase|units|centres|dislodged|standoffs)[ =]+(\"[^\"]*\"|'[^']*'|\S+)")
+_VARIANT = re.compile(r"\badjutant\s+setup\s+([a-z0-9_]+)\b")
+
+
+def read_settings(text: str) -> dict[str, str]:
+    """The settings a text gives (the last of each, as a command line reads them), and the variant it
+    names after ``adjutant setup``, if any."""
+    if len(text) > MAX_TEXT * 6:
+        raise SetupError([f"the text is {len(text):,} characters long, more than any position needs"])
+    out: dict[str, str] = {}
+    for m in _SETTING.finditer(text):
+        value = m.group(2)
+        try:
+            out[m.group(1)] = shlex.split(value)[0] if value[:1] in "\"'" else value
+        except (ValueError, IndexError):
+            raise SetupError([f"--{m.group(1)}: {value[:40]!r} is not closed"]) from None
+    named = _VARIANT.search(text)
+    if named is not None:
+        out["variant"] = named.group(1)
+    return out
+
+
+# --- the starting position of a game, in its file and link --------------------------------------------
+
+
+def start_of(game: Game) -> Position | None:
+    """The position ``game`` was set up in, or None if it started at its variant's start."""
+    first = game.position_at(0)
+    v = game.variant
+    units, centres = _variant_start(v)
+    if (
+        first.phase == Phase(v.first_year, "spring", "movement")
+        and first.units == units
+        and first.centres == centres
+        and not first.dislodged
+        and not first.contested
+    ):
+        return None
+    return first
+
+
+def _variant_start(v: Variant) -> tuple[dict[str, Unit], dict[str, str]]:
+    """The units and centre owners of ``v``'s start."""
+    made = _STARTS.get(v.id)
+    if made is None or made[0] is not v:
+        game = Game.new(v, seed=0)
+        made = _STARTS[v.id] = (v, game.units, game.position.centres)
+    return made[1], made[2]
+
+
+#: by variant id, the variant and its start's units and centres (a game file written asks each time)
+_STARTS: dict[str, tuple[Variant, dict[str, Unit], dict[str, str]]] = {}
+
+_START_KEYS = frozenset({"phase", "units", "centres", "dislodged", "contested"})
+_UNIT_TEXT = re.compile(r"^([AF]) ([a-z0-9]{1,12}(?:/[a-z]{2})?)$")
+
+
+def start_from_data(variant: Variant, data: Any, seed: int | None = None) -> Game:
+    """A game set up from a starting position as the game file writes it (``"start"``: phase, units and
+    centres by power, dislodged units and stand-offs as in the file's position). Refuses what is not one,
+    of any size or shape, with a :class:`SetupError` naming the first thing wrong or every problem of
+    the position."""
+    if not isinstance(data, dict):
+        raise SetupError(["the starting position is not an object"])
+    extra = sorted(str(k)[:20] for k in data if k not in _START_KEYS)
+    if extra:
+        raise SetupError([f"the starting position has {', '.join(map(repr, extra[:3]))}, which no position has"])
+    phase = data.get("phase")
+    if not isinstance(phase, str) or len(phase) > 8:
+        raise SetupError(["the starting position has no phase"])
+    places = len(variant.provinces)
+    units = [
+        Placed(power, *_unit_text(text))
+        for power, text in _by_power(variant, data.get("units", {}), "units", places)
+    ]
+    centres = {prov: power for power, prov in _by_power(variant, data.get("centres", {}), "centres", places)}
+    gone_data = data.get("dislodged", [])
+    if not isinstance(gone_data, list) or len(gone_data) > places:
+        raise SetupError(["the starting position's dislodged units are not a list of units"])
+    gone = []
+    for d in gone_data:
+        if not (isinstance(d, dict) and set(d) == {"power", "unit", "attacker_from"} and isinstance(d["power"], str)
+                and (d["attacker_from"] is None or isinstance(d["attacker_from"], str))):
+            raise SetupError(["a dislodged unit of the starting position is not {power, unit, attacker_from}"])
+        gone.append(Placed(d["power"][:40], *_unit_text(d["unit"]), d["attacker_from"][:40]
+                           if d["attacker_from"] is not None else None))
+    standoffs = data.get("contested", [])
+    if not (isinstance(standoffs, list) and len(standoffs) <= places and all(isinstance(c, str) for c in standoffs)):
+        raise SetupError(["the starting position's stand-offs are not a list of provinces"])
+    return set_up(variant, phase, units, centres, gone, [c[:40] for c in standoffs], seed)
+
+
+def _unit_text(text: Any) -> tuple[UnitType, str]:
+    m = _UNIT_TEXT.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise SetupError([f"{str(text)[:40]!r} in the starting position is not a unit (like 'F stp/nc')"])
+    kind: UnitType = "A" if m.group(1) == "A" else "F"
+    return kind, m.group(2)
+
+
+def _by_power(variant: Variant, data: Any, key: str, most: int) -> list[tuple[str, str]]:
+    """``{power: [text, …]}`` as (power, text) pairs, refused unless it is one, of at most ``most`` texts."""
+    if not isinstance(data, dict) or len(data) > len(variant.powers):
+        raise SetupError([f"the starting position's {key} are not an object of power: [{key}]"])
+    out = []
+    for power, texts in data.items():
+        if power not in variant.powers:
+            raise SetupError([f"the starting position's {key}: {str(power)[:40]!r} is not a power of {variant.name}"])
+        if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
+            raise SetupError([f"the starting position's {key} of {power} are not a list of texts"])
+        out += [(power, t) for t in texts]
+        if len(out) > most:
+            raise SetupError([f"the starting position has more {key} than {variant.name} has provinces"])
+    return out
+
+
+__all__ = [
+    "KEYS",
+    "Placed",
+    "read_settings",
+    "read_setup_text",
+    "set_up",
+    "set_up_text",
+    "setup_text",
+    "start_from_data",
+    "start_of",
+]

@@ -1,0 +1,275 @@
+"""Setting up any position (adjutant.setup): every problem named, the notation read and written, and a
+set-up game carried whole by its file and its link, played and shared as any game."""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import zlib
+
+import pytest
+from adjutant import AdjutantError, GameFileError, decode_link, dumps, encode_link, group, loads
+from adjutant.codec import split_link
+from adjutant.errors import SetupError
+from adjutant.game import Game
+from adjutant.gamefile import from_data
+from adjutant.phases import retreat_options
+from adjutant.randomgame import random_orders
+from adjutant.setup import Placed, read_setup_text, set_up, set_up_text, setup_text, start_of
+from adjutant.variant import available_variants
+
+VARIANTS = [vid for vid, _ in available_variants()]
+KEY = b"\x04" + bytes(range(64))
+
+#: a position, and the problem it must be refused with (a part of the message)
+PROBLEMS = [
+    ({"units": "England: A Nth"}, "England: A Nth: an army cannot stand at sea (North Sea)"),
+    ({"units": "Germany: F Mun"}, "Germany: F Mun: a fleet cannot stand inland (Munich)"),
+    ({"units": "Russia: F Stp"}, "a fleet in St Petersburg stands on one of its coasts: name it (stp/nc or stp/sc)"),
+    ({"units": "England: F Lon/nc"}, "London has no coast 'nc' (it has no separate coasts)"),
+    ({"units": "France: F Spa/ec"}, "Spain has no coast 'ec' (its coasts are nc, sc)"),
+    ({"units": "Russia: A Stp/nc"}, "an army stands in St Petersburg, not on one of its coasts"),
+    ({"units": "England: A Lon; France: F Lon"}, "two units in London: English A lon and French F lon"),
+    ({"units": "England: A Xyz"}, "'Xyz' is not a province of Standard Diplomacy"),
+    ({"units": "Atlantis: A Lon"}, "'Atlantis' is not a power of Standard Diplomacy"),
+    ({"units": "A Lon"}, "it names no power"),
+    ({"units": "England: Lon"}, "'Lon' is not a unit"),
+    ({"centres": "Neutral: bel"}, "'Neutral' is not a power of Standard Diplomacy"),
+    ({"centres": "England: bur"}, "Burgundy is not a supply centre"),
+    ({"centres": "England: bel; France: bel"}, "Belgium is given two owners, England and France"),
+    ({"phase": "S1899M"}, "S1899M is before Standard Diplomacy's first year, 1901"),
+    ({"phase": "F1905X"}, "'F1905X' is not a phase"),
+    ({"phase": "F1905R"}, "F1905R is a retreat phase, but no unit is dislodged"),
+    ({"dislodged": "Germany: A Mun from Boh"}, "units are dislodged only in a retreat phase, not in Fall 1905"),
+    ({"phase": "F1905R", "dislodged": "Germany: A Mun from Boh"}, "no unit stands in Munich, so none dislodged it"),
+    (
+        {"phase": "F1905R", "units": "Germany: A Mun", "dislodged": "Germany: A Mun from Boh"},
+        "a power never dislodges its own unit",
+    ),
+    (
+        {"phase": "F1905R", "units": "Austria: A Mun", "dislodged": "Germany: A Mun from Lon"},
+        "could not have come from London",
+    ),
+    ({"phase": "F1905R", "units": "Austria: A Mun", "dislodged": "Germany: A Mun"}, "should say where its attacker"),
+    ({"standoffs": "Boh"}, "a stand-off matters only in a retreat phase"),
+]
+
+
+def _setup(**given: str) -> Game:
+    settings = {"phase": "F1905M", "units": "", "centres": "", **given}
+    return set_up_text("standard", **settings)
+
+
+@pytest.mark.parametrize(("given", "problem"), PROBLEMS)
+def test_every_problem_is_named(given: dict[str, str], problem: str) -> None:
+    with pytest.raises(SetupError) as refused:
+        _setup(**given)
+    assert any(problem in p for p in refused.value.problems), refused.value.problems
+    assert problem in str(refused.value)
+
+
+def test_every_problem_of_a_position_is_named_at_once() -> None:
+    with pytest.raises(SetupError) as refused:
+        _setup(phase="S1900M", units="England: A Nth, F Lvp; Germany: F Mun, A Lvp", centres="Italy: bur")
+    assert len(refused.value.problems) == 5
+    assert str(refused.value).startswith("the position has 5 problems: ")
+
+
+def test_a_units_strength_is_not_a_setting_of_a_variant_without_them() -> None:
+    with pytest.raises(SetupError, match="is not a power"):
+        _setup(units="3: A Par")
+
+
+def test_names_spellings_and_coasts_are_read_as_players_write_them() -> None:
+    game = _setup(units="russia: fleet St Petersburg (north coast), A moscow; FRA: F spa/sc", centres="Russian: Stp")
+    assert str(game.units["stp"]) == "F stp/nc" and str(game.units["spa"]) == "F spa/sc"
+    assert game.units["mos"].power == "russia" and game.position.centres == {"stp": "russia"}
+
+
+def test_a_retreat_phase_knows_where_the_attack_came_from() -> None:
+    game = _setup(
+        phase="F1905R",
+        units="Austria: A Mun, A Tyr; Germany: A Ber",
+        dislodged="Germany: A Mun from Boh",
+        standoffs="Sil",
+    )
+    where = set(retreat_options(game.variant, game.position.dislodged[0], game.units, game.position.contested, "fall"))
+    assert where == {"bur", "kie", "ruh"}  # not Bohemia (the attacker's), Silesia (a stand-off), Tyr, Ber (held)
+    game.add_orders("Germany: A Mun - Kie")
+    game.adjudicate()
+    assert game.units["kie"].power == "germany" and str(game.phase) == "W1905A"
+
+
+def test_a_convoyed_attacker_leaves_the_way_it_came_open() -> None:
+    game = _setup(phase="S1905R", units="England: A Bel", dislodged="France: A Bel by convoy")
+    d = game.position.dislodged[0]
+    assert d.attacker_from is None
+    assert "by convoy" in setup_text(game.position, game.variant)
+
+
+def _positions(variant: str) -> list[Game]:
+    """Set-up games of ``variant``, one of each kind of phase: positions a seeded random game goes through
+    after its start, each set up from its notation (the first seed whose game comes to a retreat)."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = Game.new(variant, seed=seed)
+        out: dict[str, Game] = {}
+        while len(out) < 3 and game.phase.year < game.variant.first_year + 10:
+            if game.phase.kind not in out and game.history:
+                out[game.phase.kind] = read_setup_text(variant, setup_text(game.position, game.variant), seed=seed)
+            for order in random_orders(game, rng):
+                game.add_order(order)
+            game.adjudicate()
+        if len(out) == 3:
+            return list(out.values())
+    raise AssertionError(f"no seeded game of {variant} came to a retreat")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_notation_file_and_link_round_trip_every_variant(variant: str) -> None:
+    """A position's notation sets up the same position; the set-up game's file and link give it back, and
+    it plays on, its history carried from the set-up position."""
+    games = _positions(variant)
+    assert {g.phase.kind for g in games} == {"movement", "retreat", "adjustment"}
+    rng = random.Random(3)
+    for game in games:
+        assert start_of(game) is not None
+        text = setup_text(game.position, game.variant)
+        assert setup_text(read_setup_text(variant, text).position, game.variant) == text
+        for _ in range(3):
+            assert dumps(loads(dumps(game))) == dumps(game)
+            if not game.rules.hidden_setup:
+                assert dumps(decode_link(encode_link(game))) == dumps(game)
+            for order in random_orders(game, rng):
+                game.add_order(order)
+            game.adjudicate()
+        again = loads(dumps(game))
+        assert setup_text(again.position_at(0), game.variant) == text
+        assert len(again.history) == len(game.history)
+
+
+def test_a_game_at_the_variants_start_writes_no_start() -> None:
+    game = set_up_text("standard", "S1901M", *_start_notation())
+    assert start_of(game) is None
+    assert "start" not in json.loads(dumps(game)) and json.loads(dumps(game))["version"] == 1
+
+
+def _start_notation() -> tuple[str, str]:
+    text = setup_text(Game.new("standard").position, Game.new("standard").variant)
+    lines = dict(line.split(" ", 1) for line in text.splitlines())
+    return lines["--units"].strip('"'), lines["--centres"].strip('"')
+
+
+def test_undo_goes_back_to_the_set_up_position_and_no_further() -> None:
+    game = _setup(units="England: F Nth, A Yor", centres="England: lon")
+    before = dumps(game)
+    game.add_orders("England: F Nth - Nwy; A Yor - Lon")
+    game.adjudicate()
+    game.undo()
+    game.clear_orders()
+    assert dumps(game) == before
+    with pytest.raises(AdjutantError, match="nothing to undo"):
+        game.undo()
+
+
+def _file_with_start(start: object) -> dict[str, object]:
+    data = json.loads(dumps(_setup(units="England: F Nth", centres="England: lon")))
+    data["start"] = start
+    return data
+
+
+HOSTILE_STARTS = [
+    ("a list", [1, 2], "the starting position is not an object"),
+    ("unknown keys", {"phase": "F1905M", "units": {}, "centres": {}, "evil": 1}, "'evil', which no position has"),
+    ("no phase", {"units": {}, "centres": {}}, "has no phase"),
+    ("a long phase", {"phase": "F" + "9" * 100 + "M"}, "has no phase"),
+    ("units not by power", {"phase": "F1905M", "units": ["A lon"]}, "units are not an object of power"),
+    ("a power unknown", {"phase": "F1905M", "units": {"atlantis": ["A lon"]}}, "'atlantis' is not a power"),
+    ("a unit not text", {"phase": "F1905M", "units": {"england": [[["A lon"]]]}}, "are not a list of texts"),
+    ("a unit misspelt", {"phase": "F1905M", "units": {"england": ["Army london"]}}, "is not a unit"),
+    ("huge", {"phase": "F1905M", "units": {"england": ["A lon"] * 100_000}}, "more units than Standard"),
+    ("an army at sea", {"phase": "F1905M", "units": {"england": ["A nth"]}}, "an army cannot stand at sea"),
+    ("a year too late", {"phase": "F100000M", "units": {}, "centres": {}}, "'F100000M' is not a phase"),
+    ("dislodged malformed", {"phase": "F1905R", "dislodged": [{"power": 1}]}, "not {power, unit, attacker_from}"),
+    ("stand-offs malformed", {"phase": "F1905R", "contested": {"a": 1}}, "stand-offs are not a list"),
+    ("centres of a province", {"phase": "F1905M", "centres": {"england": ["bur"]}}, "Burgundy is not a supply centre"),
+]
+
+
+@pytest.mark.parametrize(("name", "start", "message"), HOSTILE_STARTS, ids=[h[0] for h in HOSTILE_STARTS])
+def test_a_hostile_starting_position_is_refused_by_name(name: str, start: object, message: str) -> None:
+    data = _file_with_start(start)
+    with pytest.raises(GameFileError) as refused:
+        from_data(data)
+    assert message in str(refused.value)
+    assert str(refused.value).startswith(("the starting position", "history entry", "the file", "the units"))
+
+
+def test_a_hostile_starting_position_in_a_link_is_refused_by_name() -> None:
+    game = _setup(units="England: F Nth", centres="England: lon")
+    payload = {"a": 2, "v": "standard", "n": 0, "p": {"phase": "F1905M", "units": {"england": ["A nth"]}}}
+    raw = zlib.compress(json.dumps(payload).encode(), 9)[2:-4]
+    link = "standard." + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    with pytest.raises(GameFileError, match="the link's starting position: .*an army cannot stand at sea"):
+        decode_link(link)
+    assert decode_link(encode_link(game)).units == game.units
+
+
+def test_a_set_up_games_link_and_file_say_a_newer_version() -> None:
+    """An older Adjutant, which would replay the history from the variant's start, refuses them by their
+    version rather than as damaged."""
+    game = _setup(units="England: F Nth", centres="England: lon")
+    assert json.loads(dumps(game))["version"] == 3
+    assert json.loads(dumps(Game.new("standard")))["version"] == 1
+    assert _link_payload(encode_link(game))["a"] == 2
+    assert _link_payload(encode_link(Game.new("standard")))["a"] == 1
+
+
+def _link_payload(link: str) -> dict[str, object]:
+    body = split_link(link)[1]
+    raw = zlib.decompress(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)), -15)
+    payload: dict[str, object] = json.loads(raw)
+    return payload
+
+
+def test_group_play_works_from_a_set_up_game() -> None:
+    """The players' link carries the set-up position; a code is bound to it (another game at the same phase
+    count has another digest), and the orders sent come back."""
+    game = _setup(units="England: F Nth, A Yor; France: A Bur", centres="England: lon; France: par")
+    public = group.read_group_link(group.public_link(game, KEY, "england"))
+    assert public.game.units == game.units and str(public.game.phase) == "F1905M"
+    assert group.phase_digest(public.game, KEY) == group.phase_digest(game, KEY)
+    plain = Game.new("standard")
+    assert group.phase_digest(plain, KEY) != group.phase_digest(game, KEY)
+    orders = [game.parse("F Nth - Nwy", "england"), game.parse("A Yor - Lon", "england")]
+    data = group.encode_orders(public.game, "england", orders)
+    assert sorted(map(str, group.decode_orders(game, "england", data))) == sorted(map(str, orders))
+    for order in orders:
+        game.add_order(order)
+    game.adjudicate()
+    after = group.read_group_link(group.public_link(game, KEY))
+    assert after.game.units == game.units and after.game.history == game.history
+
+
+def test_set_up_from_structured_units() -> None:
+    game = set_up("loeb9", "F1905M", [Placed("norway", "F", "nwg")], {})
+    assert game.units["nwg"].power == "norway"
+    with pytest.raises(SetupError, match="'zz' is not a power"):
+        set_up("loeb9", "F1905M", [Placed("zz", "F", "nwg")], {})
+
+
+def test_computer_players_play_a_set_up_game_and_its_link_keeps_both() -> None:
+    from adjutant.bots import computer_orders
+
+    game = _setup(units="England: F Nth, A Yor; France: A Bur, A Par", centres="England: lon; France: par")
+    game.set_computer("france", "random", seed=3)
+    again = decode_link(encode_link(game))
+    assert again.computer == game.computer and again.units == game.units and start_of(again) is not None
+    assert loads(dumps(game)).computer == game.computer
+    orders = computer_orders(game)
+    assert list(orders) == ["france"] and len(orders["france"]) == 2
+    for order in orders["france"]:
+        game.add_order(order)
+    game.adjudicate()
+    assert dumps(decode_link(encode_link(game))) == dumps(game)
