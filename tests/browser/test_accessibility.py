@@ -101,6 +101,7 @@ FOCUS_STOP = """() => {
 CONTROLS = """() => Array.from(document.querySelectorAll(
         'a[href], button, select, textarea, input, summary, [tabindex]'))
     .filter(e => !e.disabled && e.tabIndex >= 0 && !e.closest('[hidden], dialog:not([open])')
+        && !e.closest('details:not([open]) > :not(summary)')  // (folded away: Tab passes it by)
         && (e.id === 'upload' || e.getClientRects().length > 0)
         && getComputedStyle(e).visibility !== 'hidden')
     .map(""" + NAME + """)"""
