@@ -5,6 +5,7 @@ page and the message to players say of it."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from adjutant import AdjutantError, Game
@@ -31,9 +32,13 @@ def run(game: Game, powers: list[str], level: str = "random", stop_after: int | 
         nonlocal pauses
         pauses += 1
 
-    orders = asyncio.run(computer.think(
+    thinking = computer.think(
         game, computer.thinkers(game, powers, level, seed=3), pause, lambda p: seen.append(p.done),
-        lambda: stop_after is not None and pauses >= stop_after))
+        lambda: stop_after is not None and pauses >= stop_after)
+    # a loop of its own, in a thread: Playwright's sync API keeps one running in this thread once a
+    # browser test of the same process has started it
+    with ThreadPoolExecutor(1) as pool:
+        orders = pool.submit(asyncio.run, thinking).result()
     return orders, pauses, seen  # type: ignore[return-value]
 
 
