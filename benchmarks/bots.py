@@ -61,7 +61,6 @@ class Tally:
         self.illegal: list[str] = []
         self.times: dict[str, list[float]] = defaultdict(list)
         self.levels: dict[str, str] = {}
-        self.failed = 0
 
     def watch(self, game: Game, power: str, orders: list[Order], seconds: float) -> None:
         if not orders:
@@ -73,14 +72,10 @@ class Tally:
             if check.verdict != "legal":
                 self.illegal.append(f"{game.phase} {power} {o}: {check.reason}")
 
-    def game(self, variant: str, levels: dict[str, str], years: int, seed: int) -> Game | None:
-        """A game played (None if the engine failed to adjudicate it: counted in ``failed``)."""
+    def game(self, variant: str, levels: dict[str, str], years: int, seed: int) -> Game:
+        """A game played, its orders checked."""
         self.levels = levels
-        try:
-            game = play_game(variant, levels, years, seed=seed, watch=self.watch)
-        except RecursionError:  # (Cluster's rule-4 supports against each other: an engine bug, docs/bots.md)
-            self.failed += 1
-            return None
+        game = play_game(variant, levels, years, seed=seed, watch=self.watch)
         for record in game.history:
             self.illegal += [f"{record.phase} {r.power} {r.order}: {r.reason}" for r in record.results
                              if r.reason.startswith("illegal")]
@@ -105,7 +100,7 @@ def tournament(variant: str, games: int, years: int, tally: Tally) -> dict[str, 
     for tested in ("heuristic", "random", "search"):
         played = [tally.game(variant, {} if tested == "heuristic" else {seats[n]: tested}, years, n)
                   for n in range(games)]
-        out[tested] = mean_se([g.centre_counts()[seats[n]] for n, g in enumerate(played) if g is not None])
+        out[tested] = mean_se([g.centre_counts()[seats[n]] for n, g in enumerate(played)])
     return out
 
 
@@ -207,8 +202,6 @@ def main() -> int:
         print(f"{variant:14} {games:4} x {years:<5} {tally.power_phases:12}  {len(tally.illegal):7}   "
               f"{h:5.2f} ± {hse:4.2f}                {r:5.2f} ± {rse:4.2f}  {s:5.2f} ± {sse:4.2f}  "
               f"{h / r if r else float('inf'):16.2f}  {s / h:16.2f}", flush=True)
-        if tally.failed:
-            print(f"   {tally.failed} game(s) the engine failed to adjudicate (RecursionError), left out")
         for line in tally.illegal[:10]:
             print("   illegal:", line)
         times[variant] = {k: v for k, v in tally.times.items()}
