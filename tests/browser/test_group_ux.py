@@ -266,7 +266,7 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     assert gm.evaluate("document.activeElement.id") == "new-game"
     gm.keyboard.press("Enter")
     gm.wait_for_selector("#group-dialog[open]")
-    tab_to(gm, "group-ok", 5)  # with the passphrase offered
+    tab_to(gm, "group-ok", 14)  # past the passphrase offered, the empty seats and the level
     gm.keyboard.press("Enter")
     gm.wait_for_function("() => location.hash.includes('.gm~')", timeout=20_000)
     gm.wait_for_function("() => document.activeElement.id === 'copy-public-link'")
@@ -627,7 +627,7 @@ def test_the_new_game_dialog_hides_the_old_map_and_a_link_change_leaves_tab_at_t
     page.wait_for_selector("#group-dialog[open]", timeout=5_000)
     assert not page.evaluate(svg_shown)  # Standard's map is not shown as if it were Loeb9's
     page.click("#group-cancel")
-    assert page.evaluate(svg_shown)
+    page.wait_for_function(svg_shown)  # (a dialog's close event comes after the click)
     key = b"\x04" + bytes(range(64))
     page.locator('#map .adj-unit[data-location="par"]').click()  # the focus in the map, which is replaced
     page.evaluate("h => { location.hash = h; }", group.public_link(Game.new("cline5"), key, "france"))
