@@ -49,7 +49,7 @@ PRESS = """() => {
   return start;
 }"""
 
-#: once the phase is no longer ``before``: the time of the next frame's task
+#: the time of the first task after the frame that shows a phase other than ``before``
 DRAWN = """before => new Promise(done => {
   const look = () => {
     const next = () => setTimeout(() => done(performance.now()), 0);

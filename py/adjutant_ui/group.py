@@ -254,8 +254,8 @@ CHOOSE_POWER = 'Choose the power you play first ("Which power do you play?", in 
 
 #: what the game master's panel says under Open codes until the passphrase unlocks the game
 LOCKED_CODES = "Unlock the game with the game master's passphrase (above) to open codes."
-#: what the game master's page says beside Adjudicate and Message to players while the game is locked: a
-#: code sent late could no longer be opened once the phase is adjudicated
+#: what the game master's page says beside Adjudicate and Message to players while the game is locked:
+#: a late code opens only before its phase is adjudicated
 LOCKED_ADJUDICATE = (
     "Unlock the game with the game master's passphrase (Group game) to adjudicate: the codes players sent "
     "are opened first."
@@ -1152,8 +1152,8 @@ class GroupController:
                 if self._message_due(state)
                 else "Group game: players' link and codes"
             )
-            # the message of an earlier phase is not shown to copy again by mistake, nor this phase's once its
-            # players send codes (they have the link), and a status line goes once it is no longer true
+            # the message shown is this phase's until its players send codes (they have the link), and a
+            # status line only while it is true
             received = bool(state.intake.for_phase(game).received)
             _id("players-message").hidden = state.messaged != len(game.history) or received
             if (state.said in ("started", "unlocked") and state.log is not state.said_log) or (

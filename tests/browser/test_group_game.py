@@ -619,7 +619,7 @@ def test_the_game_masters_table_through_a_refused_copy_a_replayed_code_and_a_rel
     code = send(france, ["A Par - Bur"])
     spring_germany = send(germany, ["A Mun - Ruh"])
     assert open_codes(gm, code)[0].startswith("kept: ")
-    assert gm.inner_text("#group-status") == ""  # "started" is no longer the news
+    assert gm.inner_text("#group-status") == ""  # (codes are in: "started" is not said)
     column = powers_column(gm)
     assert column["france"] == ("ready", "in; 2 units left to hold"), column
     assert column["germany"] == ("due", "not in") and column["england"] == ("due", "not in")
