@@ -6,7 +6,7 @@ import pytest
 from case_runner import CASES, DATC_FILE, check_case, load_cases, preferred
 
 #: Cases where the reference file's expectation is not the DATC's preferred answer. Each is checked
-#: against the answer given here instead, with the reason (also listed in the README).
+#: against the answer given here instead, with the reason (also listed in docs/rules.md).
 CORRECTIONS: dict[str, tuple[dict[str, str], str]] = {
     "t6b02_moving_with_unspecified_coast_when_coast_is_not_necessary": (
         {"FRA: F gas -> spa": "Succeeds"},
