@@ -14,6 +14,7 @@ from adjutant import AdjutantError, Game, GameFileError, cluster_group, cluster_
 from adjutant.gamefile import loads, to_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_paths import json_paths
 
 FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -38,17 +39,6 @@ def _view_file() -> dict[str, Any]:
     return to_data(cluster_views.for_players(game))
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path] if path else []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            out += _paths(item, (*path, index))
-    return out
-
-
 #: the fields a view file may leave out, by the kind of object (told by a field it always has)
 OPTIONAL = {"units": {"dislodged": "list", "contested": "list"}, "orders": {"skipped": "bool"},
             "order": {"reason": "str", "dislodged": "bool"},
@@ -63,8 +53,8 @@ def _json_type(value: Any) -> str:
 def _wrong_typed_files() -> list[tuple[str, dict[str, Any]]]:
     base = _view_file()
     out = []
-    targets = [(path, "") for path in _paths(base)]
-    for path in [(), *_paths(base)]:
+    targets = [(path, "") for path in json_paths(base)[1:]]
+    for path in json_paths(base):
         node: Any = base
         for key in path:
             node = node[key]

@@ -21,6 +21,7 @@ from adjutant.orders import parse_order
 from adjutant.randomgame import random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_paths import json_paths
 
 #: each fuzz test runs the same examples every time (no example database, derandomised): CI stays stable
 FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,
@@ -287,22 +288,11 @@ JSON_VALUES = st.recursive(
 )
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            out += _paths(item, (*path, index))
-    return out
-
-
 def mutate(data: Any, draw: Any) -> Any:
     """``data`` with one to three of its nodes replaced by random JSON, deleted, or given a new key."""
     data = json.loads(json.dumps(data))
     for _ in range(draw(st.integers(1, 3))):
-        paths = _paths(data)
+        paths = json_paths(data)
         path = draw(st.sampled_from(paths))
         if not path:
             data = draw(JSON_VALUES)

@@ -242,23 +242,19 @@ def _run(args: argparse.Namespace) -> int:
         for vid, name in available_variants():
             print(f"{vid:16} {name}")
         return 0
+    if args.command in ("new", "setup", "import-diplomacy") and Path(args.game).exists():
+        raise AdjutantError(f"{args.game} exists already; not overwriting it")
     if args.command == "new":
-        if Path(args.game).exists():
-            raise AdjutantError(f"{args.game} exists already; not overwriting it")
         game = Game.new(args.variant)
         _write_game(args.game, game)
         print(report.show(game))
         return 0
     if args.command == "setup":
-        if Path(args.game).exists():
-            raise AdjutantError(f"{args.game} exists already; not overwriting it")
         game = _set_up(args)
         _write_game(args.game, game)
         print(report.show(game))
         return 0
     if args.command == "import-diplomacy":
-        if Path(args.game).exists():
-            raise AdjutantError(f"{args.game} exists already; not overwriting it")
         try:
             imported = loads_saved_game(Path(args.saved).read_bytes())
         except OSError as e:
