@@ -185,7 +185,7 @@ class Resolver:
     __slots__ = (
         "v", "season", "backup", "given", "prov", "at", "orders", "illegal", "kind", "to", "text", "unit_text",
         "power", "targets", "convoyed", "weak", "k", "moves", "moves_to", "occupant", "opponent", "supports_of",
-        "carriers_of", "void", "live", "voided", "deps", "reducing", "circles", "state", "result",
+        "carriers_of", "void", "live", "voided", "deps", "reducing", "leads_of", "state", "result",
     )
 
     def __init__(
@@ -270,9 +270,9 @@ class Resolver:
         self._index_moves()
         self.deps: list[int] = []
         #: the multiple supports whose reduction (Cluster rule 4) is being worked out, innermost last, and
-        #: the circles of reduction among them, found when first needed
+        #: which multiple supports each leads to (:meth:`_leads_to`), found when first needed
         self.reducing: list[int] = []
-        self.circles: dict[int, int] | None = None
+        self.leads_of: dict[int, list[int]] | None = None
         self.state: list[int] = []
         self.result: list[bool] = []
         self._start_states()
@@ -528,47 +528,27 @@ class Resolver:
         a support adds nothing to that attack (maps/cluster.md, "Rule 4 in a circle")."""
         if not self.reducing:
             return False
-        if self.circles is None:
-            self.circles = self._reduction_circles()
-        circle = self.circles.get(s)
-        return circle is not None and self.circles.get(self.reducing[-1]) == circle
+        top = self.reducing[-1]
+        return self._leads_to(s, top) and self._leads_to(top, s)
 
-    def _reduction_circles(self) -> dict[int, int]:
-        """The multiple supports on a circle of reduction, each with its circle's number: support ``s``
-        leads to each multiple support given to a move that would reduce ``s`` (Tarjan's strongly
-        connected components, those with a cycle)."""
-        multiple = [s for s in self.live if self.kind[s] == SUPPORT and self.k[s] != 1]
-        leads = {
-            s: [t for j in self._cutters(s) for t in self.supports_of.get(j, ()) if self.k[t] != 1] for s in multiple
-        }
-        index: dict[int, int] = {}
-        low: dict[int, int] = {}
-        stack: list[int] = []
-        circles: dict[int, int] = {}
-
-        def visit(s: int) -> None:
-            index[s] = low[s] = len(index)
-            stack.append(s)
-            for t in leads.get(s, ()):
-                if t not in index:
-                    visit(t)
-                    low[s] = min(low[s], low[t])
-                elif t in stack:
-                    low[s] = min(low[s], index[t])
-            if low[s] == index[s]:
-                members = []
-                while True:
-                    t = stack.pop()
-                    members.append(t)
-                    if t == s:
-                        break
-                if len(members) > 1 or s in leads.get(s, ()):
-                    circles.update((t, s) for t in members)
-
-        for s in multiple:
-            if s not in index:
-                visit(s)
-        return circles
+    def _leads_to(self, start: int, goal: int) -> bool:
+        """Whether multiple support ``start`` leads to ``goal`` (reaches it or itself, for ``goal ==
+        start``): each support leads to the multiple supports given to a move that would reduce it."""
+        if self.leads_of is None:
+            multiple = [s for s in self.live if self.kind[s] == SUPPORT and self.k[s] != 1]
+            self.leads_of = {
+                s: [t for j in self._cutters(s) for t in self.supports_of.get(j, ()) if self.k[t] != 1]
+                for s in multiple
+            }
+        leads, seen, todo = self.leads_of, set(), list(self.leads_of.get(start, ()))
+        while todo:
+            t = todo.pop()
+            if t == goal:
+                return True
+            if t not in seen:
+                seen.add(t)
+                todo += leads.get(t, ())
+        return False
 
     def _base(self, i: int) -> int:
         """A unit's own strength (one, or a Cluster multiple), or none across a weak passage (only its
