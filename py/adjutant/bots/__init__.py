@@ -165,12 +165,9 @@ def bot_orders(
 def computer_orders(game: Game) -> dict[str, list[Order]]:
     """The orders of every computer seat of ``game`` for the current phase (a seat with nothing to order
     is left out), each drawn from its seat's seed and the phase."""
-    out: dict[str, list[Order]] = {}
-    for power, seat in sorted(game.computer.items()):
-        orders = bot_orders(game, power, seat.level, phase_seed(seat, str(game.phase), power))
-        if orders:
-            out[power] = orders
-    return out
+    thinker = Thinker.for_seats(game)
+    thinker.step(float("inf"))
+    return {power: orders for power, orders in thinker.orders().items() if orders}
 
 
 def play_computer(game: Game) -> dict[str, list[Order]]:
