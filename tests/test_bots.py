@@ -14,13 +14,31 @@ from adjutant.bots.selfplay import play_game
 from adjutant.cli import main
 from adjutant.codec import decode_link, encode_link
 from adjutant.errors import GameFileError
-from adjutant.game import Game
+from adjutant.game import Game, Position
 from adjutant.gamefile import dumps, loads
-from adjutant.orders import Build, Disband, Move, Nominate, Order, Retreat, Support, order_power
+from adjutant.kinds import unit_type_of
+from adjutant.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Move,
+    Nominate,
+    Order,
+    Protect,
+    Retreat,
+    Support,
+    Unit,
+    format_order,
+    order_power,
+)
+from adjutant.phases import Phase
+from adjutant.routes import is_run, run_destinations, sea_route_exists
 from adjutant.seats import Seat
 from adjutant.variant import available_variants, province_of
 
 VARIANTS = [vid for vid, _ in available_variants()]
+#: the variants whose maps have convoys
+CONVOYING = ["cline5", "cline6", "coast_running", "loeb9", "standard"]
 
 
 class Referee:
@@ -31,6 +49,8 @@ class Referee:
         self.problems: list[str] = []
         #: the level of each power in the game watched (a random player's orders are not coordinated)
         self.levels: dict[str, str] = {}
+        #: the convoy and protect orders the heuristic and search players gave
+        self.carried: Counter[str] = Counter()
 
     def __call__(self, game: Game, power: str, orders: list[Order], _seconds: float) -> None:
         for o in orders:
@@ -43,9 +63,12 @@ class Referee:
 
     def _coordinated(self, game: Game, power: str, orders: list[Order]) -> None:
         """No two of a power's units move to one province, none moves where another of its own stays, two
-        never swap places, and a support is given to a unit of its own only as that unit is ordered."""
+        never swap places, a support is given to a unit of its own only as that unit is ordered, a fleet
+        convoys only its own army ordered to move there via convoy (by a chain of its convoying fleets),
+        and an army protects only its own fleet ordered to run there (by a chain of its protectors)."""
         moves = {o.unit.province: province_of(o.dest) for o in orders if isinstance(o, Move)}
         ordered = {o.unit.province: o for o in orders if hasattr(o, "unit")}  # type: ignore[misc]
+        self._carried(game, power, orders, ordered)
         for src, to in moves.items():
             if list(moves.values()).count(to) > 1:
                 self.problems.append(f"{game.phase} {power}: two moves to {to}")
@@ -59,6 +82,25 @@ class Referee:
                 went = province_of(given.dest) if isinstance(given, Move) else None
                 if went != o.dest:
                     self.problems.append(f"{game.phase} {power}: {o} supports what its unit does not do")
+
+
+    def _carried(self, game: Game, power: str, orders: list[Order], ordered: dict[str, Order]) -> None:
+        v, season = game.variant, game.phase.season
+        for o in orders:
+            if isinstance(o, (Convoy, Protect)):
+                self.carried[type(o).__name__.lower()] += 1
+                given = ordered.get(o.target)
+                if not isinstance(given, Move) or given.dest != o.dest or given.via_convoy != isinstance(o, Convoy):
+                    self.problems.append(f"{game.phase} {power}: {o} carries what its unit does not do")
+        for o in orders:
+            if not isinstance(o, Move):
+                continue
+            by = [c.unit.province for c in orders if isinstance(c, (Convoy, Protect)) and c.target == o.unit.province]
+            if o.via_convoy and not sea_route_exists(v, o.unit.province, province_of(o.dest), season, set(by)):
+                self.problems.append(f"{game.phase} {power}: {o} has no chain of its own convoys")
+            run = o.unit.type == "F" and v.options.protect_order and is_run(v, o.unit.location, o.dest)
+            if run and o.dest not in run_destinations(v, o.unit.location, by, season):
+                self.problems.append(f"{game.phase} {power}: {o} has no chain of its own protection")
 
 
 def _kind(game: Game, o: Order) -> str:
@@ -112,11 +154,84 @@ def test_every_order_of_a_computer_game_is_legal_in_every_kind_of_phase(
     game = play_game(variant, {powers[0]: "search", powers[1]: "search"}, 2, seed=3, watch=referee)
     _no_illegal_results(game)
     assert referee.problems == []
+    if variant in CONVOYING:  # the heuristic and search players convoy
+        assert referee.carried["convoy"] > 0
+    if variant != "coast_running":
+        assert referee.carried["protect"] == 0
     kinds = referee.kinds
     assert kinds["move"] and kinds["support"] and kinds["hold"] + kinds["support"] > 0
     assert kinds["retreat"] + kinds["disband"] > 0 and kinds["build"] > 0 and kinds["removal"] > 0
     if variant == "cluster":
         assert kinds["nomination"] > 0
+
+
+def test_the_heuristic_player_runs_its_fleets_and_protects_them_in_coast_running_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """All-heuristic Coast-Running games: runs along the players' own armies' coasts happen, each with the
+    protect orders of its chain (checked by the referee), and every order legal."""
+    _strictly(monkeypatch)
+    referee = Referee()
+    for seed in (1, 2):
+        game = play_game("coast_running", {}, 10, seed=seed, watch=referee)
+        _no_illegal_results(game)
+    assert referee.problems == []
+    assert referee.carried["protect"] > 0
+
+
+def _board(variant: str, season: str, units: dict[str, list[str]]) -> Game:
+    """A game of ``variant`` in the movement phase of ``season`` 1902 with only ``units`` on the board (by
+    power, as "A lon"), the supply centres as at the start."""
+    game = Game.new(variant)
+    placed = {}
+    for power, specs in units.items():
+        for spec in specs:
+            t, loc = spec.split()
+            placed[province_of(loc)] = Unit(power, unit_type_of(t), loc)
+    game.position = Position(Phase(1902, season, "movement"), placed, dict(game.position.centres))  # type: ignore[arg-type]
+    return game
+
+
+def _orders_text(game: Game, power: str, level: str, seed: int) -> list[str]:
+    return sorted(format_order(o) for o in bot_orders(game, power, level, seed=seed))
+
+
+@pytest.mark.parametrize("level", ["heuristic", "search"])
+def test_an_army_is_convoyed_to_a_centre_it_can_reach_only_by_sea(level: str) -> None:
+    """England's army in London, its fleet in the North Sea; Norway empty and unowned, the other centres
+    around the North Sea held by German units: the army goes to Norway by convoy, the fleet convoys it."""
+    germany = ["A hol", "F den", "A bel", "A kie"]
+    game = _board("standard", "spring", {"england": ["A lon", "F nth"], "germany": germany})
+    for seed in range(4):
+        assert _orders_text(game, "england", level, seed) == ["A lon - nwy via convoy", "F nth C A lon - nwy"]
+
+
+def test_an_army_is_convoyed_along_a_chain_of_two_fleets() -> None:
+    """England's army in London, fleets in the English Channel and the Mid-Atlantic: the army is carried
+    past the Channel's shores by both fleets, each ordered to convoy it where it goes."""
+    game = _board("standard", "spring", {"england": ["A lon", "F eng", "F mao"], "russia": ["A mos"]})
+    for seed in range(4):
+        orders = {province_of(o.unit.province): o for o in bot_orders(game, "england", seed=seed)}  # type: ignore[union-attr]
+        move = orders["lon"]
+        assert isinstance(move, Move) and move.via_convoy
+        assert not game.variant.fleet_reaches("eng", move.dest)  # (out of the first fleet's reach)
+        assert orders["eng"] == Convoy(orders["eng"].unit, "lon", move.dest)
+        assert orders["mao"] == Convoy(orders["mao"].unit, "lon", move.dest)
+
+
+def test_a_fleet_runs_to_a_centre_along_its_armys_coast_which_protects_it() -> None:
+    """Coast-Running, fall: Russia's army stays in Rumania (an unowned centre it takes by staying) and
+    protects its fleet in Sevastopol running along Rumania's coast to Bulgaria's east coast, an empty
+    centre the fleet cannot reach otherwise."""
+    game = _board("coast_running", "fall", {
+        "russia": ["A rum", "F sev", "A mos"], "turkey": ["A con", "F ank", "A smy"], "austria": ["A vie", "A tri"],
+    })
+    for seed in range(4):
+        orders = _orders_text(game, "russia", "heuristic", seed)
+        assert "A rum P F sev - bul/ec" in orders and "F sev - bul/ec" in orders
+    game.add_orders("Russia: A rum P F sev - bul/ec\nF sev - bul/ec")
+    game.adjudicate()
+    assert game.units["bul"] == Unit("russia", "F", "bul/ec")
 
 
 def _no_illegal_results(game: Game) -> None:

@@ -315,7 +315,7 @@ def candidates(game: Game, prov: str) -> list[Order]:
     if kind == "movement":
         state = game.position.variant_state
         orders = Candidates(game.variant, game.units, game.phase.season, state).of(prov)
-        orders += runs(game, prov) + protects(game, prov)
+        orders += [*runs(game, prov), *protects(game, prov)]
         return orders + game.rules.candidates_for_others(state, game.units, prov)
     if kind == "retreat":
         u = game.dislodged_units()[prov]
