@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from adjutant.bots import LEVELS, BotError, Thinker, bot_orders, computer_orders, play_computer
+from adjutant.bots.cluster import view_for
 from adjutant.bots.selfplay import play_game
 from adjutant.cli import main
 from adjutant.codec import decode_link, encode_link
@@ -477,3 +478,25 @@ def test_a_paused_warm_up_and_a_direct_call_make_the_same_tables() -> None:
     fall = (1000, 100, 30, 10, 6, 5, 4, 3, 2, 1)
     assert paused.spread("A", fall) == whole.spread("A", fall)
     assert paused.spread("F", fall) == whole.spread("F", fall)
+
+
+def test_the_cluster_search_adjudicates_with_the_strengths_its_power_knows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search's trials in Cluster count each unit at the strength a player of its power knows (its own
+    units', and others' the game has shown it), one where it does not know: never a hidden one."""
+    from adjutant.bots import search
+    from adjutant.cluster_views import known_strengths
+
+    game = play_game("cluster", {}, 1, seed=3)
+    seen = known_strengths(view_for(game, "france"))
+    hidden = {p: k for p, k in known_strengths(game).items() if p not in seen}
+    assert seen and hidden  # (France knows some strengths, and some it does not)
+    given: list[dict[str, int]] = []
+    resolver = search.movement_resolver
+
+    def watched(*args: object, strengths: dict[str, int] | None = None, **kwargs: object) -> object:
+        given.append(dict(strengths or {}))
+        return resolver(*args, strengths=strengths, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "movement_resolver", watched)
+    bot_orders(game, "france", "search", seed=1)
+    assert given and all(s == seen for s in given)
