@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass
 
 from ..game import Game
 from ..legality import may_protect
@@ -38,34 +39,35 @@ from .values import Values
 Carried = tuple[str, str, tuple[str, ...]]
 
 
-def _free(taken: Mapping[str, str], place: str, movers: set[str]) -> bool:
-    """Whether ``place`` is free for one of ours (no other of ours goes or stays there, but ``movers``)."""
-    other = taken.get(province_of(place))
-    return other is None or other in movers
+@dataclass
+class Choices:
+    """The places our units have chosen, which the carried moves change: ``dest``, each unit's (by its
+    province) and ``taken``, by province, the unit of ours going or staying there."""
+
+    game: Game
+    mine: Mapping[str, Unit]
+    values: Values
+    dest: MutableMapping[str, str]
+    taken: MutableMapping[str, str]
+
+    def move(self, prov: str, place: str) -> None:
+        """The unit in ``prov`` goes to ``place`` instead of its earlier choice."""
+        before = province_of(self.dest[prov])
+        if self.taken.get(before) == prov:
+            del self.taken[before]
+        self.dest[prov] = place
+        self.taken[province_of(place)] = prov
+
+    def free(self, place: str, movers: set[str]) -> bool:
+        """Whether ``place`` is free for one of ours (no other of ours goes or stays there, but ``movers``)."""
+        other = self.taken.get(province_of(place))
+        return other is None or other in movers
 
 
-def _move(dest: MutableMapping[str, str], taken: MutableMapping[str, str], prov: str, place: str) -> None:
-    """The unit in ``prov`` goes to ``place`` instead of its earlier choice."""
-    before = province_of(dest[prov])
-    if taken.get(before) == prov:
-        del taken[before]
-    dest[prov] = place
-    taken[province_of(place)] = prov
-
-
-def convoys(
-    game: Game,
-    mine: Mapping[str, Unit],
-    dest: MutableMapping[str, str],
-    taken: MutableMapping[str, str],
-    busy: set[str],
-    values: Values,
-    rng: random.Random,
-    noise: float = 0.0,
-) -> list[Carried]:
-    """The convoys worth making (see the module's docstring), as (army, destination, fleets); ``dest`` and
-    ``taken`` (province -> our unit going or staying there) are changed to match. ``busy``: our units that
-    may not carry (a unit supporting another's move)."""
+def convoys(choices: Choices, busy: set[str], rng: random.Random, noise: float = 0.0) -> list[Carried]:
+    """The convoys worth making (see the module's docstring), as (army, destination, fleets); the choices
+    are changed to match. ``busy``: our units that may not carry (a unit supporting another's move)."""
+    game, mine, values, dest = choices.game, choices.mine, choices.values, choices.dest
     v = game.variant
     season = game.phase.season
     graph, shore = v.sea_graph(season)
@@ -86,7 +88,7 @@ def convoys(
             for to, chain in _sea_routes(a, shore, graph, fleets, touching).items():
                 if v.can_move("A", army.location, to) or not v.provinces[to].army_can_stand:
                     continue
-                if not _free(taken, to, {a, *chain}):
+                if not choices.free(to, {a, *chain}):
                     continue
                 lost = sum(max(0.0, values.of("F", dest[f]) - values.of("F", mine[f].location)) for f in chain)
                 gain = values.of("A", to) - here - lost
@@ -104,8 +106,8 @@ def convoys(
             continue
         for f in chain:
             fleets.discard(f)
-            _move(dest, taken, f, mine[f].location)
-        _move(dest, taken, a, to)
+            choices.move(f, mine[f].location)
+        choices.move(a, to)
         out.append((a, to, chain))
     return out
 
@@ -135,19 +137,12 @@ def _sea_routes(
     return routes
 
 
-def runs(
-    game: Game,
-    mine: Mapping[str, Unit],
-    dest: MutableMapping[str, str],
-    taken: MutableMapping[str, str],
-    busy: set[str],
-    values: Values,
-    keep: set[str],
-) -> list[Carried]:
+def runs(choices: Choices, busy: set[str], keep: set[str]) -> list[Carried]:
     """Coast-Running: the runs worth making (see the module's docstring), as (fleet, destination,
-    protecting armies); ``dest`` and ``taken`` are changed to match. ``busy``: our units that may neither
-    run nor protect (supporting, or carried or carrying already); ``keep``: our units that stay where they
-    are (they may protect, at no cost, but not run)."""
+    protecting armies); the choices are changed to match. ``busy``: our units that may neither run nor
+    protect (supporting, or carried or carrying already); ``keep``: our units that stay where they are
+    (they may protect, at no cost, but not run)."""
+    game, mine, values, dest, taken = choices.game, choices.mine, choices.values, choices.dest, choices.taken
     v = game.variant
     if not v.options.protect_order:
         return []
@@ -171,7 +166,7 @@ def runs(
                     continue
                 chain = _chain(game, fleet.location, end, cost)
                 gain -= sum(cost[a] for a in chain)
-                if chain and gain > 0 and (best is None or gain > best[0]) and _free(taken, end, {f, *chain}):
+                if chain and gain > 0 and (best is None or gain > best[0]) and choices.free(end, {f, *chain}):
                     best = (gain, f, end, chain)
         if best is None:
             break
@@ -182,8 +177,8 @@ def runs(
             continue
         for a in chain:
             del cost[a]
-            _move(dest, taken, a, mine[a].location)
-        _move(dest, taken, f, end)
+            choices.move(a, mine[a].location)
+        choices.move(f, end)
         out.append((f, end, chain))
     return out
 

@@ -124,11 +124,12 @@ def movement_orders(
         dest[prov] = choice
         taken[target] = prov
     busy = set(helping) | set(helping.values())
-    convoyed = carry.convoys(game, mine, dest, taken, busy | keep, values, rng, noise)
+    choices = carry.Choices(game, mine, values, dest, taken)
+    convoyed = carry.convoys(choices, busy | keep, rng, noise)
     busy |= {p for a, _, fleets in convoyed for p in (a, *fleets)}
     # a unit supported where it stays may protect too (a protecting army holds, and may be supported to hold)
     held = {p for p in helping.values() if province_of(dest[p]) == p}
-    running = carry.runs(game, mine, dest, taken, busy, values, keep | held)
+    running = carry.runs(choices, busy, keep | held)
     return _coordinate(game, power, mine, dest, helping, values, convoyed + running)
 
 
