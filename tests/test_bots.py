@@ -500,3 +500,20 @@ def test_the_cluster_search_adjudicates_with_the_strengths_its_power_knows(monke
     monkeypatch.setattr(search, "movement_resolver", watched)
     bot_orders(game, "france", "search", seed=1)
     assert given and all(s == seen for s in given)
+
+
+def test_an_army_bound_across_a_weak_passage_goes_by_convoy_where_a_fleet_of_its_own_can_carry_it() -> None:
+    """Loeb9: an army in Sicily whose choice is Naples, across the weak passage (where a move alone has no
+    strength), is convoyed there by its fleet in the Tyrrhenian Sea (an ordinary convoyed move)."""
+    import random
+
+    from adjutant.bots import carry
+    from adjutant.bots.heuristic import own_units
+    from adjutant.bots.values import Values
+
+    game = _board("loeb9", "fall", {"italy": ["A sic", "F tys", "A rom", "A tun"], "austria": ["A apu"]})
+    assert game.variant.edge_kind("sic", "nap") == "weak"
+    dest = {"sic": "nap", "tys": "tys", "rom": "rom", "tun": "tun"}
+    values = Values(game, "italy", "movement")
+    choices = carry.Choices(game, own_units(game, "italy"), values, dict(dest), {d: p for p, d in dest.items()})
+    assert carry.convoys(choices, {"rom", "tun"}, random.Random(0)) == [("sic", "nap", ("tys",))]

@@ -4,7 +4,8 @@ Both are planned after every unit has chosen its place (:func:`~.heuristic.movem
 values (:class:`~.values.Values`), as a change of those choices that is worth making:
 
 - **A convoy**: an army of ours on a coast goes by sea, along a chain of our fleets, to a coastal province
-  it cannot reach by land, when that place's value over the army's own choice is more than the fleets give
+  it cannot reach by land (or only across a weak passage, Loeb9's, where a move alone has no strength),
+  when that place's value over the army's own choice is more than the fleets give
   up by staying to convoy (each fleet's choice's value over its sea's). The shortest chain is taken; the
   best such convoy first, then the next among the units left, and so on. None goes where another of ours
   goes or stays.
@@ -84,9 +85,12 @@ def convoys(choices: Choices, busy: set[str], rng: random.Random, noise: float =
         best: tuple[float, str, str, tuple[str, ...]] | None = None
         for a in armies:
             army = mine[a]
-            here = values.of("A", dest[a])
+            # (an army crossing a weak passage alone (Loeb9) gets nowhere: a convoy there is worth taking)
+            weak = v.edge_kind(army.location, dest[a]) == "weak"
+            here = values.of("A", army.location if weak else dest[a])
             for to, chain in _sea_routes(a, shore, graph, fleets, touching).items():
-                if v.can_move("A", army.location, to) or not v.provinces[to].army_can_stand:
+                by_land = v.can_move("A", army.location, to) and v.edge_kind(army.location, to) != "weak"
+                if by_land or not v.provinces[to].army_can_stand:
                     continue
                 if not choices.free(to, {a, *chain}):
                     continue
