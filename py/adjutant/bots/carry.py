@@ -72,7 +72,9 @@ def convoys(choices: Choices, busy: set[str], rng: random.Random, noise: float =
     v = game.variant
     season = game.phase.season
     graph, shore = v.sea_graph(season)
-    fleets = {p for p, u in mine.items() if u.type == "F" and p in graph and p not in busy}
+    # (no fleet whose sea another of ours is moving into: a convoying fleet stays)
+    taken = choices.taken
+    fleets = {p for p, u in mine.items() if u.type == "F" and p in graph and p not in busy and taken.get(p, p) == p}
     armies = sorted(p for p, u in mine.items() if u.type == "A" and shore.get(p) and p not in busy)
     if not fleets or not armies:
         return []
