@@ -1,9 +1,10 @@
 """The heuristic computer player: each unit goes to the best place next to it by :class:`~.values.Values`
-(a near-equal second best now and then, at random), then the orders are made to work together: a unit
-whose place another of ours is moving to supports that move, a unit moving into a place where ours stays
-supports it to hold instead, two of ours never swap places, and a unit with nothing better to do supports
-a neighbour's attack. Retreats go to the best place open; builds go to the best free places, removals take
-the least useful units.
+(a near-equal second best now and then, at random); armies are convoyed and, in Coast-Running, fleets run
+along protected coasts where that is worth more (:mod:`.carry`); then the orders are made to work
+together: a unit whose place another of ours is moving to supports that move, a unit moving into a place
+where ours stays supports it to hold instead, two of ours never swap places, and a unit with nothing better
+to do supports a neighbour's attack. Retreats go to the best place open; builds go to the best free
+places, removals take the least useful units.
 
 >>> import random
 >>> from adjutant.game import Game
