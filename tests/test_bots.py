@@ -515,5 +515,6 @@ def test_an_army_bound_across_a_weak_passage_goes_by_convoy_where_a_fleet_of_its
     assert game.variant.edge_kind("sic", "nap") == "weak"
     dest = {"sic": "nap", "tys": "tys", "rom": "rom", "tun": "tun"}
     values = Values(game, "italy", "movement")
-    choices = carry.Choices(game, own_units(game, "italy"), values, dict(dest), {d: p for p, d in dest.items()})
+    taken = {d: p for p, d in dest.items()}
+    choices = carry.Choices(game, own_units(game, "italy"), values, dict(dest), taken, {})
     assert carry.convoys(choices, {"rom", "tun"}, random.Random(0)) == [("sic", "nap", ("tys",))]

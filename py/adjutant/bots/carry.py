@@ -50,6 +50,16 @@ class Choices:
     values: Values
     dest: MutableMapping[str, str]
     taken: MutableMapping[str, str]
+    #: by province, the unit of ours that the unit there chose to support (staying where it is)
+    helping: Mapping[str, str]
+
+    def worth(self, prov: str) -> float:
+        """The value of what the unit in ``prov`` chose: its place's, or for a supporter the place it wanted
+        (where the unit it supports goes or stays), if that is worth more."""
+        u = self.mine[prov]
+        here = self.values.of(u.type, self.dest[prov])
+        helped = self.helping.get(prov)
+        return here if helped is None else max(here, self.values.of(u.type, self.dest[helped]))
 
     def move(self, prov: str, place: str) -> None:
         """The unit in ``prov`` goes to ``place`` instead of its earlier choice."""
@@ -67,7 +77,8 @@ class Choices:
 
 def convoys(choices: Choices, busy: set[str], rng: random.Random, noise: float = 0.0) -> list[Carried]:
     """The convoys worth making (see the module's docstring), as (army, destination, fleets); the choices
-    are changed to match. ``busy``: our units that may not carry (a unit supporting another's move)."""
+    are changed to match. ``busy``: our units that may neither carry nor be carried (a unit supported by
+    another, a unit that must stay)."""
     game, mine, values, dest = choices.game, choices.mine, choices.values, choices.dest
     v = game.variant
     season = game.phase.season
@@ -89,14 +100,14 @@ def convoys(choices: Choices, busy: set[str], rng: random.Random, noise: float =
             army = mine[a]
             # (an army crossing a weak passage alone (Loeb9) gets nowhere: a convoy there is worth taking)
             weak = v.edge_kind(army.location, dest[a]) == "weak"
-            here = values.of("A", army.location if weak else dest[a])
+            here = values.of("A", army.location) if weak else choices.worth(a)
             for to, chain in _sea_routes(a, shore, graph, fleets, touching).items():
                 by_land = v.can_move("A", army.location, to) and v.edge_kind(army.location, to) != "weak"
                 if by_land or not v.provinces[to].army_can_stand:
                     continue
                 if not choices.free(to, {a, *chain}):
                     continue
-                lost = sum(max(0.0, values.of("F", dest[f]) - values.of("F", mine[f].location)) for f in chain)
+                lost = sum(max(0.0, choices.worth(f) - values.of("F", mine[f].location)) for f in chain)
                 gain = values.of("A", to) - here - lost
                 if noise:
                     gain += abs(values.of("A", to)) * noise * (rng.random() - 0.5)
@@ -146,16 +157,16 @@ def _sea_routes(
 def runs(choices: Choices, busy: set[str], keep: set[str]) -> list[Carried]:
     """Coast-Running: the runs worth making (see the module's docstring), as (fleet, destination,
     protecting armies); the choices are changed to match. ``busy``: our units that may neither run nor
-    protect (supporting, or carried or carrying already); ``keep``: our units that stay where they are
+    protect (supported by another, or carried or carrying already); ``keep``: our units that stay where they are
     (they may protect, at no cost, but not run)."""
-    game, mine, values, dest, taken = choices.game, choices.mine, choices.values, choices.dest, choices.taken
+    game, mine, values, taken = choices.game, choices.mine, choices.values, choices.taken
     v = game.variant
     if not v.options.protect_order:
         return []
     season = game.phase.season
     # what each army that could protect gives up by staying (none whose place another of ours is taking)
     cost = {
-        p: max(0.0, values.of("A", dest[p]) - values.of("A", u.location))
+        p: max(0.0, choices.worth(p) - values.of("A", u.location))
         for p, u in mine.items()
         if may_protect(v, u) and (p in keep or p not in busy) and taken.get(p, p) == p
     }
@@ -165,7 +176,7 @@ def runs(choices: Choices, busy: set[str], keep: set[str]) -> list[Carried]:
         best: tuple[float, str, str, tuple[str, ...]] | None = None
         for f in fleets:
             fleet = mine[f]
-            here = values.of("F", dest[f])
+            here = choices.worth(f)
             for end in run_destinations(v, fleet.location, sorted(cost), season):
                 gain = values.of("F", end) - here
                 if gain <= 0 or (best is not None and gain <= best[0]):

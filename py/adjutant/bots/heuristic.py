@@ -124,13 +124,15 @@ def movement_orders(
             continue
         dest[prov] = choice
         taken[target] = prov
-    busy = set(helping) | set(helping.values())
-    choices = carry.Choices(game, mine, values, dest, taken)
-    convoyed = carry.convoys(choices, busy | keep, rng, noise)
-    busy |= {p for a, _, fleets in convoyed for p in (a, *fleets)}
-    # a unit supported where it stays may protect too (a protecting army holds, and may be supported to hold)
-    held = {p for p in helping.values() if province_of(dest[p]) == p}
-    running = carry.runs(choices, busy, keep | held)
+    # a supporter may be carried or carry instead (worth what it wanted, the place it supports); a unit
+    # supported may not (its supporters' orders are for what it does)
+    supported = set(helping.values())
+    choices = carry.Choices(game, mine, values, dest, taken, helping)
+    convoyed = carry.convoys(choices, supported | keep, rng, noise)
+    carrying = {p for a, _, fleets in convoyed for p in (a, *fleets)}
+    # a unit supported where it stays may protect (a protecting army holds, and may be supported to hold)
+    held = {p for p in supported if province_of(dest[p]) == p}
+    running = carry.runs(choices, supported | carrying, keep | held)
     return _coordinate(game, power, mine, dest, helping, values, convoyed + running)
 
 
