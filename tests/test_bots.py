@@ -518,3 +518,17 @@ def test_an_army_bound_across_a_weak_passage_goes_by_convoy_where_a_fleet_of_its
     taken = {d: p for p, d in dest.items()}
     choices = carry.Choices(game, own_units(game, "italy"), values, dict(dest), taken, {})
     assert carry.convoys(choices, {"rom", "tun"}, random.Random(0)) == [("sic", "nap", ("tys",))]
+
+
+def test_the_random_player_lets_a_cluster_unit_whose_aura_is_away_only_stand() -> None:
+    """Cluster, a game where Turkey's army in Ankara has its aura away in another unit (spring 1907 of a
+    seeded game with a random Turkey): every random order for it is one the rules take, its hold."""
+    import random
+
+    from adjutant.randomgame import random_orders
+
+    game = play_game("cluster", {"turkey": "random"}, 6, seed=6)
+    assert "its aura is away" in game.check_order(Move(game.units["ank"], "arm")).reason
+    for seed in range(30):
+        for o in random_orders(game, random.Random(seed), powers=["turkey"]):
+            assert game.check_order(o).verdict == "legal", o
