@@ -329,12 +329,19 @@ class App:
         if unreadable:
             self.offer_download(unreadable, "adjutant-unreadable-autosave.txt", "Download the unreadable save")
         _mark("sessionReady")
+        # the page gets its turn between the start's steps (the board made, the position drawn, the side
+        # panels filled, the game saved), so that no one of them holds it long (docs/performance-startup.md)
+        await _page_turn()
         slot = self.saves.load(self.game_id)  # (read before this start writes it again)
         await self.show(game_session, role="public" if link else "", link=link)
         self.group.restore_page(slot)
         if link is not None:
             self.last_link = fragment if from_link else self.last_link
         _mark("boardReady")
+        await _page_turn()
+        assert self.session is not None and self.board is not None
+        self.draw_board(self.session, self.board)
+        js.window.adjutantShell.positionDrawn()
         await _page_turn()
         self._wire()
         for element in document.querySelectorAll("button, select, textarea, input"):
@@ -345,8 +352,7 @@ class App:
         if self.embed:
             js.window.adjutantShell.pythonReady()
             return
-        js.window.adjutantShell.positionDrawn()
-        await _page_turn()  # (the position is on screen; what follows is the start's saving)
+        await _page_turn()
         self._start_saved(game_session, from_link, bad_link, fragment, link, problems)
         js.window.adjutantShell.pythonReady()
         self.rehearse()
@@ -1647,6 +1653,13 @@ class App:
         else:
             js.setTimeout(self.proxies.once(step), 200)
 
+    def draw_board(self, session: Session, board: Board) -> dict[str, int]:
+        """Draw the shown position on the board (the first part of :meth:`render`); returns the Sites of
+        the Ancients drawn."""
+        show_results = self.embed or bool(_id("show-results").checked)
+        chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
+        return _draw_board(board, session, show_results, chosen)
+
     def render(self) -> None:
         session = self.session
         board = self.board
@@ -1655,8 +1668,7 @@ class App:
         game = session.game
         position = session.shown_position()
         show_results = self.embed or bool(_id("show-results").checked)
-        chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
-        sites = _draw_board(board, session, show_results, chosen)
+        sites = self.draw_board(session, board)
         if not self.embed:
             self.rove()
         _id("phase-label").textContent = session.shown_phase_title()
