@@ -51,8 +51,9 @@ UNREADABLE_KEY = "adjutant.autosave.unreadable"
 #: sessionStorage (one per tab): the id of the game this tab holds, so that a reload reopens it
 TAB_KEY = "adjutant.tab-game"
 document = js.document
-#: the longest stretch, in seconds, a link's replay at start-up runs before the page gets its turn
-SLICE_S = 0.03
+#: the longest stretch, in seconds, a link's replay at start-up runs before the page gets its turn (a long
+#: task is one over 50 ms; each turn costs the replay a few milliseconds more)
+SLICE_S = 0.04
 
 
 async def _page_turn() -> None:
