@@ -57,7 +57,8 @@ SLICE_S = 0.04
 
 
 async def _page_turn() -> None:
-    """Let the browser draw and answer input (a task of its own: the event loop's next turn is a timer)."""
+    """Let the browser draw and answer input: Pyodide's event loop runs the next step in a task of its own
+    (a message), not a microtask."""
     await asyncio.sleep(0)
 
 
