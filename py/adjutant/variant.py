@@ -394,8 +394,18 @@ def load_variant(variant_id: str, directory: str | Path | None = None) -> Varian
 
 @functools.lru_cache(maxsize=32)
 def _load(variant_id: str, directory: str) -> Variant:
-    data, source = _read_merged(variant_id, Path(directory), ())
-    return build_variant(data, source)
+    return build_variant(*variant_data(variant_id, directory))
+
+
+def variant_data(variant_id: str, directory: str | Path | None = None) -> tuple[dict[str, Any], str]:
+    """The data of ``maps/<variant_id>.json`` with the files it ``extends`` merged in, not yet checked
+    (:func:`build_variant` checks it), and the file's name.
+
+    >>> data, source = variant_data("coast_running")
+    >>> source, data["name"], len(data["provinces"]) > 50
+    ('coast_running.json', 'Coast-Running', True)
+    """
+    return _read_merged(variant_id, Path(directory) if directory is not None else maps_dir(), ())
 
 
 def available_variants(directory: str | Path | None = None, drafts: bool = False) -> list[tuple[str, str]]:
