@@ -30,13 +30,17 @@ EDGE_KINDS = ("weak", "passage", "canal", "box")
 COAST_NAMES = {"nc": "north coast", "sc": "south coast", "ec": "east coast", "wc": "west coast"}
 
 
+#: the engine package's folder (adjutant/), whichever of its sub-packages this module is in
+PACKAGE_DIR = Path(__file__).resolve().parents[__name__.count(".") - 1]
+
+
 def maps_dir() -> Path:
     """Where the variant files live: ``$ADJUTANT_MAPS``, else ``maps/`` inside the installed package,
     else ``maps/`` at the top of the checkout this module is in."""
     env = os.environ.get("ADJUTANT_MAPS")
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parent
+    here = PACKAGE_DIR
     installed = here / "maps"
     return installed if installed.is_dir() else here.parents[1] / "maps"
 
