@@ -260,7 +260,8 @@ def test_no_module_uses_another_modules_private_names(name: str) -> None:
 
 def test_the_private_name_check_finds_a_private_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a module that reads the game's private rows and imports the codec's private helper
-    source = "from adjutant.codec import _Digits\nfrom . import game\n\ndef f(g):\n    return g._checks, game._count\n"
+    source = "from adjutant.codec import _Digits\nfrom . import game\n\ndef f(g):\n"
+    source += "    return g._checks, game._count\n"
     path = tmp_path / "reaching.py"
     path.write_text(source, encoding="utf-8")
     monkeypatch.setitem(MODULES, "adjutant.reaching", path)
