@@ -144,7 +144,7 @@ FOCUSED = """(() => { const e = document.activeElement;
           place: e.classList.contains('adj-target'), unit: e.classList.contains('adj-unit')}; })()"""
 
 
-def focused_unit(page: Any) -> dict[str, Any]:
+def focused(page: Any) -> dict[str, Any]:
     return dict(page.evaluate(FOCUSED))
 
 
@@ -152,7 +152,7 @@ def tab_to_the_units(page: Any) -> int:
     """Press Tab from where the focus is until it is on one of the map's units; how many presses."""
     for count in range(1, 80):
         page.keyboard.press("Tab")
-        if focused_unit(page)["unit"]:
+        if focused(page)["unit"]:
             return count
     raise AssertionError("Tab never reached the map's units")
 
@@ -179,7 +179,7 @@ def arrow_to(page: Any, selector: str, limit: int = 40) -> int:
         state = page.evaluate(STEERING, selector)
         if state["at"]:
             return count
-        assert state["here"] and state["there"], f"{selector} or the focus is not on the map: {focused_unit(page)}"
+        assert state["here"] and state["there"], f"{selector} or the focus is not on the map: {focused(page)}"
         dx, dy = (state["there"][i] - state["here"][i] for i in (0, 1))
         across = "ArrowRight" if dx > 0 else "ArrowLeft"
         down = "ArrowDown" if dy > 0 else "ArrowUp"
@@ -189,7 +189,7 @@ def arrow_to(page: Any, selector: str, limit: int = 40) -> int:
             break
         tried.add((state["key"], key))
         page.keyboard.press(key)
-    raise AssertionError(f"the arrow keys never reached {selector} (at {focused_unit(page)})")
+    raise AssertionError(f"the arrow keys never reached {selector} (at {focused(page)})")
 
 
 def unit_at(location: str) -> str:
@@ -205,9 +205,9 @@ def test_a_unit_is_ordered_with_key_presses_alone(app: tuple[Any, Any]) -> None:
     tab_to_the_units(page)
     # the units are one Tab stop: the next Tab leaves the map for the zoom buttons
     page.keyboard.press("Tab")
-    assert focused_unit(page)["id"] == "zoom-in"
+    assert focused(page)["id"] == "zoom-in"
     page.keyboard.press("Shift+Tab")
-    first = focused_unit(page)
+    first = focused(page)
     assert first["unit"] and first["label"] == "Austrian A Budapest"  # by power, then name
     assert "arrow keys go to the nearest unit that way" in page.inner_text("#click-keys")
     # the arrow keys go across the map; Paris is reached in a few presses, not dozens of Tabs
@@ -215,19 +215,19 @@ def test_a_unit_is_ordered_with_key_presses_alone(app: tuple[Any, Any]) -> None:
     page.keyboard.press("Enter")
     assert page.locator('#map .adj-unit.selected[data-location="par"]').count() == 1
     # the focus is on the first highlighted place, and the panel says which keys do what (aria-live)
-    assert focused_unit(page) == {**focused_unit(page), "place": True, "label": "Brest"}
+    assert focused(page) == {**focused(page), "place": True, "label": "Brest"}
     assert "nearest of the 4 highlighted places that way" in page.inner_text("#click-keys")
     # Right from Brest: the nearest that way is the unit itself in Paris (Enter on it holds), then Burgundy
     page.keyboard.press("ArrowRight")
-    assert focused_unit(page) == {**focused_unit(page), "unit": True, "location": "par"}
+    assert focused(page) == {**focused(page), "unit": True, "location": "par"}
     page.keyboard.press("ArrowRight")
-    assert focused_unit(page) == {**focused_unit(page), "place": True, "label": "Burgundy"}
+    assert focused(page) == {**focused(page), "place": True, "label": "Burgundy"}
     page.keyboard.press("Enter")
     assert "FRA: A Par - Bur" in page.inner_text("#order-list")
     # the focus is back on the unit just ordered, from where the arrows go on to its neighbours
-    assert focused_unit(page)["location"] == "par"
+    assert focused(page)["location"] == "par"
     page.keyboard.press("ArrowLeft")
-    assert focused_unit(page)["label"] == "French F Brest"
+    assert focused(page)["label"] == "French F Brest"
     assert recorder.page_errors == []
 
 
@@ -267,17 +267,17 @@ def test_the_arrow_keys_go_to_the_nearest_unit_that_way_on_the_map(
         # the one expected is the nearest unit within the 45-degree cone, as the anchors on the page say
         assert nearest_that_way(anchors, "par", key) == there
         page.keyboard.press(key)
-        assert focused_unit(page) == {**focused_unit(page), "unit": True, "location": there}, key
+        assert focused(page) == {**focused(page), "unit": True, "location": there}, key
         page.keyboard.press(OPPOSITE[key])
-        assert focused_unit(page)["location"] == "par", f"{OPPOSITE[key]} from {there}"
+        assert focused(page)["location"] == "par", f"{OPPOSITE[key]} from {there}"
     # German A Berlin, the next unit in list order, lies that way too, but further than Munich
     assert math.dist(anchors["par"], anchors["ber"]) > math.dist(anchors["par"], anchors["mun"])
     # nothing lies to the left of Brest: Left leaves the focus there
     page.keyboard.press("ArrowLeft")
-    assert focused_unit(page)["location"] == "bre"
+    assert focused(page)["location"] == "bre"
     assert nearest_that_way(anchors, "bre", "ArrowLeft") is None
     page.keyboard.press("ArrowLeft")
-    assert focused_unit(page) == {**focused_unit(page), "unit": True, "location": "bre"}
+    assert focused(page) == {**focused(page), "unit": True, "location": "bre"}
     assert recorder.page_errors == []
 
 
@@ -318,19 +318,19 @@ def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, 
     new_game(page, "cline5")
     tab_to_the_units(page)
     page.keyboard.press("Tab")
-    assert focused_unit(page)["id"] == "zoom-in"  # 28 units, one Tab stop
+    assert focused(page)["id"] == "zoom-in"  # 28 units, one Tab stop
     page.keyboard.press("Shift+Tab")
     assert arrow_to(page, unit_at("par")) <= 8
     page.keyboard.press("Enter")
-    assert focused_unit(page)["place"]
+    assert focused(page)["place"]
     arrow_to(page, place_at("bur"))
     page.keyboard.press("Enter")
     assert "FRA: A Par - Bur" in page.inner_text("#order-list")
     # End and Home go to the last and the first unit
     page.keyboard.press("End")
-    assert focused_unit(page)["label"].startswith("Persian")
+    assert focused(page)["label"].startswith("Persian")
     page.keyboard.press("Home")
-    assert focused_unit(page)["label"].startswith("Austrian")
+    assert focused(page)["label"].startswith("Austrian")
     # with a power chosen for the orders, the map's Tab stop starts at that power's first unit
     page.select_option("#orders-power", "persia")
     stop = page.locator('#map .adj-unit.orderable[tabindex="0"]')
@@ -343,33 +343,33 @@ def test_a_support_is_ordered_with_key_presses_and_escape_goes_back_to_the_unit(
     tab_to_the_units(page)
     arrow_to(page, unit_at("mar"))
     page.keyboard.press("Enter")
-    assert focused_unit(page)["place"]
+    assert focused(page)["place"]
     # Escape lets the unit go and puts the focus back on it
     page.keyboard.press("Escape")
     assert page.locator("#map .adj-unit.selected").count() == 0
-    assert focused_unit(page)["location"] == "mar"
+    assert focused(page)["location"] == "mar"
     page.keyboard.press("Enter")
     # Tab goes from the map to the unit's choices, Shift+Tab back to the place it left
-    place = focused_unit(page)["label"]
+    place = focused(page)["label"]
     page.keyboard.press("Tab")
-    assert focused_unit(page)["action"] == "hold"
+    assert focused(page)["action"] == "hold"
     page.keyboard.press("Shift+Tab")
-    assert focused_unit(page)["label"] == place
+    assert focused(page)["label"] == place
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
-    assert focused_unit(page)["action"] == "support"
+    assert focused(page)["action"] == "support"
     page.keyboard.press("Enter")
     # the units Marseilles may support are the highlighted places now; the focus is on the first
     assert "supports: click the unit to support" in page.inner_text("#click-prompt")
-    assert focused_unit(page)["place"]
+    assert focused(page)["place"]
     arrow_to(page, place_at("par"))
     page.keyboard.press("Enter")
     assert "click its destination" in page.inner_text("#click-prompt")
-    assert focused_unit(page)["place"]
+    assert focused(page)["place"]
     arrow_to(page, place_at("bur"))
     page.keyboard.press("Enter")
     assert "FRA: A Mar S A Par - Bur" in page.inner_text("#order-list")
-    assert focused_unit(page)["location"] == "mar"
+    assert focused(page)["location"] == "mar"
     assert recorder.page_errors == []
 
 
@@ -385,12 +385,12 @@ def test_a_move_where_the_powers_own_unit_stands_is_given_with_key_presses(app: 
     assert "A Budapest" in page.inner_text("#click-prompt")
     for _ in range(6):
         page.keyboard.press("Tab")
-        if focused_unit(page)["action"] == "move-instead":
+        if focused(page)["action"] == "move-instead":
             break
-    assert focused_unit(page)["label"] == "Move A Vienna to Budapest instead"
+    assert focused(page)["label"] == "Move A Vienna to Budapest instead"
     page.keyboard.press("Enter")
     assert "AUS: A Vie - Bud" in order_list(page)
-    assert focused_unit(page)["location"] == "bud"
+    assert focused(page)["location"] == "bud"
     page.keyboard.press("Enter")
     arrow_to(page, place_at("ser"))
     page.keyboard.press("Enter")
@@ -469,7 +469,7 @@ def test_removals_are_chosen_and_one_kept_with_key_presses(app: tuple[Any, Any])
     arrow_to(page, unit_at("alb"))
     page.keyboard.press("Enter")
     assert page.inner_text("#click-note") == "F Albania is kept: Austria must remove 1 more unit."
-    assert focused_unit(page)["location"] == "alb"
+    assert focused(page)["location"] == "alb"
     arrow_to(page, unit_at("bud"))
     page.keyboard.press("Enter")
     assert [line for line in order_list(page).split("\n") if line.startswith("AUS")] == ["AUS: A Boh D", "AUS: A Bud D"]
