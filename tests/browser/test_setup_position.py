@@ -9,8 +9,7 @@ from typing import Any
 
 from adjutant.casetext import check_case, read_cases
 from adjutant.setup import set_up_text
-from app_driver import Site, adjudicate, new_game, open_app
-from test_play import enter_text, phase, units
+from app_driver import Site, adjudicate, enter_text, new_game, open_app, phase, units
 
 PHASE = "F1905M"
 UNITS = "Norway: F Nwg, A Nwy, F Bar; England: F Nth, A Edi; Russia: A Stp, F Bot"
