@@ -4,7 +4,10 @@ tests (test_maps_render.py, test_map_labels.py) and the site the browser tests s
 `drawn(variant_id)` is what `adjutant_maps.render_variant(variant_id)` returns, kept for the rest of the
 process; in a parallel run (pytest-xdist) the first worker to need a map draws it and leaves it, pickled, in
 the folder the workers share (tests/shared_folder.py), and the others read it from there. Callers
-read what they get and never change it (they copy what they mean to change)."""
+read what they get and never change it (they copy what they mean to change).
+
+`draw_all(variant_ids)` has them all: first it draws those no other worker is drawing (each map has a lock of
+its own), then it waits for the rest, so two workers that both need every map draw them side by side."""
 
 from __future__ import annotations
 
@@ -23,15 +26,35 @@ def drawn(variant_id: str) -> tuple[str, MapGeometry]:
     """The SVG text of the variant's map and its geometry, drawn once per run."""
     if variant_id not in _drawn:
         shared = shared_folder()
-        _drawn[variant_id] = draw(variant_id) if shared is None else _shared(shared / "maps", variant_id)
+        found = draw(variant_id) if shared is None else _shared(shared / "maps", variant_id, wait=True)
+        assert found is not None
+        _drawn[variant_id] = found
     return _drawn[variant_id]
 
 
-def _shared(folder: Path, variant_id: str) -> tuple[str, MapGeometry]:
+def draw_all(variant_ids: list[str]) -> None:
+    """Every map of ``variant_ids`` drawn (or read), those that no other worker is drawing first."""
+    shared = shared_folder()
+    if shared is not None:
+        for variant_id in variant_ids:
+            if variant_id not in _drawn:
+                found = _shared(shared / "maps", variant_id, wait=False)
+                if found is not None:
+                    _drawn[variant_id] = found
+    for variant_id in variant_ids:
+        drawn(variant_id)
+
+
+def _shared(folder: Path, variant_id: str, wait: bool) -> tuple[str, MapGeometry] | None:
+    """The map kept in ``folder``, drawn and kept there first if it is not; None, without ``wait``, if
+    another worker is drawing it."""
     folder.mkdir(parents=True, exist_ok=True)
     kept = folder / f"{variant_id}.pickle"
     with (folder / f"{variant_id}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return None
         if kept.exists():
             found: tuple[str, MapGeometry] = pickle.loads(kept.read_bytes())
             return found
