@@ -282,27 +282,39 @@ def overlaps(mg: MapGeometry) -> list[str]:
     named = list(names(mg))
     others = list(obstacles(mg))
     problems = []
+    # every pair's test at once (_meet on arrays), the pairs that meet then read in the order of the items
+    names_meet, named_meet = _meeting(named, others), _meeting(named, named)
     for i, item in enumerate(named):
-        for other in others + named[i + 1:]:
-            if other.what != item.what and _meet(item.box, other.box):
-                problems.append(f"{item.what} overlaps {other.what}")
+        hits = [others[j] for j in np.flatnonzero(names_meet[i])]
+        hits += [named[j] for j in np.flatnonzero(named_meet[i]) if j > i]
+        problems += [f"{item.what} overlaps {other.what}" for other in hits if other.what != item.what]
     seen = set()
-    for ring in rings(mg):
-        for item in named:
-            if item.owner != ring.owner and _meet(ring.box, item.box) and (ring.what, item.what) not in seen:
-                seen.add((ring.what, item.what))
-                problems.append(f"{item.what} is under the {ring.what}")
+    ringed = list(rings(mg))
+    for r, i in zip(*np.nonzero(_meeting(ringed, named)), strict=True):
+        ring, item = ringed[r], named[i]
+        if item.owner != ring.owner and (ring.what, item.what) not in seen:
+            seen.add((ring.what, item.what))
+            problems.append(f"{item.what} is under the {ring.what}")
+    crossed = others + named
+    boxes = np.array([other.box for other in crossed]).reshape(-1, 4)
     for pid, line in sorted(mg.leaders.items()):
         name = mg.variant.provinces[pid].name
-        for other in others + named:
-            if other.owner != pid and _line_hits(line, np.array([other.box])):
-                problems.append(f"leader line of {name} ({pid}) crosses {other.what}")
+        for j in np.flatnonzero(_line_hits_each(line, boxes)):
+            if crossed[j].owner != pid:
+                problems.append(f"leader line of {name} ({pid}) crosses {crossed[j].what}")
     marks = [*unit_spots(mg), *dots(mg)]
-    for i, item in enumerate(marks):
-        for other in marks[i + 1:]:
-            if _meet(item.box, other.box) and not _may_meet(item, other):
-                problems.append(f"{item.what} overlaps {other.what}")
+    for i, k in zip(*np.nonzero(np.triu(_meeting(marks, marks), 1)), strict=True):
+        if not _may_meet(marks[i], marks[k]):
+            problems.append(f"{marks[i].what} overlaps {marks[k].what}")
     return problems
+
+
+def _meeting(a: list[Item], b: list[Item]) -> np.ndarray:
+    """For each item of ``a`` and each of ``b``, whether their boxes meet (:func:`_meet`)."""
+    x = np.array([item.box for item in a]).reshape(-1, 1, 4)
+    y = np.array([item.box for item in b]).reshape(1, -1, 4)
+    across = (x[..., 0] < y[..., 2]) & (y[..., 0] < x[..., 2])
+    return np.asarray(across & (x[..., 1] < y[..., 3]) & (y[..., 1] < x[..., 3]))
 
 
 class LabelCheckError(ValueError):
@@ -804,12 +816,20 @@ def leader(mg: MapGeometry, pid: str, at: tuple[float, float]
 
 def _line_hits(line: tuple[tuple[float, float], tuple[float, float]], boxes: np.ndarray) -> bool:
     """Whether a leader line, with its stroke, meets any of ``boxes``."""
+    return bool(np.any(_line_hits_each(line, boxes)))
+
+
+def _line_hits_each(line: tuple[tuple[float, float], tuple[float, float]], boxes: np.ndarray) -> np.ndarray:
+    """For each of ``boxes``, whether a leader line, with its stroke, meets it."""
+    out = np.zeros(len(boxes), dtype=bool)
     if not len(boxes):
-        return False
+        return out
     stroke = shapely.LineString(line).buffer(LEADER_WIDTH / 2, cap_style="flat")
     x0, y0, x1, y1 = stroke.bounds
-    near = boxes[(boxes[:, 0] < x1) & (x0 < boxes[:, 2]) & (boxes[:, 1] < y1) & (y0 < boxes[:, 3])]
-    return bool(len(near)) and bool(np.any(shapely.intersects(stroke, shapely.box(*near.T))))
+    near = (boxes[:, 0] < x1) & (x0 < boxes[:, 2]) & (boxes[:, 1] < y1) & (y0 < boxes[:, 3])
+    if near.any():
+        out[near] = shapely.intersects(stroke, shapely.box(*boxes[near].T))
+    return out
 
 
 def _fit_beside(mg: MapGeometry, pid: str, main: BaseGeometry, at: tuple[float, float], boxes: list[Box],
