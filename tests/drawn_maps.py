@@ -6,8 +6,8 @@ process; in a parallel run (pytest-xdist) the first worker to need a map draws i
 the folder the workers share (tests/shared_folder.py), and the others read it from there. Callers
 read what they get and never change it (they copy what they mean to change).
 
-`draw_all(variant_ids)` has them all: first it draws those no other worker is drawing (each map has a lock of
-its own), then it waits for the rest, so two workers that both need every map draw them side by side."""
+A worker that needs a map another is drawing draws meanwhile the boards no one has started (each map has a
+lock of its own), so two workers that both need the maps draw them side by side; `draw_all` has them all."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import fcntl
 import pickle
 from pathlib import Path
 
+from adjutant.variant import maps_dir
+from adjutant_maps import DRAWN
 from adjutant_maps import render_variant as draw  # the renderer itself, even where a test replaces the name
 from adjutant_maps.layout import MapGeometry
 from shared_folder import shared_folder
@@ -23,24 +25,33 @@ _drawn: dict[str, tuple[str, MapGeometry]] = {}
 
 
 def drawn(variant_id: str) -> tuple[str, MapGeometry]:
-    """The SVG text of the variant's map and its geometry, drawn once per run."""
+    """The SVG text of the variant's map and its geometry, drawn once per run. While another worker
+    draws it, this one draws the boards no one has started (each map has a lock of its own)."""
     if variant_id not in _drawn:
         shared = shared_folder()
-        found = draw(variant_id) if shared is None else _shared(shared / "maps", variant_id, wait=True)
+        if shared is None:
+            _drawn[variant_id] = draw(variant_id)
+            return _drawn[variant_id]
+        found = _shared(shared / "maps", variant_id, wait=False)
+        if found is None:
+            for other in boards():
+                if other != variant_id and other not in _drawn:
+                    meanwhile = _shared(shared / "maps", other, wait=False)
+                    if meanwhile is not None:
+                        _drawn[other] = meanwhile
+            found = _shared(shared / "maps", variant_id, wait=True)
         assert found is not None
         _drawn[variant_id] = found
     return _drawn[variant_id]
 
 
+def boards() -> list[str]:
+    """The variants whose boards the renderer draws (the site's build needs each of them)."""
+    return [v for v in DRAWN if (maps_dir() / f"{v}.json").exists()]
+
+
 def draw_all(variant_ids: list[str]) -> None:
-    """Every map of ``variant_ids`` drawn (or read), those that no other worker is drawing first."""
-    shared = shared_folder()
-    if shared is not None:
-        for variant_id in variant_ids:
-            if variant_id not in _drawn:
-                found = _shared(shared / "maps", variant_id, wait=False)
-                if found is not None:
-                    _drawn[variant_id] = found
+    """Every map of ``variant_ids`` drawn (or read), side by side with the other workers."""
     for variant_id in variant_ids:
         drawn(variant_id)
 

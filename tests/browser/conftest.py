@@ -100,14 +100,13 @@ def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (`drawn_maps.draw_all`), which the build and the map tests need."""
     import adjutant_maps
     import drawn_maps
-    from adjutant.variant import maps_dir
 
     import build
 
     shared = shared_folder()
     if shared is not None and (shared / "site" / "built").exists():
         return shared / "site" / "dist"
-    boards = [v for v in adjutant_maps.DRAWN if (maps_dir() / f"{v}.json").exists()]
+    boards = drawn_maps.boards()
     drawing = threading.Thread(target=drawn_maps.draw_all, args=(boards,), name="drawing the maps")
     drawing.start()
 
