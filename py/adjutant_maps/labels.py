@@ -704,9 +704,15 @@ def _room_taken(mg: MapGeometry, pid: str, at: tuple[float, float], pts: dict[st
             boxes += _shift(UNIT_PARTS, val)
     covers = shapely.union_all(shapely.box(*np.array(boxes).T))
     total = 0.0
+    x0, y0, x1, y1 = covers.bounds
     for other in later:
         shape = mg.shapes[other]
-        if mg.variant.provinces[other].type != "sea" and shape.intersects(covers):
+        if mg.variant.provinces[other].type == "sea":
+            continue
+        sx0, sy0, sx1, sy1 = shape.bounds
+        if sx1 < x0 or x1 < sx0 or sy1 < y0 or y1 < sy0:
+            continue  # (apart: their bounding boxes are)
+        if shape.intersects(covers):
             total += shapely.area(shapely.intersection(covers, shape)) / shape.area
     return round(total, 3)
 
