@@ -49,12 +49,47 @@ def browser() -> Iterator[Any]:
         playwright.stop()
 
 
-#: Test folders whose files run for minutes each (Pyodide under Node): first, so that in a parallel run
-#: one worker goes through them while the other takes the many short files, and no long file starts last.
-LONG_FIRST = ("pyodide",)
+#: What one test of a folder costs, in seconds on this project's 2-core machine (a browser test opens
+#: pages that start Python; a Pyodide test starts Pyodide under Node), and what the files that cost far
+#: more than their count of tests says take in all (the slowest items of `scripts/dev test`'s
+#: `--durations`; docs/performance.md, "Tests and CI time"). Any other test counts DEFAULT_SECONDS.
+FOLDER_SECONDS = {"browser": 15.0, "pyodide": 20.0}
+DEFAULT_SECONDS = 0.1
+FILE_SECONDS = {
+    "pyodide/test_engine_in_pyodide.py": 150.0,
+    "test_cluster_group.py": 100.0,
+    "test_map_labels.py": 60.0,
+    "test_maps_render.py": 60.0,
+    "test_game.py": 40.0,
+    "test_cluster.py": 30.0,
+    "test_decode_speed_paths.py": 30.0,
+    "test_hostile_sealed.py": 25.0,
+    "test_hostile_engine.py": 25.0,
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # pytest-xdist would hand out files by their number of tests, most first; they go in the order
+    # pytest_collection_modifyitems gives them instead (the longest first)
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def file_seconds(path: Path, tests: int) -> float:
+    """What a test file is expected to take, by FILE_SECONDS or its folder's cost of a test."""
+    here = Path(__file__).parent
+    rel = path.relative_to(here).as_posix() if here in path.parents else path.name  # (README.md's examples)
+    if rel in FILE_SECONDS:
+        return FILE_SECONDS[rel]
+    return tests * FOLDER_SECONDS.get(rel.split("/")[0], DEFAULT_SECONDS)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    tests = Path(__file__).parent
-    long_first = [tests / name for name in LONG_FIRST]
-    items.sort(key=lambda item: not any(folder in item.path.parents for folder in long_first))
+    """The files in the order of what they are expected to take, the longest first (a file's tests keep
+    their order): in a parallel run a whole file goes to one worker (`--dist loadfile`), handed out in
+    this order as workers come free, so no long file starts last while the other worker has nothing left."""
+    counts: dict[Path, int] = {}
+    for item in items:
+        counts[item.path] = counts.get(item.path, 0) + 1
+    cost = {path: file_seconds(path, n) for path, n in counts.items()}
+    items.sort(key=lambda item: -cost[item.path])

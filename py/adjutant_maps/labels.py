@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -282,27 +282,39 @@ def overlaps(mg: MapGeometry) -> list[str]:
     named = list(names(mg))
     others = list(obstacles(mg))
     problems = []
+    # every pair's test at once (_meet on arrays), the pairs that meet then read in the order of the items
+    names_meet, named_meet = _meeting(named, others), _meeting(named, named)
     for i, item in enumerate(named):
-        for other in others + named[i + 1:]:
-            if other.what != item.what and _meet(item.box, other.box):
-                problems.append(f"{item.what} overlaps {other.what}")
+        hits = [others[j] for j in np.flatnonzero(names_meet[i])]
+        hits += [named[j] for j in np.flatnonzero(named_meet[i]) if j > i]
+        problems += [f"{item.what} overlaps {other.what}" for other in hits if other.what != item.what]
     seen = set()
-    for ring in rings(mg):
-        for item in named:
-            if item.owner != ring.owner and _meet(ring.box, item.box) and (ring.what, item.what) not in seen:
-                seen.add((ring.what, item.what))
-                problems.append(f"{item.what} is under the {ring.what}")
+    ringed = list(rings(mg))
+    for r, i in zip(*np.nonzero(_meeting(ringed, named)), strict=True):
+        ring, item = ringed[r], named[i]
+        if item.owner != ring.owner and (ring.what, item.what) not in seen:
+            seen.add((ring.what, item.what))
+            problems.append(f"{item.what} is under the {ring.what}")
+    crossed = others + named
+    boxes = np.array([other.box for other in crossed]).reshape(-1, 4)
     for pid, line in sorted(mg.leaders.items()):
         name = mg.variant.provinces[pid].name
-        for other in others + named:
-            if other.owner != pid and _line_hits(line, np.array([other.box])):
-                problems.append(f"leader line of {name} ({pid}) crosses {other.what}")
+        for j in np.flatnonzero(_line_hits_each(line, boxes)):
+            if crossed[j].owner != pid:
+                problems.append(f"leader line of {name} ({pid}) crosses {crossed[j].what}")
     marks = [*unit_spots(mg), *dots(mg)]
-    for i, item in enumerate(marks):
-        for other in marks[i + 1:]:
-            if _meet(item.box, other.box) and not _may_meet(item, other):
-                problems.append(f"{item.what} overlaps {other.what}")
+    for i, k in zip(*np.nonzero(np.triu(_meeting(marks, marks), 1)), strict=True):
+        if not _may_meet(marks[i], marks[k]):
+            problems.append(f"{marks[i].what} overlaps {marks[k].what}")
     return problems
+
+
+def _meeting(a: list[Item], b: list[Item]) -> np.ndarray:
+    """For each item of ``a`` and each of ``b``, whether their boxes meet (:func:`_meet`)."""
+    x = np.array([item.box for item in a]).reshape(-1, 1, 4)
+    y = np.array([item.box for item in b]).reshape(1, -1, 4)
+    across = (x[..., 0] < y[..., 2]) & (y[..., 0] < x[..., 2])
+    return np.asarray(across & (x[..., 1] < y[..., 3]) & (y[..., 1] < x[..., 3]))
 
 
 class LabelCheckError(ValueError):
@@ -337,13 +349,19 @@ def _hits(box: Box, boxes: np.ndarray) -> bool:
     return bool(np.any(across & (boxes[:, 1] < box[3]) & (box[1] < boxes[:, 3])))
 
 
-def _meets_any(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """For each of ``boxes``, whether it meets any of ``others``."""
-    if not len(others):
-        return np.zeros(len(boxes), dtype=bool)
-    a, b = boxes[:, None, :], others[None, :, :]
-    meet = (a[..., 0] < b[..., 2]) & (b[..., 0] < a[..., 2]) & (a[..., 1] < b[..., 3]) & (b[..., 1] < a[..., 3])
-    return np.asarray(meet.any(axis=1))
+SURE = 1e-6  # an overlap larger than rounding could make or undo, SVG units
+
+
+def _surely_hit(around: list[Box], pts: np.ndarray, blocked: np.ndarray) -> Iterator[bool]:
+    """For each point, in turn, whether one of the boxes ``around`` it (as at (0, 0)) overlaps one of
+    ``blocked`` by more than SURE both ways, so that the box worked out at the point itself meets it
+    too: a quick test that rules out most points before the exact one. Worked out a growing batch of
+    points at a time, as the points are read."""
+    shrunk = [(b[0] + SURE, b[1] + SURE, b[2] - SURE, b[3] - SURE) for b in around]
+    start, size = 0, 16
+    while start < len(pts):
+        yield from (not clear for clear in _clear(pts[start:start + size], shrunk, blocked).tolist())
+        start, size = start + size, size * 2
 
 
 def _union(boxes: list[Box]) -> Box:
@@ -376,22 +394,50 @@ def _clear(pts: np.ndarray, parts: list[Box], blocked: np.ndarray) -> np.ndarray
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     blocked = blocked[(blocked[:, 0] < hi[0] + reach[2]) & (blocked[:, 2] > lo[0] + reach[0])
                       & (blocked[:, 1] < hi[1] + reach[3]) & (blocked[:, 3] > lo[1] + reach[1])]
+    if not len(blocked):
+        return ok
+    # each part's box at each point (a row) against each blocked box (a column), as _meet tests two
+    x0, y0, x1, y1 = (blocked[None, :, k] for k in range(4))
+    xs, ys = pts[:, 0:1], pts[:, 1:2]
     for part in parts:
-        mine = np.column_stack([pts[:, 0] + part[0], pts[:, 1] + part[1], pts[:, 0] + part[2], pts[:, 1] + part[3]])
-        ok &= ~_meets_any(mine, blocked)
+        meet = (xs + part[0] < x1) & (x0 < xs + part[2]) & (ys + part[1] < y1) & (y0 < ys + part[3])
+        ok &= ~meet.any(axis=1)
     return ok
 
 
+@dataclass
+class _Clearance:
+    """What blocks a province's unit and dot points while its name is tried at one point after another:
+    the boxes placed before it (``base``, and ``names``, the names among them), the same at every try,
+    and, for each thing placed beside the name (its parts and its rings), which of the province's
+    ``anywhere`` points (``grid``) are clear of them, worked out at the first try. A point is clear of
+    all that is blocked at a try when it is clear of the base and of what the try adds: :func:`_clear`
+    tests each point against each box on its own."""
+
+    base: np.ndarray
+    names: np.ndarray
+    grid: np.ndarray
+    known: dict[tuple[tuple[Box, ...], tuple[Box, ...]], np.ndarray] = field(default_factory=dict)
+
+    def grid_clear(self, parts: list[Box], rings: list[Box], added: np.ndarray) -> np.ndarray:
+        """For each grid point, whether the thing made of ``parts`` meets nothing of the base nor
+        ``added``, and its ``rings`` no name."""
+        key = (tuple(parts), tuple(rings))
+        if key not in self.known:
+            self.known[key] = _clear(self.grid, parts, self.base) & _clear(self.grid, rings, self.names)
+        return np.asarray(self.known[key] & _clear(self.grid, parts, added))
+
+
 def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blocked: np.ndarray, up_first: bool,
-            prefer: tuple[float, float] | None, anywhere: Anywhere,
-            rings: tuple[list[Box], np.ndarray]) -> tuple[float, float] | None:
+            prefer: tuple[float, float] | None, anywhere: Anywhere, rings: tuple[list[Box], np.ndarray],
+            clearance: _Clearance, added: np.ndarray) -> tuple[float, float] | None:
     """A point for a thing made of ``parts`` (boxes around the point) just off the box ``around`` (a
     name), meeting nothing ``blocked``, with the rings drawn round it (``rings``: their boxes around the
     point, and the other provinces' names they must not meet) clear too: ``prefer`` (the geo file's
     anchor) if it has ``need`` units of the province around it, else of the points around the name (in
     reading order) and the ``anywhere`` points the best trade of room (up to ``need``) against distance
     from the name, so a unit stays near its name rather than going to the roomiest corner; None if every
-    one meets something."""
+    one meets something. ``blocked`` is ``clearance``'s base and ``added``."""
     cx, cy = (around[0] + around[2]) / 2, (around[1] + around[3]) / 2
     reach = _union(parts)
     order = [UP, RIGHT, LEFT, DOWN, *DIAGONALS[2:], *DIAGONALS[:2]] if up_first else [DOWN, RIGHT, LEFT, UP, *DIAGONALS]
@@ -406,10 +452,12 @@ def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blo
             t = max(min(tx, ty), 0.0)
             cands.append((round(cx + dx * t, 1), round(cy + dy * t, 1)))
     ring = len(cands)
-    cands += anywhere[0]
-    pts = np.array(cands)
-    clear = _clear(pts, parts, blocked) & _clear(pts, *rings)
-    near = shapely.points(pts[:ring])
+    first = np.array(cands).reshape(-1, 2)
+    pts = np.vstack([first, clearance.grid])
+    clear = np.concatenate([
+        _clear(first, parts, blocked) & _clear(first, *rings), clearance.grid_clear(parts, rings[0], added),
+    ])
+    near = shapely.points(first)
     room = np.concatenate([
         np.where(shapely.contains(shape, near), shapely.distance(near, shape.boundary), -1.0), anywhere[1],
     ])
@@ -419,7 +467,9 @@ def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blo
         return prefer
     score = np.where(room >= EDGE, np.minimum(room, need) - NEAR_WEIGHT * far, -np.inf)
     best = int(np.argmax(score))
-    return cands[best] if np.isfinite(score[best]) else None
+    if not np.isfinite(score[best]):
+        return None
+    return cands[best] if best < ring else anywhere[0][best - ring]
 
 
 def _label_candidates(area: BaseGeometry, start: tuple[float, float],
@@ -564,8 +614,11 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
             shores = {loc: _shore_points(mg, pid, loc, (grid, near)) for loc in _free_coasts(prov, fixed)}
             # a name's point stays a little inside its province, off its border
             cands = cands[:1] + [q for q, r in zip(grid, near, strict=True) if r >= EDGE]
-            memo[pid] = {"cands": cands, "anywhere": (grid, near), "inner": main.buffer(1.0), "shores": shores}
+            memo[pid] = {"cands": cands, "anywhere": (grid, near), "inner": main.buffer(1.0), "shores": shores,
+                         "grid": np.array(grid).reshape(-1, 2), "cands_arr": np.array(cands).reshape(-1, 2)}
         cands, anywhere, inner, shores = (memo[pid][k] for k in ("cands", "anywhere", "inner", "shores"))
+        clearance = _Clearance(blocked, names_arr, memo[pid]["grid"])
+        taken = np.vstack([names_arr, marks_arr, rings_arr])
         chosen = None
         if pid in outside_first:
             chosen = _outside(mg, pid, starts[pid], blocked, names_arr, rings_arr, over, homes, anywhere, shores, later,
@@ -582,14 +635,16 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
                     mg.sea_names.add(pid)
                 fits = []
                 tries = CHOICES if mg.shapes[pid].area < CHOOSE_AREA else 1
-                for at in cands:
+                surely = _surely_hit(name_boxes(mg, pid, (0.0, 0.0)), memo[pid]["cands_arr"], taken)
+                for at, hit in zip(cands, surely, strict=True):
+                    if hit:
+                        continue
                     boxes = name_boxes(mg, pid, at)
                     if any(_hits(b, names_arr) or _hits(b, marks_arr) or _hits(b, rings_arr) for b in boxes):
                         continue
                     if strict and not all(inner.contains(shapely.box(*b)) for b in boxes[:1]):
                         continue
-                    found = _fit_beside(mg, pid, main, at, boxes, blocked, names_arr, over, homes, anywhere,
-                                        shores)
+                    found = _fit_beside(mg, pid, main, at, boxes, clearance, over, homes, anywhere, shores)
                     if found is not None:
                         fits.append((at, found))
                         if len(fits) >= tries:
@@ -649,9 +704,15 @@ def _room_taken(mg: MapGeometry, pid: str, at: tuple[float, float], pts: dict[st
             boxes += _shift(UNIT_PARTS, val)
     covers = shapely.union_all(shapely.box(*np.array(boxes).T))
     total = 0.0
+    x0, y0, x1, y1 = covers.bounds
     for other in later:
         shape = mg.shapes[other]
-        if mg.variant.provinces[other].type != "sea" and shape.intersects(covers):
+        if mg.variant.provinces[other].type == "sea":
+            continue
+        sx0, sy0, sx1, sy1 = shape.bounds
+        if sx1 < x0 or x1 < sx0 or sy1 < y0 or y1 < sy0:
+            continue  # (apart: their bounding boxes are)
+        if shape.intersects(covers):
             total += shapely.area(shapely.intersection(covers, shape)) / shape.area
     return round(total, 3)
 
@@ -804,36 +865,47 @@ def leader(mg: MapGeometry, pid: str, at: tuple[float, float]
 
 def _line_hits(line: tuple[tuple[float, float], tuple[float, float]], boxes: np.ndarray) -> bool:
     """Whether a leader line, with its stroke, meets any of ``boxes``."""
+    return bool(np.any(_line_hits_each(line, boxes)))
+
+
+def _line_hits_each(line: tuple[tuple[float, float], tuple[float, float]], boxes: np.ndarray) -> np.ndarray:
+    """For each of ``boxes``, whether a leader line, with its stroke, meets it."""
+    out = np.zeros(len(boxes), dtype=bool)
     if not len(boxes):
-        return False
+        return out
     stroke = shapely.LineString(line).buffer(LEADER_WIDTH / 2, cap_style="flat")
     x0, y0, x1, y1 = stroke.bounds
-    near = boxes[(boxes[:, 0] < x1) & (x0 < boxes[:, 2]) & (boxes[:, 1] < y1) & (y0 < boxes[:, 3])]
-    return bool(len(near)) and bool(np.any(shapely.intersects(stroke, shapely.box(*near.T))))
+    near = (boxes[:, 0] < x1) & (x0 < boxes[:, 2]) & (boxes[:, 1] < y1) & (y0 < boxes[:, 3])
+    if near.any():
+        out[near] = shapely.intersects(stroke, shapely.box(*boxes[near].T))
+    return out
 
 
 def _fit_beside(mg: MapGeometry, pid: str, main: BaseGeometry, at: tuple[float, float], boxes: list[Box],
-                blocked: np.ndarray, names: np.ndarray, over: dict[str, tuple[float, float]], homes: set[str],
+                clearance: _Clearance, over: dict[str, tuple[float, float]], homes: set[str],
                 anywhere: Anywhere, shores: dict[str, np.ndarray]) -> dict[str, tuple[float, float]] | None:
     """The unit point, centre dot and coast points of a province whose name is at ``at``, each clear of
-    the name, of one another and of everything ``blocked``; None if one does not fit."""
+    the name, of one another and of everything blocked (``clearance``); None if one does not fit."""
     prov = mg.variant.provinces[pid]
     around = _union(boxes)
     out: dict[str, tuple[float, float]] = {}
-    blocked = np.vstack([blocked, np.array(boxes)])
+    names = clearance.names
+    added = np.array(boxes).reshape(-1, 4)
+    blocked = np.vstack([clearance.base, added])
     if not holds_units(mg, pid):
         return {"unit": at}
     parts = spot_parts(mg, pid)
     unit = _beside(main, around, parts, UNIT_ROOM, blocked, prov.type == "sea", over.get("unit"), anywhere,
-                   (UNIT_RINGS, names))
+                   (UNIT_RINGS, names), clearance, added)
     if unit is None:
         return None
     out["unit"] = unit
-    blocked = np.vstack([blocked, np.array(spot_boxes(mg, pid, unit))])
+    added = np.vstack([added, np.array(spot_boxes(mg, pid, unit))])
+    blocked = np.vstack([clearance.base, added])
     if prov.centre:
         home = pid in homes
         sc = _beside(main, around, _dot_parts(home), DOT_ROOM, blocked, False, over.get("sc"), anywhere,
-                     (DOT_RINGS if pid in build_places(mg) else [], names))
+                     (DOT_RINGS if pid in build_places(mg) else [], names), clearance, added)
         if sc is None:
             return None
         out["sc"] = sc

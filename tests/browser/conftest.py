@@ -19,6 +19,7 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,27 +92,42 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site built by this run, its maps those of tests/drawn_maps.py (drawn once per run). The workers
     of a parallel run share it: the first to come builds it in their shared folder (tests/shared_folder.py) while
-    holding a lock, the others wait, then take it."""
+    holding a lock, the others wait, then take it.
+
+    The maps are drawn in a thread of their own while the build runs Pyodide under Node (a process of
+    its own) to compile the standard library and take the start-up snapshot, so the two take a core each;
+    a worker that waits for another's build draws the maps that worker has not started meanwhile
+    (`drawn_maps.draw_all`), which the build and the map tests need."""
     import adjutant_maps
     import drawn_maps
 
     import build
 
+    shared = shared_folder()
+    if shared is not None and (shared / "site" / "built").exists():
+        return shared / "site" / "dist"
+    boards = drawn_maps.boards()
+    drawing = threading.Thread(target=drawn_maps.draw_all, args=(boards,), name="drawing the maps")
+    drawing.start()
+
     def render(variant_id: str, shown: str | None = None) -> tuple[str, Any]:
+        drawing.join()
         return drawn_maps.drawn(variant_id) if shown is None else drawn_maps.draw(variant_id, shown)
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(adjutant_maps, "render_variant", render)
-        shared = shared_folder()
-        if shared is None:
-            return build.build(tmp_path_factory.mktemp("site") / "dist")
-        dist, done = shared / "site" / "dist", shared / "site" / "built"
-        with (shared / "site.lock").open("w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not done.exists():
-                build.build(dist)
-                done.touch()
-        return dist
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(adjutant_maps, "render_variant", render)
+            if shared is None:
+                return build.build(tmp_path_factory.mktemp("site") / "dist")
+            dist, done = shared / "site" / "dist", shared / "site" / "built"
+            with (shared / "site.lock").open("w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not done.exists():
+                    build.build(dist)
+                    done.touch()
+            return dist
+    finally:
+        drawing.join()
 
 
 @dataclass
