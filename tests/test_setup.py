@@ -16,7 +16,7 @@ from adjutant.game import Game
 from adjutant.gamefile import from_data
 from adjutant.phases import retreat_options
 from adjutant.randomgame import random_orders
-from adjutant.setup import Placed, read_setup_text, set_up, set_up_text, setup_text, start_of
+from adjutant.setup import Draft, Placed, read_setup_text, set_up, set_up_text, setup_text, start_of
 from adjutant.variant import available_variants
 
 VARIANTS = [vid for vid, _ in available_variants()]
@@ -273,3 +273,41 @@ def test_computer_players_play_a_set_up_game_and_its_link_keeps_both() -> None:
         game.add_order(order)
     game.adjudicate()
     assert dumps(decode_link(encode_link(game))) == dumps(game)
+
+
+def test_a_draft_changed_one_step_at_a_time_is_what_its_text_sets_up() -> None:
+    """The page's map sets a position up one change at a time (adjutant.setup.Draft): a change that would
+    bring a problem is refused with the engine's words, the rest is the notation's, read back the same."""
+    draft = Draft.empty("loeb9", "F1905M")
+    assert draft.place("norway", "A", "nwg") == "Norway: A Nwg: an army cannot stand at sea (Norwegian Sea)"
+    assert draft.place("norway", "F", "nwg") is None and draft.place("russia", "F", "stp/sc") is None
+    assert draft.place("russia", "F", "stp") is not None  # (no coast named)
+    assert draft.place("england", "A", "nwg") is not None and draft.unit_at("nwg") == Placed("norway", "F", "nwg")
+    assert draft.place("england", "F", "nwg") is None and draft.unit_at("nwg") == Placed("england", "F", "nwg")
+    assert draft.own("nwy", "norway") is None and draft.own("nwg", "norway") == "Norwegian Sea is not a supply centre"
+    assert draft.place_dislodged("norway", "F", "nwg", "nth") == (
+        "units are dislodged only in a retreat phase, not in Fall 1905 movement")
+    draft.phase = "F1905R"
+    assert draft.place_dislodged("norway", "F", "nwg", "lon") is not None  # (London does not touch it)
+    assert draft.place_dislodged("norway", "F", "nwg", "nth") is None and draft.problems() == []
+    draft.toggle_standoff("bar")
+    game = draft.game()
+    assert setup_text(game.position, game.variant) == draft.text()
+    again = Draft.read("loeb9", draft.text())
+    assert again.text() == draft.text() and again.position() == draft.position()
+    assert Draft.of(game.position, game.variant).text() == draft.text()
+    draft.remove("nwg")  # the dislodging unit gone: the position has a problem, named as set_up names it
+    with pytest.raises(SetupError) as refused:
+        draft.game()
+    assert list(refused.value.problems) == draft.problems() == [
+        "the dislodged Norwegian F nwg: no unit stands in Norwegian Sea, so none dislodged it"]
+
+
+def test_a_draft_read_from_text_keeps_a_problem_of_the_position_and_refuses_what_it_cannot_read() -> None:
+    draft = Draft.read("standard", '--phase F1905M --units "England: A Nth, F Lon"')
+    assert draft.problems() == ["England: A Nth: an army cannot stand at sea (North Sea)"]
+    assert list(draft.position().units) == ["lon"]  # (drawn without the unit that has a problem)
+    with pytest.raises(SetupError, match="'Xyz' is not a province"):
+        Draft.read("standard", '--phase F1905M --units "England: A Xyz"')
+    with pytest.raises(SetupError, match="not of 'standard'"):
+        Draft.read("standard", "adjutant setup loeb9 --phase F1905M")

@@ -566,6 +566,7 @@ class App:
         with inert(("main.table",) if self.session is not None else ()):
             svg = await js.window.adjutantShell.loadMap(variant.id)
         self.session = new_session
+        self.setup.on_show()
         self.group.on_show(new_session)
         self.computer.on_show(new_session)
         self.board = Board(svg, variant)
@@ -717,9 +718,9 @@ class App:
             _id("map").focus()
 
     def focus_after_action(self, was: str | None) -> None:
-        """After a key pressed on the map or on a choice: a coast to choose comes first; then a selected
-        unit's first highlighted place; else the unit just ordered (or let go)."""
-        coast = _v(document.querySelector("#click-order button[data-action^='coast-']"))
+        """After a key pressed on the map or on a choice: a coast to choose (or a set-up's choice) comes
+        first; then a selected unit's first highlighted place; else the unit just ordered (or let go)."""
+        coast = _v(document.querySelector("#click-order button[data-action^='coast-'], #setup-choice button"))
         if coast is not None:
             coast.focus()
         elif self.session is not None and self.session.selected:
@@ -830,6 +831,9 @@ class App:
     def act_on(self, location: str) -> None:
         session = self.session
         assert session is not None
+        if self.setup.draft is not None:
+            self.setup.click(location)
+            return
         order, coasts = session.click(location)
         self.coast_choices = coasts
         if order:
@@ -1616,6 +1620,9 @@ class App:
         session = self.session
         board = self.board
         if session is None or board is None:
+            return
+        if self.setup.draft is not None:  # the map shows the position being set up (py/adjutant_ui/setup.py)
+            self.setup.render()
             return
         game = session.game
         position = session.shown_position()
