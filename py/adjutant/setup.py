@@ -42,8 +42,9 @@ from .game import Game, Position
 from .kinds import UnitType
 from .orders import Unit, find_power
 from .phases import Dislodgement, Phase
-from .rulebook import rules_for
+from .rulebook import RULEBOOK, rules_for
 from .variant import Variant, load_variant, province_of
+from .variant_rules import VariantState
 
 #: the latest year a position may be set in (a game file reads phases of up to five digits)
 LAST_YEAR = 99_999
@@ -76,11 +77,13 @@ def set_up(
     dislodged: Iterable[Placed] = (),
     standoffs: Iterable[str] = (),
     seed: int | None = None,
+    settings: Mapping[str, str] | None = None,
 ) -> Game:
     """A game starting from the position given: ``units`` on the board, ``centres`` (province -> owner),
-    and in a retreat phase the ``dislodged`` units and the ``standoffs``. Raises :class:`SetupError`
-    naming every problem. ``seed`` draws a variant's hidden setup (Cluster's sites), as
-    :meth:`Game.new <adjutant.game.Game.new>` does.
+    and in a retreat phase the ``dislodged`` units and the ``standoffs``; ``settings``, the variant's own
+    (Cluster's ``strengths``, ``deferred``, ``knowledge`` and ``sites``, as the notation writes them).
+    Raises :class:`SetupError` naming every problem. ``seed`` draws a variant's hidden setup (Cluster's
+    sites, where ``settings`` give none), as :meth:`Game.new <adjutant.game.Game.new>` does.
 
     >>> g = set_up("standard", "W1901A", [Placed("russia", "F", "stp/sc")], {"stp": "russia", "mos": "russia"})
     >>> g.adjustments()
@@ -88,10 +91,22 @@ def set_up(
     """
     v = load_variant(variant) if isinstance(variant, str) else variant
     position, problems = _checked(v, phase, units, centres, dislodged, standoffs)
-    if problems:
-        raise SetupError(problems)
-    state = rules_for(v).start(v, seed)
+    state, more = _variant_state(v, position, rules_for(v).start(v, seed), settings or {})
+    if problems or more:
+        raise SetupError(problems + more)
     return Game(v, dataclasses.replace(position, variant_state=state))
+
+
+def _variant_state(
+    v: Variant, position: Position, state: VariantState | None, settings: Mapping[str, str]
+) -> tuple[VariantState | None, list[str]]:
+    """``state`` with the variant's own ``settings`` applied for ``position``, and their problems (a
+    setting the variant has not among them)."""
+    rules = rules_for(v)
+    problems = [f"--{key}: {v.name} has no such setting" for key in settings if key not in rules.setup_keys]
+    gone = {d.unit.province: d.unit for d in position.dislodged}
+    state, more = rules.set_up_state(v, state, position.phase, position.units, gone, settings)
+    return state, problems + more
 
 
 def _checked(
@@ -268,14 +283,19 @@ def set_up_text(
     dislodged: str = "",
     standoffs: str = "",
     seed: int | None = None,
+    settings: Mapping[str, str] | None = None,
 ) -> Game:
     """:func:`set_up` from the text notation (``units="England: F Nth, A Lon; France: A Par"``,
-    ``centres="England: lon, edi"``, ``dislodged="Germany: A Mun from Boh"``, ``standoffs="Boh"``);
-    raises :class:`SetupError` naming every problem, those of reading the text among them."""
+    ``centres="England: lon, edi"``, ``dislodged="Germany: A Mun from Boh"``, ``standoffs="Boh"``, and
+    the variant's own ``settings``); raises :class:`SetupError` naming every problem, those of reading the
+    text among them."""
     v = load_variant(variant) if isinstance(variant, str) else variant
+    for key, text in (settings or {}).items():
+        if len(text) > MAX_TEXT:
+            raise SetupError([f"--{key} is {len(text):,} characters long, more than any position needs"])
     placed, owners, gone, off, problems = _read_text(v, units, centres, dislodged, standoffs)
     try:
-        game = set_up(v, phase.strip(), placed, owners, gone, off, seed)
+        game = set_up(v, phase.strip(), placed, owners, gone, off, seed, settings)
     except SetupError as e:
         raise SetupError(problems + list(e.problems)) from None
     if problems:
@@ -374,7 +394,12 @@ def read_setup_text(variant: Variant | str, text: str, seed: int | None = None) 
     v = load_variant(variant) if isinstance(variant, str) else variant
     settings = _settings_for(v, text)
     return set_up_text(v, settings["phase"], settings.get("units", ""), settings.get("centres", ""),
-                       settings.get("dislodged", ""), settings.get("standoffs", ""), seed)
+                       settings.get("dislodged", ""), settings.get("standoffs", ""), seed, _own_settings(settings))
+
+
+def _own_settings(settings: Mapping[str, str]) -> dict[str, str]:
+    """The settings of a variant's own among ``settings`` (those beyond the notation's :data:`KEYS`)."""
+    return {k: t for k, t in settings.items() if k not in KEYS}
 
 
 def _settings_for(v: Variant, text: str) -> dict[str, str]:
@@ -388,7 +413,9 @@ def _settings_for(v: Variant, text: str) -> dict[str, str]:
     return settings
 
 
-_SETTING = re.compile(r"--(phase|units|centres|dislodged|standoffs)[ =]+(\"[^\"]*\"|'[^']*'|\S+)")
+#: every setting the notation knows: its own, and those of each variant's rules (Cluster's strengths …)
+ALL_KEYS = KEYS + tuple(k for rules in RULEBOOK for k in rules.setup_keys if k not in KEYS)
+_SETTING = re.compile(rf"--({'|'.join(ALL_KEYS)})[ =]+(\"[^\"]*\"|'[^']*'|\S+)")
 _VARIANT = re.compile(r"\badjutant\s+setup\s+([a-z0-9_]+)\b")
 
 
@@ -439,6 +466,8 @@ class Draft:
     centres: dict[str, str] = field(default_factory=dict)
     dislodged: list[Placed] = field(default_factory=list)
     standoffs: list[str] = field(default_factory=list)
+    #: the variant's own settings, as the notation writes them (Cluster's strengths, sites …), by key
+    settings: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, variant: Variant | str, phase: str | None = None) -> Draft:
@@ -457,6 +486,8 @@ class Draft:
             [Placed(d.unit.power, d.unit.type, d.unit.location, d.attacker_from)
              for d in sorted(p.dislodged, key=lambda d: d.unit.location)],
             sorted(p.contested),
+            rules_for(variant).setup_settings(variant, p.variant_state, p.units,
+                                              {d.unit.province: d.unit for d in p.dislodged}),
         )
 
     @classmethod
@@ -470,7 +501,7 @@ class Draft:
             settings.get("standoffs", ""))
         if problems:
             raise SetupError(problems)
-        return cls(v, settings["phase"].strip(), placed, owners, gone, off)
+        return cls(v, settings["phase"].strip(), placed, owners, gone, off, _own_settings(settings))
 
     def text(self) -> str:
         """The draft in the notation (:func:`read_setup_text` reads it)."""
@@ -496,10 +527,17 @@ class Draft:
             lines.append(f"--dislodged {_quoted(gone)}")
         if self.standoffs:
             lines.append(f"--standoffs {_quoted(', '.join(_label(c) for c in sorted(self.standoffs)))}")
+        rules = rules_for(variant)
+        extra = [k for k in self.settings if k not in rules.setup_keys]  # (named as problems; kept in the text)
+        lines += [f"--{key} {_quoted(self.settings[key])}" for key in (*rules.setup_keys, *extra)
+                  if self.settings.get(key)]
         return "\n".join(lines)
 
     def _check(self) -> tuple[Position, list[str]]:
-        return _checked(self.variant, self.phase, self.units, self.centres, self.dislodged, self.standoffs)
+        v = self.variant
+        position, problems = _checked(v, self.phase, self.units, self.centres, self.dislodged, self.standoffs)
+        state, more = _variant_state(v, position, rules_for(v).start(v, 0), self.settings)
+        return dataclasses.replace(position, variant_state=state), problems + more
 
     def problems(self) -> list[str]:
         """Every problem of the position, as :func:`set_up` names them (none: it can start)."""
@@ -511,7 +549,8 @@ class Draft:
 
     def game(self, seed: int | None = None) -> Game:
         """The game starting from the draft; raises :class:`SetupError` naming every problem."""
-        return set_up(self.variant, self.phase, self.units, self.centres, self.dislodged, self.standoffs, seed)
+        return set_up(self.variant, self.phase, self.units, self.centres, self.dislodged, self.standoffs, seed,
+                      self.settings)
 
     def unit_at(self, province: str) -> Placed | None:
         """The unit standing in ``province`` (the first, if the text gave two)."""
@@ -579,16 +618,19 @@ class Draft:
 
 
 def start_of(game: Game) -> Position | None:
-    """The position ``game`` was set up in, or None if it started at its variant's start."""
+    """The position ``game`` was set up in, or None if it started at its variant's start (a Cluster game's
+    first position with its sites alone, as drawn, is that start)."""
     first = game.position_at(0)
     v = game.variant
     units, centres = _variant_start(v)
+    own = rules_for(v).setup_settings(v, first.variant_state, first.units, {})
     if (
         first.phase == Phase(v.first_year, "spring", "movement")
         and first.units == units
         and first.centres == centres
         and not first.dislodged
         and not first.contested
+        and set(own) <= {"sites"}
     ):
         return None
     return first
@@ -606,7 +648,7 @@ def _variant_start(v: Variant) -> tuple[dict[str, Unit], dict[str, str]]:
 #: by variant id, the variant and its start's units and centres (a game file written asks each time)
 _STARTS: dict[str, tuple[Variant, dict[str, Unit], dict[str, str]]] = {}
 
-_START_KEYS = frozenset({"phase", "units", "centres", "dislodged", "contested"})
+_START_KEYS = frozenset({"phase", "units", "centres", "dislodged", "contested", "settings"})
 _UNIT_TEXT = re.compile(r"^([AF]) ([a-z0-9]{1,12}(?:/[a-z]{2})?)$")
 
 
@@ -639,10 +681,35 @@ def start_from_data(variant: Variant, data: Any, seed: int | None = None) -> Gam
             raise SetupError(["a dislodged unit of the starting position is not {power, unit, attacker_from}"])
         gone.append(Placed(d["power"][:40], *_unit_text(d["unit"]), d["attacker_from"][:40]
                            if d["attacker_from"] is not None else None))
+    own = data.get("settings", {})
+    if not (isinstance(own, dict) and len(own) <= len(ALL_KEYS)
+            and all(isinstance(k, str) and isinstance(t, str) and len(t) <= MAX_TEXT for k, t in own.items())):
+        raise SetupError(["the starting position's settings are not an object of texts"])
     standoffs = data.get("contested", [])
     if not (isinstance(standoffs, list) and len(standoffs) <= places and all(isinstance(c, str) for c in standoffs)):
         raise SetupError(["the starting position's stand-offs are not a list of provinces"])
-    return set_up(variant, phase, units, centres, gone, [c[:40] for c in standoffs], seed)
+    return set_up(variant, phase, units, centres, gone, [c[:40] for c in standoffs], seed, own)
+
+
+def start_data(game: Game, start: Position) -> dict[str, Any]:
+    """What the game file adds to the position data of ``start`` (``game``'s set-up position): the
+    variant's own settings of it (Cluster's sites among them: they were set up, not drawn from the seed
+    the game's own section keeps)."""
+    v = game.variant
+    own = rules_for(v).setup_settings(v, start.variant_state, start.units,
+                                      {d.unit.province: d.unit for d in start.dislodged})
+    return {"settings": own} if own else {}
+
+
+def restart(game: Game, data: Any, state: VariantState | None) -> VariantState | None:
+    """The state of a set-up ``game``'s start, from the game file's section (``state``: its id and sites)
+    and the starting position's settings in ``data`` (:func:`start_data`), as they were checked."""
+    own = data.get("settings", {}) if isinstance(data, dict) else {}
+    first = game.position_at(0)
+    made, problems = _variant_state(game.variant, first, state, own)
+    if problems:
+        raise SetupError(problems)
+    return made
 
 
 def _unit_text(text: Any) -> tuple[UnitType, str]:
@@ -678,6 +745,8 @@ __all__ = [
     "set_up",
     "set_up_text",
     "setup_text",
+    "restart",
+    "start_data",
     "start_from_data",
     "start_of",
 ]
