@@ -606,6 +606,15 @@ class Draft:
             self.centres[province] = power
         return None
 
+    def set_settings(self, settings: Mapping[str, str]) -> str | None:
+        """Take the variant's own ``settings`` in place of the draft's; returns the problem they would bring
+        (and they are not taken), else None."""
+        changed = dataclasses.replace(self, settings=dict(settings))
+        problem = self._refused(changed)
+        if problem is None:
+            self.settings = changed.settings
+        return problem
+
     def toggle_standoff(self, province: str) -> None:
         """Mark a stand-off in ``province``, or take it away."""
         if province in self.standoffs:

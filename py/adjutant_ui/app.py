@@ -1310,11 +1310,12 @@ class App:
             entry.autocomplete = "off"
             entry.spellcheck = False
             entry.dataset.part = part
-            entry.value = self.passphrases.get(part, "") if purpose not in ("new", "group") else ""
+            entry.value = self.passphrases.get(part, "") if purpose not in ("new", "group", "setup") else ""
             fields.append(label, self._rated(entry))
         _id("passphrase-errors").replaceChildren()
-        _id("passphrase-ok").textContent = "Start the game" if purpose in ("new", "group") else "Use these passphrases"
-        if purpose in ("new", "group"):
+        starts = purpose in ("new", "group", "setup")  # ("setup": a position set up, py/adjutant_ui/setup.py)
+        _id("passphrase-ok").textContent = "Start the game" if starts else "Use these passphrases"
+        if starts:
             choosing()
         _id("passphrase-dialog").showModal()
 
@@ -1389,10 +1390,11 @@ class App:
         waiting = "Making the keys from the passphrases…"
         self.message(waiting, "info")
         try:
-            if purpose == "new":
+            if purpose in ("new", "setup"):
                 # The new game is shown at once and takes orders while its keys are made (PBKDF2, seconds
                 # on a phone): each change is sealed into the link once they are ready (reseal waits).
-                game = cluster_views.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
+                seed = int(js.window.adjutantSeal.randomSeed())
+                game = self.setup.take_game() if purpose == "setup" else cluster_views.new_game(seed, variant_id)
                 self.replacing()
                 await self.show(Session(game), role=GM, passphrases=phrases)
                 self.keys_task = asyncio.ensure_future(self._add_keys(phrases))

@@ -16,11 +16,13 @@ hand as it is."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 import js
 from adjutant import AdjutantError, Game, load_variant
 from adjutant.casetext import case_text
+from adjutant.cluster_rules import Aura, ClusterState, cluster_state, setup_settings
 from adjutant.errors import SetupError
 from adjutant.kinds import UnitType
 from adjutant.phases import Phase
@@ -38,8 +40,10 @@ if TYPE_CHECKING:
 #: the phases offered (season letter, kind letter) and their names
 PHASES = (("S", "M", "Spring movement"), ("S", "R", "Spring retreats"), ("F", "M", "Fall movement"),
           ("F", "R", "Fall retreats"), ("W", "A", "Winter adjustments"))
-#: what a tap on the map does, by the value of #setup-tool
-TOOLS = ("unit", "centre", "dislodged", "standoff")
+#: what a tap on the map does, by the value of #setup-tool (the last two: Cluster's, the game master's)
+TOOLS = ("unit", "centre", "dislodged", "standoff", "strength", "site")
+#: a unit's strength after a tap on it with the strength tool (Cluster, rule 1): one, then 3, then 2 times
+NEXT_STRENGTHS = {1: (3, 2, 1), 3: (2, 1), 2: (1,)}
 #: the classes that make a province one of the set-up's map stops (web/app.css: not lit up as a target)
 STOP = ("adj-target", "adj-quiet")
 
@@ -66,6 +70,8 @@ class SetupPanel:
         self.stops: dict[str, str] = {}
         #: the variant the power list was filled for
         self.powers_of = ""
+        #: a game with secrets set up, waiting for its passphrases (App._use_passphrases takes it)
+        self.pending: Game | None = None
 
     def wire(self) -> None:
         app = self.app
@@ -94,7 +100,9 @@ class SetupPanel:
         except AdjutantError as e:
             self.app.message(str(e))
             return
-        asyncio.ensure_future(self._enter(Draft.of(Game.new(variant, seed=0).position, variant), focus=True))
+        draft = Draft.of(Game.new(variant, seed=0).position, variant)
+        draft.settings.pop("sites", None)  # (those of seed 0, which anyone can draw: the game draws its own)
+        asyncio.ensure_future(self._enter(draft, focus=True))
 
     def on_from_here(self, event: Any = None) -> None:
         """Fill the position from the phase shown, to change and start from."""
@@ -106,8 +114,12 @@ class SetupPanel:
         _el("setup-text").focus()
 
     async def _enter(self, draft: Draft, focus: bool = False) -> None:
-        """Set ``draft`` up on the map (its variant's map, loaded if the map shows another)."""
+        """Set ``draft`` up on the map (its variant's map, loaded if the map shows another). A game with
+        secrets is set up in the game master's view only."""
         app = self.app
+        if sealed.variant_has_secrets(draft.variant) and app.role not in ("", sealed.GM):
+            app.message(f"Only the game master sets up a game of {draft.variant.name} (it keeps secrets).", "info")
+            return
         if app.session is not None:
             app.session.clear_selection()
         await self._map_of(draft.variant)
@@ -118,6 +130,11 @@ class SetupPanel:
         _el("orders-panel").inert = True
         js.document.documentElement.dataset.settingUp = draft.variant.id
         self._fill_powers(draft.variant)
+        secret = sealed.variant_has_secrets(draft.variant)
+        for option in _el("setup-tool").options:
+            if str(option.value) in TOOLS[4:]:
+                option.hidden = option.disabled = not secret
+        _el("setup-tool").value = "unit"
         self._note(self._tool_hint())
         app.map_focus = None
         app.render()
@@ -163,7 +180,12 @@ class SetupPanel:
         if draft is None or board is None:
             return
         position = draft.position()
-        board.draw(position, [], None, [], set())
+        state = cluster_state(position.variant_state)
+        if state is None:
+            board.draw(position, [], None, [], set())
+        else:  # the game master's view: every strength, and the sites set up (none drawn yet: the seed is secret)
+            strengths = {p: str(level) for p, level in state.strengths().items()}
+            board.draw(position, [], None, [], set(), self._sites(draft), strengths)
         self._stops(board, draft)
         app.rove()
         for name in ("hist-first", "hist-prev", "hist-next", "hist-last"):
@@ -220,7 +242,27 @@ class SetupPanel:
         if v.provinces[prov].centre:
             owner = draft.centres.get(prov)
             parts.append(f"centre of {v.powers[owner].name}" if owner in v.powers else "centre, no owner")
+        if draft.settings:
+            state = cluster_state(draft.position().variant_state)
+            level = state.strengths().get(prov) if state is not None else None
+            if level:
+                parts.append(f"{level} times")
+            site = SetupPanel._sites(draft).get(prov)
+            if site:
+                parts.append(f"site of level {site}")
         return ", ".join(parts)
+
+    @staticmethod
+    def _sites(draft: Draft) -> dict[str, int]:
+        """The Sites of the Ancients set up by hand (none: they are drawn, secretly, when the game starts)."""
+        sites: dict[str, int] = {}
+        for group in draft.settings.get("sites", "").split(";"):
+            level, _, places = group.partition(":")
+            for place in places.split(","):
+                prov = draft.variant.lookup(place.strip()) if place.strip() else None
+                if prov is not None and level.strip().isdigit():
+                    sites[prov] = int(level)
+        return sites
 
     def click(self, location: str) -> None:
         """A tap, a click or Enter on ``location`` while setting up: what the tools say."""
@@ -245,6 +287,9 @@ class SetupPanel:
             given = None if owner == power else power
             problem = draft.own(province, given)
             self._changed(problem or (f"{name}: {v.powers[given].name}'s centre" if given else f"{name}: no owner"))
+            return
+        if tool in ("strength", "site"):
+            self._cluster_click(draft, tool, province)
             return
         if tool == "standoff":
             draft.toggle_standoff(province)
@@ -271,6 +316,58 @@ class SetupPanel:
             return
         problem = draft.place(power, unit_type, location)
         self._changed(problem or f"{_unit_name(v, power, unit_type, location)} put in {name}")
+
+    def _cluster_click(self, draft: Draft, tool: str, province: str) -> None:
+        """Cluster, the game master's: a unit's strength (one, 3, 2 times: rule 1 checked), or the level
+        of the Site of the Ancients in the province (none, 1, 2, 3)."""
+        v = draft.variant
+        position = draft.position()
+        state = cluster_state(position.variant_state)
+        name = v.provinces[province].name
+        if state is None:
+            return
+        if tool == "site":
+            sites = self._sites(draft)
+            level = sites.pop(province, 0) + 1
+            if level <= 3:
+                sites[province] = level
+            text = "; ".join(f"{n}: {', '.join(sorted(p for p, lv in sites.items() if lv == n))}"
+                             for n in (1, 2, 3) if n in sites.values())
+            problem = draft.set_settings({**draft.settings, "sites": text} if text else
+                                         {k: t for k, t in draft.settings.items() if k != "sites"})
+            self._changed(problem or (f"a site of level {level} in {name}" if level <= 3 else f"no site in {name}"))
+            return
+        gone = {d.unit.province: d.unit for d in position.dislodged}
+        unit = gone.get(province) or position.units.get(province)
+        if unit is None:
+            self._note(f"No unit stands in {name}: put one there first, then give it its strength.")
+            return
+        auras = state.retreating if province in gone else state.auras
+        now = auras.get(province, Aura(1)).level
+        refused = None
+        for level in NEXT_STRENGTHS.get(now, (1,)):
+            changed = dict(auras)
+            if level == 1:
+                changed.pop(province, None)
+            else:
+                changed[province] = Aura(level)
+            made = replace_auras(state, changed, province in gone)
+            own = setup_settings(v, made, position.units, gone)
+            kept = {k: t for k, t in draft.settings.items() if k not in ("strengths", "deferred", "knowledge")}
+            problem = draft.set_settings({**kept, **{k: t for k, t in own.items() if k != "sites"}})
+            if problem is None and (level != now or refused is None):
+                self._changed(f"{_unit_name(v, unit.power, unit.type, unit.location)} in {name}: "
+                              + ("one strength" if level == 1 else f"{level} times"))
+                return
+            refused = refused or problem
+        self._changed(refused or "")
+
+    def take_game(self) -> Game:
+        """The game with secrets set up, once its passphrases are given (App._use_passphrases)."""
+        game, self.pending = self.pending, None
+        if game is None:
+            raise AdjutantError("the position set up is gone: set it up again")
+        return game
 
     def _ask_attacker(self, location: str) -> None:
         """A dislodged unit at ``location``: where did its attacker come from?"""
@@ -338,6 +435,10 @@ class SetupPanel:
             "dislodged": "First put the unit that dislodged it; then a tap here puts the power's dislodged unit "
                          "and asks where the attack came from.",
             "standoff": "A tap marks a stand-off (no retreat goes there); a second tap takes it away.",
+            "strength": "A tap on a unit makes it 3 times, then 2 times, then one again (rule 1: each power one "
+                        "of each).",
+            "site": "A tap sets the province's Site of the Ancients: level 1, 2, 3, then none. Sites set by hand "
+                    "replace those the game would draw.",
         }.get(str(_el("setup-tool").value), "")
 
     def _fill_powers(self, variant: Variant) -> None:
@@ -417,10 +518,11 @@ class SetupPanel:
         text = str(_el("setup-text").value)
         try:
             variant = load_variant(read_settings(text).get("variant") or self._variant_id())
-            if sealed.variant_has_secrets(variant):
-                raise SetupError([f"{variant.name} keeps secrets: set its position up with adjutant setup on the "
-                                  "command line, and open the file"])
-            game = read_setup_text(variant, text)
+            secret = sealed.variant_has_secrets(variant)
+            if secret and self.app.role not in ("", sealed.GM):
+                raise SetupError([f"Only the game master sets up a game of {variant.name} (it keeps secrets)."])
+            seed = int(js.window.adjutantSeal.randomSeed()) if secret else None
+            game = read_setup_text(variant, text, seed)
         except SetupError as e:
             self._problems(list(e.problems))
             return
@@ -430,6 +532,10 @@ class SetupPanel:
         if not self.app.may_replace():
             return
         self._problems([])
+        if secret:  # sealed as a new game of its variant: its passphrases first, as New game asks them
+            self.pending = game
+            self.app.open_passphrases("setup", variant.id)
+            return
         asyncio.ensure_future(self._start(Session(game)))
 
     async def _start(self, session: Session) -> None:
@@ -482,3 +588,8 @@ def _unit_name(v: Variant, power: str, unit_type: str, location: str) -> str:
     who = v.powers[power].adjective if power in v.powers else power
     coast = v.province_name(location)[len(v.provinces[province_of(location)].name):]
     return f"{who} {'fleet' if unit_type == 'F' else 'army'}{coast}"
+
+
+def replace_auras(state: ClusterState, auras: dict[str, Aura], retreating: bool) -> ClusterState:
+    """``state`` with the multiples on the board (or, ``retreating``, the dislodged ones) ``auras``."""
+    return dataclasses.replace(state, retreating=auras) if retreating else dataclasses.replace(state, auras=auras)

@@ -248,3 +248,39 @@ def test_the_text_and_the_map_are_two_views_and_problems_leave_the_game_in_hand(
     page.wait_for_function("() => !document.documentElement.dataset.settingUp", timeout=10_000)
     assert page.evaluate("location.hash") == before and phase(page) == "S1901M"
     assert len(units(page)) == len(Game.new("loeb9").units)
+
+
+def test_a_game_master_sets_up_a_cluster_position_with_strengths_and_a_site(new_context: Any, site: Site) -> None:
+    """Cluster, the game master's view: a click gives a unit its strength (rule 1 checked), another sets a
+    Site of the Ancients; the game starts sealed, as a new Cluster game does, with them."""
+    context, recorder = new_context(viewport={"width": 1280, "height": 900})
+    page = open_app(context, site.url)
+    page.evaluate(
+        """() => { const select = document.getElementById('variant-select');
+          if (![...select.options].some(o => o.value === 'cluster')) select.add(new Option('Cluster', 'cluster')); }"""
+    )
+    page.select_option("#variant-select", "cluster")
+    page.click("#setup-new")
+    page.wait_for_function("() => document.documentElement.dataset.settingUp === 'cluster'", timeout=10_000)
+    assert "--sites" not in page.locator("#setup-text").input_value()  # (the game draws its own, in secret)
+    page.select_option("#setup-tool", "strength")
+    for province in ("par", "par", "bre"):  # Paris 3 times, then 2; Brest 3
+        page.click(f'#map .adj-unit[data-location="{province}"]')
+    page.click('#map .adj-unit[data-location="mar"]')  # France has both already: rule 1 says no
+    assert "France has two 3 times units" in page.locator("#setup-note").text_content()
+    page.select_option("#setup-tool", "site")
+    page.click('#map [id="bur"]', force=True)
+    text = page.locator("#setup-text").input_value()
+    assert '--strengths "France: 3 Bre, 2 Par"' in text and '--sites "1: bur"' in text
+    assert sorted(page.eval_on_selector_all("#map .adj-strength", "els => els.map(e => e.textContent)")) == ["2", "3"]
+    assert page.locator("#map .adj-site.level-1").count() == 1
+    assert "Paris, French army, centre of France, 2 times" == page.get_attribute('#map [id="par"]', "aria-label")
+    page.click("#setup-start-map")
+    page.wait_for_selector("#passphrase-dialog[open]", timeout=5_000)
+    page.click("#passphrase-generate")
+    page.click("#passphrase-ok")
+    page.wait_for_function("() => location.hash.startsWith('#cluster.s=') && "
+                           "!document.documentElement.dataset.settingUp", timeout=30_000)
+    assert sorted(page.eval_on_selector_all("#map .adj-strength", "els => els.map(e => e.textContent)")) == ["2", "3"]
+    assert page.locator("#map .adj-site.level-1").count() == 1
+    assert not recorder.foreign_requests(site)
