@@ -274,7 +274,7 @@ def test_a_game_master_sets_up_a_cluster_position_with_strengths_and_a_site(new_
     assert '--strengths "France: 3 Bre, 2 Par"' in text and '--sites "1: bur"' in text
     assert sorted(page.eval_on_selector_all("#map .adj-strength", "els => els.map(e => e.textContent)")) == ["2", "3"]
     assert page.locator("#map .adj-site.level-1").count() == 1
-    assert "Paris, French army, centre of France, 2 times" == page.get_attribute('#map [id="par"]', "aria-label")
+    assert page.get_attribute('#map [id="par"]', "aria-label") == "Paris, French army, centre of France, 2 times"
     page.click("#setup-start-map")
     page.wait_for_selector("#passphrase-dialog[open]", timeout=5_000)
     page.click("#passphrase-generate")
