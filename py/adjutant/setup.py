@@ -97,6 +97,18 @@ def set_up(
     return Game(v, dataclasses.replace(position, variant_state=state))
 
 
+def _drawn_state(v: Variant) -> VariantState | None:
+    """The variant's state of a new game drawn with seed 0 (kept: a draft is checked at every change)."""
+    made = _DRAWN.get(v.id)
+    if made is None or made[0] is not v:
+        made = _DRAWN[v.id] = (v, rules_for(v).start(v, 0))
+    return made[1]
+
+
+#: by variant id, the variant and its state drawn with seed 0
+_DRAWN: dict[str, tuple[Variant, VariantState | None]] = {}
+
+
 def _variant_state(
     v: Variant, position: Position, state: VariantState | None, settings: Mapping[str, str]
 ) -> tuple[VariantState | None, list[str]]:
@@ -533,19 +545,21 @@ class Draft:
                   if self.settings.get(key)]
         return "\n".join(lines)
 
-    def _check(self) -> tuple[Position, list[str]]:
+    def checked(self) -> tuple[Position, list[str]]:
+        """:meth:`position` and :meth:`problems` at once (the page draws one and lists the other)."""
         v = self.variant
         position, problems = _checked(v, self.phase, self.units, self.centres, self.dislodged, self.standoffs)
-        state, more = _variant_state(v, position, rules_for(v).start(v, 0), self.settings)
+        state, more = _variant_state(v, position, _drawn_state(v), self.settings)
         return dataclasses.replace(position, variant_state=state), problems + more
 
     def problems(self) -> list[str]:
         """Every problem of the position, as :func:`set_up` names them (none: it can start)."""
-        return self._check()[1]
+        return self.checked()[1]
 
     def position(self) -> Position:
-        """The position as far as it has no problem (what a unit with a problem is left out of), to draw."""
-        return self._check()[0]
+        """The position as far as it has no problem (what a unit with a problem is left out of), to draw;
+        its variant state (Cluster's) has the sites given, else those of seed 0 (a game draws its own)."""
+        return self.checked()[0]
 
     def game(self, seed: int | None = None) -> Game:
         """The game starting from the draft; raises :class:`SetupError` naming every problem."""

@@ -113,7 +113,7 @@ class SetupPanel:
         asyncio.ensure_future(self._enter(Draft.of(game.position_at(session.view), game.variant)))
         _el("setup-text").focus()
 
-    async def _enter(self, draft: Draft, focus: bool = False) -> None:
+    async def _enter(self, draft: Draft, focus: bool = False, write: bool = True) -> None:
         """Set ``draft`` up on the map (its variant's map, loaded if the map shows another). A game with
         secrets is set up in the game master's view only."""
         app = self.app
@@ -125,7 +125,8 @@ class SetupPanel:
         await self._map_of(draft.variant)
         self.draft = draft
         self.unreadable = False
-        self._write_text()
+        if write:
+            self._write_text()
         _el("setup-tools").hidden = False
         _el("orders-panel").inert = True
         js.document.documentElement.dataset.settingUp = draft.variant.id
@@ -179,19 +180,20 @@ class SetupPanel:
         app, draft, board = self.app, self.draft, self.app.board
         if draft is None or board is None:
             return
-        position = draft.position()
+        position, problems = draft.checked()
         state = cluster_state(position.variant_state)
+        strengths = {p: str(level) for p, level in state.strengths().items()} if state is not None else {}
+        sites = self._sites(draft)
         if state is None:
             board.draw(position, [], None, [], set())
         else:  # the game master's view: every strength, and the sites set up (none drawn yet: the seed is secret)
-            strengths = {p: str(level) for p, level in state.strengths().items()}
-            board.draw(position, [], None, [], set(), self._sites(draft), strengths)
-        self._stops(board, draft)
+            board.draw(position, [], None, [], set(), sites, strengths)
+        self._stops(board, draft, strengths, sites)
         app.rove()
         for name in ("hist-first", "hist-prev", "hist-next", "hist-last"):
             _el(name).disabled = True
         _el("phase-label").textContent = f"Setting up: {position.phase.title}"
-        problems = draft.problems() if not self.unreadable else []
+        problems = problems if not self.unreadable else []
         if self.unreadable:
             status = "The text has problems (listed under Set up a position): correct them there."
         elif problems:
@@ -202,12 +204,12 @@ class SetupPanel:
         _el("setup-status").textContent = status
         _el("setup-start-map").disabled = bool(problems) or self.unreadable
 
-    def _stops(self, board: Board, draft: Draft) -> None:
+    def _stops(self, board: Board, draft: Draft, strengths: dict[str, str], sites: dict[str, int]) -> None:
         svg = board.svg
         for prov, p in draft.variant.provinces.items():
             if p.type == "impassable":
                 continue
-            label = self._label(draft, prov)
+            label = self._label(draft, prov, strengths, sites)
             if self.stops.get(prov) == label:
                 continue
             element = _v(svg.querySelector(f'[id="{prov}"]'))
@@ -232,8 +234,9 @@ class SetupPanel:
         self.stops = {}
 
     @staticmethod
-    def _label(draft: Draft, prov: str) -> str:
-        """A province's accessible name while setting up: its name, what stands there, who owns it."""
+    def _label(draft: Draft, prov: str, strengths: dict[str, str], sites: dict[str, int]) -> str:
+        """A province's accessible name while setting up: its name, what stands there, who owns it (and in
+        Cluster, the game master's, the unit's strength and the site)."""
         v = draft.variant
         parts = [v.provinces[prov].name]
         for unit, how in ((draft.unit_at(prov), ""), (draft.dislodged_at(prov), "dislodged ")):
@@ -242,14 +245,10 @@ class SetupPanel:
         if v.provinces[prov].centre:
             owner = draft.centres.get(prov)
             parts.append(f"centre of {v.powers[owner].name}" if owner in v.powers else "centre, no owner")
-        if draft.settings:
-            state = cluster_state(draft.position().variant_state)
-            level = state.strengths().get(prov) if state is not None else None
-            if level:
-                parts.append(f"{level} times")
-            site = SetupPanel._sites(draft).get(prov)
-            if site:
-                parts.append(f"site of level {site}")
+        if prov in strengths:
+            parts.append(f"{strengths[prov]} times")
+        if prov in sites:
+            parts.append(f"site of level {sites[prov]}")
         return ", ".join(parts)
 
     @staticmethod
@@ -506,9 +505,9 @@ class SetupPanel:
         self.app.render()
 
     async def _enter_typed(self, draft: Draft) -> None:
-        text = str(_el("setup-text").value)
-        await self._enter(draft)
-        _el("setup-text").value = text  # (as typed: the map is the other view, not a rewriting)
+        await self._enter(draft, write=False)  # (the text stays as typed: the map is the other view)
+        if self.draft is not None and self.draft.variant.id == draft.variant.id:
+            self.on_text()  # what was typed while the map loaded
 
     def _variant_id(self) -> str:
         return self.draft.variant.id if self.draft is not None else str(_el("variant-select").value)

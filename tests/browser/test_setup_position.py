@@ -24,6 +24,9 @@ PLACED = [("norway", "F", "nwg"), ("norway", "A", "nwy"), ("norway", "F", "bar")
           ("england", "A", "edi"), ("russia", "A", "stp"), ("russia", "F", "bot")]
 OWNED = [("norway", "nwy"), ("norway", "swe"), ("england", "edi"), ("england", "lon"), ("russia", "stp")]
 SETTING_UP = "() => document.documentElement.dataset.settingUp === 'loeb9'"
+#: the game set up is shown: the map no longer the set-up's, the phase label the game's
+STARTED = """() => !document.documentElement.dataset.settingUp
+  && !document.getElementById('phase-label').textContent.startsWith('Setting up')"""
 
 
 def _engine_board() -> tuple[list[str], list[str]]:
@@ -58,8 +61,8 @@ def _text_position(page: Any) -> str:
 
 def _play_and_check(page: Any, tap: bool) -> None:
     """Start the game set up, give the orders, adjudicate: the board is the engine's, and so is the case."""
-    page.wait_for_function(f"() => document.documentElement.dataset.phase === '{PHASE}' && "
-                           "!document.documentElement.dataset.settingUp", timeout=10_000)
+    page.wait_for_function(STARTED, timeout=10_000)
+    assert phase(page) == PHASE
     assert len(units(page)) == 7
     enter_text(page, ORDERS)
     adjudicate(page, tap=tap)
@@ -214,9 +217,8 @@ def test_the_keyboard_sets_up_the_same_position_on_a_desktop(new_context: Any, s
     assert "adjutant setup loeb9" in page.locator("#setup-text").input_value()
     page.focus("#setup-start")
     page.keyboard.press("Enter")
-    page.wait_for_function("() => !document.documentElement.dataset.settingUp && "
-                           "document.getElementById('hist-prev').disabled", timeout=10_000)
-    assert units(page) == after
+    page.wait_for_function(STARTED, timeout=10_000)
+    assert units(page) == after and page.locator("#hist-prev").is_disabled()
 
 
 def test_the_text_and_the_map_are_two_views_and_problems_leave_the_game_in_hand(new_context: Any, site: Site) -> None:
