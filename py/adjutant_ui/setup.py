@@ -8,7 +8,9 @@ keyboard stops: every province, reached as the order entry's are, by Tab and the
 tools under the map say: put a unit there or take it away, give a centre to a power, put a dislodged unit
 there (with where its attacker came from), mark a stand-off. A change that would bring a problem (an army
 at sea) is refused with the engine's words for it; the problems the position has are listed, as the
-typed text's are. The game in hand is left as it is until "Start this game".
+typed text's are. The game in hand is left as it is until "Start this game". A game with secrets
+(Cluster) is set up as its game master sees it, with two more tools (a unit's strength, rule 1 checked; a
+Site of the Ancients), and starts sealed once its passphrases are given, as a new one does.
 
 What the player types is data: problems are listed as text, and a position refused leaves the game in
 hand as it is."""
@@ -110,16 +112,15 @@ class SetupPanel:
         if session is None:
             return
         game = session.game
+        if sealed.has_secrets(game) and self.app.role != sealed.GM:  # (a view without the game master's secrets)
+            self.app.message(f"Only the game master sets up a position of this {game.variant.name} game.", "info")
+            return
         asyncio.ensure_future(self._enter(Draft.of(game.position_at(session.view), game.variant)))
         _el("setup-text").focus()
 
     async def _enter(self, draft: Draft, focus: bool = False, write: bool = True) -> None:
-        """Set ``draft`` up on the map (its variant's map, loaded if the map shows another). A game with
-        secrets is set up in the game master's view only."""
+        """Set ``draft`` up on the map (its variant's map, loaded if the map shows another)."""
         app = self.app
-        if sealed.variant_has_secrets(draft.variant) and app.role not in ("", sealed.GM):
-            app.message(f"Only the game master sets up a game of {draft.variant.name} (it keeps secrets).", "info")
-            return
         if app.session is not None:
             app.session.clear_selection()
         await self._map_of(draft.variant)
@@ -518,8 +519,6 @@ class SetupPanel:
         try:
             variant = load_variant(read_settings(text).get("variant") or self._variant_id())
             secret = sealed.variant_has_secrets(variant)
-            if secret and self.app.role not in ("", sealed.GM):
-                raise SetupError([f"Only the game master sets up a game of {variant.name} (it keeps secrets)."])
             seed = int(js.window.adjutantSeal.randomSeed()) if secret else None
             game = read_setup_text(variant, text, seed)
         except SetupError as e:
