@@ -171,12 +171,13 @@ def main(argv: list[str] | None = None) -> int:
                    help='a retreat phase: the dislodged units and where the attack came from, like '
                         '"Germany: A Mun from Boh; Italy: A Tun by convoy"')
     p.add_argument("--standoffs", default="", help='a retreat phase: the provinces of a stand-off, like "Boh, Sil"')
-    for key, example in (("strengths", '"France: 3 Par, 2 Bre; England: 3 Lon revealed"'),
-                         ("deferred", '"England: 2" (a level left to a later build)'),
-                         ("knowledge", '"France: transfer, mattermission"'),
-                         ("sites", '"1: Nwy, Wes; 2: Mun; 3: Nao" (none: drawn as in a new game)')):
-        p.add_argument(f"--{key}", default="", help=f"Cluster: the units' {key}, like {example}"
-                       if key == "strengths" else f"Cluster: {key}, like {example}")
+    for key, what in (
+        ("strengths", 'the multiple units, like "France: 3 Par, 2 Bre; England: 3 Lon revealed" (rule 1)'),
+        ("deferred", 'the levels left to a later build, like "England: 2"'),
+        ("knowledge", 'what each power knows, like "France: transfer, mattermission"'),
+        ("sites", 'the Sites of the Ancients by level, like "1: Nwy, Wes; 2: Mun; 3: Nao" (none: drawn)'),
+    ):
+        p.add_argument(f"--{key}", default="", help=f"Cluster: {what}")
     p = sub.add_parser("orders", help="add orders (any power) from a text file, or - for standard input")
     p.add_argument("game")
     p.add_argument("file")
