@@ -1,7 +1,7 @@
 """What one action on the page costs in Python as a game grows: order entry, adjudication, opening a link.
 
     .venv/bin/python benchmarks/page_actions.py [--years 1,10,30,100] [--repeat 5] [--py FOLDER] [--cpu]
-    .venv/bin/python benchmarks/page_actions.py --page [--years ...] [--repeat 3] [--site FOLDER]
+    .venv/bin/python benchmarks/page_actions.py --page [--years 1,100] [--repeat 3] [--site FOLDER]
     .venv/bin/python benchmarks/page_actions.py --pyodide [--years ...] [--repeat 3] [--py FOLDER]
 
 Plays a seeded game of random legal orders of Cline 9-Man V for each number of game years (in CPython),
@@ -35,10 +35,14 @@ the page leaves for the next idle moment, when that came before the reading): th
 which the wall clock on a loaded machine hides under the waits for a core. --site serves a site built
 beforehand (`build.py --out FOLDER`, e.g. from another checkout, to compare) instead of building this
 one.
-Targets (issue 21): order entry and adjudication within 50 ms at 100 game years (click to next
-frame, in the settled page); a 100-year link's position visible within 1 s of Python being ready.
-Figures in docs/performance-startup.md; those of the clicks in the page in docs/performance.md ("Page
-actions: click to next frame").
+--page prints the machine (processor, cores, memory, system, browser) and the load averages before, after
+each game length and at the end, and for each figure the median of the repeats and their range (min-max),
+then every single timing. On a machine shared with other work compare runs taken under similar load, or
+the CPU columns.
+Targets (issue 41, quiet machine): order entry, adjudication and the next adjudication within 50 ms
+(click to next frame, median) at 1 and at 100 game years, within 100 ms with one other core-bound process
+running; a 100-year link's position visible within 1 s of Python starting. Figures in docs/performance.md
+("Page actions: click to next frame").
 """
 
 from __future__ import annotations
@@ -137,13 +141,15 @@ def in_page(games: list[tuple[int, Any]], repeat: int, site: Path | None = None)
     from adjutant.orders import Hold, format_order, order_power
     from adjutant.randomgame import random_orders
     from chromium import CHROMIUM, CHROMIUM_FLAGS
+    from machine import load, machine, spread
 
     import build
 
-    print(f"In the page (headless Chromium), ms, median of {repeat}; load average {os.getloadavg()[0]:.1f}")
-    columns = ("link opening", "order entry", "adjudication", "entry CPU", "adjud. CPU", "next adjud.", "next CPU")
+    print(f"machine: {machine(CHROMIUM)}")
+    print(f"load average (1, 5, 15 min) before: {load()}")
+    print(f"In the page (headless Chromium), ms: median of {repeat} repeats (range)")
+    columns = ("link opening", "order entry", "adjudication", "next adjud.", "entry CPU", "adjud. CPU", "next CPU")
     first_columns = ("1st visit entry", "1st vis. adjud.", "settled after")
-    print(f"{'years':>5} {'link chars':>11}" + "".join(f"{name:>14}" for name in columns + first_columns))
     with tempfile.TemporaryDirectory() as folder:
         dist = site or build.build(Path(folder) / "dist")
         with build.serving(dist) as base, sync_playwright() as playwright:
@@ -229,13 +235,13 @@ def in_page(games: list[tuple[int, Any]], repeat: int, site: Path | None = None)
                     _, entries, adjudicated, *_ = clicks(link, game, years, False)
                     first_entry += entries
                     first_adjudication.append(adjudicated)
-                measured = (opening, entry, adjudication, entry_cpu, adjudication_cpu, following, following_cpu)
+                measured = (opening, entry, adjudication, following, entry_cpu, adjudication_cpu, following_cpu)
                 measured += (first_entry, first_adjudication, settled_after)
-                print(f"{years:>5} {len(link):>11}" + "".join(f"{statistics.median(t):>14.1f}" for t in measured))
+                print(f"{years} game years, link of {len(link)} characters (load average now {load()}):")
                 for name, times in zip(columns + first_columns, measured, strict=True):
-                    print(f"{'':>17}{name}: " + " ".join(f"{t:.0f}" for t in times))
+                    print(f"  {name:<16} {spread(times):>18}   each: " + " ".join(f"{t:.0f}" for t in times))
             browser.close()
-    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    print(f"load average (1, 5, 15 min) after: {load()}")
 
 
 DECODE = """
@@ -288,13 +294,17 @@ def in_pyodide(games: list[tuple[int, Any]], repeat: int, engine: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--years", default="1,10,30,100", help="game lengths, comma-separated")
-    parser.add_argument("--repeat", type=int, default=5, help="timings of each action (default 5)")
+    parser.add_argument("--repeat", type=int, help="timings of each action (default 5; with --page 3, the fewest)")
     parser.add_argument("--py", type=Path, default=ROOT / "py", help="the engine's folder (default this py/)")
     parser.add_argument("--page", action="store_true", help="time the actions in the built site in Chromium")
     parser.add_argument("--site", type=Path, help="with --page: a site built beforehand (default: build this one)")
     parser.add_argument("--pyodide", action="store_true", help="time link opening in Pyodide under Node")
     parser.add_argument("--cpu", action="store_true", help="time CPU time, not the wall clock (CPython only)")
     args = parser.parse_args()
+    if args.repeat is None:
+        args.repeat = 3 if args.page else 5
+    if args.page and args.repeat < 3:
+        parser.error("--page takes at least 3 repeats: a median of fewer says nothing of the spread")
     if args.cpu:
         global clock
         clock = time.process_time

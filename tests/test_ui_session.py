@@ -10,10 +10,12 @@ import pytest
 from adjutant import AdjutantError, GameFileError, available_variants, cluster_views, load_variant
 from adjutant.game import Game, Position
 from adjutant.orders import Build, Support, Unit
+from adjutant.randomgame import random_game, random_orders
 from adjutant.variant import province_of
 from adjutant_ui.session import (
     Session,
     decode_link,
+    decoding,
     encode_link,
     game_from_text,
     game_to_text,
@@ -429,6 +431,50 @@ def test_decoding_pauses_the_cycle_collector_and_leaves_it_as_it_was() -> None:
         gc.enable()
         gc.set_threshold(*DEFAULT_THRESHOLDS)
         gc.callbacks.pop()
+
+
+@pytest.mark.parametrize("bad", ["", "not-a-game", "A" * 50])
+def test_decoding_step_by_step_gives_the_links_game_and_refuses_a_bad_link_the_same_way(bad: str) -> None:
+    *_, game = random_game("cline5", 3, 2)
+    steps, replayed = decoding(encode_link(game)), 0
+    while True:
+        try:
+            assert next(steps) == replayed + 1  # (one step per adjudicated phase)
+            replayed += 1
+        except StopIteration as done:
+            assert game_to_text(done.value) == game_to_text(game)
+            break
+    assert replayed == sum(not record.skipped for record in game.history) and gc.isenabled()
+    with pytest.raises(GameFileError) as refused:
+        for _ in decoding(bad):
+            pass
+    with pytest.raises(GameFileError) as whole:
+        decode_link(bad)
+    assert str(refused.value) == str(whole.value) and gc.isenabled()
+
+
+def test_an_adjudication_draws_its_results_from_the_orders_given_without_reading_them_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from adjutant import scene
+
+    *_, game = random_game("cline5", 5, 2)
+    session, read = Session(decode_link(encode_link(game))), Session(decode_link(encode_link(game)))
+    for order in random_orders(session.game, random.Random(5)):
+        session.game.add_order(order)
+        read.game.add_order(order)
+    session.adjudicate()
+    read.game.adjudicate()
+    for shown in (session, read):
+        shown.step(to=len(shown.game.history))
+    expected = read.last_results()  # (the record's orders read from their text)
+    assert expected
+
+    def refused(*_: object, **__: object) -> None:
+        raise AssertionError("the orders given were read again from their text")
+
+    monkeypatch.setattr(scene, "parse_order", refused)
+    assert session.last_results() == expected
 
 
 def test_the_snapshot_is_plain_data_of_the_current_position() -> None:

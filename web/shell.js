@@ -403,10 +403,15 @@
       });
   }
 
+  // Called by the Python UI once it has drawn the position (the start's saving comes after, in a task
+  // of its own), unless the snapshot showed it earlier.
+  shell.positionDrawn = function () {
+    if (!shell.marks.positionVisible) mark("positionVisible");
+  };
+
   // Called by the Python UI once orders can be entered.
   shell.pythonReady = function () {
-    // Python drew the position just now, unless the snapshot showed it earlier.
-    if (!shell.marks.positionVisible) mark("positionVisible");
+    shell.positionDrawn();
     mark("pythonReady");
     document.documentElement.dataset.pythonReady = "true";
     const boot = document.getElementById("boot");

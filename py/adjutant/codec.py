@@ -27,7 +27,7 @@ import json
 import re
 import weakref
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
 from .errors import AdjutantError, GameFileError
@@ -464,6 +464,32 @@ def encode_link(game: Game) -> str:
 def decode_link(text: str) -> Game:
     """The game in a link's fragment (with or without a leading ``#``, with or without the variant's id);
     raises :class:`GameFileError` naming what is wrong, and never anything else."""
+    steps = decoding(text)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            game: Game = done.value
+            return game
+
+
+def decoding(text: str) -> Generator[int, None, Game]:
+    """:func:`decode_link` one phase at a time: yields the number of phases replayed so far after each, and
+    returns the game (``StopIteration.value``), so that a caller can pause between phases (the page lets
+    the browser draw and answer input while a long game's link is replayed).
+
+    >>> g = Game.new("standard")
+    >>> _ = g.add_orders("A Par - Bur")
+    >>> _ = g.adjudicate()
+    >>> steps = decoding(encode_link(g))
+    >>> next(steps)
+    1
+    >>> try:
+    ...     next(steps)
+    ... except StopIteration as done:
+    ...     print(done.value.phase, done.value.units["bur"])
+    F1901M A bur
+    """
     named, text = split_link(text)
     if named is not None:
         try:
@@ -480,14 +506,14 @@ def decode_link(text: str) -> Game:
     if isinstance(payload, dict):  # (what is not a game at all is said so below)
         check_named_variant(named, payload.get("v"))
     try:
-        return _from_payload(payload)
+        return (yield from _from_payload(payload))
     except GameFileError:
         raise
     except (AdjutantError, KeyError, IndexError, TypeError, ValueError) as e:
         raise GameFileError(f"the link is damaged: {e}") from None
 
 
-def _from_payload(payload: Any) -> Game:
+def _from_payload(payload: Any) -> Generator[int, None, Game]:
     if not isinstance(payload, dict) or "a" not in payload:
         raise GameFileError("the link's contents are not a game")
     version = payload["a"]
@@ -539,6 +565,7 @@ def _from_payload(payload: Any) -> Game:
         _decode_phase(game, digits, extra, n)
         game.adjudicate()
         parts.keep(game, digits, n)
+        yield n + 1
     if not game.over:
         _decode_phase(game, digits, extra, records)
     if digits.number != 0 or any(extra.values()):

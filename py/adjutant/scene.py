@@ -12,7 +12,7 @@ builds and removals due), as plain data. The page's board and every export draw 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,7 @@ from .orders import (
     Support,
     Transfer,
     Waive,
+    format_order,
     parse_order,
 )
 from .orders import Move as _Move
@@ -131,21 +132,26 @@ def current_shapes(game: Game, illegal: Callable[[Order], str] | None = None) ->
     return drawn
 
 
-def record_shapes(game: Game, index: int) -> list[Shape]:
-    """History record ``index``'s orders, drawn with their results."""
+def record_shapes(game: Game, index: int, given: Mapping[str, Iterable[Order]] | None = None) -> list[Shape]:
+    """History record ``index``'s orders, drawn with their results. ``given`` are the orders the phase was
+    adjudicated with, by power, where the caller kept them (the record holds their text, read again
+    otherwise: the parser costs a page's adjudication more than the drawing)."""
     record = game.history[index]
     position = game.position_at(index)
     dislodged = {d.unit.province: d.unit for d in position.dislodged}
     outcome = {r.order: r for r in record.results if r.order}
     everyone = {**dislodged, **position.units}
+    known = {(power, format_order(order)): order for power, orders in (given or {}).items() for order in orders}
     out = []
     for power, texts in record.orders.items():
         for text in texts:
-            try:
-                order = parse_order(text, game.variant, position.units, power=power, phase=position.phase.kind,
-                                    dislodged=dislodged)
-            except AdjutantError:
-                continue
+            order = known.get((power, text))
+            if order is None:
+                try:
+                    order = parse_order(text, game.variant, position.units, power=power,
+                                        phase=position.phase.kind, dislodged=dislodged)
+                except AdjutantError:
+                    continue
             result = outcome.get(text)
             success = result.success if result is not None else None
             shape = order_shape(order, everyone, success)

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import math
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
@@ -30,6 +31,7 @@ from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_g
 from .session import (
     Session,
     decode_link,
+    decoding,
     encode_link,
     game_from_text,
     game_to_text,
@@ -49,6 +51,15 @@ UNREADABLE_KEY = "adjutant.autosave.unreadable"
 #: sessionStorage (one per tab): the id of the game this tab holds, so that a reload reopens it
 TAB_KEY = "adjutant.tab-game"
 document = js.document
+#: the longest stretch, in seconds, a link's replay at start-up runs before the page gets its turn (a long
+#: task is one over 50 ms; each turn costs the replay a few milliseconds more)
+SLICE_S = 0.04
+
+
+async def _page_turn() -> None:
+    """Let the browser draw and answer input: Pyodide's event loop runs the next step in a task of its own
+    (a message), not a microtask."""
+    await asyncio.sleep(0)
 
 
 def _id(name: str) -> Any:
@@ -284,7 +295,7 @@ class App:
                 if self.group.claims(fragment):
                     game_session = self.group.read(fragment)
                 else:
-                    game_session, link = self.read_fragment(fragment)
+                    game_session, link = await self.read_fragment_in_slices(fragment)
                 from_link = True
                 self.game_id = self._slot_for(fragment) or new_id()
             except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
@@ -300,7 +311,7 @@ class App:
                     if self.group.claims(saved):
                         game_session = self.group.read(saved)
                     else:
-                        game_session, link = self.read_fragment(saved)
+                        game_session, link = await self.read_fragment_in_slices(saved)
                     self.last_link = saved
                     self.game_id = mine.id if mine is not None else self.saves.find(saved) or new_id()
                 except Exception as error:  # noqa: BLE001 - nor may a damaged autosave
@@ -320,22 +331,38 @@ class App:
         if unreadable:
             self.offer_download(unreadable, "adjutant-unreadable-autosave.txt", "Download the unreadable save")
         _mark("sessionReady")
+        # the page gets its turn between the start's steps (the board made, the position drawn, the side
+        # panels filled, the game saved), so that no one of them holds it long (docs/performance-startup.md)
+        await _page_turn()
         slot = self.saves.load(self.game_id)  # (read before this start writes it again)
         await self.show(game_session, role="public" if link else "", link=link)
         self.group.restore_page(slot)
         if link is not None:
             self.last_link = fragment if from_link else self.last_link
         _mark("boardReady")
+        await _page_turn()
+        assert self.session is not None and self.board is not None
+        self.draw_board(self.session, self.board)
+        js.window.adjutantShell.positionDrawn()
+        await _page_turn()
         self._wire()
         for element in document.querySelectorAll("button, select, textarea, input"):
             if element.id not in ("hist-first", "hist-prev", "hist-next", "hist-last"):
                 element.disabled = False
         self.render()
         _mark("drawn")
-        js.window.adjutantShell.pythonReady()
         if self.embed:
+            js.window.adjutantShell.pythonReady()
             return
+        await _page_turn()
+        self._start_saved(game_session, from_link, bad_link, fragment, link, problems)
+        js.window.adjutantShell.pythonReady()
         self.rehearse()
+
+    def _start_saved(self, game_session: Session, from_link: bool, bad_link: bool, fragment: str,
+                     link: SealedLink | None, problems: list[str]) -> None:
+        """The start's saving, once the game is drawn: a new game or the autosave's in its slot and the
+        autosave, a link's game listed under Recent games; and what the start has to say."""
         if self.group.state is not None:
             self.changed()
         elif not from_link:
@@ -546,6 +573,22 @@ class App:
             option.value = variant_id
             option.textContent = name
             select.appendChild(option)
+
+    async def read_fragment_in_slices(self, fragment: str) -> tuple[Session, SealedLink | None]:
+        """:meth:`read_fragment`, with the page given its turn (drawing, input) every ``SLICE_S`` seconds while
+        a long game's phases are replayed."""
+        if is_sealed_link(fragment):
+            return self.read_fragment(fragment)
+        steps = decoding(fragment)
+        pause = time.perf_counter() + SLICE_S
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return Session(done.value), None
+            if time.perf_counter() > pause:
+                await _page_turn()
+                pause = time.perf_counter() + SLICE_S
 
     @staticmethod
     def read_fragment(fragment: str) -> tuple[Session, SealedLink | None]:
@@ -949,7 +992,7 @@ class App:
             return False
         done = session.game.phase.title
         try:
-            session.game.adjudicate()
+            session.adjudicate()
         except AdjutantError as error:
             self.message(str(error))
             return False
@@ -1618,6 +1661,13 @@ class App:
         else:
             js.setTimeout(self.proxies.once(step), 200)
 
+    def draw_board(self, session: Session, board: Board) -> dict[str, int]:
+        """Draw the shown position on the board (the first part of :meth:`render`); returns the Sites of
+        the Ancients drawn."""
+        show_results = self.embed or bool(_id("show-results").checked)
+        chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
+        return _draw_board(board, session, show_results, chosen)
+
     def render(self) -> None:
         session = self.session
         board = self.board
@@ -1629,8 +1679,7 @@ class App:
         game = session.game
         position = session.shown_position()
         show_results = self.embed or bool(_id("show-results").checked)
-        chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
-        sites = _draw_board(board, session, show_results, chosen)
+        sites = self.draw_board(session, board)
         if not self.embed:
             self.rove()
         _id("phase-label").textContent = session.shown_phase_title()

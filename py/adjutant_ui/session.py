@@ -6,9 +6,10 @@ A :class:`Session` holds the game, the phase being looked at, and the click-to-o
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import random
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +19,7 @@ from adjutant import gamefile as _gamefile
 from adjutant import scene as _scene
 from adjutant.cluster_views import for_players
 from adjutant.drawing import Drawing
-from adjutant.game import Game, OrderProblem, Position
+from adjutant.game import Game, OrderProblem, PhaseRecord, Position
 from adjutant.legality import may_protect
 from adjutant.orders import (
     POWER_ORDERS,
@@ -57,16 +58,23 @@ def _refuse_unexpected(what: str, error: Exception) -> GameFileError:
     return GameFileError(f"{what} is damaged: {detail}")
 
 
-def _read(what: str, reader: Callable[[str], Game], text: str) -> Game:
-    """Run one of the engine's readers; anything it raises comes out as a GameFileError naming ``what``."""
+@contextlib.contextmanager
+def _as_game_file_error(what: str) -> Iterator[None]:
+    """Whatever the engine's readers raise inside comes out as a GameFileError naming ``what``."""
     try:
-        return reader(text)
+        yield
     except GameFileError:
         raise
     except AdjutantError as error:
         raise GameFileError(str(error)) from None
     except Exception as error:  # noqa: BLE001 - whatever hostile input triggers becomes a clear message
         raise _refuse_unexpected(what, error) from None
+
+
+def _read(what: str, reader: Callable[[str], Game], text: str) -> Game:
+    """Run one of the engine's readers; anything it raises comes out as a GameFileError naming ``what``."""
+    with _as_game_file_error(what):
+        return reader(text)
 
 
 def game_from_text(text: str) -> Game:
@@ -90,6 +98,19 @@ def decode_link(fragment: str) -> Game:
         if enabled:
             gc.enable()
 
+
+def decoding(fragment: str) -> Generator[int, None, Game]:
+    """:func:`decode_link` one phase at a time (:func:`adjutant.codec.decoding`): yields after each phase
+    replayed, returns the game; raises only GameFileError. The page pauses between the phases of a long
+    game's link, so that the browser draws and answers input meanwhile."""
+    enabled = gc.isenabled()
+    gc.disable()  # (as decode_link does, from one phase to the next)
+    try:
+        with _as_game_file_error("the link"):
+            return (yield from _codec.decoding(fragment.lstrip("#").strip()))
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def position_snapshot(game: Game, drawing: Drawing | None = None) -> dict[str, Any]:
@@ -151,6 +172,8 @@ class Session:
     _legal_at: Position | None = field(default=None, repr=False)
     #: the last history record drawn with its results, and its shapes (a render asks several times)
     _drawn: tuple[Any, list[Shape]] | None = field(default=None, repr=False)
+    #: the last record :meth:`adjudicate` made, and the orders it was adjudicated with
+    _given: tuple[PhaseRecord, dict[str, tuple[Order, ...]]] | None = field(default=None, repr=False)
 
     @classmethod
     def new(cls, variant_id: str) -> Session:
@@ -198,8 +221,18 @@ class Session:
         """History record ``index``'s orders, drawn with their results."""
         record = self.game.history[index]
         if self._drawn is None or self._drawn[0] is not record:
-            self._drawn = (record, _scene.record_shapes(self.game, index))
+            given = self._given[1] if self._given is not None and self._given[0] is record else None
+            self._drawn = (record, _scene.record_shapes(self.game, index, given))
         return list(self._drawn[1])
+
+    def adjudicate(self) -> list[PhaseRecord]:
+        """Adjudicate the game's phase (:meth:`adjutant.game.Game.adjudicate`), keeping the orders given for
+        the drawing of their results (so the record's orders need not be read again from their text)."""
+        given = self.game.all_orders()
+        records = self.game.adjudicate()
+        if records:
+            self._given = (records[0], given)
+        return records
 
     # --- a phase's results, drawn on the position they made (the current one or a past one) ----------
     def results_record(self) -> int | None:
@@ -1105,7 +1138,7 @@ def rehearsal(variant: Variant, phases: int = 3) -> Iterator[Session]:
         for power, lines in by_power.items():  # each power's as its player types them
             session.enter_orders("\n".join(lines), power)
         yield session
-        session.game.adjudicate()
+        session.adjudicate()
         session.step(to=len(session.game.history))
         encode_link(session.game)
         yield session
@@ -1114,6 +1147,7 @@ __all__ = [
     "Session",
     "Shape",
     "decode_link",
+    "decoding",
     "encode_link",
     "game_from_text",
     "game_to_text",

@@ -116,3 +116,33 @@ def test_without_the_shells_webassembly_pyodide_fetches_its_own(new_context: Any
     page.click("#orders-apply")
     page.wait_for_function("() => document.querySelector('#order-list').textContent.includes('Bur')")
     assert recorder.page_errors == []
+
+
+# The frames the page drew until Python was ready: each is a moment its main thread was free.
+TICKS = """
+window.adjutantTicks = [];
+(function tick() {
+  window.adjutantTicks.push(performance.now());
+  const root = document.documentElement; // (none yet as the first tick runs)
+  if (!(root && root.hasAttribute("data-python-ready"))) requestAnimationFrame(tick);
+})();
+"""
+BETWEEN = """() => {
+  const at = (name) => performance.getEntriesByName("adjutant:" + name)[0].startTime;
+  return window.adjutantTicks.filter((t) => t > at("pyStart") && t < at("sessionReady")).length;
+}"""
+
+
+def test_a_long_games_link_is_replayed_with_the_page_given_turns_meanwhile(new_context: Any, site: Site) -> None:
+    from adjutant import encode_link
+    from adjutant.randomgame import random_game
+
+    *_, game = random_game("cline5", 2, 40)
+    context, recorder = new_context(service_workers="block")
+    context.add_init_script(TICKS)
+    page = _open(context.new_page(), site.url + "#" + encode_link(game))
+    # the replay (hundreds of phases, several tenths of a second at the least) ran in slices, with
+    # frames drawn between them, not as one task
+    assert page.evaluate(BETWEEN) >= 2
+    assert game.phase.title in page.inner_text("#phase-label")
+    assert recorder.page_errors == []
