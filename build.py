@@ -62,289 +62,13 @@ PYODIDE_LOCK = "pyodide-lock.json"
 # package list (PyScript passes loadPyodide only where to find Pyodide, so loadPyodide would fetch the
 # list) and, where the build made one, the memory snapshot of a started Python (SNAPSHOT_NAME), which
 # replaces the interpreter's start-up (docs/performance-startup.md). Should the snapshot fail to load
-# (no DecompressionStream, a download cut short), Python starts afresh without it.
-PYODIDE_LOADER = """// loadPyodide with its package list given and Python's start-up snapshot (written by build.py).
-// The page stays responsive while Python starts: the snapshot is read by a worker (SNAPSHOT_WORKER) that
-// the page's shell (web/shell.js) starts as the page loads, and Pyodide's start is split where it allows
-// (its fsInit hook).
-import { loadPyodide as load, version } from "./pyodide.mjs";
-export { version };
-const LOCK = /*LOCK*/;
-const SNAPSHOT = /*SNAPSHOT*/;
-const RESEED = /*RESEED*/;
-// The page's own files (written by build.py: write_app), in `folder` beside the site's root.
-const APP = /*APP*/;
-const HOME = "/home/pyodide/";
-
-// Resolves once the page has had its turn (input, painting): a task of its own, not a microtask.
-function pageTurn() {
-  if (globalThis.scheduler && typeof scheduler.yield === "function") return scheduler.yield();
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(null);
-  });
-}
-
-// The shell's compiled WebAssembly (a promise of the module, or of null if its compiling failed), asked
-// for now if the shell has not started it yet; null where the shell does not compile it.
-function shellWasm() {
-  const shell = globalThis.adjutantShell;
-  return shell && typeof shell.compileWasm === "function" ? shell.compileWasm() : null;
-}
-
-// Pyodide's module, set up (its WebAssembly instantiated, its file system made) while the snapshot is
-// still being read, and then, if there is one, given the snapshot's bytes to restore. loadPyodide itself
-// awaits the snapshot before it instantiates anything (it sizes the memory by it): it is given, as
-// `_loadSnapshot`, an empty array of the snapshot's size (known at build time), and the module's
-// restoreSnapshot is made to copy the real bytes instead. The WebAssembly is the module the shell
-// compiled (shellWasm) where it did: Pyodide's instantiateWasm adds imports of its own and calls
-// WebAssembly.instantiateStreaming, which is made, for that one call, to instantiate the shell's module.
-function settingUp(memory) {
-  return async (settings) => {
-    const { default: createModule } = await import("./pyodide.asm.mjs");
-    const compiled = shellWasm();
-    const instantiate = settings.instantiateWasm;
-    const streaming = WebAssembly.instantiateStreaming;
-    if (compiled && instantiate) {
-      settings.instantiateWasm = (imports, success) => {
-        WebAssembly.instantiateStreaming = async (source, given) => {
-          WebAssembly.instantiateStreaming = streaming;
-          const module = await compiled;
-          if (!module) return streaming(source, given);
-          return { module, instance: await WebAssembly.instantiate(module, given) };
-        };
-        return instantiate(imports, success);
-      };
-    }
-    let module;
-    try {
-      module = await createModule(settings);
-    } finally {
-      WebAssembly.instantiateStreaming = streaming;
-    }
-    performance.mark("adjutant:moduleReady");
-    if (!memory) return module;
-    const bytes = await memory;
-    performance.mark("adjutant:snapshotReceived");
-    if (bytes.length !== SNAPSHOT.size) {
-      throw new Error("the snapshot has " + bytes.length + " bytes, not " + SNAPSHOT.size);
-    }
-    const restore = module.API.restoreSnapshot;
-    module.API.restoreSnapshot = () => restore(bytes);
-    return module;
-  };
-}
-
-// loadPyodide, which requests Pyodide's WebAssembly as it starts: where the shell compiled the module
-// already, that one request is answered with an empty response, never read (settingUp instantiates the
-// shell's module instead), so the file is not fetched twice.
-async function loadOnce(options) {
-  const compiled = shellWasm();
-  if (!compiled) return load(options);
-  const wasm = new URL("./pyodide.asm.wasm", import.meta.url).href;
-  const fetching = globalThis.fetch;
-  const answering = function (resource, init) {
-    if (String(resource) !== wasm) return fetching.apply(this, arguments);
-    globalThis.fetch = fetching;
-    return compiled.then((module) => (module ? new Response() : fetching(resource, init)));
-  };
-  globalThis.fetch = answering;
-  try {
-    return await load(options);
-  } finally {
-    if (globalThis.fetch === answering) globalThis.fetch = fetching;
-  }
-}
-
-// The bytes of one file of the app's folder.
-async function fetchBytes(name) {
-  const response = await fetch(new URL(APP.folder + name, import.meta.url));
-  if (!response.ok) throw new Error("the page's file " + name + " could not be had: HTTP " + response.status);
-  return new Uint8Array(await response.arrayBuffer());
-}
-
-// The app's files, by name: fetched as one (APP.bundle holds their bytes one after the other, in the
-// order and of the sizes APP.files gives), for each fetch costs the page's main thread a millisecond or more.
-async function fetchApp() {
-  const bytes = await fetchBytes(APP.bundle);
-  const files = [];
-  let at = 0;
-  for (const [name, size] of APP.files) {
-    files.push([name, bytes.subarray(at, at + size)]);
-    at += size;
-  }
-  if (at !== bytes.length) throw new Error("the page's file " + APP.bundle + " is not the one this build lists");
-  return files;
-}
-
-// Python's home gets the app's files: the variants' data where the engine reads them (maps/), and
-// PyScript's package as bytecode (pyscript/__pycache__/). Written from here, not by PyScript's `files`,
-// so they are fetched as Pyodide starts and none goes through Python. A Python restored from the
-// snapshot has every module of the app imported already; one started without it gets them from the
-// archive, unpacked (py/, where the page's script imports them).
-async function writeApp(pyodide, files, withArchive) {
-  for (const [name, bytes] of await files) {
-    pyodide.FS.mkdirTree(HOME + name.slice(0, name.lastIndexOf("/")));
-    pyodide.FS.writeFile(HOME + name, bytes, { canOwn: true });
-  }
-  if (withArchive) {
-    pyodide.unpackArchive(await fetchBytes(APP.archive), "zip", { extractDir: HOME });
-  }
-  performance.mark("adjutant:appWritten");
-}
-
-// Pyodide started, the app's files written: the snapshot's path, falling back to a fresh start.
-async function begin(settings) {
-  performance.mark("adjutant:loadPyodide");
-  const files = fetchApp();
-  files.catch(() => {}); // a failed fetch is reported where the files are written
-  // The shell's snapshot reader: { worker, memory: a promise of the bytes }, where it could start one.
-  const snapshot = SNAPSHOT && globalThis.adjutantShell && globalThis.adjutantShell.snapshot;
-  if (snapshot) {
-    let pyodide = null;
-    try {
-      const given = { _loadSnapshot: new Uint8Array(SNAPSHOT.size), createPyodideModule: settingUp(snapshot.memory) };
-      pyodide = await loadOnce({ ...settings, ...given });
-      // The snapshot holds the generator of the random module as seeded at build time: seed it anew.
-      pyodide.runPython(RESEED);
-      performance.mark("adjutant:pyodideReady");
-      // The shell tells the worker to keep its unpacked bytes once the page is ready and idle.
-      snapshot.restored = true;
-    } catch (error) {
-      snapshot.worker.terminate();
-      console.warn("Python's start-up snapshot could not be used; starting Python without it:", error);
-    }
-    if (pyodide) {
-      await writeApp(pyodide, files, false);
-      return pyodide;
-    }
-  }
-  const pyodide = await loadOnce({ ...settings, createPyodideModule: settingUp(null) });
-  performance.mark("adjutant:pyodideReady");
-  await writeApp(pyodide, files, true);
-  return pyodide;
-}
-
-// Python's start, once a page: begun by the page's shell once the map is in the page (it calls start),
-// else by PyScript's call of loadPyodide, which comes later, once PyScript has loaded; either way
-// PyScript is given that one Pyodide. Kept on the shell's object, not in this module, so that even two
-// copies of the module share it. Python's output goes where PyScript's call asks (to the console
-// until then).
-function shared() {
-  const shell = (globalThis.adjutantShell = globalThis.adjutantShell || {});
-  if (!shell.python) {
-    const output = { stdout: null, stderr: null };
-    // Pyodide awaits fsInit between setting up the WebAssembly instance and restoring the memory (or
-    // starting Python): the page gets its turn there.
-    const settings = {
-      lockFileContents: LOCK,
-      fsInit: pageTurn,
-      stdout: (line) => (output.stdout || console.log)(line),
-      stderr: (line) => (output.stderr || console.warn)(line),
-    };
-    const started = begin(settings);
-    started.catch(() => {}); // reported to PyScript, which awaits it
-    shell.python = { output, started };
-  }
-  return shell.python;
-}
-
-export function start() {
-  return shared().started;
-}
-
-export async function loadPyodide(options = {}) {
-  const python = shared();
-  if (typeof options.stdout === "function") python.output.stdout = options.stdout;
-  if (typeof options.stderr === "function") python.output.stderr = options.stderr;
-  return python.started;
-}
-"""
-# The worker that reads the snapshot for the page (a file of the site: the page's Content-Security-Policy
-# allows scripts from the site only). The shell starts it (web/shell.js, SNAPSHOT_WORKER_PATH).
-SNAPSHOT_WORKER = """// Reads Python's start-up snapshot for the page (written by build.py), off its main thread. The
-// page's shell starts it as the page loads; it begins at once, and sends the page the snapshot's bytes
-// unpacked (transferred, not copied): from the Cache Storage cache CACHE (named after the gzip's hash)
-// if a visit before kept them there, else fetched (FILE, gzipped) and unpacked. Bytes it unpacked it
-// keeps for the next visit when the page says so (once Python started from them and the page is idle):
-// it writes them into CACHE and deletes the copies of other builds (caches named PREFIX...).
-"use strict";
-const FILE = new URL(/*FILE*/, self.location.href).href;
-const CACHE = /*CACHE*/;
-const PREFIX = /*PREFIX*/;
-const origin = performance.timeOrigin;
-
-async function keptCopy() {
-  try {
-    if (!self.caches || !(await caches.has(CACHE))) return null;
-    const response = await (await caches.open(CACHE)).match(FILE);
-    return response ? await response.arrayBuffer() : null;
-  } catch {
-    return null;
-  }
-}
-
-// The gzip fetched and unpacked: the bytes in one buffer, and the pieces they came in (for the copy, so
-// that keeping one costs no second copy of the bytes before the page has them).
-async function unpacked(marks) {
-  if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
-  const response = await fetch(FILE);
-  if (!response.ok) throw new Error(FILE + ": HTTP " + response.status);
-  marks.Fetched = performance.now();
-  const reader = response.body.pipeThrough(new DecompressionStream("gzip")).getReader();
-  const pieces = [];
-  let size = 0;
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    pieces.push(read.value);
-    size += read.value.byteLength;
-  }
-  const memory = new Uint8Array(size);
-  let at = 0;
-  for (const piece of pieces) {
-    memory.set(piece, at);
-    at += piece.byteLength;
-  }
-  marks.Unpacked = performance.now();
-  return { memory: memory.buffer, pieces };
-}
-
-// A full disk or a refused quota only means the next visit unpacks the gzip again.
-async function keep(pieces) {
-  try {
-    await (await caches.open(CACHE)).put(FILE, new Response(new Blob(pieces)));
-    for (const name of await caches.keys()) {
-      if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
-    }
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-(async () => {
-  const marks = { Asked: performance.now() };
-  let pieces = null;
-  try {
-    let memory = await keptCopy();
-    if (memory) marks.Read = performance.now();
-    else ({ memory, pieces } = await unpacked(marks));
-    const keeping = Boolean(pieces && self.caches);
-    if (keeping) {
-      self.onmessage = async (event) => {
-        const kept = event.data === "keep" && (await keep(pieces));
-        self.postMessage({ kept, marks: kept ? { Kept: performance.now() } : {}, origin });
-        self.close();
-      };
-    }
-    self.postMessage({ memory, marks, origin, keeping }, [memory]);
-    if (!keeping) self.close();
-  } catch (error) {
-    self.postMessage({ error: String(error), marks, origin });
-    self.close();
-  }
-})();
-"""
+# (no DecompressionStream, a download cut short), Python starts afresh without it. Its placeholders are
+# filled in by the build (fill_in); it is written to runtime/pyodide/adjutant-pyodide.mjs.
+PYODIDE_LOADER = ROOT / "web" / "pyodide-loader.mjs"
+#: The worker that reads the snapshot for the page (a file of the site: the page's Content-Security-Policy
+#: allows scripts from the site only), its placeholders filled in (fill_in). The shell starts it (web/shell.js,
+#: SNAPSHOT_WORKER_PATH).
+SNAPSHOT_WORKER = ROOT / "web" / "snapshot-worker.js"
 SNAPSHOT_WORKER_NAME = "adjutant-snapshot.js"
 #: The worker's path in the site, put into the shell (web/shell.js) in place of SHELL_SNAPSHOT_WORKER;
 #: the shell starts no worker where the build made no snapshot.
@@ -747,6 +471,22 @@ def placeholder_svg(title: str) -> str:
     )
 
 
+#: web/'s files the build fills in and writes elsewhere (sw.js: dist/sw.js; the others: runtime/pyodide/)
+TEMPLATES = ("sw.js", PYODIDE_LOADER.name, SNAPSHOT_WORKER.name)
+
+
+def fill_in(template: Path, **values: object) -> str:
+    """The text of ``template`` (a file of web/) with each placeholder ``/*NAME*/ null`` (which keeps the
+    file valid JavaScript) replaced by the JSON of ``values[NAME]``; each must occur exactly once."""
+    text = template.read_text(encoding="utf-8")
+    for name, value in values.items():
+        placeholder = f"/*{name}*/ null"
+        if text.count(placeholder) != 1:
+            raise SystemExit(f"build: {template.relative_to(ROOT)} should hold {placeholder} once")
+        text = text.replace(placeholder, json.dumps(value))
+    return text
+
+
 def content_hash(paths: list[Path]) -> str:
     digest = hashlib.sha256()
     for path in paths:
@@ -765,17 +505,15 @@ def build(dist: Path = DIST) -> Path:
         if not (rel.endswith("/python_stdlib.zip") and write_compiled_stdlib(target)):
             shutil.copyfile(source, target)
     lock = json.loads((ROOT / "node_modules" / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
-    header = json.dumps({"info": lock["info"], "packages": {}})
+    header = {"info": lock["info"], "packages": {}}
     runtime = dist / "runtime" / "pyodide"
     snapshot = write_snapshot(runtime / "python_stdlib.zip", runtime / SNAPSHOT_NAME)
-    loader = PYODIDE_LOADER.replace("/*LOCK*/", header)
     named = None
-    shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns("sw.js"))
+    shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns(*TEMPLATES))
     if snapshot:
         packed = (runtime / SNAPSHOT_NAME).read_bytes()
         cache = SNAPSHOT_CACHE_PREFIX + hashlib.sha256(packed).hexdigest()[:16]
-        worker = SNAPSHOT_WORKER.replace("/*FILE*/", json.dumps(SNAPSHOT_NAME)).replace("/*CACHE*/", json.dumps(cache))
-        worker = worker.replace("/*PREFIX*/", json.dumps(SNAPSHOT_CACHE_PREFIX))
+        worker = fill_in(SNAPSHOT_WORKER, FILE=SNAPSHOT_NAME, CACHE=cache, PREFIX=SNAPSHOT_CACHE_PREFIX)
         (runtime / SNAPSHOT_WORKER_NAME).write_text(worker, encoding="utf-8")
         named = {"size": len(gzip.decompress(packed))}
     # What the shell starts as the page loads: Pyodide's WebAssembly, and the snapshot's worker if any.
@@ -792,8 +530,6 @@ def build(dist: Path = DIST) -> Path:
         assert text.count(placeholder) == 1, f"web/shell.js has no {placeholder}"
         text = text.replace(placeholder, json.dumps(path))
     shell.write_text(text, encoding="utf-8")
-    loader = loader.replace("/*SNAPSHOT*/", json.dumps(named))
-    loader = loader.replace("/*RESEED*/", json.dumps(SNAPSHOT_RESEED))
     write_maps(dist / "maps")
     (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")
     # The app's folder is named after its content, so a new build's files never meet an old build's
@@ -801,7 +537,8 @@ def build(dist: Path = DIST) -> Path:
     app = write_app(dist / "app")
     folder = f"app-{content_hash(sorted(path for path in (dist / 'app').rglob('*') if path.is_file()))}"
     (dist / "app").rename(dist / folder)
-    loader = loader.replace("/*APP*/", json.dumps({"folder": f"../../{folder}/", **app}))
+    app_files = {"folder": f"../../{folder}/", **app}
+    loader = fill_in(PYODIDE_LOADER, LOCK=header, SNAPSHOT=named, RESEED=SNAPSHOT_RESEED, APP=app_files)
     (runtime / "adjutant-pyodide.mjs").write_text(loader, encoding="utf-8")
     version = content_hash(sorted((dist / "web").iterdir()))
     html = (ROOT / "index.html").read_text(encoding="utf-8")

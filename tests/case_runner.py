@@ -51,7 +51,7 @@ class Outcome:
     units: list[str] = field(default_factory=list)
 
 
-def _unit_of(v: Variant, text: str) -> tuple[str, Unit]:
+def unit_of(v: Variant, text: str) -> tuple[str, Unit]:
     """``"ENG: F stp(sc)"`` or ``"ENG: F stp(sc) -> bot"`` -> (power id, the unit)."""
     abbrev, rest = text.split(":", 1)
     power = v.power_by_abbrev(abbrev.strip())
@@ -65,15 +65,15 @@ def _unit_of(v: Variant, text: str) -> tuple[str, Unit]:
     return power.id, Unit(power.id, words[0], f"{pid}/{coast}" if coast else pid)
 
 
-def _board(v: Variant, lines: list[str], orders: dict[str, Any]) -> dict[str, Unit]:
+def board(v: Variant, lines: list[str], orders: dict[str, Any]) -> dict[str, Unit]:
     units: dict[str, Unit] = {}
     for text in [*lines, *orders]:
-        _, u = _unit_of(v, text)
+        _, u = unit_of(v, text)
         units.setdefault(u.province, u)
     return units
 
 
-def _parse_all(
+def parse_all(
     v: Variant, orders: dict[str, Any], units: dict[str, Unit], phase: str, dislodged: dict[str, Unit] | None = None
 ) -> dict[str, Order | str]:
     parsed: dict[str, Order | str] = {}
@@ -86,7 +86,7 @@ def _parse_all(
 
 
 def _movement(v: Variant, units: dict[str, Unit], orders: dict[str, Any], season: str, strengths=None):  # type: ignore[no-untyped-def]
-    parsed = _parse_all(v, orders, units, "movement")
+    parsed = parse_all(v, orders, units, "movement")
     given = [o for o in parsed.values() if not isinstance(o, str)]
     outcome = adjudicate_movement(v, units, given, season, strengths=strengths)  # type: ignore[arg-type]
     by_unit = {r.unit.province: r for r in outcome.results}
@@ -121,7 +121,7 @@ def _cluster_movement(v: Variant, units: dict[str, Unit], case: dict[str, Any], 
         "case", None, sites=case.get("sites", {}), auras={p: Aura(k) for p, k in strengths.items()},
         knowledge=knowledge, started=True,
     )
-    parsed = _parse_all(v, case["orders"], units, "movement")
+    parsed = parse_all(v, case["orders"], units, "movement")
     given = [o for o in parsed.values() if not isinstance(o, str)]
     season = case.get("season", "spring")
     out, _ = adjudicate_movement_phase(v, Phase(1902, season, "movement"), units, state, given, [])  # type: ignore[arg-type]
@@ -139,22 +139,22 @@ def run_case(case: dict[str, Any]) -> Outcome:
     v = load_variant(case.get("variant", "standard"))
     season = case.get("season", "spring")
     if case["phase"] == "Main" and ("sites" in case or "knowledge" in case):
-        units = _board(v, case.get("starting_state", []), case["orders"])
-        strengths = {_unit_of(v, text)[1].province: k for text, k in case.get("strengths", {}).items()}
+        units = board(v, case.get("starting_state", []), case["orders"])
+        strengths = {unit_of(v, text)[1].province: k for text, k in case.get("strengths", {}).items()}
         return _cluster_movement(v, units, case, strengths)
     if case["phase"] == "Main":
-        units = _board(v, case.get("starting_state", []), case["orders"])
+        units = board(v, case.get("starting_state", []), case["orders"])
         # Cluster: {"ENG: F nth": 3} gives a unit its multiple strength
-        strengths = {_unit_of(v, text)[1].province: k for text, k in case.get("strengths", {}).items()}
+        strengths = {unit_of(v, text)[1].province: k for text, k in case.get("strengths", {}).items()}
         outcome, verdicts = _movement(v, units, case["orders"], season, strengths)
         after = [_abbrev(v, u) for u in outcome.units.values()]
         return Outcome(verdicts, [_abbrev(v, d.unit) for d in outcome.dislodged], [], after)
     if case["phase"] == "Retreat":
         pre = case["preceding_main_phase"]
-        units = _board(v, pre.get("starting_state", []), pre["orders"])
+        units = board(v, pre.get("starting_state", []), pre["orders"])
         outcome, _ = _movement(v, units, pre["orders"], season)
         dislodged = {d.unit.province: d.unit for d in outcome.dislodged}
-        parsed = _parse_all(v, case["orders"], outcome.units, "retreat", dislodged)
+        parsed = parse_all(v, case["orders"], outcome.units, "retreat", dislodged)
         given = [o for o in parsed.values() if not isinstance(o, str)]
         _, results = adjudicate_retreats(v, outcome.units, outcome.dislodged, outcome.contested, given, season)  # type: ignore[arg-type]
         by_unit = {r.unit.province: r for r in results}
@@ -164,7 +164,7 @@ def run_case(case: dict[str, Any]) -> Outcome:
             verdicts[text] = "Succeeds" if ok and by_unit[o.unit.province].success else "Fails"  # type: ignore[union-attr]
         return Outcome(verdicts, [], [])
     # Build
-    units = _board(v, case.get("starting_state", []), {})
+    units = board(v, case.get("starting_state", []), {})
     centres = {h: p.id for p in v.powers.values() for h in p.home_centres}
     # as after a Fall turn, a unit standing on a centre owns it
     centres.update({prov: u.power for prov, u in units.items() if v.provinces[prov].centre})
@@ -172,7 +172,7 @@ def run_case(case: dict[str, Any]) -> Outcome:
         power = v.power_by_abbrev(abbrev)
         assert power is not None
         centres[prov] = power.id
-    parsed = _parse_all(v, case["orders"], units, "adjustment")
+    parsed = parse_all(v, case["orders"], units, "adjustment")
     given: list[Build | Disband | Waive] = [o for o in parsed.values() if isinstance(o, (Build, Disband, Waive))]
     after, results = adjudicate_adjustments(v, units, centres, given)
     verdicts = {}
@@ -236,7 +236,7 @@ def case_game(case: dict[str, Any]) -> Game:
     first = case.get("preceding_main_phase", case) if case["phase"] != "Build" else None
     home = {h: p.id for p in v.powers.values() for h in p.home_centres}
     if first is None:
-        units = _board(v, case.get("starting_state", []), {})
+        units = board(v, case.get("starting_state", []), {})
         centres = dict(home)
         centres.update({prov: u.power for prov, u in units.items() if v.provinces[prov].centre})
         for prov, abbrev in case.get("occupiers", {}).items():
@@ -247,7 +247,7 @@ def case_game(case: dict[str, Any]) -> Game:
         game.add_orders("\n".join(case["orders"]))
         game.adjudicate()
         return game
-    units = _board(v, first.get("starting_state", []), first["orders"])
+    units = board(v, first.get("starting_state", []), first["orders"])
     game = set_up(v, Phase(v.first_year, season, "movement"), _placed(units), home)
     game.add_orders("\n".join(first["orders"]))
     game.adjudicate()

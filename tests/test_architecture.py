@@ -1,6 +1,7 @@
-"""How the code is put together: no engine module but Cluster's own knows Cluster Diplomacy (the others
-call the hooks of adjutant.variant_rules), no import cycle runs among the engine's modules, and no module
-reaches into another's private names."""
+"""How the code is put together: the engine's sub-packages are layers, each importing only those below
+it; no import cycle runs among the engine's modules, nor among the page's; no engine module but Cluster's
+own knows Cluster Diplomacy (the others call the hooks of adjutant.variant_rules); and no module reaches
+into another's private names."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "py" / "adjutant"
-#: every module of ours, by dotted name
+#: every module of ours, by dotted name (a package by its own name, for its __init__.py)
 MODULES = {
-    ".".join(path.relative_to(ROOT / "py").with_suffix("").parts): path
+    ".".join(path.relative_to(ROOT / "py").with_suffix("").parts).removesuffix(".__init__"): path
     for package in ("adjutant", "adjutant_maps", "adjutant_ui")
     for path in sorted((ROOT / "py" / package).rglob("*.py"))
     if "__pycache__" not in path.parts
@@ -33,7 +34,10 @@ def _absolute(name: str, node: ast.ImportFrom) -> str:
     """The module an ``from ... import`` names, made absolute."""
     if not node.level:
         return node.module or ""
-    package = name.split(".")[: -node.level] if "." in name else []
+    parts = name.split(".")
+    if MODULES[name].name == "__init__.py":
+        parts.append("__init__")  # a package's own module: its dots count from inside the package
+    package = parts[: -node.level]
     return ".".join(package + ([node.module] if node.module else []))
 
 
@@ -57,7 +61,58 @@ def imports(name: str) -> dict[str, str]:
 
 
 #: the engine's modules
-ENGINE_MODULES = sorted(name for name in MODULES if name.startswith("adjutant."))
+ENGINE_MODULES = sorted(name for name in MODULES if name == "adjutant" or name.startswith("adjutant."))
+#: the page's modules
+UI_MODULES = sorted(name for name in MODULES if name == "adjutant_ui" or name.startswith("adjutant_ui."))
+
+#: The engine's layers, lowest first (docs/design.md): a module imports only modules of its own layer and
+#: of the layers below it. A layer is sub-packages (every module in them) and top-level modules.
+LAYERS: list[tuple[str, set[str]]] = [
+    ("the base", {"adjutant.errors"}),
+    ("the map", {"adjutant.map"}),
+    ("adjudication", {"adjutant.adjudication"}),
+    ("the variants' rules", {"adjutant.variants"}),
+    ("the game", {"adjutant.game", "adjutant.legal", "adjutant.setup", "adjutant.seats", "adjutant.randomgame"}),
+    ("formats", {"adjutant.formats"}),
+    ("group play", {"adjutant.group_play"}),
+    ("pictures", {"adjutant.pictures"}),
+    ("the computer players", {"adjutant.bots"}),
+    ("the front ends", {"adjutant", "adjutant.cli", "adjutant.__main__"}),
+]
+
+
+def layer_of(name: str) -> int | None:
+    """The index in LAYERS of engine module ``name``'s layer, None if it is in none."""
+    for index, (_, members) in enumerate(LAYERS):
+        if name in members or any(name.startswith(f"{m}.") for m in members if m != "adjutant"):
+            return index
+    return None
+
+
+def upward_imports(name: str) -> list[str]:
+    """The engine modules ``name`` imports (at any depth of its code) from a layer above its own."""
+    own = layer_of(name)
+    assert own is not None, f"{name} is in no layer of LAYERS"
+    found = sorted(m for m in set(imports(name).values()) if m == "adjutant" or m.startswith("adjutant."))
+    return [f"{m} ({LAYERS[layer][0]})" for m in found if (layer := layer_of(m)) is not None and layer > own]
+
+
+def test_every_engine_module_is_in_a_layer() -> None:
+    assert [name for name in ENGINE_MODULES if layer_of(name) is None] == []
+
+
+@pytest.mark.parametrize("name", ENGINE_MODULES)
+def test_each_engine_module_imports_only_its_layer_and_those_below(name: str) -> None:
+    layer = LAYERS[layer_of(name) or 0][0]
+    assert upward_imports(name) == [], f"{name}, in {layer}, imports from a layer above it"
+
+
+def test_the_layer_check_finds_an_import_from_above(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the resolver asking the registry which rules a variant plays by: adjudication importing the variants'
+    path = tmp_path / "asking.py"
+    path.write_text("def f(v):\n    from ..variants.registry import rules_for\n    return rules_for(v)\n", "utf-8")
+    monkeypatch.setitem(MODULES, "adjutant.adjudication.asking", path)
+    assert upward_imports("adjutant.adjudication.asking") == ["adjutant.variants.registry (the variants' rules)"]
 #: the modules that may know Cluster: its own, and the rulebook that lists its rules; and the command
 #: line, which like the page is a front end on top of the engine (no engine module imports it) and shows
 #: a Cluster game master's game to the players as its public view
@@ -84,11 +139,19 @@ def test_no_engine_module_knows_cluster_but_its_own(name: str) -> None:
 
 
 def test_the_cluster_check_finds_a_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    source = "from .cluster_group import game_digest\n\ndef f(game):\n    return game.variant.cluster is not None\n"
+    source = (
+        "from adjutant.cluster_group import game_digest\n"
+        "\n"
+        "def f(game):\n"
+        "    return game.variant.cluster is not None\n"
+    )
     path = tmp_path / "asking.py"
     path.write_text(source, encoding="utf-8")
     monkeypatch.setitem(MODULES, "adjutant.asking", path)
-    assert cluster_uses("adjutant.asking") == ["imports adjutant.cluster_group", "line 4: game.variant.cluster"]
+    assert cluster_uses("adjutant.asking") == [
+        "imports adjutant.cluster_group",
+        "line 4: game.variant.cluster",
+    ]
 
 
 def import_cycles(names: list[str]) -> list[list[str]]:
@@ -118,6 +181,15 @@ def import_cycles(names: list[str]) -> list[list[str]]:
 
 def test_no_import_cycle_among_the_engines_modules() -> None:
     assert import_cycles(ENGINE_MODULES) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the page's App and its group, computer and set-up panels import each other (held apart only by "
+    "type-checking imports): splitting App by job removes these cycles, and then this marker",
+)
+def test_no_import_cycle_among_the_pages_modules() -> None:
+    assert import_cycles(UI_MODULES) == []
 
 
 def test_the_cycle_check_finds_a_cycle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -188,7 +260,8 @@ def test_no_module_uses_another_modules_private_names(name: str) -> None:
 
 def test_the_private_name_check_finds_a_private_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a module that reads the game's private rows and imports the codec's private helper
-    source = "from .codec import _Digits\nfrom . import game\n\ndef f(g):\n    return g._checks, game._count\n"
+    source = "from adjutant.codec import _Digits\nfrom . import game\n\ndef f(g):\n"
+    source += "    return g._checks, game._count\n"
     path = tmp_path / "reaching.py"
     path.write_text(source, encoding="utf-8")
     monkeypatch.setitem(MODULES, "adjutant.reaching", path)

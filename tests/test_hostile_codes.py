@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from adjutant import AdjutantError, Game, GameFileError, cluster_group, cluster_views, group
+from adjutant import AdjutantError, Game, GameFileError, base64url, cluster_group, cluster_views, group
 from adjutant.gamefile import loads, to_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -132,7 +132,7 @@ def _reference_readings(text: str) -> list[tuple[str, ...]]:
             if not line[match.end() :].strip():
                 for after in lines[number + 1 : number + 1 + group.WRAPPED_LINES]:
                     rest = after.lstrip(" \t>").rstrip()
-                    if not rest or not group._B64URL.fullmatch(rest) or len(readings[-1]) + len(rest) > group.MAX_CODE:
+                    if not rest or not base64url.is_base64url(rest) or len(readings[-1]) + len(rest) > group.MAX_CODE:
                         break
                     readings.append(readings[-1] + rest)
             seen.setdefault(tuple(readings), None)

@@ -9,7 +9,7 @@ import zlib
 from typing import Any
 
 import pytest
-from adjutant import Game, codec, decode_link, dumps, encode_link
+from adjutant import Game, base64url, codec, decode_link, dumps, encode_link
 from adjutant.legal import Candidates
 from adjutant.orders import Order, Support
 from adjutant.randomgame import random_game, random_orders
@@ -33,7 +33,7 @@ def replayed_payload(game: Game) -> dict[str, Any]:
     number = digits.pack()
     payload: dict[str, Any] = {"a": codec.LINK_VERSION, "v": game.variant.id, "n": len(records)}
     if number:
-        payload["c"] = codec._b64(number.to_bytes((number.bit_length() + 7) // 8, "big"))
+        payload["c"] = base64url.encode(number.to_bytes((number.bit_length() + 7) // 8, "big"))
     if extra:
         payload["x"] = extra
     if game.draw:
@@ -43,7 +43,7 @@ def replayed_payload(game: Game) -> dict[str, Any]:
 
 def payload_of(link: str) -> Any:
     _, body = codec.split_link(link)
-    return json.loads(zlib.decompress(codec._unb64(body), -15))
+    return json.loads(zlib.decompress(base64url.decode(body, "the link"), -15))
 
 
 def check(game: Game) -> None:

@@ -38,10 +38,12 @@ def test_the_wheel_installs_and_plays_a_phase(tmp_path: Path) -> None:
 
     play = tmp_path / "play"
     play.mkdir()
-    where = _run(py, "-c", "import adjutant.variant as v; print(v.__file__); print(v.maps_dir())", cwd=play)
-    module, maps = where.stdout.splitlines()
-    assert Path(module).is_relative_to(env_dir) and Path(maps) == Path(module).parent / "maps"
-    assert (Path(module).parent / "py.typed").exists()
+    code = "import adjutant, adjutant.variant as v; print(adjutant.__file__); print(v.maps_dir())"
+    where = _run(py, "-c", code, cwd=play)
+    init, maps = where.stdout.splitlines()
+    package = Path(init).parent
+    assert package.is_relative_to(env_dir) and Path(maps) == package / "maps"
+    assert (package / "py.typed").exists() and (package / "game.schema.json").exists()
 
     assert "adjudicate" in _run(cmd, "--help", cwd=play).stdout
     listed = _run(cmd, "variants", cwd=play).stdout

@@ -1,6 +1,6 @@
 """The rules know no names: renaming the provinces and the powers of a variant, or giving the orders in
 another order, never changes an adjudication. (The resolver indexes orders by their provinces' ids, so a
-rule decided one order at a time would change with the names: issue 17.1.)"""
+rule decided one order at a time would change with the names.)"""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pytest
 from adjutant.orders import Unit, UnitOrder, parse_order
 from adjutant.randomgame import random_game
 from adjutant.resolver import adjudicate_movement
-from adjutant.variant import Variant, _read_merged, build_variant, load_variant, maps_dir, province_of
-from case_runner import CASES, _board, _parse_all, _unit_of, load_cases
+from adjutant.variant import Variant, build_variant, load_variant, province_of, variant_data
+from case_runner import CASES, board, load_cases, parse_all, unit_of
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +27,7 @@ class Renaming:
 
     def __init__(self, variant_id: str, seed: int) -> None:
         rng = random.Random(seed)
-        data, source = _read_merged(variant_id, maps_dir(), ())
+        data, source = variant_data(variant_id)
         old = [p["id"] for p in data["provinces"]]
         fresh = [f"q{k:03d}" for k in range(len(old))]
         rng.shuffle(fresh)
@@ -116,9 +116,9 @@ def _positions() -> list[tuple[str, dict[str, Unit], list[UnitOrder], str, dict[
             if case["phase"] != "Main" or "sites" in case or "knowledge" in case:
                 continue
             v = load_variant(case.get("variant", "standard"))
-            units = _board(v, case.get("starting_state", []), case["orders"])
-            orders = [o for o in _parse_all(v, case["orders"], units, "movement").values() if not isinstance(o, str)]
-            strengths = {_unit_of(v, text)[1].province: k for text, k in case.get("strengths", {}).items()}
+            units = board(v, case.get("starting_state", []), case["orders"])
+            orders = [o for o in parse_all(v, case["orders"], units, "movement").values() if not isinstance(o, str)]
+            strengths = {unit_of(v, text)[1].province: k for text, k in case.get("strengths", {}).items()}
             out.append((v.id, units, orders, case.get("season", "spring"), strengths, case["name"]))  # type: ignore[arg-type]
     for vid in VARIANTS:
         if vid == "cluster":

@@ -25,18 +25,7 @@
   // the same scalar sealed again in the form of today (under the same passphrase).
   const held = new WeakMap();
 
-  function toB64url(bytes) {
-    let text = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-    return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  }
-
-  function fromB64url(text) {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
-  }
+  const { toB64url, fromB64url } = root.adjutantBytes; // web/bytes.js, loaded first
 
   // Whether this page can seal at all: Web Crypto exists only in secure contexts (HTTPS, localhost).
   function available() {

@@ -17,19 +17,7 @@
   const MAX_ITERATIONS = 2 * ITERATIONS;
   const encoder = new TextEncoder();
 
-  function toB64url(bytes) {
-    let text = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-    return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  }
-
-  function fromB64url(text) {
-    if (typeof text !== "string" || !/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("not base64url");
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
-  }
+  const { toB64url, fromB64url } = window.adjutantBytes; // web/bytes.js, loaded first
 
   // A key for one part: derived once from the passphrase and a fresh salt, then used for every seal
   // of that part while the page is open (each seal with a fresh IV), so re-sealing after each

@@ -45,6 +45,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import cluster_rules, cluster_views, group
+from .base64url import is_base64url
 from .codec import MAX_PHASES, check_named_variant, link_start, split_link
 from .errors import AdjutantError, GameFileError
 from .game import Game
@@ -955,9 +956,6 @@ def gm_link(variant: str, public_key: bytes, sealed_private: str, intake: Intake
     return f"{link_start(variant)}{GM_PREFIX}{head}~{link_check(f'{head}~{gm_part}')}~{gm_part}"
 
 
-_B64URL = re.compile(r"[A-Za-z0-9_-]*")
-
-
 def _check_then_seal(part: str) -> bool:
     """Whether a link's part is its check and its first seal run together (the `~` between them lost)."""
     return len(part) > CHECK_TEXT and is_link_check(part[:CHECK_TEXT])
@@ -969,7 +967,7 @@ def _checked_parts(parts: list[str], gm: bool) -> list[str]:
     one) has one part fewer: the game master's five; a players' link three, or four with the power,
     its third part then its power parts (joined by ``.``) where a check has no ``.``."""
     if gm:
-        if len(parts) == 5 and _B64URL.fullmatch(parts[4]) and len(parts[4]) * 3 // 4 < MIN_SEAL_BYTES:
+        if len(parts) == 5 and is_base64url(parts[4]) and len(parts[4]) * 3 // 4 < MIN_SEAL_BYTES:
             raise GameFileError(LINK_CUT)  # cut in or just after its check, or in its last part: no seal is so short
         if len(parts) < 5 and is_cut_start(parts):
             raise GameFileError(LINK_CUT)

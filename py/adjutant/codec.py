@@ -21,8 +21,6 @@ True
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import re
 import weakref
@@ -30,6 +28,7 @@ import zlib
 from collections.abc import Callable, Generator
 from typing import Any
 
+from . import base64url
 from .errors import AdjutantError, GameFileError
 from .game import Game, PhaseRecord, Position
 from .gamefile import from_data, position_data, to_data
@@ -79,17 +78,6 @@ def check_named_variant(named: str | None, variant: object) -> None:
     """Refuse a link whose readable start names another variant than the game it holds."""
     if named is not None and variant != named:
         raise GameFileError(f"the link is damaged: it says it holds a game of {named!r}, but holds another")
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
-
-
-def _unb64(text: str) -> bytes:
-    try:
-        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError):
-        raise GameFileError("the link is damaged: it is not base64url") from None
 
 
 class _Digits:
@@ -428,7 +416,7 @@ def encode_link(game: Game) -> str:
         # a game with a hidden setup (Cluster's sites) cannot be replayed from its orders alone: the link
         # holds its game file (the page seals the secrets before sharing; see adjutant.cluster_views)
         text = json.dumps({"a": LINK_VERSION, "v": game.variant.id, "f": to_data(game)}, separators=(",", ":"))
-        return link_start(game.variant.id) + _b64(zlib.compress(text.encode("utf-8"), 9)[2:-4])
+        return link_start(game.variant.id) + base64url.encode(zlib.compress(text.encode("utf-8"), 9)[2:-4])
     # Each adjudicated phase's orders are written against the position it started in (the game keeps
     # it), so no phase is replayed; the phases' digits are least significant first, as decoding reads them.
     segments = [
@@ -450,7 +438,7 @@ def encode_link(game: Game) -> str:
     if start is not None:
         payload["a"], payload["p"] = START_LINK_VERSION, position_data(start)
     if number:
-        payload["c"] = _b64(number.to_bytes((number.bit_length() + 7) // 8, "big"))
+        payload["c"] = base64url.encode(number.to_bytes((number.bit_length() + 7) // 8, "big"))
     if extra:
         payload["x"] = extra
     if game.draw:
@@ -458,7 +446,8 @@ def encode_link(game: Game) -> str:
     if game.computer:  # the computer seats: {power: {"level": ..., "seed": ...}}, as the game file has them
         payload["s"] = seats_to_data(game.computer)
     raw = json.dumps(payload, separators=(",", ":")).encode("utf-8")
-    return link_start(game.variant.id) + _b64(zlib.compress(raw, 9)[2:-4])  # raw deflate: no header or checksum
+    # raw deflate: no header or checksum
+    return link_start(game.variant.id) + base64url.encode(zlib.compress(raw, 9)[2:-4])
 
 
 def decode_link(text: str) -> Game:
@@ -500,9 +489,7 @@ def decoding(text: str) -> Generator[int, None, Game]:
         raise GameFileError("the link holds no game")
     if len(text) > MAX_LINK:
         raise GameFileError(f"the link is too long ({len(text)} characters) to be a game")
-    if not (text.isascii() and all(c.isalnum() or c in "-_" for c in text)):
-        raise GameFileError("the link is damaged: it has characters that base64url does not use")
-    payload = read_json(inflate(_unb64(text), "the link", MAX_INFLATED), "the link")
+    payload = read_json(inflate(base64url.decode(text, "the link"), "the link", MAX_INFLATED), "the link")
     if isinstance(payload, dict):  # (what is not a game at all is said so below)
         check_named_variant(named, payload.get("v"))
     try:
@@ -545,7 +532,7 @@ def _from_payload(payload: Any) -> Generator[int, None, Game]:
     per_phase = _bits_per_phase(game)
     if not isinstance(packed, str) or len(packed) * 6 > (records + 1) * per_phase + 8:
         raise GameFileError(f"the link is damaged: its orders are longer than {records} phases can need")
-    number = int.from_bytes(_unb64(packed), "big")
+    number = int.from_bytes(base64url.decode(packed, "the link"), "big")
     digits = _Digits(number)
     extra: dict[tuple[int, str], list[Any]] = {}
     written = payload.get("x", [])

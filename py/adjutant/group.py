@@ -27,14 +27,14 @@ Crypto). The design, formats and threat model are in docs/group-play.md. In shor
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import json
 import re
 import time
 from dataclasses import dataclass, field, replace
 
+from . import base64url
+from .base64url import is_base64url
 from .codec import MAX_LINK, check_named_variant, decode_link, encode_link, link_start, phase_slots, split_link
 from .errors import AdjutantError, GameFileError, OrderError
 from .game import LEGAL, Game
@@ -60,9 +60,11 @@ MAX_PASTE_CODES = 1000
 MAX_GROUP_LINK = MAX_LINK + 20_000
 #: nor may one code be longer than this (a power's orders fit in a few hundred characters)
 MAX_CODE = 8000
+#: bytes as base64url and back (:mod:`adjutant.base64url`), by the names the group game's code uses
+b64 = base64url.encode
+unb64 = base64url.decode
 #: every code in a pasted text: ``orders~`` not inside another word or link text, then base64url
 CODE_PATTERN = re.compile(r"(?<![A-Za-z0-9_~-])" + re.escape(CODE_PREFIX) + r"([A-Za-z0-9_-]*)")
-_B64URL = re.compile(r"[A-Za-z0-9_-]*")
 #: the most lines after a code's own that are read as the rest of it, wrapped by an email program
 WRAPPED_LINES = 16
 #: the most readings one paste opens with Web Crypto (each an ECDH key agreement and an AES-GCM attempt):
@@ -83,19 +85,6 @@ class CodeError(AdjutantError):
         super().__init__(message)
         self.power = power
         self.earlier = earlier
-
-
-def b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
-
-
-def unb64(text: str, what: str) -> bytes:
-    if not _B64URL.fullmatch(text):
-        raise GameFileError(f"{what} is damaged: it has characters that base64url does not use")
-    try:
-        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError):
-        raise GameFileError(f"{what} is damaged: it is not base64url") from None
 
 
 # --- a link's check: a link cut or altered on the way, told before any passphrase ---------------------
@@ -128,7 +117,7 @@ def link_check(covered: str) -> str:
 
 def is_link_check(text: str) -> bool:
     """Whether a link's part is a check (base64url of :data:`CHECK_BYTES` bytes, its format first)."""
-    if len(text) != CHECK_TEXT or not _B64URL.fullmatch(text):
+    if len(text) != CHECK_TEXT or not is_base64url(text):
         return False
     return unb64(text, "the link's check")[0] == CHECK_FORMAT
 
@@ -153,13 +142,13 @@ def is_cut_start(parts: list[str]) -> bool:
     (A link made before links had a check, cut, is cut short too.)"""
     key = parts[0]
     whole = len(key) == KEY_TEXT if len(parts) > 1 else len(key) < KEY_TEXT
-    return whole and bool(_B64URL.fullmatch(key)) and all(parts[1:-1])
+    return whole and is_base64url(key) and all(parts[1:-1])
 
 
 def is_check_start(text: str) -> bool:
     """Whether a link's last part is a check (:func:`link_check`) or its start, the rest of the link cut
     off: no more characters than a check, each a check's (its format's two characters ``Yw`` first)."""
-    return len(text) <= CHECK_TEXT and "Yw".startswith(text[:2]) and bool(_B64URL.fullmatch(text))
+    return len(text) <= CHECK_TEXT and "Yw".startswith(text[:2]) and is_base64url(text)
 
 
 # --- the game's identity ---------------------------------------------------------------------------
@@ -393,7 +382,7 @@ def code_readings(text: str) -> list[tuple[str, ...]]:
             if match.end() >= ends:  # the code ends its line: the rest may be on the next ones
                 for after in lines[number + 1 : number + 1 + WRAPPED_LINES]:
                     rest = after.lstrip(" \t>").rstrip()  # less its quoting: "> ", "> > "
-                    if not rest or not _B64URL.fullmatch(rest) or len(readings[-1]) + len(rest) > MAX_CODE:
+                    if not rest or not is_base64url(rest) or len(readings[-1]) + len(rest) > MAX_CODE:
                         break
                     readings.append(readings[-1] + rest)
             seen.setdefault(tuple(readings), None)
@@ -434,7 +423,7 @@ def read_code(code: str, game: Game, public_key: bytes, digest: bytes | None = N
     text = text[len(CODE_PREFIX) :]
     if len(text) > MAX_CODE:
         raise CodeError(f"the code is too long ({len(text)} characters) to be one power's orders")
-    if not _B64URL.fullmatch(text):
+    if not is_base64url(text):
         raise CodeError("the code is damaged: it has characters that base64url does not use")
     if len(text) % 4 == 1:  # no base64url text has this length: a character was lost
         raise CodeError("the code is cut short or damaged")
@@ -737,7 +726,7 @@ def read_group_link(fragment: str) -> GroupLink:
         if power and power not in game.variant.powers:
             raise GameFileError(f"the group link names {power!r}, not a power of {game.variant.name}")
         return GroupLink(key, game, power=power)
-    if not parts[1] or not _B64URL.fullmatch(parts[1]):
+    if not parts[1] or not is_base64url(parts[1]):
         raise GameFileError("the group link is damaged: its sealed key is not base64url")
     Intake.from_text(parts[2], game)  # checked now: a damaged one is refused before the game is shown
     return GroupLink(key, game, sealed_private=parts[1], intake=parts[2])

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, assert_never
 
 from .kinds import Season
 from .legality import check_order
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder, format_order
 from .phases import Dislodgement
 from .routes import convoy_chain, run_ends, sea_route_exists
+from .rules import BACKUP_RULES as BACKUP_RULE_NAMES
+from .rules import BackupRuleName
 from .variant import Variant, province_of
 
 #: a decision's state (DATC 5.E)
@@ -858,8 +860,14 @@ def movement_resolver(
     return Resolver(variant, units, orders, season, backup or rule[0], rule[1], strengths, checks)
 
 
-#: The named backup rules a variant may choose: (paradox rule, preparation before resolving).
-BACKUP_RULES: dict[str, tuple[BackupRule, Callable[[Resolver], None] | None]] = {
-    "szykman": (szykman, None),
-    "coast_running": (szykman, carried_attacks_spare_their_carriers),
-}
+def backup_rule(name: BackupRuleName) -> tuple[BackupRule, Callable[[Resolver], None] | None]:
+    """What the backup rule a variant names does: (paradox rule, preparation before resolving)."""
+    if name == "szykman":
+        return szykman, None
+    if name == "coast_running":
+        return szykman, carried_attacks_spare_their_carriers
+    assert_never(name)
+
+
+#: Each backup rule a variant may name (:data:`adjutant.rules.BACKUP_RULES`), by its name.
+BACKUP_RULES = {name: backup_rule(name) for name in BACKUP_RULE_NAMES}

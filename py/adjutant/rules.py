@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, get_args
 
 from .errors import VariantError
 
-BACKUP_RULES = ("szykman", "coast_running")
+#: The backup rules a variant may name: the one list of them (the resolver's ``backup_rule`` says what
+#: each does, and mypy checks it handles every one).
+BackupRuleName = Literal["szykman", "coast_running"]
+BACKUP_RULES: tuple[BackupRuleName, ...] = get_args(BackupRuleName)
 
 
 @dataclass(frozen=True)
@@ -20,7 +23,7 @@ class RuleOptions:
 
     #: How a paradoxical convoy is resolved: the DATC's preferred Szykman rule, or Coast-Running's
     #: "a convoyed attack may not affect the convoying fleets".
-    backup_rule: str = "szykman"
+    backup_rule: BackupRuleName = "szykman"
     #: Whether the Coast-Running "P" (protect) order exists.
     protect_order: bool = False
     #: The 1971 reading of ambiguous convoy routes: a convoy (or coast run) fails if any unit ordered to

@@ -30,13 +30,17 @@ EDGE_KINDS = ("weak", "passage", "canal", "box")
 COAST_NAMES = {"nc": "north coast", "sc": "south coast", "ec": "east coast", "wc": "west coast"}
 
 
+#: the engine package's folder (adjutant/), whichever of its sub-packages this module is in
+PACKAGE_DIR = Path(__file__).resolve().parents[__name__.count(".") - 1]
+
+
 def maps_dir() -> Path:
     """Where the variant files live: ``$ADJUTANT_MAPS``, else ``maps/`` inside the installed package,
     else ``maps/`` at the top of the checkout this module is in."""
     env = os.environ.get("ADJUTANT_MAPS")
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parent
+    here = PACKAGE_DIR
     installed = here / "maps"
     return installed if installed.is_dir() else here.parents[1] / "maps"
 
@@ -394,8 +398,18 @@ def load_variant(variant_id: str, directory: str | Path | None = None) -> Varian
 
 @functools.lru_cache(maxsize=32)
 def _load(variant_id: str, directory: str) -> Variant:
-    data, source = _read_merged(variant_id, Path(directory), ())
-    return build_variant(data, source)
+    return build_variant(*variant_data(variant_id, directory))
+
+
+def variant_data(variant_id: str, directory: str | Path | None = None) -> tuple[dict[str, Any], str]:
+    """The data of ``maps/<variant_id>.json`` with the files it ``extends`` merged in, not yet checked
+    (:func:`build_variant` checks it), and the file's name.
+
+    >>> data, source = variant_data("coast_running")
+    >>> source, data["name"], len(data["provinces"]) > 50
+    ('coast_running.json', 'Coast-Running', True)
+    """
+    return _read_merged(variant_id, Path(directory) if directory is not None else maps_dir(), ())
 
 
 def available_variants(directory: str | Path | None = None, drafts: bool = False) -> list[tuple[str, str]]:

@@ -33,8 +33,6 @@ docs/security.md; lengths: docs/group-play.md.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import json
 import math
@@ -43,7 +41,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from adjutant import AdjutantError, GameFileError, cluster_views
+from adjutant import AdjutantError, GameFileError, base64url, cluster_views
 from adjutant import cluster_group as cg
 from adjutant.cluster_rules import cluster_state
 from adjutant.codec import check_named_variant, link_start, split_link
@@ -72,7 +70,6 @@ MIN_PASSPHRASE = 8
 #: letters and digits no one mistakes for another when reading a passphrase aloud or copying it
 PASSPHRASE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 WRONG_PASSPHRASE = "that passphrase opens none of this game's secrets"
-_B64URL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
 def has_secrets(game: Game) -> bool:
@@ -408,7 +405,7 @@ def encode_sealed_link(public: dict[str, Any], sealed: dict[str, str]) -> str:
     """The version 1 fragment (without '#') for a game's public data and its parts' seals: the variant's
     id and a dot, as an ordinary link starts (:mod:`adjutant.codec`), then ``s=`` and the rest."""
     payload = {"version": 1, "public": public, "sealed": sealed}
-    seal = base64.urlsafe_b64encode(_deflate(payload)).decode("ascii").rstrip("=")
+    seal = base64url.encode(_deflate(payload))
     return link_start(public.get("variant")) + SEALED_PREFIX + seal
 
 
@@ -436,12 +433,7 @@ def decode_sealed_link(fragment: str) -> SealedLink:
         raise GameFileError(f"the link is too long ({len(text)} characters) to be a game")
     if "~" in text:
         return _decode_compact(named, text)
-    if not set(text) <= _B64URL:
-        raise GameFileError("the link is damaged: it has characters that base64url does not use")
-    try:
-        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError):
-        raise GameFileError("the link is damaged: it is not base64url") from None
+    data = base64url.decode(text, "the link")
     payload = _inflate(data, "the link")
     if not isinstance(payload, dict) or "version" not in payload:
         raise GameFileError("the link's contents are not a sealed game")
@@ -474,7 +466,7 @@ def _check_seal(name: str, seal: object) -> None:
     """A seal's form, checked when the link is opened: a link cut short in a seal is refused here, with
     the game in hand kept, rather than opening and then refusing every passphrase (web/seal.js tries them
     on every part at once, and a part that is no seal at all fails them all)."""
-    if not isinstance(seal, str) or not seal or not set(seal) <= _B64URL:
+    if not isinstance(seal, str) or not seal or not base64url.is_base64url(seal):
         raise GameFileError(f"the link is damaged: the sealed part {name!r} is not base64url")
     # unpadded base64url: 4 characters carry 3 bytes, and a last group of 1 character carries none
     if len(seal) % 4 == 1 or len(seal) * 3 // 4 < cg.MIN_SEAL_BYTES:

@@ -157,3 +157,43 @@ FINGER_SIDE = """e => {
     const place = (e.getAttribute("data-location") || e.getAttribute("data-province") || e.id).split("/")[0];
     return Math.max(side(e), side(e.ownerSVGElement.getElementById(place)));
 }"""
+
+
+# --- reading and clicking the page -----------------------------------------------------------------
+
+
+def click_map(page: Any, location: str) -> None:
+    """Click a place on the map as a player does: its unit if one is drawn there, else the region."""
+    unit = page.locator(f'#map .adj-unit[data-location="{location}"]')
+    if unit.count():
+        unit.first.click()
+    else:
+        page.locator(f'#map [id="{location}"]').click(force=True)
+
+
+def enter_text(page: Any, text: str, power: str = "") -> None:
+    page.select_option("#orders-power", power)
+    page.fill("#orders-text", text)
+    page.click("#orders-apply")
+
+
+def phase(page: Any) -> str:
+    return str(page.evaluate("document.documentElement.dataset.phase"))
+
+
+def units(page: Any) -> list[str]:
+    return sorted(
+        page.eval_on_selector_all(
+            "#map .adj-unit", "els => els.map(e => e.dataset.power + ' ' + e.dataset.type + ' ' + e.dataset.location)"
+        )
+    )
+
+
+def order_list(page: Any) -> str:
+    """The orders given, as the order list shows them."""
+    return str(page.inner_text("#order-list"))
+
+
+def focused(page: Any) -> str:
+    """The id of the element that has the focus (its tag where it has none)."""
+    return str(page.evaluate("document.activeElement.id || document.activeElement.tagName"))

@@ -9,9 +9,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from app_driver import Site, adjudicate, open_app
+from app_driver import Site, adjudicate, focused, open_app, phase
 from test_order_entry import arrow_to
-from test_play import phase
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -215,10 +214,6 @@ def tab_to(page: Any, selector: str, limit: int = 300) -> None:
         if page.evaluate("s => document.activeElement.matches(s)", selector):
             return
     raise AssertionError(f"Tab never reached {selector}")
-
-
-def focused(page: Any) -> str:
-    return str(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
 
 
 def adjudicate_by_keyboard(page: Any) -> None:

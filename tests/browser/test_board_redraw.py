@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, adjudicate, open_app
-from test_play import click_map, enter_text
+from app_driver import Site, adjudicate, click_map, enter_text, open_app
 
 #: the overlay's layers in order, each with its drawings (sorted: a kept drawing need not be in the
 #: place a fresh drawing puts it), and the supply centres' fills

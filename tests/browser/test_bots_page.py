@@ -13,10 +13,9 @@ from typing import Any
 
 from adjutant import decode_link, group
 from adjutant.game import Game
-from app_driver import Site, adjudicate, open_app
-from test_group_game import gm_fragment, order_list
+from app_driver import Site, adjudicate, enter_text, open_app, phase
+from test_group_game import gm_fragment, listed_orders
 from test_phone import HEIGHT, WIDTH, on_screen, small_controls
-from test_play import enter_text, phase
 
 #: Records what the thinking's status line says and each value its progress bar takes (the page's own
 #: elements, watched from the start).
@@ -110,7 +109,7 @@ def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(new_context: A
     page.evaluate("window.__release()")
     page.wait_for_function("() => document.getElementById('computer-status').textContent.startsWith('Stopped')",
                            timeout=10_000)
-    assert phase(page) == "S1901M" and order_list(page) == []
+    assert phase(page) == "S1901M" and listed_orders(page) == []
     assert not page.evaluate("document.querySelector('#map').inert")  # (inert while the computer thought)
     on_screen(page, ("#computer-status",))
     assert len(page.evaluate("window.__progress")) >= 4  # the bar set at every slice, each a task of its own
@@ -196,13 +195,13 @@ def test_orders_for_the_rest_by_computer_fill_the_sandbox_drawn_and_editable(app
     page.wait_for_function(
         "() => document.getElementById('computer-status').textContent.startsWith('The computer gave orders')",
         timeout=30_000)
-    listing = order_list(page)
+    listing = listed_orders(page)
     assert len(listing) == 22 and "FRA: A Par - Bur" in listing  # an order given stays as it was
     assert {line[:3] for line in listing} == {"AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"}
     assert page.locator("#map .adj-order").count() >= 22  # drawn, before adjudication
     assert phase(page) == "S1901M"
     enter_text(page, "A Mar H", "france")  # and changed like any order
-    assert "FRA: A Mar H" in order_list(page)
+    assert "FRA: A Mar H" in listed_orders(page)
     page.click("#adjudicate")  # everything is ordered: no warning, and no computer player to wait for
     adjudicated(page, "S1901M")
     assert "Mar H" in page.inner_text("#results") or "Marseilles" in page.inner_text("#results")

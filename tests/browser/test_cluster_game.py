@@ -16,16 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from adjutant_ui.sealed import decode_sealed_link
-from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog
+from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, phase
 
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
 PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p in POWERS}}
 WRONG = "that passphrase opens none of this game's secrets"
 MARKUP = '<img src=x onerror="window.__pwned=1">'
-
-
-def phase(page: Any) -> str:
-    return str(page.evaluate("document.documentElement.dataset.phase"))
 
 
 def units(page: Any) -> list[str]:

@@ -20,7 +20,7 @@ from adjutant.gamefile import from_data
 from adjutant_ui.session import order_label
 from app_driver import Site, adjudicate, open_app, reopen_app
 from test_cluster_group_game import PASSPHRASES, gm_fragment, players_link, start, unlock
-from test_group_game import open_codes, order_list
+from test_group_game import listed_orders, open_codes
 
 #: France's orders: a move, a research and a nomination (typed), and a nomination made with the form
 TYPED = ["A Par - Bur", "F Bre RES", "Nominate 2 later"]
@@ -40,7 +40,7 @@ def reload(page: Any) -> Any:
     page = reopen_app(page, url)
     assert page.locator("#unlock-form").is_visible()
     assert not page.locator("#send-orders").is_enabled()
-    assert order_list(page) == []
+    assert listed_orders(page) == []
     assert page.inner_text("#send-status") == ""
     assert not page.locator("#orders-code-box").is_visible()
     return page
@@ -74,28 +74,28 @@ def test_a_cluster_players_drafts_come_back_with_their_passphrase(new_context: A
     page.fill("#orders-text", "\n".join(TYPED))
     page.click("#orders-apply")
     page.wait_for_function("n => document.querySelectorAll('#order-list li').length === n", arg=len(expected))
-    assert order_list(page) == expected
+    assert listed_orders(page) == expected
 
     page = reload(page)
     # a wrong passphrase opens nothing, and shows nothing of the draft
     assert "opens none" in unlock(page, "not-a-passphrase-at-all")
-    assert order_list(page) == [] and page.inner_text("#send-status") == ""
+    assert listed_orders(page) == [] and page.inner_text("#send-status") == ""
     opened(page, PASSPHRASES["france"], "france")
-    assert order_list(page) == expected
+    assert listed_orders(page) == expected
     assert page.inner_text("#send-status") == kept_line
     assert f"France: {len(expected)} orders given" in page.inner_text("#send-summary")
 
     # another power's passphrase in this browser: none of France's drafts
     page = reload(page)
     opened(page, PASSPHRASES["germany"], "germany")
-    assert order_list(page) == []
+    assert listed_orders(page) == []
     assert page.inner_text("#send-status") == ""
     assert not page.locator("#orders-code-box").is_visible()
 
     # France again (the link in the address bar is Germany's now: the passphrase says whose part opens)
     page = reload(page)
     opened(page, PASSPHRASES["france"], "france")
-    assert order_list(page) == expected
+    assert listed_orders(page) == expected
     page.click("#send-orders")
     page.wait_for_function("() => document.getElementById('orders-code').value.startsWith('orders~')",
                            timeout=10_000)
@@ -108,7 +108,7 @@ def test_a_cluster_players_drafts_come_back_with_their_passphrase(new_context: A
     assert page.input_value("#orders-code") == code
     assert f"Sealed {len(expected)} orders for France" in page.inner_text("#orders-code-note")
     assert "orders and the sealed code you were shown" in page.inner_text("#send-status")
-    assert order_list(page) == expected
+    assert listed_orders(page) == expected
 
     # the game master's page reads the code: France's orders, as drafted before the reloads
     log = open_codes(gm, f"From: france\n{code}\n")
@@ -126,10 +126,10 @@ def test_a_cluster_players_drafts_come_back_with_their_passphrase(new_context: A
     page = reopen_app(page, fall)
     opened(page, PASSPHRASES["france"], "france")
     assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
-    assert order_list(page) == []
+    assert listed_orders(page) == []
     assert page.inner_text("#send-status") == ""
     assert not page.locator("#orders-code-box").is_visible()
     page = reopen_app(page, spring)
     opened(page, PASSPHRASES["france"], "france")
-    assert order_list(page) == expected
+    assert listed_orders(page) == expected
     assert page.input_value("#orders-code") == code

@@ -24,10 +24,10 @@ from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, reop
 from test_cluster_game import strengths
 from test_group_game import (
     HOLD_KEYS,
-    click_map,
     engine_units,
+    listed_orders,
+    mouse_click_map,
     open_codes,
-    order_list,
     order_while_keys_are_made,
     ready_after_keys,
     send,
@@ -274,12 +274,12 @@ def test_orders_given_while_a_new_cluster_games_keys_are_made_are_kept(new_conte
     shown(page, "cluster")
     assert page.evaluate("window.__keysHeld()") > 0  # the keys are still being made
     assert "Making its keys" in page.inner_text("#message-text")
-    click_map(page, "par", unit=True)
-    click_map(page, "bur", unit=False)
+    mouse_click_map(page, "par", unit=True)
+    mouse_click_map(page, "bur", unit=False)
     page.select_option("#orders-power", "france")
     page.fill("#orders-text", "F bre - mao")
     page.click("#orders-apply")
-    assert order_list(page) == ["FRA: A Par - Bur", "FRA: F Bre - Mao"]
+    assert listed_orders(page) == ["FRA: A Par - Bur", "FRA: F Bre - Mao"]
     page.click("#adjudicate")
     assert "Paris" not in page.inner_text("#adjudicate-warning")  # (its order is in)
     page.click("#adjudicate-anyway")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, adjudicate, open_app
+from app_driver import Site, adjudicate, focused, open_app
 from test_cluster_game import strengths
 from test_cluster_group_game import PASSPHRASES, players_link, start, unlock
-from test_group_game import open_codes, order_list, send
+from test_group_game import listed_orders, open_codes, send
 from test_group_ux import PHONE, assert_fits_a_phone, assert_focus_visible, in_viewport, tab_to, tap_map
 
 #: Every button of the map's choices panel: its text, size, and whether it lies on screen sideways.
@@ -22,7 +22,7 @@ CHOICES = """els => els.map(e => { const r = e.getBoundingClientRect();
   return {text: e.textContent, width: r.width, height: r.height, inside: r.left >= 0 && r.right <= innerWidth}; })"""
 
 
-def phase(page: Any, name: str) -> None:
+def wait_for_phase(page: Any, name: str) -> None:
     page.wait_for_function("p => document.documentElement.dataset.phase === p", arg=name, timeout=20_000)
 
 
@@ -38,11 +38,11 @@ def to_the_retreat(gm: Any) -> None:
     typed(gm, "germany", ["A Mun - Bur", "F Kie - Den", "A Ber - Kie", "Nominate 3 kie", "Nominate 2 later"])
     typed(gm, "france", ["A Par H", "A Mar H", "F Bre - Mao", "Nominate 2 bre", "Nominate 3 later"])
     adjudicate(gm)
-    phase(gm, "F1901M")
+    wait_for_phase(gm, "F1901M")
     typed(gm, "germany", ["A Bur H", "F Den H", "A Kie H"])
     typed(gm, "france", ["A Mar - Bur", "A Par S A Mar - Bur", "F Mao - Por"])
     adjudicate(gm)
-    phase(gm, "F1901R")
+    wait_for_phase(gm, "F1901R")
 
 
 def on_a_phone(new_context: Any, link: str, power: str) -> tuple[Any, str]:
@@ -78,7 +78,7 @@ def test_a_cluster_retreat_and_build_given_on_a_phone(new_context: Any, site: Si
     prompt = france.inner_text("#click-prompt")
     assert "nothing to order" in prompt and "France" in prompt, prompt
     tap_map(france, "bur")
-    assert choices(france) == [] and order_list(france) == []
+    assert choices(france) == [] and listed_orders(france) == []
     # nothing of Germany's secrets in France's view: only France's own fleet is drawn as a multiple
     assert "Germany" not in france.inner_text("#secret-list")
     assert strengths(france) == {"por": "2"}
@@ -96,7 +96,7 @@ def test_a_cluster_retreat_and_build_given_on_a_phone(new_context: Any, site: Si
     options = germany.eval_on_selector_all("#map .adj-retreat-option", "els => els.map(e => e.dataset.to)")
     assert sorted(options) == ["bel", "gas", "mun", "pic", "ruh"], options
     tap_map(germany, "mun")
-    assert order_list(germany) == ["GER: A Bur R Mun"]
+    assert listed_orders(germany) == ["GER: A Bur R Mun"]
     assert "1 order given." in germany.inner_text("#send-summary")
     germany.locator("#send-orders").tap()
     germany.wait_for_function("() => document.getElementById('orders-code').value.startsWith('orders~')")
@@ -105,11 +105,11 @@ def test_a_cluster_retreat_and_build_given_on_a_phone(new_context: Any, site: Si
     log = open_codes(gm, germany.input_value("#orders-code"))
     assert log[0].startswith("kept: ") and "Germany: 1 order in" in log[0], log
     adjudicate(gm)
-    phase(gm, "W1901A")
+    wait_for_phase(gm, "W1901A")
 
     # Winter: Germany (four centres, three units) builds one; told so, and what an unused build becomes
     germany.evaluate("h => { location.hash = h; }", players_link(gm).split("#", 1)[1])
-    phase(germany, "W1901A")
+    wait_for_phase(germany, "W1901A")
     said = unlock(germany, PASSPHRASES["germany"])
     assert "build your new units" in said and "nomination" not in said, said
     germany.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=10_000)
@@ -119,12 +119,12 @@ def test_a_cluster_retreat_and_build_given_on_a_phone(new_context: Any, site: Si
     assert [c["text"] for c in choices(germany)] == ["Build Army", "Build Fleet", "Cancel"]
     assert_tappable(germany)
     germany.locator("#click-order [data-action='build-A']").tap()
-    assert order_list(germany) == ["GER: Build A Ber"]
+    assert listed_orders(germany) == ["GER: Build A Ber"]
     assert "1 order given." in germany.inner_text("#send-summary")
     log = open_codes(gm, send(germany, []))
     assert "Germany: 1 order in" in log[0], log
     adjudicate(gm)
-    phase(gm, "S1902M")
+    wait_for_phase(gm, "S1902M")
     # Germany's winter view: its own multiple only (its 2, left to a later build, is named in the spring)
     assert strengths(germany) == {"den": "3"}
     built = '#map .adj-unit[data-location="{}"][data-power="germany"]'
@@ -132,7 +132,7 @@ def test_a_cluster_retreat_and_build_given_on_a_phone(new_context: Any, site: Si
 
     # Spring 1902: Germany's 2, left to a later build, may now be given to the army just built, and only to it
     germany.evaluate("h => { location.hash = h; }", players_link(gm).split("#", 1)[1])
-    phase(germany, "S1902M")
+    wait_for_phase(germany, "S1902M")
     said = unlock(germany, PASSPHRASES["germany"])
     assert "nominations" in said, said
     select = "select[name='nominate-germany-2']"
@@ -147,11 +147,7 @@ def test_a_cluster_retreat_and_build_given_on_a_phone(new_context: Any, site: Si
         box = control.bounding_box()
         assert box is not None and box["width"] >= 24 and box["height"] >= 24 and box["x"] + box["width"] <= 390
     nominate.tap()
-    assert "GER: Nominate 2 Ber" in order_list(germany)
-
-
-def focused(page: Any) -> str:
-    return str(page.evaluate("document.activeElement.id"))
+    assert "GER: Nominate 2 Ber" in listed_orders(germany)
 
 
 def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: Site) -> None:
@@ -217,7 +213,7 @@ def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: S
     gm.wait_for_selector("#codes-status:has-text('2 codes taken in')", timeout=20_000)
     intake = gm.inner_text("#intake")
     assert "France" in intake and "Germany" in intake, intake
-    assert sorted(order_list(gm)) == ["FRA: A Par - Bur", "FRA: F Bre - Mao", "GER: A Mun - Ruh"]
+    assert sorted(listed_orders(gm)) == ["FRA: A Par - Bur", "FRA: F Bre - Mao", "GER: A Mun - Ruh"]
     assert tab_to(gm, "group-to-adjudicate", 1) == ["group-to-adjudicate"]
     assert_focus_visible(gm)
     gm.keyboard.press("Enter")
@@ -228,7 +224,7 @@ def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: S
     gm.wait_for_selector("#adjudicate-warning", state="visible")
     assert focused(gm) == "adjudicate-anyway"
     gm.keyboard.press("Enter")
-    phase(gm, "F1901M")
+    wait_for_phase(gm, "F1901M")
     said = gm.inner_text("#group-status")  # (a live region: a screen reader says it too)
     assert "Spring 1901 movement adjudicated" in said and "Message to players" in said, said
     assert "codes they send for Fall 1901 movement" in said, said
@@ -245,10 +241,10 @@ def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: S
     # Undo (beside Adjudicate): the phase is back, and the status line says it is to be adjudicated again
     tab_to(gm, "undo", 80, "Shift+Tab")
     gm.keyboard.press("Enter")
-    phase(gm, "S1901M")
+    wait_for_phase(gm, "S1901M")
     said = gm.inner_text("#group-status")
     assert "Adjudication undone: Spring 1901 movement is to be adjudicated again" in said, said
-    assert sorted(order_list(gm)) == ["FRA: A Par - Bur", "FRA: F Bre - Mao", "GER: A Mun - Ruh"]
+    assert sorted(listed_orders(gm)) == ["FRA: A Par - Bur", "FRA: F Bre - Mao", "GER: A Mun - Ruh"]
 
 
 def test_a_cluster_disband_and_a_build_left_unused_on_a_phone(new_context: Any, site: Site) -> None:
@@ -262,11 +258,11 @@ def test_a_cluster_disband_and_a_build_left_unused_on_a_phone(new_context: Any, 
     germany, _ = on_a_phone(new_context, players_link(gm), "germany")
     tap_map(germany, "bur")
     germany.locator("#click-order [data-action='disband']").tap()
-    assert order_list(germany) == ["GER: A Bur D"]
+    assert listed_orders(germany) == ["GER: A Bur D"]
     log = open_codes(gm, send(germany, []))
     assert "Germany: 1 order in" in log[0], log
     adjudicate(gm)
-    phase(gm, "W1901A")
+    wait_for_phase(gm, "W1901A")
     assert gm.locator('#map .adj-unit[data-power="germany"]').count() == 2
 
     link = players_link(gm)
@@ -277,7 +273,7 @@ def test_a_cluster_disband_and_a_build_left_unused_on_a_phone(new_context: Any, 
     assert choices(italy) == []
 
     germany.evaluate("h => { location.hash = h; }", link.split("#", 1)[1])
-    phase(germany, "W1901A")
+    wait_for_phase(germany, "W1901A")
     said = unlock(germany, PASSPHRASES["germany"])
     assert "build your new units (or leave builds unused)" in said, said
     germany.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=10_000)
@@ -285,12 +281,12 @@ def test_a_cluster_disband_and_a_build_left_unused_on_a_phone(new_context: Any, 
     tap_map(germany, "ber")
     assert [c["text"] for c in choices(germany)] == ["Build Army", "Build Fleet", "Cancel"]
     germany.locator("#click-order [data-action='build-F']").tap()
-    assert order_list(germany) == ["GER: Build F Ber"]
+    assert listed_orders(germany) == ["GER: Build F Ber"]
     assert "1 order given, 1 build not used (waived)." in germany.inner_text("#send-summary")
     assert_tappable(germany)
     log = open_codes(gm, send(germany, []))
     assert "Germany: 1 order in" in log[0], log
     adjudicate(gm)
-    phase(gm, "S1902M")
+    wait_for_phase(gm, "S1902M")
     assert gm.locator('#map .adj-unit[data-power="germany"]').count() == 3
     assert gm.locator('#map .adj-unit[data-location="ber"][data-power="germany"][data-type="F"]').count() == 1

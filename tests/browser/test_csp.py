@@ -7,8 +7,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
-from app_driver import Site, adjudicate, new_game, open_app
-from test_play import click_map, phase
+from app_driver import Site, adjudicate, click_map, new_game, open_app, phase
 
 #: every violation of the policy the document sees, kept on the window (the console shows only some)
 WATCH_VIOLATIONS = """

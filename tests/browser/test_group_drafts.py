@@ -12,7 +12,7 @@ from typing import Any
 from adjutant import group
 from adjutant.game import Game
 from app_driver import Site, open_app, reopen_app
-from test_group_game import order_list, send
+from test_group_game import listed_orders, send
 
 #: the P-256 generator as a raw public key: a valid game master's key whose private key no one needs here
 KEY = bytes.fromhex(
@@ -54,7 +54,7 @@ def test_a_players_orders_are_kept_across_a_reload_and_can_be_sent(new_context: 
     enter(page, ORDERS)
     assert "2 orders given" in page.inner_text("#send-summary")
     page = reload(page)
-    assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
+    assert listed_orders(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
     assert "2 orders given" in page.inner_text("#send-summary")
     assert page.inner_text("#send-status") == "Your orders for Spring 1901 movement were kept from before the reload."
     assert not page.locator("#message").is_visible()
@@ -72,15 +72,15 @@ def test_orders_typed_and_not_yet_entered_are_kept_across_a_reload(new_context: 
     enter(page, ["F Lon - Nth"])
     page.fill("#orders-text", "A Lvp - Yor\nF Edi - Nwg")
     page = reload(page)
-    assert order_list(page) == ["ENG: F Lon - Nth"]
+    assert listed_orders(page) == ["ENG: F Lon - Nth"]
     assert page.input_value("#orders-text") == "A Lvp - Yor\nF Edi - Nwg"
     assert page.inner_text("#send-status") == "Your orders for Spring 1901 movement were kept from before the reload."
     code = send(page, [])
-    assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Edi - Nwg", "ENG: F Lon - Nth"]
+    assert listed_orders(page) == ["ENG: A Lvp - Yor", "ENG: F Edi - Nwg", "ENG: F Lon - Nth"]
     assert page.input_value("#orders-text") == ""
     assert group.read_code(code, Game.new("standard"), KEY).power == "england"
     page = reload(page)  # what was entered and sent is not put back in the box
-    assert page.input_value("#orders-text") == "" and len(order_list(page)) == 3
+    assert page.input_value("#orders-text") == "" and len(listed_orders(page)) == 3
     # another power's link on this device: the box holds none of England's text
     page.fill("#orders-text", "A Lvp - Wal")
     page = reopen_app(page, players_link(site, Game.new("standard"), "france"))
@@ -111,7 +111,7 @@ def test_an_order_kept_anyway_comes_back_marked_illegal(new_context: Any, site: 
     enter(page, ["F Lon - Bre", "A Lvp - Yor"])
     assert "illegal, will hold" in page.inner_text("#order-list li.illegal")
     page = reload(page)
-    legal, illegal = order_list(page)
+    legal, illegal = listed_orders(page)
     assert legal == "ENG: A Lvp - Yor" and illegal.startswith("ENG: F Lon - Bre illegal, will hold: ")
     assert page.locator("#order-list li.illegal").count() == 1
     assert page.locator("#map .adj-order.illegal").count() == 1
@@ -127,17 +127,17 @@ def test_the_sealed_code_shown_is_kept_across_a_reload(new_context: Any, site: S
     assert page.input_value("#orders-code") == code
     assert "Sealed 2 orders for England, Spring 1901" in page.inner_text("#orders-code-note")
     assert "sealed code you were shown" in page.inner_text("#send-status")
-    assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
+    assert listed_orders(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
     # orders taken back stay taken back after a reload: the code shown stays (the latest sent counts)
     page.click("#orders-clear")
     enter(page, ["A Lvp - Yor"])
     page = reload(page)
-    assert order_list(page) == ["ENG: A Lvp - Yor"]
+    assert listed_orders(page) == ["ENG: A Lvp - Yor"]
     assert page.input_value("#orders-code") == code
     page.click("#orders-clear")
     page.wait_for_function("document.querySelectorAll('#order-list li').length === 0")
     page = reload(page)
-    assert order_list(page) == []
+    assert listed_orders(page) == []
     assert page.input_value("#orders-code") == code
 
 
@@ -150,25 +150,25 @@ def test_another_power_the_game_master_and_the_next_phase_start_clean(new_contex
     # another power's link on the same device: none of England's drafts
     page = reopen_app(page, players_link(site, spring, "france"))
     assert page.input_value("#orders-power") == "france"
-    assert order_list(page) == []
+    assert listed_orders(page) == []
     assert "0 orders given" in page.inner_text("#send-summary")
     assert not page.locator("#orders-code-box").is_visible()
     assert page.inner_text("#send-status") == ""
     # the game master's view of the same game and phase on this device: none of them either
     page = reopen_app(page, site.url + "#" + group.gm_link(spring, KEY, "AAAA", group.Intake()))
     assert page.locator("#group-gm").is_visible()
-    assert order_list(page) == []
+    assert listed_orders(page) == []
     # the next phase's link for England: a clean page
     fall = Game.new("standard")
     fall.adjudicate()
     page = reopen_app(page, players_link(site, fall, "england"))
     assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
-    assert order_list(page) == []
+    assert listed_orders(page) == []
     assert not page.locator("#orders-code-box").is_visible()
     assert page.inner_text("#send-status") == ""
     # and back at spring's link (nothing typed in the fall), England's spring drafts are still there
     page = reopen_app(page, players_link(site, spring, "england"))
-    assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
+    assert listed_orders(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
 
 
 def test_a_player_plays_on_when_storage_refuses_writes(new_context: Any, site: Site) -> None:
@@ -180,7 +180,7 @@ def test_a_player_plays_on_when_storage_refuses_writes(new_context: Any, site: S
     enter(page, ORDERS)
     assert send(page, []).startswith("orders~")
     page = reload(page)
-    assert order_list(page) == []
+    assert listed_orders(page) == []
     assert page.inner_text("#send-status") == ""
 
 
@@ -238,7 +238,7 @@ def test_orders_sent_from_an_old_phase_leave_the_latest_phases_orders(new_contex
     )
     page.go_forward()
     page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
-    assert order_list(page) == ["ENG: F Lon - Nth"]
+    assert listed_orders(page) == ["ENG: F Lon - Nth"]
     assert "1 order given" in page.inner_text("#send-summary")
 
 
@@ -279,7 +279,7 @@ def test_a_code_whose_orders_changed_after_it_was_sealed_is_no_longer_offered(ne
     stale = "Your orders have changed since your code was sealed"
     assert page.inner_text("#send-status").startswith(stale)
     page = reload(page)
-    assert order_list(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Eng"]
+    assert listed_orders(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Eng"]
     assert not page.locator("#orders-code-box").is_visible() and page.inner_text("#send-status").startswith(stale)
     change(page, "F Lon - Nth")  # the change taken back: the code holds the orders given again
     assert page.locator("#orders-code-box").is_visible() and page.input_value("#orders-code") == first

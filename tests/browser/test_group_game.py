@@ -103,11 +103,11 @@ def shown(page: Any, variant: str) -> None:
     )
 
 
-def order_list(page: Any) -> list[str]:
+def listed_orders(page: Any) -> list[str]:
     return sorted(page.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)"))
 
 
-def click_map(page: Any, location: str, unit: bool) -> None:
+def mouse_click_map(page: Any, location: str, unit: bool) -> None:
     """A click where a user clicks (the mouse at the spot, not an event sent to an element), the map scrolled
     into view first as a user scrolls to it."""
     selector = f'#map .adj-unit[data-location="{location}"]' if unit else f'#map [id="{location}"]'
@@ -125,11 +125,11 @@ def order_while_keys_are_made(page: Any) -> None:
         assert page.get_attribute(selector, "aria-busy") == "true", selector
     assert page.locator("#message").is_visible()
     assert "takes no orders meanwhile" in page.inner_text("#message-text")
-    click_map(page, "par", unit=True)
-    click_map(page, "bur", unit=False)
+    mouse_click_map(page, "par", unit=True)
+    mouse_click_map(page, "bur", unit=False)
     page.locator("#orders-text").focus()
     page.keyboard.type("A Par - Bur")
-    assert order_list(page) == [] and page.input_value("#orders-text") == ""
+    assert listed_orders(page) == [] and page.input_value("#orders-text") == ""
 
 
 def ready_after_keys(page: Any, variant: str) -> None:
@@ -139,9 +139,9 @@ def ready_after_keys(page: Any, variant: str) -> None:
     gm_fragment(page)
     assert not page.evaluate("document.querySelector('main.table').inert")
     assert page.get_attribute("main.table", "aria-busy") is None
-    click_map(page, "par", unit=True)
-    click_map(page, "bur", unit=False)
-    assert order_list(page) == ["FRA: A Par - Bur"]
+    mouse_click_map(page, "par", unit=True)
+    mouse_click_map(page, "bur", unit=False)
+    assert listed_orders(page) == ["FRA: A Par - Bur"]
     adjudicate(page)
     page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
     assert page.locator('#map .adj-unit[data-location="bur"][data-power="france"]').count() == 1
@@ -174,9 +174,9 @@ def test_the_game_in_hand_takes_no_orders_while_a_link_replacing_it_loads(new_co
     page.wait_for_function("() => window.__mapHeld > 0", timeout=10_000)
     assert page.evaluate("document.querySelector('main.table').inert")
     assert page.get_attribute("main.table", "aria-busy") == "true"
-    click_map(page, "par", unit=True)
-    click_map(page, "bur", unit=False)
-    assert order_list(page) == []
+    mouse_click_map(page, "par", unit=True)
+    mouse_click_map(page, "bur", unit=False)
+    assert listed_orders(page) == []
     page.evaluate("window.__releaseMap()")
     shown(page, "cline5")
     assert page.get_attribute("main.table", "aria-busy") is None
@@ -522,11 +522,11 @@ def test_codes_opened_as_links_and_damaged_group_links(new_context: Any, site: S
     # the first page holds the same game: it shows what the second took in, and stays unlocked
     gm.wait_for_function("() => document.getElementById('message-text').textContent.includes('another tab')")
     assert gm.inner_text("#message-text") == "This game was changed in another tab: showing its latest state."
-    assert order_list(gm) == ["AUS: A Vie - Tyr"]
+    assert listed_orders(gm) == ["AUS: A Vie - Tyr"]
     assert gm.locator("#group-gm").is_visible() and not gm.locator("#gm-unlock-form").is_visible()
     assert gm.is_enabled("#open-codes")
     gm = reopen_app(gm, gm.url)  # and reloaded, it has it too
-    assert order_list(gm) == ["AUS: A Vie - Tyr"]
+    assert listed_orders(gm) == ["AUS: A Vie - Tyr"]
     # a damaged players' link: refused, naming the problem; the game in hand stays
     held = gm_fragment(again)
     bad = "standard.grp~" + group.b64(link.public_key)[:40] + "~AAAA"

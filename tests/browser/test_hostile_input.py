@@ -9,7 +9,16 @@ import zlib
 from typing import Any
 
 import pytest
-from app_driver import Site, adjudicate, autosaved, new_cluster_game, open_app, open_new_cluster_dialog, reopen_app
+from app_driver import (
+    Site,
+    adjudicate,
+    autosaved,
+    new_cluster_game,
+    open_app,
+    open_new_cluster_dialog,
+    phase,
+    reopen_app,
+)
 
 # A number past Python's int-string limit: json.loads raises ValueError, not a JSON error.
 HUGE_NUMBER = "1" + "0" * 5000
@@ -20,10 +29,6 @@ HOSTILE_LINK = (
 )
 HOSTILE_FILE = '{"format": "adjutant-game", "version": ' + HUGE_NUMBER + "}"
 MARKUP = '<img src=x onerror="window.__pwned=1">'
-
-
-def phase(page: Any) -> str:
-    return str(page.evaluate("document.documentElement.dataset.phase"))
 
 
 def stored(page: Any, key: str) -> Any:

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, adjudicate, new_cluster_game, new_game, open_app
+from app_driver import Site, adjudicate, enter_text, new_cluster_game, new_game, open_app, phase
 from test_accessibility import serious_violations
-from test_play import enter_text, phase
 from test_table_cluster_orders import france_knowing, open_game
 
 #: the line or ring each order mark's key draws beside its letter or shield, as the board draws the order

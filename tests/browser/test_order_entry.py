@@ -13,12 +13,7 @@ from xml.etree import ElementTree
 import pytest
 from adjutant import pieces
 from adjutant_ui.compass import nearest_towards
-from app_driver import Site, adjudicate, new_game, open_app, reopen_app
-from test_play import click_map, enter_text, phase
-
-
-def order_list(page: Any) -> str:
-    return str(page.inner_text("#order-list"))
+from app_driver import Site, adjudicate, click_map, enter_text, new_game, open_app, order_list, phase, reopen_app
 
 
 def test_clicks_select_other_units_and_say_why_nothing_happened(app: tuple[Any, Any]) -> None:

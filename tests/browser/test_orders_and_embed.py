@@ -7,12 +7,22 @@ import re
 from typing import Any
 
 from adjutant import pieces
-from app_driver import PYTHON_READY_TIMEOUT_MS, Site, adjudicate, inside_unit_box, new_game, open_app
+from app_driver import (
+    PYTHON_READY_TIMEOUT_MS,
+    Site,
+    adjudicate,
+    enter_text,
+    inside_unit_box,
+    new_game,
+    open_app,
+    order_list,
+    phase,
+    units,
+)
 from test_order_entry import COAST_LINE_MIDDLE
-from test_play import enter_text, phase, units
 
 
-def click_map(page: Any, location: str) -> None:
+def dispatch_click_map(page: Any, location: str) -> None:
     """Click a unit where one is drawn, else the region itself (dispatched to the region's element: the
     middle of a ragged region's box may lie in a neighbour)."""
     unit = page.locator(f'#map .adj-unit[data-location="{location}"]')
@@ -20,10 +30,6 @@ def click_map(page: Any, location: str) -> None:
         unit.first.click()
     else:
         page.locator(f'#map [id="{location}"]').dispatch_event("click")
-
-
-def order_list(page: Any) -> str:
-    return str(page.inner_text("#order-list"))
 
 
 def shows_on_top(page: Any, selector: str) -> bool:
@@ -54,12 +60,12 @@ def test_an_illegal_order_kept_anyway_shows_its_mark_over_the_unit(app: tuple[An
 def test_support_and_convoy_by_clicking(app: tuple[Any, Any]) -> None:
     page, recorder = app
     # Support: the unit, "Support", the supported unit, its destination.
-    click_map(page, "mar")
+    dispatch_click_map(page, "mar")
     page.click("[data-action=support]")
     assert page.locator('#map .adj-target[id="par"]').count() == 1
-    click_map(page, "par")
+    dispatch_click_map(page, "par")
     assert page.locator('#map .adj-target[id="bur"]').count() == 1
-    click_map(page, "bur")
+    dispatch_click_map(page, "bur")
     assert "FRA: A Mar S A Par - Bur" in order_list(page)
     assert page.locator("#map .adj-order.support").count() == 1
     # every order drawn says itself in words when pointed at
@@ -71,16 +77,16 @@ def test_support_and_convoy_by_clicking(app: tuple[Any, Any]) -> None:
     enter_text(page, "England: F lon - nth\nA lvp - yor")
     adjudicate(page)
     assert phase(page) == "F1901M"
-    click_map(page, "nth")
+    dispatch_click_map(page, "nth")
     page.click("[data-action=convoy]")
     assert page.locator('#map .adj-target[id="yor"]').count() == 1
-    click_map(page, "yor")
+    dispatch_click_map(page, "yor")
     assert page.locator('#map .adj-target[id="nwy"]').count() == 1
-    click_map(page, "nwy")
+    dispatch_click_map(page, "nwy")
     # The army's own move by clicking: the convoyed destination is offered.
-    click_map(page, "yor")
+    dispatch_click_map(page, "yor")
     assert page.locator('#map .adj-target[id="nwy"]').count() == 1
-    click_map(page, "nwy")
+    dispatch_click_map(page, "nwy")
     listing = order_list(page)
     assert "ENG: F Nth C A Yor - Nwy" in listing and "ENG: A Yor - Nwy" in listing
     assert page.locator("#map .adj-order.convoy").count() == 1
@@ -104,9 +110,9 @@ def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> N
     # The army's protect order as text; the fleet's run by clicking (the run is offered).
     enter_text(page, "Italy: A Tun P F Ion - Wes")
     assert page.inner_text("#orders-errors") == ""
-    click_map(page, "ion")
+    dispatch_click_map(page, "ion")
     assert page.locator('#map .adj-target[id="wes"]').count() == 1
-    click_map(page, "wes")
+    dispatch_click_map(page, "wes")
     listing = order_list(page)
     assert "ITA: A Tun P F Ion - Wes" in listing and "ITA: F Ion - Wes" in listing
     protect = page.locator("#map .adj-order.protect")
@@ -115,7 +121,7 @@ def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> N
     assert inside_unit_box(page, ".adj-shield", "tun")  # on the army: it hides no name
     assert shows_on_top(page, "#map .adj-shield")  # and over it, not hidden under it
     # The protect button is there for an army on a coast.
-    click_map(page, "tun")
+    dispatch_click_map(page, "tun")
     assert page.locator("[data-action=protect]").count() == 1
     page.click("[data-action=cancel]")
     adjudicate(page)
@@ -135,7 +141,7 @@ def test_a_run_to_the_far_coast_of_bulgaria_is_offered_by_click_and_adjudicated(
     assert phase(page) == "F1901M" and "turkey F bla" in units(page)
     enter_text(page, "Turkey: A Con P F Bla - Bul/sc")
     assert page.inner_text("#orders-errors") == ""
-    click_map(page, "bla")
+    dispatch_click_map(page, "bla")
     assert page.locator('#map .adj-target[id="bul/sc"]').count() == 1
     x, y = page.evaluate(COAST_LINE_MIDDLE, "bul/sc")
     page.mouse.click(x, y)

@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_driver import Site, adjudicate, open_app
-from test_play import enter_text, phase
+from app_driver import Site, adjudicate, enter_text, open_app, phase
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 

@@ -7,11 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, reopen_app
-
-
-def phase(page: Any) -> str:
-    return str(page.evaluate("document.documentElement.dataset.phase"))
+from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, phase, reopen_app
 
 
 def play(page: Any, orders: str) -> None:

@@ -10,34 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, adjudicate, new_game, open_app, reopen_app
-
-
-def click_map(page: Any, location: str) -> None:
-    """Click a place on the map as a player does: its unit if one is drawn there, else the region."""
-    unit = page.locator(f'#map .adj-unit[data-location="{location}"]')
-    if unit.count():
-        unit.first.click()
-    else:
-        page.locator(f'#map [id="{location}"]').click(force=True)
-
-
-def units(page: Any) -> list[str]:
-    return sorted(
-        page.eval_on_selector_all(
-            "#map .adj-unit", "els => els.map(e => e.dataset.power + ' ' + e.dataset.type + ' ' + e.dataset.location)"
-        )
-    )
-
-
-def phase(page: Any) -> str:
-    return str(page.evaluate("document.documentElement.dataset.phase"))
-
-
-def enter_text(page: Any, text: str, power: str = "") -> None:
-    page.select_option("#orders-power", power)
-    page.fill("#orders-text", text)
-    page.click("#orders-apply")
+from app_driver import Site, adjudicate, click_map, enter_text, new_game, open_app, phase, reopen_app, units
 
 
 def test_a_newcomer_plays_standard_and_shares_the_game(new_context: Any, site: Site, tmp_path: Any) -> None:

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 from adjutant import pieces
 from adjutant.variant import province_of
-from app_driver import Site, adjudicate, reopen_app
+from app_driver import Site, adjudicate, enter_text, phase, reopen_app
 from test_accessibility import serious_violations
-from test_play import enter_text, phase
 
 RESULTS = "#map .adj-results .adj-order"
 

@@ -11,9 +11,8 @@ from typing import Any
 from adjutant import Game
 from adjutant.casetext import check_case, read_cases
 from adjutant.setup import read_setup_text, set_up_text, setup_text
-from app_driver import Site, adjudicate, new_game, open_app
+from app_driver import Site, adjudicate, enter_text, new_game, open_app, phase, units
 from test_order_entry import arrow_to, focused, place_at
-from test_play import enter_text, phase, units
 
 PHASE = "F1905M"
 UNITS = "Norway: F Nwg, A Nwy, F Bar; England: F Nth, A Edi; Russia: A Stp, F Bot"

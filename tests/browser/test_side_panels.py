@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, adjudicate, open_app
-from test_play import enter_text
+from app_driver import Site, adjudicate, enter_text, open_app
 
 PANELS = ("#results-summary", "#position-list", "#powers tbody", "#order-list", "#results")
 

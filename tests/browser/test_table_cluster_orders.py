@@ -11,10 +11,17 @@ from typing import Any
 from adjutant import cluster_views
 from adjutant.game import Game
 from adjutant_ui.session import game_to_text
-from app_driver import Site, adjudicate, inside_unit_box, new_cluster_game, new_game, open_new_cluster_dialog
+from app_driver import (
+    Site,
+    adjudicate,
+    enter_text,
+    inside_unit_box,
+    new_cluster_game,
+    new_game,
+    open_new_cluster_dialog,
+)
 from test_accessibility import serious_violations
 from test_orders_and_embed import shows_on_top
-from test_play import enter_text
 
 
 def france_knowing(level: int, munich_site: bool = False) -> Game:
