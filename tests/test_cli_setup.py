@@ -98,3 +98,32 @@ def test_setup_never_overwrites_a_game(tmp_path: Path, capsys: pytest.CaptureFix
     game.write_text("mine")
     code, _, err = _run(capsys, "setup", "standard", str(game), "--phase", "F1905M")
     assert code == 1 and "exists already" in err and game.read_text() == "mine"
+
+
+def test_a_cluster_game_masters_show_with_secrets_sets_up_the_same_strengths_and_sites(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from adjutant.cluster_rules import cluster_state
+
+    game = str(tmp_path / "game.json")
+    code, _, err = _run(
+        capsys, "setup", "cluster", game, "--phase", "F1905M", "--units", "France: A Bur, A Par; Germany: A Mun",
+        "--centres", "France: par", "--strengths", "France: 3 Par, 2 Bur revealed", "--deferred", "Germany: 3",
+        "--knowledge", "Germany: transfer", "--sites", "1: nwy; 2: bur; 3: tys",
+    )
+    assert code == 0, err
+    code, public, _ = _run(capsys, "show", game)
+    assert code == 0 and "--sites" not in public and "--strengths" not in public and "show --secrets" in public
+    code, shown, _ = _run(capsys, "show", game, "--secrets")
+    assert '--strengths "France: 2 Bur revealed, 3 Par"' in shown and '--sites "1: nwy; 2: bur; 3: tys"' in shown
+    (tmp_path / "shown.txt").write_text(shown)
+    code, _, err = _run(capsys, "setup", "cluster", str(tmp_path / "again.json"), "--from", str(tmp_path / "shown.txt"))
+    assert code == 0, err
+    first, again = (cluster_state(loads(Path(f).read_text()).position.variant_state)
+                    for f in (game, tmp_path / "again.json"))
+    assert first is not None and again is not None
+    assert (again.auras, again.sites, again.deferred, again.knowledge) == (
+        first.auras, first.sites, first.deferred, first.knowledge)
+    code, _, err = _run(capsys, "setup", "cluster", str(tmp_path / "bad.json"), "--phase", "F1905M",
+                        "--units", "France: A Par, A Bur", "--strengths", "France: 3 Par, 3 Bur")
+    assert code == 1 and "France has two 3 times units (Paris and Burgundy): rule 1" in err

@@ -343,3 +343,18 @@ def test_a_version_3_link_that_lost_its_check_or_the_separator_after_it_is_refus
             sealed.decode_sealed_link(damaged)
     with pytest.raises(GameFileError, match=re.escape(LINK_CUT)):
         sealed.decode_sealed_link(fragment[: fragment.index(check) + 5])
+
+
+def test_a_cluster_position_set_up_round_trips_through_its_sealed_link_with_its_secrets() -> None:
+    """The game master's part of a game set up from a position holds the whole game (the compact form would
+    replay it from the variant's start), strengths, sites and knowledge with it."""
+    from adjutant.setup import set_up_text, setup_text
+
+    game = set_up_text("cluster", "F1905M", "France: A Bur, A Par; Germany: A Mun", "France: par", seed=5,
+                       settings={"strengths": "France: 3 Par", "knowledge": "France: transfer", "sites": "2: bur"})
+    link = sealed.sealed_link(game, _seals(sealed.plaintexts(game, PHRASES)))
+    read = sealed.decode_sealed_link("#" + link.fragment())
+    gm = sealed.open_part(read.public, sealed.GM, _opened(read.sealed[sealed.GM]))
+    assert gamefile.to_data(gm.game) == gamefile.to_data(game)
+    assert setup_text(gm.game.position, gm.game.variant) == setup_text(game.position, game.variant)
+    assert sealed.public_game(read).units == game.units

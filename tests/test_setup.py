@@ -16,7 +16,7 @@ from adjutant.game import Game
 from adjutant.gamefile import from_data
 from adjutant.phases import retreat_options
 from adjutant.randomgame import random_orders
-from adjutant.setup import Placed, read_setup_text, set_up, set_up_text, setup_text, start_of
+from adjutant.setup import Draft, Placed, read_setup_text, set_up, set_up_text, setup_text, start_of
 from adjutant.variant import available_variants
 
 VARIANTS = [vid for vid, _ in available_variants()]
@@ -194,6 +194,9 @@ HOSTILE_STARTS = [
     ("dislodged malformed", {"phase": "F1905R", "dislodged": [{"power": 1}]}, "not {power, unit, attacker_from}"),
     ("stand-offs malformed", {"phase": "F1905R", "contested": {"a": 1}}, "stand-offs are not a list"),
     ("centres of a province", {"phase": "F1905M", "centres": {"england": ["bur"]}}, "Burgundy is not a supply centre"),
+    ("settings not texts", {"phase": "F1905M", "settings": {"strengths": [1]}}, "settings are not an object of texts"),
+    ("a setting of another variant", {"phase": "F1905M", "settings": {"strengths": "England: 3 Lon"}},
+     "--strengths: Standard Diplomacy has no such setting"),
 ]
 
 
@@ -273,3 +276,104 @@ def test_computer_players_play_a_set_up_game_and_its_link_keeps_both() -> None:
         game.add_order(order)
     game.adjudicate()
     assert dumps(decode_link(encode_link(game))) == dumps(game)
+
+
+def test_a_draft_changed_one_step_at_a_time_is_what_its_text_sets_up() -> None:
+    """The page's map sets a position up one change at a time (adjutant.setup.Draft): a change that would
+    bring a problem is refused with the engine's words, the rest is the notation's, read back the same."""
+    draft = Draft.empty("loeb9", "F1905M")
+    assert draft.place("norway", "A", "nwg") == "Norway: A Nwg: an army cannot stand at sea (Norwegian Sea)"
+    assert draft.place("norway", "F", "nwg") is None and draft.place("russia", "F", "stp/sc") is None
+    assert draft.place("russia", "F", "stp") is not None  # (no coast named)
+    assert draft.place("england", "A", "nwg") is not None and draft.unit_at("nwg") == Placed("norway", "F", "nwg")
+    assert draft.place("england", "F", "nwg") is None and draft.unit_at("nwg") == Placed("england", "F", "nwg")
+    assert draft.own("nwy", "norway") is None and draft.own("nwg", "norway") == "Norwegian Sea is not a supply centre"
+    assert draft.place_dislodged("norway", "F", "nwg", "nth") == (
+        "units are dislodged only in a retreat phase, not in Fall 1905 movement")
+    draft.phase = "F1905R"
+    assert draft.place_dislodged("norway", "F", "nwg", "lon") is not None  # (London does not touch it)
+    assert draft.place_dislodged("norway", "F", "nwg", "nth") is None and draft.problems() == []
+    draft.toggle_standoff("bar")
+    game = draft.game()
+    assert setup_text(game.position, game.variant) == draft.text()
+    again = Draft.read("loeb9", draft.text())
+    assert again.text() == draft.text() and again.position() == draft.position()
+    assert Draft.of(game.position, game.variant).text() == draft.text()
+    draft.remove("nwg")  # the dislodging unit gone: the position has a problem, named as set_up names it
+    with pytest.raises(SetupError) as refused:
+        draft.game()
+    assert list(refused.value.problems) == draft.problems() == [
+        "the dislodged Norwegian F nwg: no unit stands in Norwegian Sea, so none dislodged it"]
+
+
+def test_a_draft_read_from_text_keeps_a_problem_of_the_position_and_refuses_what_it_cannot_read() -> None:
+    draft = Draft.read("standard", '--phase F1905M --units "England: A Nth, F Lon"')
+    assert draft.problems() == ["England: A Nth: an army cannot stand at sea (North Sea)"]
+    assert list(draft.position().units) == ["lon"]  # (drawn without the unit that has a problem)
+    with pytest.raises(SetupError, match="'Xyz' is not a province"):
+        Draft.read("standard", '--phase F1905M --units "England: A Xyz"')
+    with pytest.raises(SetupError, match="not of 'standard'"):
+        Draft.read("standard", "adjutant setup loeb9 --phase F1905M")
+
+
+CLUSTER_SETTINGS = {
+    "strengths": "France: 2 Bur, 3 Par revealed; Germany: 3 Mun",
+    "deferred": "Germany: 2",
+    "knowledge": "France: transfer, mattermission",
+    "sites": "1: nwy; 2: bur, nth; 3: tys",
+}
+
+
+def _cluster(**settings: str) -> Game:
+    return set_up_text("cluster", "F1905M", "France: A Bur, A Par; Germany: A Mun, A Ruh", "France: par",
+                       settings={**CLUSTER_SETTINGS, **settings}, seed=4)
+
+
+def test_a_cluster_set_up_carries_strengths_sites_and_knowledge_through_its_file() -> None:
+    from adjutant.cluster_rules import Aura, cluster_state
+
+    game = _cluster()
+    state = cluster_state(game.position.variant_state)
+    assert state is not None and state.started
+    assert state.auras == {"bur": Aura(2), "par": Aura(3, True), "mun": Aura(3)}
+    assert state.deferred == {"germany": (2,)} and state.knowledge == {"france": ("transfer", "mattermission")}
+    assert state.sites == {"nwy": 1, "bur": 2, "nth": 2, "tys": 3}
+    text = setup_text(game.position, game.variant)
+    assert '--strengths "France: 2 Bur, 3 Par revealed; Germany: 3 Mun"' in text
+    again = loads(dumps(game))
+    assert setup_text(again.position, again.variant) == text
+    assert cluster_state(again.position.variant_state) == state
+    assert setup_text(read_setup_text("cluster", text, seed=9).position, game.variant) == text
+    # the 2 times army in Burgundy takes Ruhr, held by a single army, without support (rule 3)
+    game.add_orders("France: A Bur - Ruh\nGermany: A Ruh H")
+    game.adjudicate()
+    assert game.units["ruh"].power == "france" and [d.unit.location for d in game.position.dislodged] == ["ruh"]
+    assert dumps(loads(dumps(game))) == dumps(game)
+
+
+CLUSTER_PROBLEMS = [
+    ({"strengths": "France: 3 Bur, 3 Par"}, "France has two 3 times units (Burgundy and Paris): rule 1"),
+    ({"strengths": "France: 4 Par"}, "a unit's strength is 3 or 2 times, not 4 (rule 1)"),
+    ({"strengths": "France: 3 Mun"}, "France: 3 Munich: no French unit stands in Munich"),
+    ({"strengths": "France: 3 Par", "deferred": "France: 3"}, "France has two 3 times units (Paris and a later build)"),
+    ({"knowledge": "France: alchemy"}, "'alchemy' is not what a power may know"),
+    ({"sites": "4: par"}, "does not start with a site's level, 1, 2 or 3"),
+    ({"sites": "1: swi"}, "no unit can go to Switzerland"),
+    ({"sites": "1: par; 2: par"}, "two sites in Paris"),
+]
+
+
+@pytest.mark.parametrize(("settings", "problem"), CLUSTER_PROBLEMS)
+def test_every_problem_of_a_cluster_set_up_is_named(settings: dict[str, str], problem: str) -> None:
+    with pytest.raises(SetupError) as refused:
+        _cluster(**{"strengths": "", "deferred": "", **settings})
+    assert any(problem in p for p in refused.value.problems), refused.value.problems
+
+
+def test_a_cluster_set_up_at_the_first_phase_without_strengths_opens_the_nominations() -> None:
+    from adjutant.cluster_rules import cluster_state
+
+    game = set_up_text("cluster", "S1901M", "France: A Par", "", seed=2)
+    state = cluster_state(game.position.variant_state)
+    assert state is not None and not state.started and state.auras == {}
+    assert not [p for p in game.add_orders("France: Nominate 3 par") if not p.kept]

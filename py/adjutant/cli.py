@@ -28,6 +28,7 @@ from pathlib import Path
 
 from . import report
 from .casetext import case_text, check_case, phase_index, read_cases
+from .cluster_rules import SETUP_KEYS as CLUSTER_SETTINGS
 from .cluster_views import for_players, picture_marks
 from .codec import decode_link, encode_link
 from .drawing import Drawing, MapPoints, board_svg, picture_lines, picture_title
@@ -74,8 +75,11 @@ def _set_up(args: argparse.Namespace) -> Game:
     if args.source is None:
         if args.phase is None:
             raise AdjutantError("give the position's --phase (like --phase F1905M), or --from FILE")
-        return set_up_text(args.variant, args.phase, args.units, args.centres, args.dislodged, args.standoffs)
-    if args.phase is not None or args.units or args.centres or args.dislodged or args.standoffs:
+        own = {key: getattr(args, key) for key in CLUSTER_SETTINGS if getattr(args, key)}
+        return set_up_text(args.variant, args.phase, args.units, args.centres, args.dislodged, args.standoffs,
+                           settings=own)
+    given = (args.units, args.centres, args.dislodged, args.standoffs, *(getattr(args, k) for k in CLUSTER_SETTINGS))
+    if args.phase is not None or any(given):
         raise AdjutantError("give the position either in --from FILE or in its options, not both")
     try:
         text = sys.stdin.read() if args.source == "-" else Path(args.source).read_text(encoding="utf-8")
@@ -167,6 +171,13 @@ def main(argv: list[str] | None = None) -> int:
                    help='a retreat phase: the dislodged units and where the attack came from, like '
                         '"Germany: A Mun from Boh; Italy: A Tun by convoy"')
     p.add_argument("--standoffs", default="", help='a retreat phase: the provinces of a stand-off, like "Boh, Sil"')
+    for key, what in (
+        ("strengths", 'the multiple units, like "France: 3 Par, 2 Bre; England: 3 Lon revealed" (rule 1)'),
+        ("deferred", 'the levels left to a later build, like "England: 2"'),
+        ("knowledge", 'what each power knows, like "France: transfer, mattermission"'),
+        ("sites", 'the Sites of the Ancients by level, like "1: Nwy, Wes; 2: Mun; 3: Nao" (none: drawn)'),
+    ):
+        p.add_argument(f"--{key}", default="", help=f"Cluster: {what}")
     p = sub.add_parser("orders", help="add orders (any power) from a text file, or - for standard input")
     p.add_argument("game")
     p.add_argument("file")
@@ -179,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("game")
     p = sub.add_parser("show", help="the position, centres and orders due")
     p.add_argument("game")
+    p.add_argument("--secrets", action="store_true",
+                   help="a game with secrets (Cluster): the set-up command with the strengths, sites and knowledge")
     p = sub.add_parser("history", help="every phase's results")
     p.add_argument("game")
     p.add_argument("--secrets", action="store_true", help=secrets_help)
@@ -313,7 +326,7 @@ def _run(args: argparse.Namespace) -> int:
         print(report.show(game))
         return 0
     if args.command == "show":
-        print(report.show(game))
+        print(report.show(game, secrets=args.secrets))
         return 0
     if args.command == "export-diplomacy":
         text = dumps_saved_game(game)

@@ -41,6 +41,7 @@ from .orders import (
     Transfer,
     Unit,
     UnitOrder,
+    find_power,
 )
 from .phases import AdjustmentResult, Phase, RetreatResult
 from .resolver import MovementOutcome, OrderResult, adjudicate_movement
@@ -1101,6 +1102,150 @@ def _own(state: VariantState | None) -> ClusterState:
     return found
 
 
+# --- a position set up (adjutant.setup): strengths, sites, knowledge and levels deferred --------------
+
+#: the settings a Cluster set-up adds to the notation, in the order written
+SETUP_KEYS = ("strengths", "deferred", "knowledge", "sites")
+_STRENGTH = re.compile(r"^([0-9]+)\s+(.+?)(\s+revealed)?$", re.IGNORECASE)
+
+
+def _by_power(variant: Variant, text: str, key: str, problems: list[str]) -> list[tuple[str, str]]:
+    """``"France: 3 Par, 2 Bre; England: 3 Lon"`` as (power id, item) pairs, each problem added."""
+    out = []
+    for group in (g.strip() for g in text.split(";") if g.strip()):
+        name, colon, rest = group.partition(":")
+        power = find_power(variant, name.strip()) if colon else None
+        if power is None:
+            problems.append(f"--{key}: {group[:60]!r} names no power of {variant.name} (write 'France: …')")
+            continue
+        out += [(power.id, item.strip()) for item in rest.split(",") if item.strip()]
+    return out
+
+
+def set_up_state(
+    variant: Variant,
+    state: ClusterState,
+    phase: Phase,
+    units: Mapping[str, Unit],
+    dislodged: Mapping[str, Unit],
+    settings: Mapping[str, str],
+) -> tuple[ClusterState, list[str]]:
+    """``state`` with a set-up's strengths (rule 1: each power one 3 times and one 2 times unit, its own,
+    or the level left to a later build), levels deferred, knowledge and sites (where given; else the sites
+    drawn stand); and every problem."""
+    problems: list[str] = []
+    levels = _rules(variant).multiples
+    held: dict[str, dict[int, str]] = {}  # power -> level -> where (or "a later build")
+
+    def claim(power: str, level: int, where: str, what: str) -> bool:
+        name = variant.powers[power].name
+        if level not in levels:
+            problems.append(f"--{what}: {name}: a unit's strength is {' or '.join(map(str, levels))} times, "
+                            f"not {level} (rule 1)")
+            return False
+        if level in held.setdefault(power, {}):
+            problems.append(f"--{what}: {name} has two {level} times units ({held[power][level]} and {where}): "
+                            f"rule 1 gives each power one of each")
+            return False
+        held[power][level] = where
+        return True
+
+    auras: dict[str, Aura] = {}
+    retreating: dict[str, Aura] = {}
+    for power, item in _by_power(variant, settings.get("strengths", ""), "strengths", problems):
+        m = _STRENGTH.match(item)
+        prov = variant.lookup(m.group(2)) if m else None
+        if m is None or prov is None:
+            problems.append(f"--strengths: {item[:40]!r} is not a strength and a province (like '3 Par', or "
+                            "'2 Lon revealed' once rule 2 has reported it)")
+            continue
+        level, name = int(m.group(1)), variant.provinces[prov].name
+        standing, gone = units.get(prov), dislodged.get(prov)
+        unit = gone if gone is not None and gone.power == power else standing
+        if unit is None or unit.power != power:
+            problems.append(f"--strengths: {variant.powers[power].name}: {level} {name}: no "
+                            f"{variant.powers[power].adjective} unit stands in {name}")
+            continue
+        if claim(power, level, name, "strengths"):
+            (retreating if unit is gone else auras)[prov] = Aura(level, m.group(3) is not None)
+    deferred: dict[str, list[int]] = {}
+    for power, item in _by_power(variant, settings.get("deferred", ""), "deferred", problems):
+        if not item.isdigit() or len(item) > 2:
+            problems.append(f"--deferred: {item[:40]!r} is not a strength (like 'France: 2')")
+        elif claim(power, int(item), "a later build", "deferred"):
+            deferred.setdefault(power, []).append(int(item))
+    knowledge: dict[str, set[str]] = {}
+    for power, item in _by_power(variant, settings.get("knowledge", ""), "knowledge", problems):
+        if item.lower() not in (TRANSFER, MATTERMISSION):
+            problems.append(f"--knowledge: {item[:40]!r} is not what a power may know ({TRANSFER} or {MATTERMISSION})")
+        else:
+            knowledge.setdefault(power, set()).add(item.lower())
+    sites = dict(state.sites)
+    if settings.get("sites", "").strip():
+        sites = {}
+        for group in (g.strip() for g in settings["sites"].split(";") if g.strip()):
+            level_text, colon, rest = group.partition(":")
+            if not colon or level_text.strip() not in ("1", "2", "3"):
+                problems.append(f"--sites: {group[:40]!r} does not start with a site's level, 1, 2 or 3 "
+                                "(like '1: Lon, Nth; 2: Par')")
+                continue
+            for item in (i.strip() for i in rest.split(",") if i.strip()):
+                prov = variant.lookup(item)
+                if prov is None:
+                    problems.append(f"--sites: {item[:40]!r} is not a province of {variant.name}")
+                elif variant.provinces[prov].type == "impassable":
+                    name = variant.provinces[prov].name
+                    problems.append(f"--sites: no unit can go to {name}, so no site stands there")
+                elif prov in sites:
+                    problems.append(f"--sites: two sites in {variant.provinces[prov].name}")
+                else:
+                    sites[prov] = int(level_text)
+    first = phase == Phase(variant.first_year, "spring", "movement")
+    made = replace(
+        state,
+        sites=sites,
+        auras=auras,
+        retreating=retreating,
+        deferred={p: tuple(sorted(ks, reverse=True)) for p, ks in deferred.items()},
+        knowledge={p: tuple(k for k in (TRANSFER, MATTERMISSION) if k in ks) for p, ks in knowledge.items()},
+        # nominations are open in a set-up at the first movement phase with no strength given, as in a new game
+        started=not (first and not auras and not deferred),
+    )
+    return made, problems
+
+
+def setup_settings(
+    variant: Variant, state: ClusterState, units: Mapping[str, Unit], dislodged: Mapping[str, Unit]
+) -> dict[str, str]:
+    """A Cluster position's own settings in the notation, as :func:`set_up_state` reads them (a transfer
+    under way, the places searched and the research reported are not part of a set-up)."""
+    def by_power(items: Iterable[tuple[str, str]]) -> str:
+        grouped: dict[str, list[str]] = {}
+        for power, text in items:
+            grouped.setdefault(power, []).append(text)
+        return "; ".join(f"{variant.powers[p].name}: {', '.join(grouped[p])}" for p in variant.powers if p in grouped)
+
+    def strength(prov: str, aura: Aura) -> str:
+        return f"{aura.level} {prov[:1].upper()}{prov[1:]}{' revealed' if aura.revealed else ''}"
+
+    out = {}
+    strengths = by_power(
+        (board[p].power, strength(p, a))
+        for board, auras in ((units, state.auras), (dislodged, state.retreating))
+        for p, a in sorted(auras.items()) if a.level != 1 and p in board
+    )
+    deferred = by_power((p, str(k)) for p, ks in state.deferred.items() for k in ks)
+    knowledge = by_power((p, k) for p, ks in state.knowledge.items() for k in ks)
+    sites = "; ".join(
+        f"{level}: {', '.join(sorted(p for p, lv in state.sites.items() if lv == level))}"
+        for level in (1, 2, 3) if level in state.sites.values()
+    )
+    for key, text in (("strengths", strengths), ("deferred", deferred), ("knowledge", knowledge), ("sites", sites)):
+        if text:
+            out[key] = text
+    return out
+
+
 class ClusterDiplomacy(VariantRules):
     """Cluster Diplomacy's rules as the game's hooks: the sites drawn at the start, nominations, hosts
     ordered by their transferees' powers, Transfer and Mattermission checked as they are given and
@@ -1118,6 +1263,28 @@ class ClusterDiplomacy(VariantRules):
 
     def start(self, variant: Variant, seed: int | None) -> ClusterState:
         return start(variant, seed)
+
+    setup_keys = SETUP_KEYS
+
+    def set_up_state(
+        self,
+        variant: Variant,
+        state: VariantState | None,
+        phase: Phase,
+        units: Mapping[str, Unit],
+        dislodged: Mapping[str, Unit],
+        settings: Mapping[str, str],
+    ) -> tuple[VariantState | None, list[str]]:
+        found = cluster_state(state)
+        if found is None:
+            return state, []
+        return set_up_state(variant, found, phase, units, dislodged, settings)
+
+    def setup_settings(
+        self, variant: Variant, state: VariantState | None, units: Mapping[str, Unit], dislodged: Mapping[str, Unit]
+    ) -> dict[str, str]:
+        found = cluster_state(state)
+        return setup_settings(variant, found, units, dislodged) if found is not None else {}
 
     def orderable(
         self,

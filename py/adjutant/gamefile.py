@@ -31,7 +31,7 @@ from .orders import POWER_ORDERS, Unit
 from .phases import Dislodgement, Phase
 from .rulebook import file_sections, rules_for
 from .seats import seats_from_data, seats_to_data
-from .setup import start_from_data, start_of
+from .setup import restart, start_data, start_from_data, start_of
 from .variant import Variant, load_variant, province_of
 
 FORMAT = "adjutant-game"
@@ -66,7 +66,7 @@ def to_data(game: Game) -> dict[str, Any]:
     start = start_of(game)
     if start is not None:
         data["version"] = 3
-        data["start"] = position_data(start)
+        data["start"] = position_data(start) | start_data(game, start)
     if section is not None and rules.file_key is not None:
         data[rules.file_key] = section
     if game.computer:
@@ -160,6 +160,11 @@ def from_data(data: Any) -> Game:
             _expect(data.get(key) is None, f"{game.variant.name} has no {other.title} state, yet the file gives one")
     if rules.file_key is not None:
         start = rules.state_from_file(game.variant, data.get(rules.file_key))
+        if "start" in data:  # the set-up's strengths, sites and knowledge on the game's own id and seed
+            try:
+                start = restart(game, data["start"], start)
+            except AdjutantError as e:
+                raise GameFileError(f"the starting position: {e}") from None
         game.position = replace(game.position, variant_state=start)
     if data.get("computer") is not None:
         game.computer = seats_from_data(data["computer"], game.variant.powers, "the game file")

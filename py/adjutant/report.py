@@ -101,8 +101,9 @@ def results(v: Variant, record: PhaseRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def show(game: Game) -> str:
-    """The position: phase, units, centres, and who still owes orders."""
+def show(game: Game, secrets: bool = False) -> str:
+    """The position: phase, units, centres, and who still owes orders; the command that sets it up again
+    (a game with secrets: with them only if ``secrets``)."""
     v = game.variant
     lines = [f"{v.name}: {game.phase.title} ({game.phase})"]
     if game.winner:
@@ -128,17 +129,22 @@ def show(game: Game) -> str:
             lines += [""] + [
                 f"{v.powers[p].name}: {'builds' if n > 0 else 'removes'} {abs(n)}" for p, n in sorted(adj.items())
             ]
-    lines += ["", orders_status(game), "", setup_command(game)]
+    lines += ["", orders_status(game), "", setup_command(game, secrets)]
     return "\n".join(lines)
 
 
-def setup_command(game: Game) -> str:
+def setup_command(game: Game, secrets: bool = True) -> str:
     """The command that starts a game from the current position of ``game`` (``adjutant setup``, which
-    also reads it whole from a file with ``--from``)."""
+    also reads it whole from a file with ``--from``); of a game with secrets, without its variant's own
+    settings (Cluster's strengths, sites and knowledge) unless ``secrets``."""
     settings = setup_text(game.position, game.variant).splitlines()
+    rules = game.rules
+    hidden = rules.keeps_secrets and not secrets
+    if hidden:
+        settings = [line for line in settings if line.split(" ")[0][2:] not in rules.setup_keys]
     return "To start a game from this position:\n" + f"adjutant setup {game.variant.id} GAME.json \\\n  " + (
         " \\\n  ".join(settings)
-    )
+    ) + ("\n(the strengths, sites and knowledge are secret: adjutant show --secrets gives them)" if hidden else "")
 
 
 def orders_status(game: Game) -> str:

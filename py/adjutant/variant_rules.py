@@ -175,6 +175,31 @@ class VariantRules:
         """The state after an adjustment phase skipped (nothing to decide in it)."""
         return state
 
+    # --- a position set up (adjutant.setup) -----------------------------------------------------------------
+    #: the settings the variant adds to the set-up notation (``--strengths`` …), in the order written
+    setup_keys: tuple[str, ...] = ()
+
+    def set_up_state(
+        self,
+        variant: Variant,
+        state: VariantState | None,
+        phase: Phase,
+        units: Mapping[str, Unit],
+        dislodged: Mapping[str, Unit],
+        settings: Mapping[str, str],
+    ) -> tuple[VariantState | None, list[str]]:
+        """The state of a game set up at ``phase`` with ``units`` (and ``dislodged`` units, by province):
+        ``state`` (as :meth:`start` drew it) with the variant's own ``settings`` (texts by key of
+        :attr:`setup_keys`) applied; and every problem they have."""
+        return state, []
+
+    def setup_settings(
+        self, variant: Variant, state: VariantState | None, units: Mapping[str, Unit], dislodged: Mapping[str, Unit]
+    ) -> dict[str, str]:
+        """The variant's own settings of a position with ``units`` (and ``dislodged`` units, by province)
+        in the notation (:meth:`set_up_state` reads them back), by key; none where there is nothing to say."""
+        return {}
+
     # --- the game file ------------------------------------------------------------------------------------
     def file_section(self, state: VariantState | None) -> Any:
         """What the file of a whole game keeps of its state, under :attr:`file_key`."""

@@ -609,6 +609,7 @@ class App:
         with inert(("main.table",) if self.session is not None else ()):
             svg = await js.window.adjutantShell.loadMap(variant.id)
         self.session = new_session
+        self.setup.on_show()
         self.group.on_show(new_session)
         self.computer.on_show(new_session)
         self.board = Board(svg, variant)
@@ -760,9 +761,9 @@ class App:
             _id("map").focus()
 
     def focus_after_action(self, was: str | None) -> None:
-        """After a key pressed on the map or on a choice: a coast to choose comes first; then a selected
-        unit's first highlighted place; else the unit just ordered (or let go)."""
-        coast = _v(document.querySelector("#click-order button[data-action^='coast-']"))
+        """After a key pressed on the map or on a choice: a coast to choose (or a set-up's choice) comes
+        first; then a selected unit's first highlighted place; else the unit just ordered (or let go)."""
+        coast = _v(document.querySelector("#click-order button[data-action^='coast-'], #setup-choice button"))
         if coast is not None:
             coast.focus()
         elif self.session is not None and self.session.selected:
@@ -873,6 +874,9 @@ class App:
     def act_on(self, location: str) -> None:
         session = self.session
         assert session is not None
+        if self.setup.draft is not None:
+            self.setup.click(location)
+            return
         order, coasts = session.click(location)
         self.coast_choices = coasts
         if order:
@@ -1349,11 +1353,12 @@ class App:
             entry.autocomplete = "off"
             entry.spellcheck = False
             entry.dataset.part = part
-            entry.value = self.passphrases.get(part, "") if purpose not in ("new", "group") else ""
+            entry.value = self.passphrases.get(part, "") if purpose not in ("new", "group", "setup") else ""
             fields.append(label, self._rated(entry))
         _id("passphrase-errors").replaceChildren()
-        _id("passphrase-ok").textContent = "Start the game" if purpose in ("new", "group") else "Use these passphrases"
-        if purpose in ("new", "group"):
+        starts = purpose in ("new", "group", "setup")  # ("setup": a position set up, py/adjutant_ui/setup.py)
+        _id("passphrase-ok").textContent = "Start the game" if starts else "Use these passphrases"
+        if starts:
             choosing()
         _id("passphrase-dialog").showModal()
 
@@ -1428,10 +1433,11 @@ class App:
         waiting = "Making the keys from the passphrases…"
         self.message(waiting, "info")
         try:
-            if purpose == "new":
+            if purpose in ("new", "setup"):
                 # The new game is shown at once and takes orders while its keys are made (PBKDF2, seconds
                 # on a phone): each change is sealed into the link once they are ready (reseal waits).
-                game = cluster_views.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
+                seed = int(js.window.adjutantSeal.randomSeed())
+                game = self.setup.take_game() if purpose == "setup" else cluster_views.new_game(seed, variant_id)
                 self.replacing()
                 await self.show(Session(game), role=GM, passphrases=phrases)
                 self.keys_task = asyncio.ensure_future(self._add_keys(phrases))
@@ -1666,6 +1672,9 @@ class App:
         session = self.session
         board = self.board
         if session is None or board is None:
+            return
+        if self.setup.draft is not None:  # the map shows the position being set up (py/adjutant_ui/setup.py)
+            self.setup.render()
             return
         game = session.game
         position = session.shown_position()

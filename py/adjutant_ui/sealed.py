@@ -48,6 +48,7 @@ from adjutant.codec import check_named_variant, link_start, split_link
 from adjutant.game import Game
 from adjutant.group import LINK_CUT, LINK_DAMAGED, is_check_start, link_check, verify_link_check
 from adjutant.limits import inflate, read_json
+from adjutant.setup import start_of
 from adjutant.variant import Variant, load_variant
 
 SEALED_PREFIX = "s="
@@ -218,7 +219,8 @@ def plaintexts(game: Game, passphrases: dict[str, str]) -> dict[str, bytes]:
     out = {}
     for name, part in parts.items():
         head = bytes([COMPACT]) + bytes.fromhex(digest)[:BOUND] + bytes([holders.index(name)])
-        if name == GM and _state(game).seed is not None:
+        # (the compact form replays from the variant's start: a game set up elsewhere is written whole)
+        if name == GM and _state(game).seed is not None and start_of(game) is None:
             out[name] = head + cg.gm_plaintext(game, passphrases)
             continue
         secrets_ = part.get("secrets", {})
