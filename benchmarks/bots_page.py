@@ -43,18 +43,19 @@ LONG_TASKS = """(() => {
     .observe({ type: "longtask", buffered: true });
 })();"""
 
-#: press Adjudicate (and Adjudicate anyway, when the page lists units without orders); resolves with the
-#: time of the press, the page's clock
-PRESS = """() => {
+#: press Adjudicate (and, in a task of its own as a person's second press is, Adjudicate anyway when the
+#: page lists units without orders); resolves with the time of the first press, the page's clock
+PRESS = """() => new Promise(done => {
   window.__moved = 0;
   const bar = document.getElementById("computer-progress");
   new MutationObserver(() => window.__moved++).observe(bar, {attributes: true});
   const start = performance.now();
   document.getElementById("adjudicate").click();
-  const warning = document.getElementById("adjudicate-warning");
-  if (!warning.hidden) document.getElementById("adjudicate-anyway").click();
-  return start;
-}"""
+  setTimeout(() => {
+    if (!document.getElementById("adjudicate-warning").hidden) document.getElementById("adjudicate-anyway").click();
+    done(start);
+  }, 0);
+})"""
 
 #: the time of the first task after the frame that shows a phase other than ``before``
 DRAWN = """before => new Promise(done => {
@@ -196,7 +197,7 @@ def main() -> None:
                 before = str(page.evaluate("document.documentElement.dataset.phase"))
                 page.evaluate("window.__long = []; window.__spans = []")
                 if options.profile:
-                    browser.start_tracing(page, categories=TRACED)
+                    browser.start_tracing(page=page, categories=TRACED)
                     origin_mark = float(page.evaluate("performance.mark('adjutant-origin').startTime"))
                 started = float(page.evaluate(PRESS))
                 drawn = float(page.evaluate(DRAWN, before))

@@ -10,12 +10,13 @@ import asyncio
 import contextlib
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, NamedTuple
 
 import js
 from adjutant import AdjutantError, available_variants, cluster_views, load_variant
 from adjutant import group as group_codes
+from adjutant.codec import link_steps
 from adjutant.limits import MAX_FILE_BYTES, without_bidi_controls
 from pyodide.ffi import create_proxy, jsnull, to_js
 
@@ -936,13 +937,41 @@ class App:
         """Adjudicate the phase, once the computer players have given their orders (unless ``thought``:
         they have). A group game's master who pressed Adjudicate from the keyboard (a click with no pointer:
         ``event.detail`` 0) is taken on to the next step, Message to players; True if the focus went there."""
-        session = self.session
-        assert session is not None
         self.warning_open = False
         _id("adjudicate-warning").hidden = True
         if self.group.locked():  # (its button is greyed, and says why)
             return False
-        if not thought and self.computer.before_adjudicate(lambda: self.adjudicate(by_keyboard, thought=True)):
+        if not thought and self.computer.before_adjudicate(lambda pause: self.adjudicate_in_parts(by_keyboard, pause)):
+            return False
+        if not self._adjudicate_phase():
+            return False
+        self.changed()
+        self.render()
+        return by_keyboard and self.group.to_message()
+
+    async def adjudicate_in_parts(self, by_keyboard: bool, pause: Callable[[], Awaitable[object]]) -> bool:
+        """:meth:`adjudicate` once the computer has given its orders: the phase adjudicated, the link and
+        the save made, and the page drawn, each in a task of its own (``pause`` gives the browser its turn
+        between them), so that none holds the page's main thread long on a phone (docs/computer-players.md)."""
+        if not self._adjudicate_phase():
+            return False
+        await pause()
+        session = self.session
+        if session is not None:  # the new phase's part of its link, in slices: changed() then makes it at once
+            await computer.in_slices(link_steps(session.kept), pause)
+        self.changed()
+        await pause()
+        self.draw_board()  # (the largest part of drawing the new phase: the rest of the page in the next task)
+        await pause()
+        self.render()  # (the board is drawn: nothing of it is drawn again)
+        return by_keyboard and self.group.to_message()
+
+    def _adjudicate_phase(self) -> bool:
+        """The game's part of :meth:`adjudicate`: the phase adjudicated and the page's state moved on to the
+        next (not yet drawn); False, with the message said, if it was not."""
+        session = self.session
+        assert session is not None
+        if self.group.locked():  # (locked while the computer thought: a code being taken in, say)
             return False
         done = session.game.phase.title
         try:
@@ -954,9 +983,7 @@ class App:
         self.group.adjudicated(done)
         self.clear_message()
         self._orders_box_for_new_phase()
-        self.changed()
-        self.render()
-        return by_keyboard and self.group.to_message()
+        return True
 
     @staticmethod
     def _orders_box_for_new_phase() -> None:
@@ -1616,6 +1643,15 @@ class App:
         else:
             js.setTimeout(self.proxies.once(step), 200)
 
+    def draw_board(self) -> dict[str, int]:
+        """Draw the board of the phase shown (as :meth:`render` does first); the Sites of the Ancients drawn."""
+        session, board = self.session, self.board
+        if session is None or board is None:
+            return {}
+        show_results = self.embed or bool(_id("show-results").checked)
+        chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
+        return _draw_board(board, session, show_results, chosen)
+
     def render(self) -> None:
         session = self.session
         board = self.board
@@ -1624,8 +1660,7 @@ class App:
         game = session.game
         position = session.shown_position()
         show_results = self.embed or bool(_id("show-results").checked)
-        chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
-        sites = _draw_board(board, session, show_results, chosen)
+        sites = self.draw_board()
         if not self.embed:
             self.rove()
         _id("phase-label").textContent = session.shown_phase_title()

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import js
 from adjutant import AdjutantError, cluster_views, load_variant
 from adjutant.bots import DEFAULT_LEVEL
+from adjutant.codec import link_steps
 from pyodide.ffi import jsnull
 
 from . import computer, sealed
@@ -34,6 +35,15 @@ THINKING_PARTS = (
     "header .new-game", "header .file-actions", "nav.history", "#computer", "#group", "#group-send",
     "#secrets", "#group-jump",
 )
+
+
+#: the adjudication the computer's thinking goes on to, given the pause between its parts
+Adjudication = Callable[[Callable[[], Awaitable[object]]], Awaitable[object]]
+
+
+def _pause() -> Any:
+    """The browser's turn (input, painting) before the page's next task: web/page.js nextSlice."""
+    return js.window.adjutantPage.nextSlice()
 
 
 def _id(name: str) -> Any:
@@ -86,8 +96,10 @@ class ComputerPlayers:
         self.stop = False
         #: what the seats list was last drawn for (the variant, the seats, whether they may be changed)
         self.drawn: Any = None
-        #: the percentage the progress line last said (it is said in steps of ten: a live region)
+        #: the percentage the progress line last said (it is said in steps of ten: a live region), and the
+        #: one the bar shows
         self.said = -1
+        self.shown_percent = -1
         #: the game the list of seats was last opened or closed for
         self.opened_for: Any = None
 
@@ -113,9 +125,10 @@ class ComputerPlayers:
         Cluster group game are (docs/computer-players.md, "Cluster")."""
         return not sealed.has_secrets(session.game) or session.master is not None or self.app.group.state is not None
 
-    def before_adjudicate(self, then: Callable[[], object]) -> bool:
+    def before_adjudicate(self, then: Adjudication) -> bool:
         """Adjudicate was pressed: if the computer has orders to give, it thinks first (in slices), gives
-        them and calls ``then`` (the adjudication); True if so (the app waits for it), False to go on."""
+        them and awaits ``then`` (the adjudication, given the pause that hands the browser its turn); True if
+        so (the app waits for it), False to go on."""
         if self.thinking:
             return True
         powers = self.will_order()
@@ -330,9 +343,11 @@ class ComputerPlayers:
 
     # --- thinking ---------------------------------------------------------------------------------
     def _report(self, progress: computer.Progress) -> None:
-        bar = _id("computer-progress")
         percent = int(progress.done * 100)
-        bar.value = percent
+        if percent == self.shown_percent:  # (a slice that moved the bar less than 1 %: no call into the page)
+            return
+        self.shown_percent = percent
+        _id("computer-progress").value = percent
         if percent // 10 != self.said // 10:
             self.said = percent
             session = self.app.session
@@ -346,13 +361,12 @@ class ComputerPlayers:
         powers = list(powers)
         return computer.names(game, powers) if len(powers) <= 3 else f"{len(powers)} powers"
 
-    async def _think(self, session: Session, powers: list[str], level: str | None,
-                     then: Callable[[], object] | None) -> None:
+    async def _think(self, session: Session, powers: list[str], level: str | None, then: Adjudication | None) -> None:
         """Think for ``powers`` in slices, the page taking input meanwhile (only Stop and the map's zoom:
         the rest is inert), then give their orders and call ``then`` (adjudicate), or draw them."""
         app, game = self.app, session.kept
         phase, busy = str(game.phase), _id("computer-busy")
-        self.thinking, self.stop, self.said = True, False, -1
+        self.thinking, self.stop, self.said, self.shown_percent = True, False, -1, -1
         active = _v(document.activeElement)
         todo = computer.thinkers(game, powers, level, new_seed())
         self._say(f"The computer is thinking for {self._who(game, powers)}…")
@@ -362,7 +376,7 @@ class ComputerPlayers:
             with inert(THINKING_PARTS):
                 if active is not None and _v(active.closest(".adjudicate-row, #computer")) is not None:
                     _id("computer-stop").focus()  # (the button pressed is inert now: Stop is the key's next use)
-                orders = await computer.think(game, todo, lambda: js.window.adjutantPage.nextSlice(), self._report,
+                orders = await computer.think(game, todo, _pause, self._report,
                                               lambda: self.stop or app.session is not session)
         except AdjutantError as error:
             self._say(f"The computer could not give its orders: {error}", "error")
@@ -379,9 +393,21 @@ class ComputerPlayers:
             if self.stop:
                 self._say("Stopped: the computer gave no orders, and nothing was adjudicated.")
             return
-        given = computer.give(game, orders)
+        self.thinking = True  # (until adjudicated: Adjudicate pressed meanwhile does nothing)
+        try:
+            await _pause()  # the last slice's task ends: the orders are given, and adjudicated, in tasks of their own
+            if app.session is not session or str(game.phase) != phase:
+                return
+            given = computer.give(game, orders)
+            if then is not None:
+                # the link's work for this phase's orders, made now in slices: the link made once it is
+                # adjudicated (holding them as its record) then takes no long task
+                await computer.in_slices(link_steps(game), _pause)
+                await _pause()
+                await then(_pause)
+        finally:
+            self.thinking = False
         if then is not None:
-            then()
             self._say(f"The computer gave the orders of {computer.names(game, given)}: they are in the results."
                       if given else "")
             return

@@ -308,3 +308,40 @@ def test_a_cluster_game_against_the_computer_on_a_phone_shows_only_the_players_o
     assert "You play France" in shared.inner_text("#secrets-role")
     assert shared.inner_text("#secret-list") == secrets
     assert recorder.page_errors == []
+
+
+def test_a_cluster_group_games_master_hands_a_power_to_the_computer(new_context: Any, site: Site) -> None:
+    from adjutant import cluster_group as cg
+    from test_cluster_group_game import PASSPHRASES, players_link, start, unlock
+    from test_cluster_group_game import gm_fragment as sealed_gm_fragment
+
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    before = start(page)
+    assert page.locator("#computer").is_visible()  # (a Cluster group game's master has the seats too)
+    page.click("#computer-seats-box summary")  # (folded in a game the computer does not play in yet)
+    page.select_option("#seat-italy", "heuristic")
+    assert "Italy is played by the computer" in page.inner_text("#computer-status")
+    sealed = sealed_gm_fragment(page, before)  # sealed again: the seat is in the link's public part
+    seats = cg.read_link(sealed).public["computer"]
+    assert list(seats) == ["italy"] and seats["italy"]["level"] == "heuristic"
+    adjudicate(page)
+    adjudicated(page, "S1901M")
+    page.click("#message-players")
+    page.wait_for_function("() => document.getElementById('players-message').value.includes('The computer played')",
+                           timeout=20_000)
+    assert "The computer played Italy in Spring 1901 movement." in page.input_value("#players-message")
+
+    # the game master's link opened again, unlocked: the same seat; a player's page names it
+    link = str(page.evaluate("location.hash")).lstrip("#")
+    again, _ = new_context()
+    reopened = open_app(again, site.url + "#" + link)
+    assert unlock(reopened, PASSPHRASES["gm"]).startswith("Unlocked")
+    reopened.wait_for_function(
+        "() => document.getElementById('computer-summary').textContent.includes('The computer plays Italy')",
+        timeout=20_000)
+    player, _ = new_context()
+    view = open_app(player, players_link(page))
+    assert "The computer plays Italy" in view.inner_text("#computer-summary")
+    assert view.locator("#seat-italy").is_disabled()
+    assert recorder.page_errors == []
