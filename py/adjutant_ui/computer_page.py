@@ -96,10 +96,8 @@ class ComputerPlayers:
         self.stop = False
         #: what the seats list was last drawn for (the variant, the seats, whether they may be changed)
         self.drawn: Any = None
-        #: the percentage the progress line last said (it is said in steps of ten: a live region), and the
-        #: one the bar shows
+        #: the percentage the progress line last said (it is said in steps of ten: a live region)
         self.said = -1
-        self.shown_percent = -1
         #: the game the list of seats was last opened or closed for
         self.opened_for: Any = None
 
@@ -343,11 +341,9 @@ class ComputerPlayers:
 
     # --- thinking ---------------------------------------------------------------------------------
     def _report(self, progress: computer.Progress) -> None:
+        bar = _id("computer-progress")
         percent = int(progress.done * 100)
-        if percent == self.shown_percent:  # (a slice that moved the bar less than 1 %: no call into the page)
-            return
-        self.shown_percent = percent
-        _id("computer-progress").value = percent
+        bar.value = percent
         if percent // 10 != self.said // 10:
             self.said = percent
             session = self.app.session
@@ -366,7 +362,7 @@ class ComputerPlayers:
         the rest is inert), then give their orders and call ``then`` (adjudicate), or draw them."""
         app, game = self.app, session.kept
         phase, busy = str(game.phase), _id("computer-busy")
-        self.thinking, self.stop, self.said, self.shown_percent = True, False, -1, -1
+        self.thinking, self.stop, self.said = True, False, -1
         active = _v(document.activeElement)
         todo = computer.thinkers(game, powers, level, new_seed())
         self._say(f"The computer is thinking for {self._who(game, powers)}…")

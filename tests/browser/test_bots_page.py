@@ -280,11 +280,10 @@ def test_a_cluster_game_against_the_computer_on_a_phone_shows_only_the_players_o
     assert small_controls(page) == []
 
     now = "S1901M"
-    for _ in range(2):
+    while now.startswith(("S1901", "F1901")):  # the year's movements (and its retreats)
         adjudicate(page, tap=True)
         now = adjudicated(page, now)
         assert "The computer gave the orders of" in page.inner_text("#computer-status")
-    assert now == "W1901A" or now.startswith("S1902")
     game = the_game(page)  # the link holds the game itself, its computer seats with it
     state = cluster_state(game.position.variant_state)
     assert state is not None and state.view == GM and set(game.computer) == set(game.variant.powers) - {"france"}
