@@ -10,17 +10,36 @@ from pathlib import Path
 
 import pytest
 from adjutant.bots import LEVELS, BotError, Thinker, bot_orders, computer_orders, play_computer
+from adjutant.bots.cluster import view_for
 from adjutant.bots.selfplay import play_game
 from adjutant.cli import main
 from adjutant.codec import decode_link, encode_link
 from adjutant.errors import GameFileError
-from adjutant.game import Game
+from adjutant.game import Game, Position
 from adjutant.gamefile import dumps, loads
-from adjutant.orders import Build, Disband, Move, Nominate, Order, Retreat, Support, order_power
+from adjutant.kinds import unit_type_of
+from adjutant.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Move,
+    Nominate,
+    Order,
+    Protect,
+    Retreat,
+    Support,
+    Unit,
+    format_order,
+    order_power,
+)
+from adjutant.phases import Phase
+from adjutant.routes import is_run, run_destinations, sea_route_exists
 from adjutant.seats import Seat
 from adjutant.variant import available_variants, province_of
 
 VARIANTS = [vid for vid, _ in available_variants()]
+#: the variants whose maps have convoys
+CONVOYING = ["cline5", "cline6", "coast_running", "loeb9", "standard"]
 
 
 class Referee:
@@ -31,6 +50,8 @@ class Referee:
         self.problems: list[str] = []
         #: the level of each power in the game watched (a random player's orders are not coordinated)
         self.levels: dict[str, str] = {}
+        #: the convoy and protect orders the heuristic and search players gave
+        self.carried: Counter[str] = Counter()
 
     def __call__(self, game: Game, power: str, orders: list[Order], _seconds: float) -> None:
         for o in orders:
@@ -43,9 +64,12 @@ class Referee:
 
     def _coordinated(self, game: Game, power: str, orders: list[Order]) -> None:
         """No two of a power's units move to one province, none moves where another of its own stays, two
-        never swap places, and a support is given to a unit of its own only as that unit is ordered."""
+        never swap places, a support is given to a unit of its own only as that unit is ordered, a fleet
+        convoys only its own army ordered to move there via convoy (by a chain of its convoying fleets),
+        and an army protects only its own fleet ordered to run there (by a chain of its protectors)."""
         moves = {o.unit.province: province_of(o.dest) for o in orders if isinstance(o, Move)}
         ordered = {o.unit.province: o for o in orders if hasattr(o, "unit")}  # type: ignore[misc]
+        self._carried(game, power, orders, ordered)
         for src, to in moves.items():
             if list(moves.values()).count(to) > 1:
                 self.problems.append(f"{game.phase} {power}: two moves to {to}")
@@ -59,6 +83,25 @@ class Referee:
                 went = province_of(given.dest) if isinstance(given, Move) else None
                 if went != o.dest:
                     self.problems.append(f"{game.phase} {power}: {o} supports what its unit does not do")
+
+
+    def _carried(self, game: Game, power: str, orders: list[Order], ordered: dict[str, Order]) -> None:
+        v, season = game.variant, game.phase.season
+        for o in orders:
+            if isinstance(o, (Convoy, Protect)):
+                self.carried[type(o).__name__.lower()] += 1
+                given = ordered.get(o.target)
+                if not isinstance(given, Move) or given.dest != o.dest or given.via_convoy != isinstance(o, Convoy):
+                    self.problems.append(f"{game.phase} {power}: {o} carries what its unit does not do")
+        for o in orders:
+            if not isinstance(o, Move):
+                continue
+            by = [c.unit.province for c in orders if isinstance(c, (Convoy, Protect)) and c.target == o.unit.province]
+            if o.via_convoy and not sea_route_exists(v, o.unit.province, province_of(o.dest), season, set(by)):
+                self.problems.append(f"{game.phase} {power}: {o} has no chain of its own convoys")
+            run = o.unit.type == "F" and v.options.protect_order and is_run(v, o.unit.location, o.dest)
+            if run and o.dest not in run_destinations(v, o.unit.location, by, season):
+                self.problems.append(f"{game.phase} {power}: {o} has no chain of its own protection")
 
 
 def _kind(game: Game, o: Order) -> str:
@@ -112,11 +155,84 @@ def test_every_order_of_a_computer_game_is_legal_in_every_kind_of_phase(
     game = play_game(variant, {powers[0]: "search", powers[1]: "search"}, 2, seed=3, watch=referee)
     _no_illegal_results(game)
     assert referee.problems == []
+    if variant in CONVOYING:  # the heuristic and search players convoy
+        assert referee.carried["convoy"] > 0
+    if variant != "coast_running":
+        assert referee.carried["protect"] == 0
     kinds = referee.kinds
     assert kinds["move"] and kinds["support"] and kinds["hold"] + kinds["support"] > 0
     assert kinds["retreat"] + kinds["disband"] > 0 and kinds["build"] > 0 and kinds["removal"] > 0
     if variant == "cluster":
         assert kinds["nomination"] > 0
+
+
+def test_the_heuristic_player_runs_its_fleets_and_protects_them_in_coast_running_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """All-heuristic Coast-Running games: runs along the players' own armies' coasts happen, each with the
+    protect orders of its chain (checked by the referee), and every order legal."""
+    _strictly(monkeypatch)
+    referee = Referee()
+    for seed in (1, 2):
+        game = play_game("coast_running", {}, 10, seed=seed, watch=referee)
+        _no_illegal_results(game)
+    assert referee.problems == []
+    assert referee.carried["protect"] > 0
+
+
+def _board(variant: str, season: str, units: dict[str, list[str]]) -> Game:
+    """A game of ``variant`` in the movement phase of ``season`` 1902 with only ``units`` on the board (by
+    power, as "A lon"), the supply centres as at the start."""
+    game = Game.new(variant)
+    placed = {}
+    for power, specs in units.items():
+        for spec in specs:
+            t, loc = spec.split()
+            placed[province_of(loc)] = Unit(power, unit_type_of(t), loc)
+    game.position = Position(Phase(1902, season, "movement"), placed, dict(game.position.centres))  # type: ignore[arg-type]
+    return game
+
+
+def _orders_text(game: Game, power: str, level: str, seed: int) -> list[str]:
+    return sorted(format_order(o) for o in bot_orders(game, power, level, seed=seed))
+
+
+@pytest.mark.parametrize("level", ["heuristic", "search"])
+def test_an_army_is_convoyed_to_a_centre_it_can_reach_only_by_sea(level: str) -> None:
+    """England's army in London, its fleet in the North Sea; Norway empty and unowned, the other centres
+    around the North Sea held by German units: the army goes to Norway by convoy, the fleet convoys it."""
+    germany = ["A hol", "F den", "A bel", "A kie"]
+    game = _board("standard", "spring", {"england": ["A lon", "F nth"], "germany": germany})
+    for seed in range(4):
+        assert _orders_text(game, "england", level, seed) == ["A lon - nwy via convoy", "F nth C A lon - nwy"]
+
+
+def test_an_army_is_convoyed_along_a_chain_of_two_fleets() -> None:
+    """England's army in London, fleets in the English Channel and the Mid-Atlantic: the army is carried
+    past the Channel's shores by both fleets, each ordered to convoy it where it goes."""
+    game = _board("standard", "spring", {"england": ["A lon", "F eng", "F mao"], "russia": ["A mos"]})
+    for seed in range(4):
+        orders = {province_of(o.unit.province): o for o in bot_orders(game, "england", seed=seed)}  # type: ignore[union-attr]
+        move = orders["lon"]
+        assert isinstance(move, Move) and move.via_convoy
+        assert not game.variant.fleet_reaches("eng", move.dest)  # (out of the first fleet's reach)
+        assert orders["eng"] == Convoy(orders["eng"].unit, "lon", move.dest)
+        assert orders["mao"] == Convoy(orders["mao"].unit, "lon", move.dest)
+
+
+def test_a_fleet_runs_to_a_centre_along_its_armys_coast_which_protects_it() -> None:
+    """Coast-Running, fall: Russia's army stays in Rumania (an unowned centre it takes by staying) and
+    protects its fleet in Sevastopol running along Rumania's coast to Bulgaria's east coast, an empty
+    centre the fleet cannot reach otherwise."""
+    game = _board("coast_running", "fall", {
+        "russia": ["A rum", "F sev", "A mos"], "turkey": ["A con", "F ank", "A smy"], "austria": ["A vie", "A tri"],
+    })
+    for seed in range(4):
+        orders = _orders_text(game, "russia", "heuristic", seed)
+        assert "A rum P F sev - bul/ec" in orders and "F sev - bul/ec" in orders
+    game.add_orders("Russia: A rum P F sev - bul/ec\nF sev - bul/ec")
+    game.adjudicate()
+    assert game.units["bul"] == Unit("russia", "F", "bul/ec")
 
 
 def _no_illegal_results(game: Game) -> None:
@@ -362,3 +478,57 @@ def test_a_paused_warm_up_and_a_direct_call_make_the_same_tables() -> None:
     fall = (1000, 100, 30, 10, 6, 5, 4, 3, 2, 1)
     assert paused.spread("A", fall) == whole.spread("A", fall)
     assert paused.spread("F", fall) == whole.spread("F", fall)
+
+
+def test_the_cluster_search_adjudicates_with_the_strengths_its_power_knows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search's trials in Cluster count each unit at the strength a player of its power knows (its own
+    units', and others' the game has shown it), one where it does not know: never a hidden one."""
+    from adjutant.bots import search
+    from adjutant.cluster_views import known_strengths
+
+    game = play_game("cluster", {}, 1, seed=3)
+    seen = known_strengths(view_for(game, "france"))
+    hidden = {p: k for p, k in known_strengths(game).items() if p not in seen}
+    assert seen and hidden  # (France knows some strengths, and some it does not)
+    given: list[dict[str, int]] = []
+    resolver = search.movement_resolver
+
+    def watched(*args: object, strengths: dict[str, int] | None = None, **kwargs: object) -> object:
+        given.append(dict(strengths or {}))
+        return resolver(*args, strengths=strengths, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "movement_resolver", watched)
+    bot_orders(game, "france", "search", seed=1)
+    assert given and all(s == seen for s in given)
+
+
+def test_an_army_bound_across_a_weak_passage_goes_by_convoy_where_a_fleet_of_its_own_can_carry_it() -> None:
+    """Loeb9: an army in Sicily whose choice is Naples, across the weak passage (where a move alone has no
+    strength), is convoyed there by its fleet in the Tyrrhenian Sea (an ordinary convoyed move)."""
+    import random
+
+    from adjutant.bots import carry
+    from adjutant.bots.heuristic import own_units
+    from adjutant.bots.values import Values
+
+    game = _board("loeb9", "fall", {"italy": ["A sic", "F tys", "A rom", "A tun"], "austria": ["A apu"]})
+    assert game.variant.edge_kind("sic", "nap") == "weak"
+    dest = {"sic": "nap", "tys": "tys", "rom": "rom", "tun": "tun"}
+    values = Values(game, "italy", "movement")
+    taken = {d: p for p, d in dest.items()}
+    choices = carry.Choices(game, own_units(game, "italy"), values, dict(dest), taken, {})
+    assert carry.convoys(choices, {"rom", "tun"}, random.Random(0)) == [("sic", "nap", ("tys",))]
+
+
+def test_the_random_player_lets_a_cluster_unit_whose_aura_is_away_only_stand() -> None:
+    """Cluster, a game where Turkey's army in Ankara has its aura away in another unit (spring 1907 of a
+    seeded game with a random Turkey): every random order for it is one the rules take, its hold."""
+    import random
+
+    from adjutant.randomgame import random_orders
+
+    game = play_game("cluster", {"turkey": "random"}, 6, seed=6)
+    assert "its aura is away" in game.check_order(Move(game.units["ank"], "arm")).reason
+    for seed in range(30):
+        for o in random_orders(game, random.Random(seed), powers=["turkey"]):
+            assert game.check_order(o).verdict == "legal", o

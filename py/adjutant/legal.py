@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from .game import Game
 from .kinds import Season, UnitType
-from .legality import illegal_reason
+from .legality import illegal_reason, may_protect
 from .orders import (
     Build,
     Convoy,
@@ -26,12 +26,13 @@ from .orders import (
     Hold,
     Move,
     Order,
+    Protect,
     Retreat,
     Support,
     Unit,
     Waive,
 )
-from .routes import is_convoy_sea
+from .routes import is_convoy_sea, run_destinations
 from .rulebook import rules_for
 from .variant import Variant, province_of
 from .variant_rules import VariantState
@@ -307,16 +308,65 @@ class Candidates:
 def candidates(game: Game, prov: str) -> list[Order]:
     """Every order offered for the unit in ``prov`` (a dislodged one in a retreat phase), and those another
     power may give for it (:meth:`VariantRules.candidates_for_others
-    <adjutant.variant_rules.VariantRules.candidates_for_others>`: in Cluster, the transfers out of a host)."""
+    <adjutant.variant_rules.VariantRules.candidates_for_others>`: in Cluster, the transfers out of a host);
+    in Coast-Running, a fleet's runs and an army's protect orders follow (:func:`runs`, :func:`protects`).
+    (:class:`Candidates`, whose lists a game's link counts in, leaves those two out.)"""
     kind = game.phase.kind
     if kind == "movement":
         state = game.position.variant_state
         orders = Candidates(game.variant, game.units, game.phase.season, state).of(prov)
+        orders += [*runs(game, prov), *protects(game, prov)]
         return orders + game.rules.candidates_for_others(state, game.units, prov)
     if kind == "retreat":
         u = game.dislodged_units()[prov]
         return retreat_candidates(game.variant, u)
     raise ValueError("in an adjustment phase, use adjustment_candidates")
+
+
+def _guards(game: Game) -> list[str]:
+    """Coast-Running: the provinces of the armies (any power's) that could protect a run."""
+    return sorted(u.province for u in game.units.values() if may_protect(game.variant, u))
+
+
+def runs(game: Game, prov: str) -> list[Move]:
+    """Coast-Running, in a movement phase: the runs the fleet in ``prov`` could be ordered, as moves, one
+    for each place :func:`adjutant.routes.run_destinations` gives with every army on a coast protecting it
+    (whether the armies do is known with their orders); none for an army, or in a variant without runs.
+
+    >>> from adjutant.game import Game
+    >>> g = Game.new("coast_running")
+    >>> [o.dest for o in runs(g, "ank")][:3]
+    ['aeg', 'bul/ec', 'bul/sc']
+    """
+    u = game.units.get(prov)
+    v = game.variant
+    if u is None or u.type != "F" or not v.options.protect_order or game.phase.kind != "movement":
+        return []
+    return [Move(u, end) for end in run_destinations(v, u.location, _guards(game), game.phase.season)]
+
+
+def protects(game: Game, prov: str) -> list[Protect]:
+    """Coast-Running, in a movement phase: the protect orders the army in ``prov`` could give, one for each
+    fleet (any power's) and place it could run to along a chain of coasts through this army's province
+    (with every army on a coast protecting it); none for a fleet, or in a variant without the order.
+
+    >>> from adjutant.game import Game
+    >>> from adjutant.orders import format_order
+    >>> g = Game.new("coast_running")
+    >>> [format_order(o) for o in protects(g, "ven")]
+    ['A ven P F tri - apu']
+    """
+    u = game.units.get(prov)
+    v = game.variant
+    if u is None or not may_protect(v, u) or game.phase.kind != "movement":
+        return []
+    guards, season = _guards(game), game.phase.season
+    return [
+        Protect(u, f.province, end)
+        for f in sorted(game.units.values(), key=lambda f: f.province)
+        if f.type == "F"
+        for end in run_destinations(v, f.location, guards, season, via=prov)
+    ]
 
 
 def retreat_candidates(variant: Variant, u: Unit) -> list[Order]:

@@ -34,7 +34,10 @@ def random_orders(
 
         def legal(prov: str) -> list[UnitOrder]:
             offered: list[UnitOrder] = c.of(prov)  # type: ignore[assignment]  # (a unit's orders, in a movement phase)
-            return [o for o in offered if not illegal_reason(game.variant, o, game.units, game.phase.season)]
+            # legal on the board, and not objected to by the variant's rules (in Cluster, an original unit
+            # whose aura is away only stands)
+            return [o for o in offered if not illegal_reason(game.variant, o, game.units, game.phase.season)
+                    and game.rules.unit_order_problem(game.variant, state, o) is None]
 
         for prov in sorted(game.units):
             if mine is not None and game.units[prov].power not in mine:

@@ -30,6 +30,7 @@ from adjutant.orders import (
     Move,
     Nominate,
     Order,
+    Protect,
     Research,
     Support,
     Transfer,
@@ -39,7 +40,6 @@ from adjutant.orders import (
 )
 from adjutant.randomgame import random_orders
 from adjutant.report import place_labels
-from adjutant.routes import run_destinations
 from adjutant.scene import PhaseMarks, Shape, order_shape
 from adjutant.variant import Variant, province_of
 
@@ -628,8 +628,7 @@ class Session:
             return []
         orders = self.legal_orders(unit.province)
         if self.mode == "move":
-            moves = [o.dest for o in orders if isinstance(o, Move)]
-            return sorted(set(moves) | set(self.run_targets(unit)))
+            return sorted({o.dest for o in orders if isinstance(o, Move)})  # (runs among them, in Coast-Running)
         if self.mode == "support":
             supports = [o for o in orders if isinstance(o, Support)]
             if self.target is None:
@@ -717,8 +716,13 @@ class Session:
         return out + self.cluster_choices()
 
     def _runs_protected_by(self, army: Any) -> list[Any]:
-        """Coast-Running: the fleets whose runs could pass ``army``'s province."""
-        return [u for u in self.game.units.values() if u.type == "F" and self.run_targets(u, via=army.province)]
+        """Coast-Running: the fleets whose runs could pass ``army``'s province (its legal protect orders')."""
+        fleets = {o.target for o in self._protects(army)}
+        return [u for u in self.game.units.values() if u.province in fleets]
+
+    def _protects(self, army: Any) -> list[Protect]:
+        """Coast-Running: ``army``'s protect orders among its legal orders."""
+        return [o for o in self.legal_orders(army.province) if isinstance(o, Protect)]
 
     def _location_of(self, province: str) -> str:
         unit = self.game.units.get(province)
@@ -742,17 +746,19 @@ class Session:
 
     def run_targets(self, fleet: Any, via: str | None = None) -> list[str]:
         """Coast-Running: where ``fleet`` could run along coasts held by armies (any power's) that could
-        protect it, by the adjudicator's rule (:func:`adjutant.routes.run_destinations`). With ``via``, only
-        runs whose chain can pass the army in that province. Empty in variants without the protect order.
-        Which runs succeed is the adjudicator's business."""
-        game = self.game
-        variant = game.variant
-        if not variant.options.protect_order or fleet is None or fleet.type != "F":
+        protect it, from the engine's legal orders (:func:`adjutant.legal.runs`). With ``via``, only runs
+        whose chain can pass the army in that province (that army's protect orders for the fleet). Empty in
+        variants without the protect order. Which runs succeed is the adjudicator's business."""
+        if fleet is None or fleet.type != "F" or self.game.phase.kind != "movement":
             return []
-        if game.phase.kind != "movement":
-            return []
-        protectors = [u.province for u in game.units.values() if may_protect(variant, u)]
-        return run_destinations(variant, fleet.location, protectors, game.phase.season, via)
+        if via is not None:
+            army = self.game.units.get(via)
+            if army is None:
+                return []
+            return sorted({o.dest for o in self._protects(army) if o.target == fleet.province})
+        from adjutant.legal import runs
+
+        return sorted(o.dest for o in runs(self.game, fleet.province))
 
     def click(self, location: str) -> tuple[str | None, list[str]]:
         """A click on a province or coast. Returns (order text to enter or None, coasts to choose from

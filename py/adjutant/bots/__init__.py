@@ -111,9 +111,8 @@ def _job(game: Game, power: str, level: str, seed: int, budget_ms: float | None)
     values = Values(seen, power, "movement")
     if level == "search":
         yield 0.0
-        # (every unit counted as one: with Cluster's multiples, supports that reduce each other make the
-        # resolver recurse without end, see docs/bots.md)
-        search = Search(seen, power, rng, values)
+        # (in Cluster, with the units' strengths its power knows; the others counted as one)
+        search = Search(seen, power, rng, values, strengths=cluster.known_strengths(seen))
         spent = 0.0
         while True:
             started = time.perf_counter()

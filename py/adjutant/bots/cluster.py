@@ -36,6 +36,13 @@ def view_for(game: Game, power: str) -> Game:
     return join_parts(public_data(now), [secret_parts(now)[power]])
 
 
+def known_strengths(game: Game) -> dict[str, int] | None:
+    """In a Cluster game or view, the strengths other than one that it knows, by province (in a power's
+    view: its own units' and those the game has revealed to it); None in other variants."""
+    state = cluster_state(game.position.variant_state)
+    return None if state is None else state.strengths()
+
+
 def nominations(game: Game, power: str, worth: Callable[[str], float], rng: random.Random) -> list[Nominate]:
     """``power``'s nominations due now: the strongest level to the unit at the most valuable place
     (``worth`` of its province), and so on; a level with no unit to take it is left to a later build."""

@@ -1,9 +1,10 @@
 """The heuristic computer player: each unit goes to the best place next to it by :class:`~.values.Values`
-(a near-equal second best now and then, at random), then the orders are made to work together: a unit
-whose place another of ours is moving to supports that move, a unit moving into a place where ours stays
-supports it to hold instead, two of ours never swap places, and a unit with nothing better to do supports
-a neighbour's attack. Retreats go to the best place open; builds go to the best free places, removals take
-the least useful units.
+(a near-equal second best now and then, at random); armies are convoyed and, in Coast-Running, fleets run
+along protected coasts where that is worth more (:mod:`.carry`); then the orders are made to work
+together: a unit whose place another of ours is moving to supports that move, a unit moving into a place
+where ours stays supports it to hold instead, two of ours never swap places, and a unit with nothing better
+to do supports a neighbour's attack. Retreats go to the best place open; builds go to the best free
+places, removals take the least useful units.
 
 >>> import random
 >>> from adjutant.game import Game
@@ -25,6 +26,7 @@ from ..legal import Candidates, possible_orders
 from ..orders import Build, Disband, Hold, Move, Order, Retreat, Support, Unit, Waive
 from ..phases import adjustments_due, build_places
 from ..variant import province_of
+from . import carry
 from .values import Values
 
 #: a second-best place is taken now and then when it is worth at least this share of the best's value
@@ -122,7 +124,16 @@ def movement_orders(
             continue
         dest[prov] = choice
         taken[target] = prov
-    return _coordinate(game, power, mine, dest, helping, values, c)
+    # a supporter may be carried or carry instead (worth what it wanted, the place it supports); a unit
+    # supported may not (its supporters' orders are for what it does)
+    supported = set(helping.values())
+    choices = carry.Choices(game, mine, values, dest, taken, helping)
+    convoyed = carry.convoys(choices, supported | keep, rng, noise)
+    carrying = {p for a, _, fleets in convoyed for p in (a, *fleets)}
+    # a unit supported where it stays may protect (a protecting army holds, and may be supported to hold)
+    held = {p for p in supported if province_of(dest[p]) == p}
+    running = carry.runs(choices, supported | carrying, keep | held)
+    return _coordinate(game, power, mine, dest, helping, values, convoyed + running)
 
 
 def _must_stay(game: Game, power: str, mine: Mapping[str, Unit]) -> set[str]:
@@ -141,9 +152,10 @@ def _coordinate(
     dest: dict[str, str],
     helping: Mapping[str, str],
     values: Values,
-    c: Candidates,
+    carried: list[carry.Carried],
 ) -> list[Order]:
-    """Orders from each unit's chosen place (and the unit it chose to support), made to work together."""
+    """Orders from each unit's chosen place (and the unit it chose to support, the moves it carries or is
+    carried in), made to work together."""
     staying = {p for p, d in dest.items() if province_of(d) == p}
     moving = {p: province_of(d) for p, d in dest.items() if province_of(d) != p}
     # a move into a province where ours stays, or a swap with one of ours, would bounce: stay instead
@@ -160,10 +172,16 @@ def _coordinate(
     orders: dict[str, Order] = {}
     for p in moving:
         orders[p] = Move(mine[p], dest[p])
+    # a carried move still made: its carriers' orders (a convoyed army's move goes via convoy)
+    for p, to, by in carried:
+        if moving.get(p) == province_of(to):
+            orders.update(carry.orders_of(mine, [(p, to, by)], mine[p].type == "A"))
     units = game.units
     v = game.variant
     for p in sorted(staying):
         u = mine[p]
+        if p in orders:
+            continue  # it convoys or protects
         orders[p] = Hold(u)
         reach = values.graph.reach[u.type].get(u.location, frozenset())  # (a support is given next to the unit)
         helped = helping.get(p)

@@ -35,7 +35,7 @@ from ..game import Game
 from ..orders import Hold, Move, Order, Support, Unit, UnitOrder
 from ..resolver import Checked, checked_order, movement_resolver
 from ..variant import province_of
-from . import heuristic
+from . import carry, heuristic
 from .values import Values
 
 #: adjudications a search makes at most, by default
@@ -200,8 +200,13 @@ class Search:
         ):
             return None
         cand = {**self._best, prov: alt}
+        # a carried move and its carriers go together: the others of its group hold
+        group = carry.groups(self._best).get(prov, set())
+        for q in group:
+            cand[q] = Hold(self._best[q].unit)
+        changed = {prov, *group}
         for q, o in self._best.items():
-            if isinstance(o, Support) and o.target == prov and o.dest != went:
+            if isinstance(o, Support) and o.target in changed and (o.target != prov or o.dest != went):
                 cand[q] = Hold(o.unit)
         return cand
 
