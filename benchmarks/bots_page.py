@@ -1,7 +1,7 @@
 """The page while computer players think: the longest main-thread task, and Adjudicate to results drawn.
 
     .venv/bin/python benchmarks/bots_page.py [--variant cline5] [--play persia] [--level heuristic]
-                                             [--phases 6] [--throttle 4] [--site FOLDER]
+                                             [--phases 6] [--throttle 4] [--site FOLDER] [--profile]
 
 Opens the built site (this checkout's, built now, or --site FOLDER) in headless Chromium on a phone's
 screen (390 x 844, touch), starts a game Against the computer (Players: Against the computer, the power
@@ -16,16 +16,23 @@ in the page: every task over 50 ms, with the page's own work around the thinking
 and the longest; and how many times the progress line moved. Targets (issue 42): no task over 100 ms while
 the computer thinks; the results within 10 s of Adjudicate with eight computer players. Figures are kept
 in docs/computer-players.md.
+
+--profile says what the long tasks are made of: the page's own Python functions on the computer players'
+path (those of PROFILED, each timed in the page; the share of each long task they took, nested calls
+counted in their callers too) and the browser's own work in them (a Chromium trace of the phases:
+layout, style, garbage collection, script), the largest first.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,18 +43,19 @@ LONG_TASKS = """(() => {
     .observe({ type: "longtask", buffered: true });
 })();"""
 
-#: press Adjudicate (and Adjudicate anyway, when the page lists units without orders); resolves with the
-#: time of the press, the page's clock
-PRESS = """() => {
+#: press Adjudicate (and, in a task of its own as a person's second press is, Adjudicate anyway when the
+#: page lists units without orders); resolves with the time of the first press, the page's clock
+PRESS = """() => new Promise(done => {
   window.__moved = 0;
   const bar = document.getElementById("computer-progress");
   new MutationObserver(() => window.__moved++).observe(bar, {attributes: true});
   const start = performance.now();
   document.getElementById("adjudicate").click();
-  const warning = document.getElementById("adjudicate-warning");
-  if (!warning.hidden) document.getElementById("adjudicate-anyway").click();
-  return start;
-}"""
+  setTimeout(() => {
+    if (!document.getElementById("adjudicate-warning").hidden) document.getElementById("adjudicate-anyway").click();
+    done(start);
+  }, 0);
+})"""
 
 #: the time of the first task after the frame that shows a phase other than ``before``
 DRAWN = """before => new Promise(done => {
@@ -60,6 +68,86 @@ DRAWN = """before => new Promise(done => {
 })"""
 
 
+#: the page's Python functions --profile times, by module and name
+PROFILED = {
+    "adjutant.bots": ["Thinker.step"],
+    "adjutant.game": ["Game.adjudicate"],
+    "adjutant.codec": ["encode_link"],
+    "adjutant_ui.app": [
+        "App.render", "App.changed", "App.save_now", "App.save_snapshot", "App.adjudicate", "App.on_adjudicate",
+        "App._orders_panel", "App._position_text", "App._results_list", "App._powers", "App._secrets_panel",
+        "App.rove", "App._store", "App._fill_recent", "_draw_board", "encode_link"],
+    "adjutant_ui.board": ["Board.draw"],
+    "adjutant_ui.session": ["Session.unordered", "Session.results_entries", "Session.shown_results_text",
+                            "Session.orderable_units", "Session.targets", "position_snapshot"],
+    "adjutant_ui.computer": ["give", "thinkers", "to_order"],
+    "adjutant_ui.computer_page": ["ComputerPlayers.render", "ComputerPlayers._report", "ComputerPlayers.will_order"],
+    "adjutant_ui.group": ["GroupController.render"],
+}
+
+#: wraps each function of PROFILED (in the page's Python) to push [name, start, duration] to window.__spans
+INSTRUMENT = """async (profiled) => {
+  const python = await window.adjutantShell.python.started;
+  window.__spans = [];
+  python.globals.set("__profiled", JSON.stringify(profiled));
+  python.runPython(`
+import functools, importlib, json, js
+def __timed(name, fn):
+    @functools.wraps(fn)
+    def timed(*args, **kwargs):
+        start = js.performance.now()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            js.window.__spans.push(js.Array.of(name, start, js.performance.now() - start))
+    return timed
+for module_name, names in json.loads(__profiled).items():
+    module = importlib.import_module(module_name)
+    for dotted in names:
+        owner, _, attr = dotted.rpartition(".")
+        holder = getattr(module, owner) if owner else module
+        setattr(holder, attr, __timed(dotted, getattr(holder, attr)))
+`);
+}"""
+
+
+#: the trace's categories: the main thread's tasks and what the browser does in them, and the page's mark
+TRACED = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink.user_timing"]
+
+
+def _spans_in(tasks: list[tuple[float, float]], spans: list[list[Any]]) -> dict[str, float]:
+    """The time each profiled function took inside the long ``tasks`` (start, duration), by name."""
+    took: dict[str, float] = {}
+    for start, duration in tasks:
+        for name, at, length in spans:
+            overlap = min(at + length, start + duration) - max(at, start)
+            if overlap > 0:
+                took[name] = took.get(name, 0.0) + overlap
+    return took
+
+
+def _trace_in(trace: bytes, tasks: list[tuple[float, float]], origin: float) -> dict[str, float]:
+    """The browser's own work (the trace's events on the page's main thread, by name) inside the long tasks;
+    ``origin``: the trace's clock (microseconds) at the page's time 0."""
+    events = json.loads(trace).get("traceEvents", [])
+    main = {e["tid"] for e in events
+            if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
+    took: dict[str, float] = {}
+    for e in events:
+        if e.get("ph") != "X" or e.get("tid") not in main or e.get("name") == "RunTask" or "dur" not in e:
+            continue
+        at, length = (e["ts"] - origin) / 1000, e["dur"] / 1000
+        for start, duration in tasks:
+            overlap = min(at + length, start + duration) - max(at, start)
+            if overlap > 0:
+                took[e["name"]] = took.get(e["name"], 0.0) + overlap
+    return took
+
+
+def _top(took: dict[str, float], count: int = 12) -> str:
+    return ", ".join(f"{name} {ms:.0f}" for name, ms in sorted(took.items(), key=lambda kv: -kv[1])[:count])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", default="cline5")
@@ -68,6 +156,7 @@ def main() -> None:
     parser.add_argument("--phases", type=int, default=6)
     parser.add_argument("--throttle", type=float, default=4.0)
     parser.add_argument("--site", type=Path, help="a site built beforehand (build.py --out FOLDER)")
+    parser.add_argument("--profile", action="store_true", help="what the long tasks are made of (see above)")
     options = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -98,25 +187,47 @@ def main() -> None:
             page.click("#computer-ok")
             page.wait_for_function("v => location.hash.startsWith('#' + v + '.')", arg=options.variant, timeout=60_000)
             page.wait_for_timeout(2000)  # the new game's map drawn and saved; then the page is idle
+            if options.profile:
+                page.evaluate(INSTRUMENT, PROFILED)
             cdp = context.new_cdp_session(page)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": options.throttle})
             worst: list[float] = []
             spans: list[float] = []
             for _ in range(options.phases):
                 before = str(page.evaluate("document.documentElement.dataset.phase"))
-                page.evaluate("window.__long = []")
+                page.evaluate("window.__long = []; window.__spans = []")
+                if options.profile:
+                    browser.start_tracing(page=page, categories=TRACED)
+                    origin_mark = float(page.evaluate("performance.mark('adjutant-origin').startTime"))
                 started = float(page.evaluate(PRESS))
                 drawn = float(page.evaluate(DRAWN, before))
-                tasks = [d for s, d in page.evaluate("window.__long") if s >= started - 1]
+                found = [(float(s), float(d)) for s, d in page.evaluate("window.__long") if s >= started - 1]
+                tasks = [d for _, d in found]
                 moved = int(page.evaluate("window.__moved"))
                 longest = max(tasks, default=0.0)
                 worst.append(longest)
                 spans.append(drawn - started)
                 print(f"{before:>8} {drawn - started:>14.0f} {len(tasks):>11} {longest:>11.0f} {moved:>15}")
+                if options.profile:
+                    trace = browser.stop_tracing()
+                    long = [t for t in found if t[1] > 50]
+                    print(f"    long tasks (start ms, duration ms): {', '.join(f'{s:.0f}+{d:.0f}' for s, d in long)}")
+                    print(f"    Python in them (ms): {_top(_spans_in(long, page.evaluate('window.__spans')))}")
+                    origin = _origin(trace, origin_mark)
+                    if origin is not None:
+                        print(f"    browser work in them (ms): {_top(_trace_in(trace, long, origin))}")
                 time.sleep(0.5)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
             browser.close()
     print(f"longest task over all phases: {max(worst):.0f} ms; slowest phase: {max(spans):.0f} ms to its results")
+
+
+def _origin(trace: bytes, mark: float) -> float | None:
+    """The trace's clock at the page's time 0, from the mark made at page time ``mark``."""
+    for e in json.loads(trace).get("traceEvents", []):
+        if e.get("name") == "adjutant-origin" and "ts" in e:
+            return float(e["ts"]) - mark * 1000
+    return None
 
 
 if __name__ == "__main__":

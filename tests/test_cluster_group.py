@@ -562,3 +562,16 @@ def test_a_link_that_lost_the_separator_after_its_check_is_refused_as_damaged() 
         check = next(part for part in text.split("~") if group.is_link_check(part))
         with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
             cg.read_link(text.replace(f"{check}~", check))
+
+
+def test_a_group_games_computer_seats_travel_in_the_public_part_and_come_back_with_the_game() -> None:
+    game = cluster_views.new_game(seed=4)
+    game.set_computer("italy", "heuristic", 9)
+    game.adjudicate()
+    public = cg.read_public(cg.public_text(game))
+    assert public["computer"] == {"italy": {"level": "heuristic", "seed": 9}}  # (a player sees who is the computer)
+    back, _ = cg.read_gm_plaintext(cg.gm_plaintext(game, {}), public)
+    assert dumps(back) == dumps(game)
+    public["computer"] = {"italy": {"level": "clairvoyant", "seed": 9}}
+    with pytest.raises(GameFileError, match="clairvoyant"):
+        cg.read_gm_plaintext(cg.gm_plaintext(game, {}), public)

@@ -124,3 +124,67 @@ def test_the_warning_before_adjudicating_leaves_out_the_computers_powers() -> No
     missing = session.unordered(but=["italy"])
     assert missing and not any(line.startswith("Italy:") for line in missing)
     assert any(line.startswith("Italy:") for line in session.unordered())
+
+
+def cluster_against(people: list[str], seed: int = 11) -> Session:
+    from adjutant import cluster_views
+
+    game = cluster_views.new_game(seed=seed)
+    for power in game.variant.powers:
+        if power not in people:
+            game.set_computer(power, "heuristic", 5)
+    return Session.of(game)
+
+
+def test_a_cluster_game_against_the_computer_shows_the_people_only_their_own_secrets() -> None:
+    from adjutant import cluster_views
+    from adjutant_ui import sealed
+
+    session = cluster_against(["france", "italy"])
+    master = session.master
+    assert master is not None and session.kept is master and session.viewers == ("france", "italy")
+    assert session.game.position.variant_state.view == "france,italy"
+    assert sealed.sites_of(session.game) == {} and sealed.sites_of(master) != {}
+    for _ in range(4):  # the computer's powers nominate, research, move; the people's units hold
+        game = session.kept
+        orders, _, _ = run(game, computer.to_order(game, computer.seated(game)), "heuristic")
+        computer.give(game, orders or {})
+        session.adjudicate()
+    shown, secret = cluster_views.known_strengths(session.game), cluster_views.known_strengths(master)
+    kept_back = {p for p in secret if master.units[p].power not in ("france", "italy") and p not in shown}
+    assert kept_back  # the computer's strengths not yet reported stay its own
+    assert all(secret[p] == level for p, level in shown.items())
+    assert session.game.history[0].results == cluster_views.public_view(master).history[0].results
+    assert "Nominate" not in str(session.game.history[0].orders) and "Nominate" in str(master.history[0].orders)
+
+
+def test_orders_given_in_the_view_go_to_the_game_and_survive_its_link() -> None:
+    from adjutant.codec import decode_link, encode_link
+
+    session = cluster_against(["france"])
+    session.enter_orders("A Par - Bur")
+    session.game.nominate("france", 3, "par")
+    back = Session.of(decode_link(encode_link(session.kept)))
+    assert back.master is not None and back.viewers == ("france",) and back.player == "france"
+    assert {format_order(o) for o in back.game.orders_of("france")} == {"A par - bur", "Nominate 3 par"}
+    assert back.master.computer == session.kept.computer
+    back.adjudicate()
+    assert back.game.units.get("bur") is not None and back.master.units["bur"].power == "france"
+    back.undo()
+    assert str(back.game.phase) == "S1901M" and not back.game.history
+
+
+def test_secret_lines_list_each_powers_own_secrets_for_the_powers_played_at_one_screen() -> None:
+    from adjutant_ui import sealed
+
+    session = cluster_against(["france", "italy"])
+    session.game.nominate("france", 3, None)  # (given in the view, as the page gives them)
+    session.game.nominate("italy", 3, None)
+    session.kept.nominate("austria", 3, None)
+    session.adjudicate()
+    for game in (session.game, session.kept):  # a view holds only its powers' secrets; the lines say only theirs
+        lines = sealed.secret_lines(game, "france,italy", {})
+        assert any(line.startswith("France: its 3×") for line in lines)
+        assert any(line.startswith("Italy: its 3×") for line in lines)
+        assert not any(line.startswith("Austria") for line in lines)
+    assert any(line.startswith("Austria: its 3×") for line in sealed.secret_lines(session.kept, "gm", {}))

@@ -70,6 +70,7 @@ from .legal import Candidates, retreat_candidates
 from .limits import bidi_control_in, bidi_refused, inflate, read_json
 from .orders import Order, Unit, format_order
 from .phases import Phase
+from .seats import seats_from_data
 from .variant import Variant, load_variant, province_of
 
 #: a Cluster group link longer than this is refused before it is read
@@ -203,7 +204,7 @@ MAX_TEMPLATE = 300
 _MENTION = re.compile(r"\b([AF]) ([a-z][a-z0-9]*(?:/[a-z]{2})?)\b")
 _KNOWN_CLUSTER = {"game", "view", "started", "auras", "retreating", "research"}
 _KNOWN_POSITION = {"phase", "units", "centres", "dislodged", "contested", "cluster"}
-_TOP = ("format", "version", "variant", "view", "winner", "draw")
+_TOP = ("format", "version", "variant", "view", "winner", "draw", "computer")
 
 
 def _damaged(detail: str) -> GameFileError:
@@ -875,6 +876,8 @@ def read_gm_plaintext(data: bytes, public: Any) -> tuple[Game, dict[str, str]]:
         raise GameFileError(f"{what} is damaged: its draw is malformed")
     _check_before_replay(content, public)
     game = decode_orders_by_phase(str(variant), content["game"], seed, phases, unb64(content["orders"], what), draw)
+    if isinstance(public, dict) and public.get("computer") is not None:  # (the seats are public: the part binds them)
+        game.computer = seats_from_data(public["computer"], game.variant.powers, "the link's public part")
     state = cluster_rules.cluster_state(game.position.variant_state)
     if state is None or state.view != cluster_views.GM_PART:
         raise GameFileError(f"{what} does not hold a Cluster game master's game")

@@ -181,6 +181,20 @@ def for_players(game: Game) -> Game:
     return public_view(game) if state is not None and state.view == GM else game
 
 
+def players_view(game: Game, powers: Iterable[str]) -> Game:
+    """What players of ``powers`` see of a game master's ``game``, together: its public view, history
+    included, with those powers' own secrets (none: the public view). For display and for those powers'
+    orders (one screen shared by the people playing them: a Cluster game against the computer).
+
+    >>> game = new_game(seed=1901)
+    >>> view = players_view(game, ["france", "italy"])
+    >>> view.position.variant_state.view, len(view.history)
+    ('france,italy', 0)
+    """
+    parts = secret_parts(game)
+    return join_parts(public_data(game), [parts[p] for p in powers])
+
+
 def public_data(game: Game) -> dict[str, Any]:
     """The game file of the public view: positions (revealed multiples marked), results as rule 7 reports
     them, research results, centres; no site, seed, hidden strength, nomination, knowledge or transfer.
@@ -315,6 +329,7 @@ __all__ = [
     "pending_nominations",
     "picture_marks",
     "place_sites",
+    "players_view",
     "public_data",
     "public_view",
     "secret_parts",

@@ -25,7 +25,7 @@ import json
 import re
 import weakref
 import zlib
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from . import base64url
@@ -182,15 +182,47 @@ class _Movement:
 
 
 #: the :class:`_Movement` of the last movement position a link was made in
+#: the :class:`_Movement` of the last two positions links were made in, the latest first: the phase just
+#: adjudicated (its record) and the one that follows it (its current orders) are both encoded in its link
 _LAST_MOVEMENT: list[_Movement] = []
 
 
 def _movement(game: Game) -> _Movement:
     """The :class:`_Movement` of ``game``'s current position (a movement phase's)."""
     made_from = (game.variant, game.phase.kind, game.phase.season, tuple(game.units.items()))
-    if not _LAST_MOVEMENT or _LAST_MOVEMENT[0].made_from != made_from:
-        _LAST_MOVEMENT[:] = [_Movement(game, made_from)]
-    return _LAST_MOVEMENT[0]
+    found = next((m for m in _LAST_MOVEMENT if m.made_from == made_from), None)
+    if found is None:
+        found = _Movement(game, made_from)
+    _LAST_MOVEMENT[:] = [found, *(m for m in _LAST_MOVEMENT if m is not found)][:2]
+    return found
+
+
+def link_steps(game: Game) -> Iterator[None]:
+    """The work :func:`encode_link` does for ``game``'s current movement phase (each unit's count of
+    candidates, and each order's place among its unit's), a unit at a time, kept for the links made next
+    in this position: this phase's while it is played, and once it is adjudicated, the link of the next,
+    which holds it as a record. A page runs it in slices (the computer players' thinking) so that the link
+    made after adjudicating takes no long task.
+
+    >>> game = Game.new("standard")
+    >>> _ = game.add_orders("A Par - Bur")
+    >>> sum(1 for _ in link_steps(game))
+    23
+    >>> _ = game.adjudicate()
+    >>> decode_link(encode_link(game)).history[0].orders["france"]
+    ['A par - bur']
+    """
+    if game.rules.hidden_setup or game.phase.kind != "movement" or game.over:
+        return
+    kept = _movement(game)
+    for prov in sorted(game.units):
+        kept.candidates.count(prov)
+        yield
+    for power, texts in game.written_orders().items():
+        for text in texts:
+            order = kept.parse(game, text, power)
+            kept.place(order.unit.province, order)  # type: ignore[union-attr]  # (a movement phase's: a unit's)
+            yield
 
 
 def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:

@@ -11,16 +11,17 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, NamedTuple
 
 import js
 from adjutant import AdjutantError, available_variants, cluster_views, load_variant
 from adjutant import group as group_codes
+from adjutant.codec import link_steps
 from adjutant.limits import MAX_FILE_BYTES, without_bidi_controls
 from pyodide.ffi import create_proxy, jsnull, to_js
 
-from . import cluster_group, compass, sealed
+from . import cluster_group, compass, computer, sealed
 from .board import Board, show_drawn
 from .computer_page import ComputerPlayers
 from .group import CODE_LINK, GroupController, GroupState, choosing, inert
@@ -341,8 +342,7 @@ class App:
             self.last_link = fragment if from_link else self.last_link
         _mark("boardReady")
         await _page_turn()
-        assert self.session is not None and self.board is not None
-        self.draw_board(self.session, self.board)
+        self.draw_board()
         js.window.adjutantShell.positionDrawn()
         await _page_turn()
         self._wire()
@@ -366,9 +366,9 @@ class App:
         if self.group.state is not None:
             self.changed()
         elif not from_link:
-            if not sealed.has_secrets(game_session.game):
+            if not sealed.has_secrets(game_session.game) or game_session.master is not None:
                 # a new game is saved at once; a link replaces the autosave only once played
-                self.last_link = self.last_link or encode_link(game_session.game)
+                self.last_link = self.last_link or encode_link(game_session.kept)
                 self._store(self.last_link)
                 self.save_snapshot()
             elif self.last_link:
@@ -539,7 +539,8 @@ class App:
         saved = read_slot(self.game_id, str(event.newValue))
         if saved is None or saved.link == self.last_link:
             return
-        if self.link is not None or (self.session is not None and sealed.has_secrets(self.session.game)):
+        if self.link is not None or (self.session is not None and sealed.has_secrets(self.session.game)
+                                     and self.session.master is None):
             self.message("This game was changed in another tab. Reload this page to see it here.", "info")
             return
         asyncio.ensure_future(self._refresh(saved.link))
@@ -551,7 +552,7 @@ class App:
                 new_session = self.group.read(link)
                 self.group.keep_unlocked(held)
             else:
-                new_session = Session(decode_link(link))
+                new_session = Session.of(decode_link(link))
         except Exception as error:  # noqa: BLE001 - the other tab's save is unreadable: keep ours
             self.group.pending = None
             self.message(f"This game was changed in another tab, but that save could not be read: {error}")
@@ -596,7 +597,7 @@ class App:
         if is_sealed_link(fragment):
             link = decode_sealed_link(fragment)
             return Session(public_game(link), readonly=True), link
-        return Session(decode_link(fragment)), None
+        return Session.of(decode_link(fragment)), None
 
     async def show(self, new_session: Session, role: str = "", link: SealedLink | None = None,
                    keys: dict[str, Any] | None = None, passphrases: dict[str, str] | None = None) -> None:
@@ -982,13 +983,41 @@ class App:
         """Adjudicate the phase, once the computer players have given their orders (unless ``thought``:
         they have). A group game's master who pressed Adjudicate from the keyboard (a click with no pointer:
         ``event.detail`` 0) is taken on to the next step, Message to players; True if the focus went there."""
-        session = self.session
-        assert session is not None
         self.warning_open = False
         _id("adjudicate-warning").hidden = True
         if self.group.locked():  # (its button is greyed, and says why)
             return False
-        if not thought and self.computer.before_adjudicate(lambda: self.adjudicate(by_keyboard, thought=True)):
+        if not thought and self.computer.before_adjudicate(lambda pause: self.adjudicate_in_parts(by_keyboard, pause)):
+            return False
+        if not self._adjudicate_phase():
+            return False
+        self.changed()
+        self.render()
+        return by_keyboard and self.group.to_message()
+
+    async def adjudicate_in_parts(self, by_keyboard: bool, pause: Callable[[], Awaitable[object]]) -> bool:
+        """:meth:`adjudicate` once the computer has given its orders: the phase adjudicated, the link and
+        the save made, and the page drawn, each in a task of its own (``pause`` gives the browser its turn
+        between them), so that none holds the page's main thread long on a phone (docs/computer-players.md)."""
+        if not self._adjudicate_phase():
+            return False
+        await pause()
+        session = self.session
+        if session is not None:  # the new phase's part of its link, in slices: changed() then makes it at once
+            await computer.in_slices(link_steps(session.kept), pause)
+        self.changed()
+        await pause()
+        self.draw_board()  # (the largest part of drawing the new phase: the rest of the page in the next task)
+        await pause()
+        self.render()  # (the board is drawn: nothing of it is drawn again)
+        return by_keyboard and self.group.to_message()
+
+    def _adjudicate_phase(self) -> bool:
+        """The game's part of :meth:`adjudicate`: the phase adjudicated and the page's state moved on to the
+        next (not yet drawn); False, with the message said, if it was not."""
+        session = self.session
+        assert session is not None
+        if self.group.locked():  # (locked while the computer thought: a code being taken in, say)
             return False
         done = session.game.phase.title
         try:
@@ -1000,9 +1029,7 @@ class App:
         self.group.adjudicated(done)
         self.clear_message()
         self._orders_box_for_new_phase()
-        self.changed()
-        self.render()
-        return by_keyboard and self.group.to_message()
+        return True
 
     @staticmethod
     def _orders_box_for_new_phase() -> None:
@@ -1017,7 +1044,7 @@ class App:
         if self.group.locked():
             return
         try:
-            session.game.undo()
+            session.undo()
         except AdjutantError as error:
             self.message(str(error))
             return
@@ -1028,14 +1055,15 @@ class App:
         self.render()
 
     def on_draw(self, event: Any) -> None:
-        game = self.session.game if self.session else None
-        if game is None or self.group.locked():
+        session = self.session
+        game = session.kept if session else None
+        if session is None or game is None or self.group.locked():
             return
         survivors = [p for p, n in game.centre_counts().items() if n > 0]
         names = ", ".join(game.variant.powers[p].name for p in survivors)
         if not js.window.confirm(f"Declare a draw between {names}?"):
             return
-        game.declare_draw(survivors)
+        session.declare_draw(survivors)
         self.changed()
         self.render()
 
@@ -1148,7 +1176,7 @@ class App:
             return
         if self.group.changed(replace_hash):
             return
-        if sealed.has_secrets(session.game):
+        if sealed.has_secrets(session.game) and session.master is None:
             # never the game in the clear in the address bar or the autosave: the sealed link, made by
             # the game master (whose keys seal it); any other view keeps the link it came from
             if self.role == GM and self.sealable():
@@ -1156,7 +1184,7 @@ class App:
             elif replace_hash:
                 self._set_hash(self.last_link)
             return
-        link = encode_link(session.game)
+        link = encode_link(session.kept)
         self.last_link = link
         if replace_hash:
             self._set_hash(link)
@@ -1230,7 +1258,8 @@ class App:
 
     def on_copy_link(self, event: Any) -> None:
         session = self.session
-        secret = session is not None and sealed.has_secrets(session.game) and self.group.state is None
+        secret = (session is not None and sealed.has_secrets(session.game) and self.group.state is None
+                  and session.master is None)
         if session is not None and secret and self.role in (GM, ""):
             if not self.sealable():
                 self.open_passphrases("change")
@@ -1282,7 +1311,7 @@ class App:
     def on_download(self, event: Any) -> None:
         session = self.session
         assert session is not None
-        text = game_to_text(session.game)
+        text = game_to_text(session.kept)
         self._download(text, f"adjutant-{session.game.variant.id}-{session.game.phase}.json", "application/json")
 
     def on_upload(self, event: Any) -> None:
@@ -1310,7 +1339,8 @@ class App:
         try:
             text = str(await file.text())
             game = game_from_text(text)
-            secret = sealed.has_secrets(game)
+            shown = Session.of(game)  # (a Cluster game against the computer: as its players see it)
+            secret = sealed.has_secrets(game) and shown.master is None
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
             self.message(f"{name} could not be opened: {error}. Your game is unchanged.")
             return
@@ -1319,7 +1349,7 @@ class App:
         before = self.in_hand()
         self.replacing()
         try:
-            await self.show(Session(game), role=GM if secret else "")
+            await self.show(shown, role=GM if secret else "")
             self.clear_message()
             if secret:  # the game master's own file: no link until passphrases seal it
                 self.last_link = ""
@@ -1661,9 +1691,11 @@ class App:
         else:
             js.setTimeout(self.proxies.once(step), 200)
 
-    def draw_board(self, session: Session, board: Board) -> dict[str, int]:
-        """Draw the shown position on the board (the first part of :meth:`render`); returns the Sites of
-        the Ancients drawn."""
+    def draw_board(self) -> dict[str, int]:
+        """Draw the board of the phase shown (as :meth:`render` does first); the Sites of the Ancients drawn."""
+        session, board = self.session, self.board
+        if session is None or board is None:
+            return {}
         show_results = self.embed or bool(_id("show-results").checked)
         chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
         return _draw_board(board, session, show_results, chosen)
@@ -1679,7 +1711,7 @@ class App:
         game = session.game
         position = session.shown_position()
         show_results = self.embed or bool(_id("show-results").checked)
-        sites = self.draw_board(session, board)
+        sites = self.draw_board()
         if not self.embed:
             self.rove()
         _id("phase-label").textContent = session.shown_phase_title()
@@ -1742,7 +1774,12 @@ class App:
         if not secret:
             return
         variant = game.variant
-        if self.role == GM:
+        viewers = session.viewers
+        if session.master is not None:  # a game against the computer: the people here see their powers' secrets
+            role = (f"You play {computer.names(game, viewers)}: {'its' if len(viewers) == 1 else 'their'} secrets "
+                    "are shown; the computer's powers keep theirs, as players would." if viewers else
+                    "The computer plays every power: only what the rules report is shown.")
+        elif self.role == GM:
             role = "Game master: every secret of this game is shown, and only you adjudicate it."
         elif self.role in variant.powers:
             role = f"{variant.powers[self.role].name}'s secrets are shown (the game master adjudicates)."
@@ -1752,7 +1789,7 @@ class App:
         # once a power's secrets are open the passphrase field folds away behind "Another passphrase…"
         # (a player has one passphrase; one person holding several, or the game master's, asks for it)
         self._fold_unlock(self.role in variant.powers and not self.unlocking_again)
-        if self.role == GM:  # the game master's view has every secret: no field, folded or not
+        if self.role == GM or session.master is not None:  # every secret it shows is in hand: no passphrase
             _id("unlock-form").hidden = True
         _id("show-passphrases").hidden = self.role != GM
 
@@ -1761,22 +1798,26 @@ class App:
             entry.textContent = text
             listing.appendChild(entry)
 
-        for line in sealed.secret_lines(game, self.role, sites):
+        for line in sealed.secret_lines(game, ",".join(viewers) or self.role, sites):
             item(line)
         player = self.group.player_power()
-        if (self.role == GM or (player and self.role == player)) and session.at_current and not game.over:
-            self._nominations_form(player)
+        if not (session.at_current and not game.over):
+            return
+        if session.master is not None:
+            self._nominations_form(viewers)
+        elif self.role == GM or (player and self.role == player):
+            self._nominations_form((player,) if player else ())
 
-    def _nominations_form(self, only: str | None = None) -> None:
-        """Rule 2: for each power with a nomination due (or only the player's ``only``), which unit is its
-        3× or 2× (or a later build)."""
+    def _nominations_form(self, only: tuple[str, ...] = ()) -> None:
+        """Rule 2: for each power with a nomination due (or only those of ``only``: the powers played at
+        this screen), which unit is its 3× or 2× (or a later build)."""
         session = self.session
         assert session is not None
         game = session.game
         holder = _id("nominations")
         due = sealed.nominations_due(game)
-        if only:
-            due = {p: levels for p, levels in due.items() if p == only}
+        if only or session.master is not None:
+            due = {p: levels for p, levels in due.items() if p in only}
         if due:
             note = document.createElement("p")
             note.textContent = "Nominations due (rule 2): each power's 3× and 2× unit, or a later build."

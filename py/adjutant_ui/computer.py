@@ -10,6 +10,7 @@ time and awaits the ``pause`` it is given between slices, where the page hands t
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import NamedTuple
 
@@ -161,6 +162,26 @@ async def think(
         out.update(thinker.orders())
         finished += share
     return out
+
+
+async def in_slices(steps: Iterable[object], pause: Callable[[], Awaitable[object]]) -> int:
+    """Run ``steps`` through, :data:`SLICE_MS` at a time, awaiting ``pause`` between two slices; how many
+    pauses were awaited. For work around the thinking that comes in steps (the next link's,
+    :func:`adjutant.codec.link_steps`).
+
+    >>> import asyncio
+    >>> async def pause() -> None: pass
+    >>> asyncio.run(in_slices(iter(range(3)), pause))
+    0
+    """
+    pauses = 0
+    start = time.perf_counter()
+    for _ in steps:
+        if (time.perf_counter() - start) * 1000 >= SLICE_MS:
+            await pause()
+            pauses += 1
+            start = time.perf_counter()
+    return pauses
 
 
 def _untouched(order: Order, kinds: set[type], ordered: set[str]) -> bool:

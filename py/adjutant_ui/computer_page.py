@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import js
-from adjutant import AdjutantError, load_variant
+from adjutant import AdjutantError, cluster_views, load_variant
 from adjutant.bots import DEFAULT_LEVEL
+from adjutant.codec import link_steps
 from pyodide.ffi import jsnull
 
 from . import computer, sealed
@@ -34,6 +35,15 @@ THINKING_PARTS = (
     "header .new-game", "header .file-actions", "nav.history", "#computer", "#group", "#group-send",
     "#secrets", "#group-jump",
 )
+
+
+#: the adjudication the computer's thinking goes on to, given the pause between its parts
+Adjudication = Callable[[Callable[[], Awaitable[object]]], Awaitable[object]]
+
+
+def _pause() -> Any:
+    """The browser's turn (input, painting) before the page's next task: web/page.js nextSlice."""
+    return js.window.adjutantPage.nextSlice()
 
 
 def _id(name: str) -> Any:
@@ -103,13 +113,20 @@ class ComputerPlayers:
         """The powers the computer orders when Adjudicate is pressed (the warning of units without orders
         leaves them out)."""
         session = self.app.session
-        if session is None or not session.at_current or sealed.has_secrets(session.game):
-            return []  # (a game with secrets: no computer players in the page, docs/computer-players.md)
-        return computer.to_order(session.game, computer.seated(session.game))
+        if session is None or not session.at_current or not self.offered(session):
+            return []
+        return computer.to_order(session.kept, computer.seated(session.kept))
 
-    def before_adjudicate(self, then: Callable[[], object]) -> bool:
+    def offered(self, session: Session) -> bool:
+        """Whether the computer may play in the game shown: any game but one with secrets shown with every
+        secret at one screen (a Cluster game master's sandbox); a Cluster game against the computer and a
+        Cluster group game are (docs/computer-players.md, "Cluster")."""
+        return not sealed.has_secrets(session.game) or session.master is not None or self.app.group.state is not None
+
+    def before_adjudicate(self, then: Adjudication) -> bool:
         """Adjudicate was pressed: if the computer has orders to give, it thinks first (in slices), gives
-        them and calls ``then`` (the adjudication); True if so (the app waits for it), False to go on."""
+        them and awaits ``then`` (the adjudication, given the pause that hands the browser its turn); True if
+        so (the app waits for it), False to go on."""
         if self.thinking:
             return True
         powers = self.will_order()
@@ -124,13 +141,6 @@ class ComputerPlayers:
         """The dialog for a new game against the computer: the powers played here, and the level."""
         self.wire()
         variant = load_variant(variant_id)
-        if sealed.variant_has_secrets(variant):
-            self.app.message(
-                f"{variant.name} keeps secrets, which one screen cannot keep from the person at it: play it "
-                "against the computer as a group game (Players: Group game), whose game master marks the "
-                "computer's powers."
-            )
-            return
         dialog = _id("computer-dialog")
         dialog.dataset.variant = variant_id
         power_boxes(_id("computer-mine"), [(p.id, p.name) for p in variant.powers.values()], "mine")
@@ -159,11 +169,16 @@ class ComputerPlayers:
     async def _start(self, variant_id: str, mine: list[str], level: str) -> None:
         app = self.app
         try:
-            session = Session.new(variant_id)
+            variant = load_variant(variant_id)
+            secret = sealed.variant_has_secrets(variant)
+            # (a game with secrets: its sites drawn by the page's strong randomness, as for any Cluster game)
+            game = cluster_views.new_game(int(js.window.adjutantSeal.randomSeed()), variant.id) if secret \
+                else Session.new(variant_id).game
             seed = new_seed()
-            for power in session.game.variant.powers:
+            for power in game.variant.powers:
                 if power not in mine:
-                    session.game.set_computer(power, level, seed)
+                    game.set_computer(power, level, seed)
+            session = Session.of(game)
         except AdjutantError as error:
             app.message(str(error))
             return
@@ -175,8 +190,9 @@ class ComputerPlayers:
         app.changed()
         app.render()
         game = session.game
+        hidden = " Each power's secrets are its own: you see yours, not the computer's." if session.master else ""
         self._say(f"New game: you play {computer.names(game, mine)}, the computer the others "
-                  f"({computer.level_name(level)}). Give your orders, then press Adjudicate.")
+                  f"({computer.level_name(level)}). Give your orders, then press Adjudicate.{hidden}")
 
     def seat_group_game(self, game: Any) -> None:
         """A new group game: the powers its game master ticked as empty seats are the computer's."""
@@ -245,11 +261,11 @@ class ComputerPlayers:
         panel = _id("computer")
         if session is None or panel is None or panel is jsnull:
             return
-        game = session.game
+        game = session.kept
         group = app.group.state
-        secret = sealed.has_secrets(game)
-        panel.hidden = secret  # a game with secrets: not offered (docs/computer-players.md)
-        if secret:
+        offered = self.offered(session)
+        panel.hidden = not offered
+        if not offered:
             return
         player = group is not None and not group.is_gm
         editable = not player and not session.readonly and not game.over
@@ -259,7 +275,7 @@ class ComputerPlayers:
             self.opened_for = game
             _id("computer-seats-box").open = bool(game.computer)
         # the fill is a sandbox's: a group game's seats are the game master's say, a player's their own
-        fill = group is None
+        fill = group is None and session.master is None  # (a Cluster view: the computer's orders are its secrets)
         _id("computer-fill-row").hidden = not fill
         _id("computer-fill").disabled = not (fill and editable and session.at_current)
         self._intake()
@@ -283,7 +299,7 @@ class ComputerPlayers:
         target = event.target
         if session is None or not hasattr(target, "dataset") or self.thinking:
             return
-        game = session.game
+        game = session.kept
         power, level = str(target.dataset.power), str(target.value)
         if power not in game.variant.powers:
             return
@@ -297,6 +313,8 @@ class ComputerPlayers:
         except AdjutantError as error:
             self.app.message(str(error))
             return
+        if session.master is not None:  # the people here play other powers now: the view is theirs
+            session.reseen()
         self.app.changed()
         self.app.render()
         gm = self.app.group.state is not None
@@ -311,7 +329,7 @@ class ComputerPlayers:
         if session is None or self.thinking or session.readonly:
             return
         session.step(to=len(session.game.history))
-        powers = computer.to_order(session.game, session.game.variant.powers)
+        powers = computer.to_order(session.kept, session.kept.variant.powers)
         if not powers:
             self._say("Every power has its orders: nothing left for the computer to fill.")
             return
@@ -339,11 +357,10 @@ class ComputerPlayers:
         powers = list(powers)
         return computer.names(game, powers) if len(powers) <= 3 else f"{len(powers)} powers"
 
-    async def _think(self, session: Session, powers: list[str], level: str | None,
-                     then: Callable[[], object] | None) -> None:
+    async def _think(self, session: Session, powers: list[str], level: str | None, then: Adjudication | None) -> None:
         """Think for ``powers`` in slices, the page taking input meanwhile (only Stop and the map's zoom:
         the rest is inert), then give their orders and call ``then`` (adjudicate), or draw them."""
-        app, game = self.app, session.game
+        app, game = self.app, session.kept
         phase, busy = str(game.phase), _id("computer-busy")
         self.thinking, self.stop, self.said = True, False, -1
         active = _v(document.activeElement)
@@ -355,7 +372,7 @@ class ComputerPlayers:
             with inert(THINKING_PARTS):
                 if active is not None and _v(active.closest(".adjudicate-row, #computer")) is not None:
                     _id("computer-stop").focus()  # (the button pressed is inert now: Stop is the key's next use)
-                orders = await computer.think(game, todo, lambda: js.window.adjutantPage.nextSlice(), self._report,
+                orders = await computer.think(game, todo, _pause, self._report,
                                               lambda: self.stop or app.session is not session)
         except AdjutantError as error:
             self._say(f"The computer could not give its orders: {error}", "error")
@@ -372,9 +389,21 @@ class ComputerPlayers:
             if self.stop:
                 self._say("Stopped: the computer gave no orders, and nothing was adjudicated.")
             return
-        given = computer.give(game, orders)
+        self.thinking = True  # (until adjudicated: Adjudicate pressed meanwhile does nothing)
+        try:
+            await _pause()  # the last slice's task ends: the orders are given, and adjudicated, in tasks of their own
+            if app.session is not session or str(game.phase) != phase:
+                return
+            given = computer.give(game, orders)
+            if then is not None:
+                # the link's work for this phase's orders, made now in slices: the link made once it is
+                # adjudicated (holding them as its record) then takes no long task
+                await computer.in_slices(link_steps(game), _pause)
+                await _pause()
+                await then(_pause)
+        finally:
+            self.thinking = False
         if then is not None:
-            then()
             self._say(f"The computer gave the orders of {computer.names(game, given)}: they are in the results."
                       if given else "")
             return

@@ -115,11 +115,12 @@ def nominations_due(game: Game) -> dict[str, list[int]]:
 def secret_lines(game: Game, role: str, sites: dict[str, int]) -> list[str]:
     """What the view shows beyond the map, one line each: the sites (the game master's), multiple units,
     what each power knows and has found (the game master's all, a power's its own), and the research
-    results reported to all."""
+    results reported to all. ``role``: ``"gm"``, a power, or powers joined by commas (played at one screen)."""
     state = _state(game)
     if state is None:
         return []
     variant = game.variant
+    holders = set(role.split(","))
 
     def name(power: str) -> str:
         return variant.powers[power].name if power in variant.powers else power
@@ -135,14 +136,14 @@ def secret_lines(game: Game, role: str, sites: dict[str, int]) -> list[str]:
         revealed = " (reported)" if getattr(state.auras.get(province), "revealed", False) else ""
         lines.append(f"{name(unit.power)}: {unit.type} {variant.province_name(unit.location)} is {mark}×{revealed}")
     for power, levels in sorted(state.deferred.items()):
-        if role in (GM, power):
+        if holders & {GM, power}:
             left = " and ".join(f"{k}×" for k in levels)
             lines.append(f"{name(power)}: its {left} left to a later build")
     for power, known in sorted(state.knowledge.items()):
-        if role in (GM, power) and known:
+        if holders & {GM, power} and known:
             lines.append(f"{name(power)} knows {' and '.join(sorted(known))}")
     for power, places in sorted(state.found.items()):
-        if role in (GM, power) and places:
+        if holders & {GM, power} and places:
             found = ", ".join(
                 f"{variant.province_name(p)} ({f'level {lv}' if lv else 'no site'})" for p, lv in sorted(places.items())
             )

@@ -17,7 +17,8 @@ from adjutant import AdjutantError, GameFileError, load_variant
 from adjutant import codec as _codec
 from adjutant import gamefile as _gamefile
 from adjutant import scene as _scene
-from adjutant.cluster_views import for_players
+from adjutant.cluster_rules import GM, cluster_state
+from adjutant.cluster_views import for_players, players_view
 from adjutant.drawing import Drawing
 from adjutant.game import Game, OrderProblem, PhaseRecord, Position
 from adjutant.legality import may_protect
@@ -174,11 +175,96 @@ class Session:
     _drawn: tuple[Any, list[Shape]] | None = field(default=None, repr=False)
     #: the last record :meth:`adjudicate` made, and the orders it was adjudicated with
     _given: tuple[PhaseRecord, dict[str, tuple[Order, ...]]] | None = field(default=None, repr=False)
+    #: the game itself, every secret in it, when :attr:`game` is the view of it that the people at this
+    #: screen may see (a Cluster game against the computer: the view of the powers people play; they give
+    #: their orders in it, the computer's powers are ordered and the phase adjudicated in this one)
+    master: Game | None = None
 
     @classmethod
     def new(cls, variant_id: str) -> Session:
         game = Game.new(load_variant(variant_id))
         return cls(game, view=0)
+
+    @classmethod
+    def of(cls, game: Game) -> Session:
+        """The session that shows ``game``: a Cluster game master's game that the computer plays in is
+        shown as its players see it (:meth:`seen`); any other game as it is.
+
+        >>> from adjutant.cluster_views import new_game
+        >>> game = new_game(seed=7)
+        >>> for power in game.variant.powers:
+        ...     if power != "france":
+        ...         game.set_computer(power, "random", 1)
+        >>> session = Session.of(game)
+        >>> session.master is game, session.game.position.variant_state.view, session.viewers
+        (True, 'france', ('france',))
+        """
+        state = cluster_state(game.position.variant_state)
+        if state is not None and state.view == GM and game.computer:
+            return cls.seen(game)
+        return cls(game)
+
+    @classmethod
+    def seen(cls, master: Game) -> Session:
+        """``master`` (a Cluster game master's game) as the people playing the powers the computer does not
+        may see it together, history included (docs/computer-players.md, "Cluster")."""
+        session = cls(master, master=master)
+        session._see()
+        return session
+
+    @property
+    def viewers(self) -> tuple[str, ...]:
+        """The powers whose view is shown (people's, in a Cluster game against the computer); () if the
+        game is shown as it is."""
+        master = self.master
+        return () if master is None else tuple(p for p in master.variant.powers if p not in master.computer)
+
+    @property
+    def kept(self) -> Game:
+        """The game the link, the file and the computer's thinking are made of: the game itself, with the
+        orders people have given in the view shown of it."""
+        return self.game if self.master is None else self._hand_in(self.master)
+
+    def _hand_in(self, master: Game) -> Game:
+        """``master`` with the orders of the people's powers as they stand in the view."""
+        if not master.over:
+            for power in self.viewers:
+                master.clear_orders(power)
+                for order in self.game.orders_of(power):
+                    master.add_order(order)
+        return master
+
+    def reseen(self) -> None:
+        """Show the master's view for the people's powers again (after it changed), at its current phase."""
+        if self.master is not None:
+            self._hand_in(self.master)
+            self._see()
+
+    def _see(self) -> None:
+        """Show the master's view for the people's powers (the game changed), at its current phase."""
+        assert self.master is not None
+        viewers = self.viewers
+        self.game = players_view(self.master, viewers)
+        for power in viewers:  # (their nominations are in the view already: they are its secrets)
+            for order in self.master.orders_of(power):
+                if not isinstance(order, Nominate):
+                    self.game.add_order(order)
+        self.player = viewers[0] if len(viewers) == 1 else ""
+        self.view = len(self.game.history)
+        self._legal, self._legal_at, self._drawn = {}, None, None
+        self.clear_selection()
+
+    def undo(self) -> None:
+        """Take back the last adjudication (of the game itself, in a game seen by its players)."""
+        self.kept.undo()
+        if self.master is not None:
+            self._see()
+
+    def declare_draw(self, powers: Collection[str]) -> None:
+        """Declare a draw between ``powers`` (in the game itself, and in the view shown of it)."""
+        self.kept.declare_draw(powers)
+        if self.master is not None:
+            self._see()
 
     def __post_init__(self) -> None:
         self.view = len(self.game.history)
@@ -226,12 +312,17 @@ class Session:
         return list(self._drawn[1])
 
     def adjudicate(self) -> list[PhaseRecord]:
-        """Adjudicate the game's phase (:meth:`adjutant.game.Game.adjudicate`), keeping the orders given for
-        the drawing of their results (so the record's orders need not be read again from their text)."""
-        given = self.game.all_orders()
-        records = self.game.adjudicate()
+        """Adjudicate the current phase (:meth:`adjutant.game.Game.adjudicate`), keeping the orders given for
+        the drawing of their results (so the record's orders need not be read again from their text). In a
+        game seen by its players (:attr:`master`), their orders given in the view go to the game itself
+        first, and the view is made again from its new phase."""
+        kept = self.kept
+        given = kept.all_orders()
+        records = kept.adjudicate()
         if records:
             self._given = (records[0], given)
+        if self.master is not None:
+            self._see()
         return records
 
     # --- a phase's results, drawn on the position they made (the current one or a past one) ----------

@@ -253,3 +253,93 @@ def test_against_the_computer_from_the_keyboard(app: tuple[Any, Any]) -> None:
     assert page.evaluate("document.activeElement.id") == "adjudicate"
     assert the_game(page).history[0].orders.get("turkey")
     assert recorder.page_errors == []
+
+
+def test_a_cluster_game_against_the_computer_on_a_phone_shows_only_the_players_own_secrets(
+        new_context: Any, site: Site) -> None:
+    from adjutant.cluster_rules import GM, cluster_state
+
+    context, recorder = new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
+    page = open_app(context, site.url)
+    start_against_the_computer(page, "cluster", ["france"], "heuristic", tap=True)
+    assert "You play France: its secrets are shown" in page.inner_text("#secrets-role")
+    assert not page.locator("#unlock-form").is_visible()  # no passphrase: this screen's secrets are France's
+    assert page.locator("#computer").is_visible() and "people play France" in page.inner_text("#computer-summary")
+    # the nominations asked of this screen are France's alone, given from the keyboard
+    assert page.locator("#nominations fieldset").count() == 1
+    page.focus("select[name='nominate-france-3']")
+    page.keyboard.press("ArrowDown")  # choose… -> a later build
+    page.keyboard.press("ArrowDown")  # -> France's first unit
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowDown")  # 2×: a later build
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.action") == "nominate-france"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector(\"[data-action='nominate-france']\")", timeout=10_000)
+    assert small_controls(page) == []
+
+    now = "S1901M"
+    while now.startswith(("S1901", "F1901")):  # the year's movements (and its retreats)
+        adjudicate(page, tap=True)
+        now = adjudicated(page, now)
+        assert "The computer gave the orders of" in page.inner_text("#computer-status")
+    game = the_game(page)  # the link holds the game itself, its computer seats with it
+    state = cluster_state(game.position.variant_state)
+    assert state is not None and state.view == GM and set(game.computer) == set(game.variant.powers) - {"france"}
+    computer_ordered_everything(game, set(game.computer))
+    assert any(str(o).startswith("Nominate") for o in game.history[0].orders.get("austria", []))
+    # what the screen lists: France's secrets, what the rules reported; no site, no hidden strength
+    secrets = page.inner_text("#secret-list")
+    assert "Sites of the Ancients" not in secrets
+    hidden = {p for p, level in state.strengths().items()
+              if game.units[p].power != "france" and not state.auras[p].revealed}
+    assert hidden, "the computer's powers hold strengths not yet reported"
+    for line in secrets.splitlines():
+        if "×" in line and not line.startswith("France"):
+            assert "(reported)" in line, line
+    assert "Nominate" not in page.inner_text("#results")  # (the computer's nominations are its own)
+
+    # the link opened elsewhere: the same game, seen as France's player sees it
+    other, _ = new_context()
+    shared = open_app(other, site.url + "#" + str(page.evaluate("location.hash")).lstrip("#"))
+    assert phase(shared) == now
+    assert "You play France" in shared.inner_text("#secrets-role")
+    assert shared.inner_text("#secret-list") == secrets
+    assert recorder.page_errors == []
+
+
+def test_a_cluster_group_games_master_hands_a_power_to_the_computer(new_context: Any, site: Site) -> None:
+    from adjutant import cluster_group as cg
+    from test_cluster_group_game import PASSPHRASES, players_link, start, unlock
+    from test_cluster_group_game import gm_fragment as sealed_gm_fragment
+
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    before = start(page)
+    assert page.locator("#computer").is_visible()  # (a Cluster group game's master has the seats too)
+    page.click("#computer-seats-box summary")  # (folded in a game the computer does not play in yet)
+    page.select_option("#seat-italy", "heuristic")
+    assert "Italy is played by the computer" in page.inner_text("#computer-status")
+    sealed = sealed_gm_fragment(page, before)  # sealed again: the seat is in the link's public part
+    seats = cg.read_link(sealed).public["computer"]
+    assert list(seats) == ["italy"] and seats["italy"]["level"] == "heuristic"
+    adjudicate(page)
+    adjudicated(page, "S1901M")
+    page.click("#message-players")
+    page.wait_for_function("() => document.getElementById('players-message').value.includes('The computer played')",
+                           timeout=20_000)
+    assert "The computer played Italy in Spring 1901 movement." in page.input_value("#players-message")
+
+    # the game master's link opened again, unlocked: the same seat; a player's page names it
+    link = str(page.evaluate("location.hash")).lstrip("#")
+    again, _ = new_context()
+    reopened = open_app(again, site.url + "#" + link)
+    assert unlock(reopened, PASSPHRASES["gm"]).startswith("Unlocked")
+    reopened.wait_for_function(
+        "() => document.getElementById('computer-summary').textContent.includes('The computer plays Italy')",
+        timeout=20_000)
+    player, _ = new_context()
+    view = open_app(player, players_link(page))
+    assert "The computer plays Italy" in view.inner_text("#computer-summary")
+    assert view.locator("#seat-italy").is_disabled()
+    assert recorder.page_errors == []

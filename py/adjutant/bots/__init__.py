@@ -56,7 +56,7 @@ from ..randomgame import random_orders
 from ..seats import DEFAULT_LEVEL, LEVELS, Seat, phase_seed
 from . import cluster, heuristic
 from .search import Search
-from .values import Values, graph_of
+from .values import Values, warming
 
 #: the largest seed :func:`bot_orders` takes (a seat's phase seeds are below it: :func:`phase_seed`)
 ORDERS_SEED_MAX = 2**64 - 1
@@ -100,9 +100,10 @@ def _job(game: Game, power: str, level: str, seed: int, budget_ms: float | None)
     kind = game.phase.kind
     if level == "random":
         return random_orders(game, rng, powers=[power])
-    for _ in graph_of(game.variant).warm():
+    for _ in warming(game.variant):
         yield 0.0
     seen = cluster.view_for(game, power) if cluster.is_secret(game) else game
+    yield 0.0  # (each part of a power's orders a step of its own: none holds a page's slice long)
     if kind == "retreat":
         return _legal(game, heuristic.retreat_orders(seen, power, rng))
     if kind == "adjustment":
@@ -122,7 +123,9 @@ def _job(game: Game, power: str, level: str, seed: int, budget_ms: float | None)
             yield search.used / search.iterations
         orders = search.best()
     else:
+        yield 0.2
         orders = heuristic.movement_orders(seen, power, rng, values)
+        yield 0.6
     best = max((values.of(u.type, u.location) for u in seen.units.values()), default=0.0)
 
     def worth(prov: str) -> float:
@@ -131,6 +134,7 @@ def _job(game: Game, power: str, level: str, seed: int, budget_ms: float | None)
 
     nominations = cluster.nominations(seen, power, worth, rng)
     orders = cluster.own_orders(seen, power, orders, values)
+    yield 0.8
     return _legal(game, [*orders, *nominations])
 
 
@@ -211,9 +215,12 @@ class Thinker:
         return thinker
 
     def step(self, ms: float = 25.0) -> bool:
-        """Work for about ``ms`` (at least one step); True once every power's orders are made."""
+        """Work for about ``ms`` (at least one step; no further step once the longest made so far would
+        end past ``ms``); True once every power's orders are made."""
         start = time.perf_counter()
+        longest = 0.0
         while len(self._done) < len(self.powers):
+            began = time.perf_counter()
             power = self.powers[len(self._done)]
             if self._job is None:
                 level, seed = self.plan[power]
@@ -223,7 +230,9 @@ class Thinker:
             except StopIteration as done:
                 self._done[power] = [o for o in done.value if order_power(o) == power]
                 self._job, self._part = None, 0.0
-            if (time.perf_counter() - start) * 1000 >= ms:
+            now = time.perf_counter()
+            longest = max(longest, now - began)
+            if (now - start + longest) * 1000 >= ms:
                 break
         return self.finished
 

@@ -27,8 +27,9 @@ from ..variant import Variant, province_of
 SIZE = (1, 4, 16)
 #: how far the worth of a centre is spread (proximity steps)
 STEPS = 10
-#: the rows of a spreading table made per step of :meth:`Graph.prepare` (a few milliseconds in Pyodide)
-ROWS_PER_STEP = 24
+#: the rows of a table made per step of :meth:`Graph.prepare` and :meth:`Graph.warm` (a millisecond or two
+#: in Pyodide: a phone's slice of the page's main thread holds several)
+ROWS_PER_STEP = 8
 #: weights, by phase kind and season: attack and defence at step 0, then each step's proximity, then
 #: strength and competition
 WEIGHTS: dict[str, tuple[int, int, tuple[int, ...], int, int]] = {
@@ -44,6 +45,11 @@ class Graph:
     indices into the places (the values are spread over them as lists, for speed)."""
 
     def __init__(self, variant: Variant) -> None:
+        for _ in self._build(variant):
+            pass
+
+    def _build(self, variant: Variant) -> Iterator[None]:
+        """Make the graph, yielding after each unit type's places (a page's slice each)."""
         self.places: dict[UnitType, tuple[str, ...]] = {}
         self.near: dict[UnitType, dict[str, tuple[str, ...]]] = {}
         #: by unit type: each place's neighbours' indices, and its province
@@ -65,6 +71,7 @@ class Graph:
             self.reach[t] = {loc: frozenset(province_of(d) for d in ds) for loc, ds in table.items()}
             for loc, ds in table.items():
                 around.setdefault(loc, set()).update(province_of(d) for d in ds)
+            yield
         #: the provinces next to a place, for either type of unit there (how near powers are)
         self.around = {loc: frozenset(ps) for loc, ps in around.items()}
         #: the supply centres, in the order of the columns of :meth:`spread`
@@ -77,19 +84,26 @@ class Graph:
         the worth spread step by step (each step a place's worth and its neighbours', over five), the
         steps weighted by ``weights``. The spreading is linear, so this is worked out once per variant and
         a power's values are one product of it with the centres' worths."""
+        for _ in self._spreading(unit_type, weights):
+            pass
+        return self._spread[(unit_type, weights)]
+
+    def _spreading(self, unit_type: UnitType, weights: tuple[int, ...]) -> Iterator[None]:
+        """Work out the table of :meth:`spread`, yielding after every few rows (a page's slice)."""
         key = (unit_type, weights)
-        found = self._spread.get(key)
-        if found is None:
-            steps = self._step_table(unit_type, len(weights))
-            width = len(self.centres)
-            found = []
-            for i in range(len(self.places[unit_type])):
-                row = [0.0] * width
-                for w, table in zip(weights, steps, strict=False):
-                    row = [a + w * b for a, b in zip(row, table[i], strict=True)]
-                found.append(row)
-            self._spread[key] = found
-        return found
+        if key in self._spread:
+            return
+        steps = self._step_table(unit_type, len(weights))
+        width = len(self.centres)
+        found = []
+        for i in range(len(self.places[unit_type])):
+            row = [0.0] * width
+            for w, table in zip(weights, steps, strict=False):
+                row = [a + w * b for a, b in zip(row, table[i], strict=True)]
+            found.append(row)
+            if i % ROWS_PER_STEP == ROWS_PER_STEP - 1:
+                yield
+        self._spread.setdefault(key, found)  # (another caller may have made it while this one was paused)
 
     def _step_table(self, unit_type: UnitType, count: int) -> list[list[list[float]]]:
         """The share of each centre's worth at each place after 0, 1, ... ``count - 1`` steps."""
@@ -133,11 +147,21 @@ class Graph:
         for t in UNIT_TYPES:
             yield from self.prepare(t)
             for weights in sorted({w[2] for w in WEIGHTS.values()}):
-                self.spread(t, weights)
+                yield from self._spreading(t, weights)
                 yield
 
 
 _GRAPHS: weakref.WeakKeyDictionary[Variant, Graph] = weakref.WeakKeyDictionary()
+
+
+def warming(variant: Variant) -> Iterator[None]:
+    """The variant's graph (:func:`graph_of`) made, then every table of its values, a step at a time."""
+    graph = _GRAPHS.get(variant)
+    if graph is None:
+        graph = Graph.__new__(Graph)
+        yield from graph._build(variant)
+        graph = _GRAPHS.setdefault(variant, graph)
+    yield from graph.warm()
 
 
 def graph_of(variant: Variant) -> Graph:
