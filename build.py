@@ -256,7 +256,7 @@ sys.path.insert(0, "/home/pyodide/py")
 for name in json.loads(modules):
     importlib.import_module(name)
 importlib.import_module("adjutant_ui.pyscript_deferred").defer()
-from adjutant.variant import available_variants, load_variant
+from adjutant.map.variant import available_variants, load_variant
 for variant_id, _name in available_variants(drafts=True):
     load_variant(variant_id)
 del available_variants, load_variant
@@ -334,7 +334,7 @@ def pyscript_sources() -> dict[str, str]:
 
 
 def module_name(path: Path) -> str:
-    """The name of the module in `path` (under py/): adjutant.codec, or adjutant for its __init__.py."""
+    """The name of the module in `path` (under py/): adjutant.formats.link, or adjutant for its __init__.py."""
     parts = path.relative_to(ROOT / "py").with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 

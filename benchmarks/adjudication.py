@@ -40,13 +40,9 @@ for folder in (ROOT / "py", ROOT / "tests"):  # the engine, and the bridge to di
         sys.path.insert(0, str(folder))
 
 from adjutant import Game, Position, load_variant  # noqa: E402 - py/ is on the path only now
-from adjutant.orders import (  # noqa: E402
-    POWER_ORDERS,
-    Order,
-    UnitOrder,
-)
-from adjutant.resolver import adjudicate_movement  # noqa: E402
-from adjutant.variant import Variant  # noqa: E402
+from adjutant.adjudication.orders import POWER_ORDERS, Order, UnitOrder  # noqa: E402
+from adjutant.adjudication.resolver import adjudicate_movement  # noqa: E402
+from adjutant.map.variant import Variant  # noqa: E402
 from diplomacy_bridge import Disagreement, Mirror, compare_movement, random_game  # noqa: E402
 
 KINDS = ("movement", "retreat", "adjustment")

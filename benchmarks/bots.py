@@ -40,12 +40,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
 
+from adjutant.adjudication.orders import Order  # noqa: E402
 from adjutant.bots import Thinker, bot_orders  # noqa: E402
 from adjutant.bots.selfplay import play_game  # noqa: E402
 from adjutant.bots.values import graph_of  # noqa: E402
 from adjutant.game import Game  # noqa: E402
-from adjutant.orders import Order  # noqa: E402
-from adjutant.variant import available_variants, load_variant  # noqa: E402
+from adjutant.map.variant import available_variants, load_variant  # noqa: E402
 
 #: how much slower than Pyodide on this machine a phone-class device is taken to be (a mid-range phone's
 #: single core against a desktop's, for Python-heavy work: about three times, by Speedometer and Geekbench

@@ -72,7 +72,7 @@ DRAWN = """before => new Promise(done => {
 PROFILED = {
     "adjutant.bots": ["Thinker.step"],
     "adjutant.game": ["Game.adjudicate"],
-    "adjutant.codec": ["encode_link"],
+    "adjutant.formats.link": ["encode_link"],
     "adjutant_ui.app": [
         "App.render", "App.changed", "App.save_now", "App.save_snapshot", "App.adjudicate", "App.on_adjudicate",
         "App._orders_panel", "App._position_text", "App._results_list", "App._powers", "App._secrets_panel",

@@ -30,9 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
-from adjutant import cluster_group as cg  # noqa: E402
-from adjutant import cluster_views  # noqa: E402
-from adjutant.group import Intake, b64  # noqa: E402
+from adjutant.group_play import cluster_links as cg  # noqa: E402
+from adjutant.group_play import cluster_views  # noqa: E402
+from adjutant.group_play.codes import Intake, b64  # noqa: E402
 from adjutant.randomgame import random_game  # noqa: E402
 from adjutant_ui import sealed  # noqa: E402
 

@@ -32,7 +32,7 @@ for folder in (ROOT / "py", ROOT / "tests"):
         sys.path.insert(0, str(folder))
 
 from adjutant import Position  # noqa: E402 - the folders are on the path only now
-from adjutant.orders import Order, format_order  # noqa: E402
+from adjutant.adjudication.orders import Order, format_order  # noqa: E402
 from diplomacy_bridge import Mirror, random_game  # noqa: E402
 
 

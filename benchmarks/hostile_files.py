@@ -2,7 +2,7 @@
 
     python benchmarks/hostile_files.py
 
-Two files, each timed once with ``adjutant.gamefile.loads``:
+Two files, each timed once with ``adjutant.formats.gamefile.loads``:
 
 - *repeated*: a new Standard game whose current orders repeat ``A Par H`` until the file is just under
   ``MAX_FILE_BYTES`` (about 840,000 copies). Reading parses every order, so this is the most parsing a
@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
 from adjutant import Game, GameFileError, loads  # noqa: E402
-from adjutant.gamefile import MAX_PHASES, most_orders, to_data  # noqa: E402
-from adjutant.limits import MAX_FILE_BYTES  # noqa: E402
+from adjutant.formats.gamefile import MAX_PHASES, most_orders, to_data  # noqa: E402
+from adjutant.formats.limits import MAX_FILE_BYTES  # noqa: E402
 
 
 def repeated() -> str:

@@ -1,6 +1,6 @@
 """How long the game master's page's reading of hostile pasted text takes in CPython (the reading step
-before any Web Crypto: :func:`adjutant.group.code_readings`, then :func:`adjutant.group.read_code` on
-each reading).
+before any Web Crypto: :func:`adjutant.group_play.codes.code_readings`, then :func:`adjutant.group_play.codes.read_code`
+on each reading).
 
     python benchmarks/hostile_pastes.py
 
@@ -8,11 +8,11 @@ Pastes, each timed once:
 
 - *one line*: short codes on one line up to the paste limit (2,000,000 characters, 142,857 codes).
 - *450 KB*: 35,000 short codes on one line.
-- *fakes within the count*: as many as one paste may hold (:data:`adjutant.group.MAX_PASTE_CODES`).
+- *fakes within the count*: as many as one paste may hold (:data:`adjutant.group_play.codes.MAX_PASTE_CODES`).
 - the first again with the count of codes unbounded: the scan alone.
 - *fakes*: 2,000 fake codes (the current phase's clear header copied, then 16 lines of base64url after
   each: each reading passes the clear checks), as in issue 37; this also counts the readings the page
-  would open with Web Crypto, within :data:`adjutant.group.MAX_OPEN_ATTEMPTS`.
+  would open with Web Crypto, within :data:`adjutant.group_play.codes.MAX_OPEN_ATTEMPTS`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
-from adjutant import Game, group  # noqa: E402
+from adjutant import Game  # noqa: E402
+from adjutant.group_play import codes as group  # noqa: E402
 
 KEY = b"\x04" + bytes(range(64))
 

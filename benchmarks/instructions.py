@@ -30,8 +30,8 @@ if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
 
 from adjutant import Game, Position, Unit, load_variant  # noqa: E402 - py/ is on the path only now
-from adjutant.orders import format_order  # noqa: E402
-from adjutant.phases import Phase  # noqa: E402
+from adjutant.adjudication.orders import format_order  # noqa: E402
+from adjutant.adjudication.phases import Phase  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 from diplomacy_bridge import random_game  # noqa: E402

@@ -1,4 +1,4 @@
-"""How long a shared link is: seeded random games with legal orders, encoded with adjutant.codec.
+"""How long a shared link is: seeded random games with legal orders, encoded with adjutant.formats.link.
 
     python benchmarks/link_size.py [--years 10] [--seeds 5]
 

@@ -138,7 +138,7 @@ def in_page(games: list[tuple[int, Any]], repeat: int, site: Path | None = None)
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "tests"))
     from adjutant import decode_link, encode_link
-    from adjutant.orders import Hold, format_order, order_power
+    from adjutant.adjudication.orders import Hold, format_order, order_power
     from adjutant.randomgame import random_orders
     from chromium import CHROMIUM, CHROMIUM_FLAGS
     from machine import load, machine, spread

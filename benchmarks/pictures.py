@@ -1,5 +1,5 @@
-"""What a picture of the board costs: drawing a position (adjutant.scene and adjutant.drawing) in CPython and
-in Pyodide under Node, and making the PNG in the page.
+"""What a picture of the board costs: drawing a position (adjutant.pictures.scene and adjutant.pictures.drawing) in
+CPython and in Pyodide under Node, and making the PNG in the page.
 
     .venv/bin/python benchmarks/pictures.py [--repeat 20] [--maps dist/maps]
     .venv/bin/python benchmarks/pictures.py --pyodide [--repeat 20] [--maps dist/maps]
@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
 
 from adjutant import Game  # noqa: E402
+from adjutant.map.variant import available_variants  # noqa: E402
 from adjutant.randomgame import random_game  # noqa: E402
-from adjutant.variant import available_variants  # noqa: E402
 
 
 def played(variant: str) -> Game:
@@ -57,8 +57,8 @@ def median_ms(action: Any, repeat: int) -> float:
 
 def in_cpython(maps: Path, repeat: int) -> None:
     from adjutant.cli import board_picture
-    from adjutant.drawing import Drawing, MapPoints, to_svg
-    from adjutant.scene import scene
+    from adjutant.pictures.drawing import Drawing, MapPoints, to_svg
+    from adjutant.pictures.scene import scene
 
     print(f"CPython {sys.version.split()[0]}, ms, median of {repeat}")
     print(f"{'variant':>14} {'elements':>9} {'scene':>8} {'overlay':>8} {'picture':>8} {'kB':>6}")
@@ -81,9 +81,9 @@ PYODIDE = """
 import statistics, sys, time
 sys.path.insert(0, "/repo/py")
 from adjutant import Game
-from adjutant.drawing import Drawing, MapPoints, to_svg
+from adjutant.pictures.drawing import Drawing, MapPoints, to_svg
 from adjutant.randomgame import random_game
-from adjutant.scene import scene
+from adjutant.pictures.scene import scene
 
 variant, maps, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
 for game in random_game(variant, seed=7, years=2):

@@ -2,7 +2,7 @@
 
     python benchmarks/sealed_codes.py [--samples 200] [--rounds 20]
 
-Python (adjutant.group) makes the payloads: every order of a power with nine units, picked at random
+Python (adjutant.group_play.codes) makes the payloads: every order of a power with nine units, picked at random
 among the legal orders of positions from seeded random games (so supports and convoys are as common as
 moves). Node 20 runs web/group.js itself (its Web Crypto is the same API as the browser's) to seal them
 to a game master's key and open them again, and reports the codes' length in characters (with their
@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
 
-from adjutant import group  # noqa: E402
 from adjutant.game import Game  # noqa: E402
+from adjutant.group_play import codes as group  # noqa: E402
 from adjutant.legal import Candidates  # noqa: E402
 from adjutant.randomgame import random_game  # noqa: E402
 

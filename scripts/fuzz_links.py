@@ -1,4 +1,4 @@
-"""Mutation fuzzer of the links that carry a check (adjutant.group.link_check) and the same links as they
+"""Mutation fuzzer of the links that carry a check (adjutant.group_play.codes.link_check) and the same links as they
 were made before they had one: Cluster's players' and game master's links, the Cluster Sandbox sealed
 link (version 3, and version 2 without the check), the classic game master's link and players' link.
 
@@ -27,11 +27,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
-from adjutant import AdjutantError, cluster_views, group  # noqa: E402
-from adjutant import cluster_group as cg  # noqa: E402
-from adjutant.codec import decode_link  # noqa: E402
+from adjutant import AdjutantError  # noqa: E402
+from adjutant.formats.gamefile import dumps  # noqa: E402
+from adjutant.formats.link import decode_link  # noqa: E402
 from adjutant.game import Game  # noqa: E402
-from adjutant.gamefile import dumps  # noqa: E402
+from adjutant.group_play import cluster_links as cg  # noqa: E402
+from adjutant.group_play import cluster_views  # noqa: E402
+from adjutant.group_play import codes as group
 from adjutant_ui import sealed  # noqa: E402
 
 KEY = b"\x04" + bytes(range(64))

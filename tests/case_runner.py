@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from adjutant import Game, load_variant
-from adjutant.casetext import check_case as check_case_text
-from adjutant.casetext import read_cases
-from adjutant.orders import Build, Disband, Order, Support, Unit, UnitOrder, Waive, parse_order
-from adjutant.phases import Phase, adjudicate_adjustments, adjudicate_retreats
-from adjutant.resolver import adjudicate_movement
+from adjutant.adjudication.orders import Build, Disband, Order, Support, Unit, UnitOrder, Waive, parse_order
+from adjutant.adjudication.phases import Phase, adjudicate_adjustments, adjudicate_retreats
+from adjutant.adjudication.resolver import adjudicate_movement
+from adjutant.formats.casetext import check_case as check_case_text
+from adjutant.formats.casetext import read_cases
+from adjutant.map.variant import Variant, province_of
 from adjutant.setup import Placed, set_up
-from adjutant.variant import Variant, province_of
 
 TESTS = Path(__file__).resolve().parent
 DATC_FILE = TESTS / "reference" / "datc" / "datc.json"
@@ -109,8 +109,8 @@ def _movement(v: Variant, units: dict[str, Unit], orders: dict[str, Any], season
 def _cluster_movement(v: Variant, units: dict[str, Unit], case: dict[str, Any], strengths: dict[str, int]) -> Outcome:
     """A Cluster case with sites or knowledge: the whole movement phase (transfers, mattermission,
     research), as a game adjudicates it."""
-    from adjutant.cluster_rules import Aura, ClusterState, adjudicate_movement_phase
-    from adjutant.phases import Phase
+    from adjutant.adjudication.phases import Phase
+    from adjutant.variants.cluster import Aura, ClusterState, adjudicate_movement_phase
 
     knowledge = {}
     for abbrev, known in case.get("knowledge", {}).items():
@@ -262,6 +262,6 @@ def _placed(units: dict[str, Unit]) -> list[Placed]:
 
 
 def check_text_cases(text: str) -> dict[str, list[str]]:
-    """Each case of a DATC-style text (adjutant.casetext), by name, with its differences from what the
+    """Each case of a DATC-style text (adjutant.formats.casetext), by name, with its differences from what the
     engine decides (an empty list: it passes)."""
     return {case.name: check_case_text(case) for case in read_cases(text)}

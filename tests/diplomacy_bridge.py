@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjutant import Game, Position, Unit
+from adjutant.adjudication.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive, order_power
 from adjutant.legal import possible_orders
-from adjutant.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive, order_power
 from adjutant.randomgame import random_orders
 
 # --- the bridge to diplomacy's notation --------------------------------------------------------------

@@ -15,7 +15,7 @@ import fcntl
 import pickle
 from pathlib import Path
 
-from adjutant.variant import maps_dir
+from adjutant.map.variant import maps_dir
 from adjutant_maps import DRAWN
 from adjutant_maps import render_variant as draw  # the renderer itself, even where a test replaces the name
 from adjutant_maps.layout import MapGeometry

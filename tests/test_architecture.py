@@ -1,6 +1,6 @@
 """How the code is put together: the engine's sub-packages are layers, each importing only those below
 it; no import cycle runs among the engine's modules, nor among the page's; no engine module but Cluster's
-own knows Cluster Diplomacy (the others call the hooks of adjutant.variant_rules); and no module reaches
+own knows Cluster Diplomacy (the others call the hooks of adjutant.variants.hooks); and no module reaches
 into another's private names."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ MODULES = {
 }
 MODULES["build"] = ROOT / "build.py"
 #: the Cluster Diplomacy modules: its rules, its views, its group links
-CLUSTER = {"adjutant.cluster_rules", "adjutant.cluster_views", "adjutant.cluster_group"}
+CLUSTER = {"adjutant.variants.cluster", "adjutant.group_play.cluster_views", "adjutant.group_play.cluster_links"}
 #: what a NamedTuple offers under a leading underscore: public by its own documentation
 NAMED_TUPLE_API = {"_replace", "_fields", "_asdict", "_make", "_field_defaults"}
 
@@ -116,7 +116,7 @@ def test_the_layer_check_finds_an_import_from_above(tmp_path: Path, monkeypatch:
 #: the modules that may know Cluster: its own, and the rulebook that lists its rules; and the command
 #: line, which like the page is a front end on top of the engine (no engine module imports it) and shows
 #: a Cluster game master's game to the players as its public view
-KNOW_CLUSTER = CLUSTER | {"adjutant.rulebook", "adjutant.cli", "adjutant.bots.cluster"}
+KNOW_CLUSTER = CLUSTER | {"adjutant.variants.registry", "adjutant.cli", "adjutant.bots.cluster"}
 
 
 def cluster_uses(name: str) -> list[str]:
@@ -133,14 +133,14 @@ def cluster_uses(name: str) -> list[str]:
 
 @pytest.mark.parametrize("name", sorted(set(ENGINE_MODULES) - KNOW_CLUSTER))
 def test_no_engine_module_knows_cluster_but_its_own(name: str) -> None:
-    """A variant's own rules are reached through its hooks (adjutant.variant_rules), which the rulebook
+    """A variant's own rules are reached through its hooks (adjutant.variants.hooks), which the rulebook
     gives each variant; no other module asks whether a game is Cluster's."""
-    assert cluster_uses(name) == [], f"{name} should call a hook of adjutant.variant_rules"
+    assert cluster_uses(name) == [], f"{name} should call a hook of adjutant.variants.hooks"
 
 
 def test_the_cluster_check_finds_a_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = (
-        "from adjutant.cluster_group import game_digest\n"
+        "from adjutant.group_play.cluster_links import game_digest\n"
         "\n"
         "def f(game):\n"
         "    return game.variant.cluster is not None\n"
@@ -149,7 +149,7 @@ def test_the_cluster_check_finds_a_use(tmp_path: Path, monkeypatch: pytest.Monke
     path.write_text(source, encoding="utf-8")
     monkeypatch.setitem(MODULES, "adjutant.asking", path)
     assert cluster_uses("adjutant.asking") == [
-        "imports adjutant.cluster_group",
+        "imports adjutant.group_play.cluster_links",
         "line 4: game.variant.cluster",
     ]
 
@@ -261,7 +261,7 @@ def test_no_module_uses_another_modules_private_names(name: str) -> None:
 
 def test_the_private_name_check_finds_a_private_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a module that reads the game's private rows and imports the codec's private helper
-    source = "from adjutant.codec import _Digits\nfrom . import game\n\ndef f(g):\n"
+    source = "from adjutant.formats.link import _Digits\nfrom . import game\n\ndef f(g):\n"
     source += "    return g._checks, game._count\n"
     path = tmp_path / "reaching.py"
     path.write_text(source, encoding="utf-8")

@@ -9,16 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from adjutant.bots import LEVELS, BotError, Thinker, bot_orders, computer_orders, play_computer
-from adjutant.bots.cluster import view_for
-from adjutant.bots.selfplay import play_game
-from adjutant.cli import main
-from adjutant.codec import decode_link, encode_link
-from adjutant.errors import GameFileError
-from adjutant.game import Game, Position
-from adjutant.gamefile import dumps, loads
-from adjutant.kinds import unit_type_of
-from adjutant.orders import (
+from adjutant.adjudication.orders import (
     Build,
     Convoy,
     Disband,
@@ -32,10 +23,19 @@ from adjutant.orders import (
     format_order,
     order_power,
 )
-from adjutant.phases import Phase
-from adjutant.routes import is_run, run_destinations, sea_route_exists
+from adjutant.adjudication.phases import Phase
+from adjutant.bots import LEVELS, BotError, Thinker, bot_orders, computer_orders, play_computer
+from adjutant.bots.cluster import view_for
+from adjutant.bots.selfplay import play_game
+from adjutant.cli import main
+from adjutant.errors import GameFileError
+from adjutant.formats.gamefile import dumps, loads
+from adjutant.formats.link import decode_link, encode_link
+from adjutant.game import Game, Position
+from adjutant.map.kinds import unit_type_of
+from adjutant.map.routes import is_run, run_destinations, sea_route_exists
+from adjutant.map.variant import available_variants, province_of
 from adjutant.seats import Seat
-from adjutant.variant import available_variants, province_of
 
 VARIANTS = [vid for vid, _ in available_variants()]
 #: the variants whose maps have convoys
@@ -317,7 +317,7 @@ def test_seats_round_trip_file_link_and_copy() -> None:
 
 
 def test_a_cluster_games_seats_travel_with_its_sealed_link() -> None:
-    from adjutant.cluster_views import new_game
+    from adjutant.group_play.cluster_views import new_game
 
     g = new_game(seed=5)
     g.set_computer("france", "heuristic", 3)
@@ -438,7 +438,7 @@ def test_a_cluster_bot_plays_from_what_its_power_may_see() -> None:
     """Two Cluster games that differ only in what no player knows yet (the sites, drawn from the game's
     seed): a bot gives the same orders in both, at every level; and it nominates its multiple units."""
     from adjutant.bots.cluster import view_for
-    from adjutant.cluster_views import new_game
+    from adjutant.group_play.cluster_views import new_game
 
     one, other = new_game(seed=11), new_game(seed=12)
     assert one.position.variant_state != other.position.variant_state
@@ -462,7 +462,7 @@ def test_a_paused_warm_up_and_a_direct_call_make_the_same_tables() -> None:
     """A Thinker paused in the middle of a variant's tables, and orders asked for meanwhile: the tables
     come out as when made at once."""
     from adjutant.bots.values import Graph
-    from adjutant.variant import load_variant
+    from adjutant.map.variant import load_variant
 
     variant = load_variant("loeb9")
     whole = Graph(variant)
@@ -484,7 +484,7 @@ def test_the_cluster_search_adjudicates_with_the_strengths_its_power_knows(monke
     """The search's trials in Cluster count each unit at the strength a player of its power knows (its own
     units', and others' the game has shown it), one where it does not know: never a hidden one."""
     from adjutant.bots import search
-    from adjutant.cluster_views import known_strengths
+    from adjutant.group_play.cluster_views import known_strengths
 
     game = play_game("cluster", {}, 1, seed=3)
     seen = known_strengths(view_for(game, "france"))

@@ -1,4 +1,4 @@
-"""DATC-style case texts (adjutant.casetext): every case of tests/cases/ played as a game, each of its
+"""DATC-style case texts (adjutant.formats.casetext): every case of tests/cases/ played as a game, each of its
 phases reported as a case text, read back and checked by the case runner; a case whose expectations are
 wrong is reported; a damaged text is refused by line."""
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from adjutant import AdjutantError
-from adjutant.casetext import case_text, check_case, phase_index, read_cases
+from adjutant.formats.casetext import case_text, check_case, phase_index, read_cases
+from adjutant.formats.gamefile import dumps
 from adjutant.game import Game
-from adjutant.gamefile import dumps
 from adjutant.setup import set_up_text
 from case_runner import CASES, case_game, check_text_cases, load_cases
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from adjutant.cli import main
+from adjutant.formats.gamefile import dumps, loads
 from adjutant.game import Game
-from adjutant.gamefile import dumps, loads
+from adjutant.map.variant import available_variants
 from adjutant.randomgame import random_orders
-from adjutant.variant import available_variants
 
 VARIANTS = [vid for vid, _ in available_variants()]
 
@@ -103,7 +103,7 @@ def test_setup_never_overwrites_a_game(tmp_path: Path, capsys: pytest.CaptureFix
 def test_a_cluster_game_masters_show_with_secrets_sets_up_the_same_strengths_and_sites(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from adjutant.cluster_rules import cluster_state
+    from adjutant.variants.cluster import cluster_state
 
     game = str(tmp_path / "game.json")
     code, _, err = _run(

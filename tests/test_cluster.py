@@ -9,9 +9,13 @@ import re
 from dataclasses import replace
 
 import pytest
-from adjutant import AdjutantError, Game, GameFileError, OrderError, Result, Unit, gamefile, load_variant
-from adjutant.cluster_rules import Aura, ClusterState
-from adjutant.cluster_views import (
+from adjutant import AdjutantError, Game, GameFileError, OrderError, Result, Unit, load_variant
+from adjutant.adjudication.orders import Transfer, format_order
+from adjutant.adjudication.phases import Phase
+from adjutant.formats import gamefile
+from adjutant.formats.gamefile import dumps, loads
+from adjutant.formats.link import decode_link, encode_link
+from adjutant.group_play.cluster_views import (
     check_sites,
     distance,
     join_parts,
@@ -22,12 +26,9 @@ from adjutant.cluster_views import (
     public_data,
     secret_parts,
 )
-from adjutant.codec import decode_link, encode_link
-from adjutant.gamefile import dumps, loads
-from adjutant.orders import Transfer, format_order
-from adjutant.phases import Phase
+from adjutant.map.variant import available_variants
 from adjutant.randomgame import random_game
-from adjutant.variant import available_variants
+from adjutant.variants.cluster import Aura, ClusterState
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 

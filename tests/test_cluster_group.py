@@ -1,4 +1,4 @@
-"""Cluster group games' pure part (adjutant.cluster_group, and adjutant.group on Cluster games): a
+"""Cluster group games' pure part (adjutant.group_play.cluster_links, and adjutant.group_play.codes on Cluster games): a
 player's view drafts and encodes orders that the game master's game takes in; the links' parts and what
 they refuse. The encryption is the page's (tests/browser/test_cluster_group_game.py seals and opens
 real parts and codes); here each sealed part is a stand-in string."""
@@ -11,10 +11,12 @@ import re
 from typing import Any
 
 import pytest
-from adjutant import AdjutantError, GameFileError, cluster_views, group
-from adjutant import cluster_group as cg
+from adjutant import AdjutantError, GameFileError
+from adjutant.formats.gamefile import dumps, loads
 from adjutant.game import Game
-from adjutant.gamefile import dumps, loads
+from adjutant.group_play import cluster_links as cg
+from adjutant.group_play import cluster_views
+from adjutant.group_play import codes as group
 from adjutant.randomgame import random_orders
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -70,7 +72,7 @@ def test_the_players_digest_is_the_game_masters() -> None:
 
 
 def test_a_code_for_the_game_masters_game_is_bound_to_its_public_part() -> None:
-    """adjutant.group knows no public game of a game with secrets: its digest is refused by name, and a
+    """adjutant.group_play.codes knows no public game of a game with secrets: its digest is refused by name, and a
     code read against the game master's game binds the digest of its public part, which the game
     master's page hands it (as the player's page hands it the link's)."""
     game = cluster_views.new_game(seed=4)
@@ -249,7 +251,7 @@ def test_a_game_masters_link_cut_or_altered_is_refused_when_read() -> None:
 def test_a_public_part_that_is_not_a_public_view_is_refused() -> None:
     """A public part holding the game master's game (its secrets), or pending orders, is not read."""
     game = cluster_views.new_game(seed=4)
-    from adjutant.gamefile import to_data
+    from adjutant.formats.gamefile import to_data
 
     secret = group.b64(cg._deflate(cg._canonical(to_data(game))))
     with pytest.raises(GameFileError):

@@ -8,8 +8,8 @@ import random
 
 import pytest
 from adjutant import Game, decode_link, dumps, encode_link
+from adjutant.adjudication.orders import Unit
 from adjutant.legal import Candidates
-from adjutant.orders import Unit
 from adjutant.randomgame import random_game, random_orders
 
 VARIANTS = ["standard", "cline5", "cline6", "loeb9", "coast_running", "cluster"]

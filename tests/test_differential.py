@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import diplomacy_bridge as bridge
 import pytest
 from adjutant import load_variant
-from adjutant.orders import Build, Convoy, Hold, Move, Unit, UnitOrder, Waive
-from adjutant.resolver import MovementOutcome, adjudicate_movement
-from adjutant.routes import is_convoy_sea
-from adjutant.variant import Variant, province_of
+from adjutant.adjudication.orders import Build, Convoy, Hold, Move, Unit, UnitOrder, Waive
+from adjutant.adjudication.resolver import MovementOutcome, adjudicate_movement
+from adjutant.map.routes import is_convoy_sea
+from adjutant.map.variant import Variant, province_of
 
 #: seeded games x years: 20 x 10 gives 400 movement phases (about 7 s)
 GAMES, YEARS, FIRST_SEED = 20, 10, 2024

@@ -14,8 +14,8 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(adjutant.__path__, "adjut
 
 def test_every_engine_module_is_listed() -> None:
     listed = set(MODULES)
-    assert {"adjutant.game", "adjutant.report"} <= listed
-    assert {"adjutant.resolver", "adjutant.cluster_views"} <= listed
+    assert {"adjutant.game", "adjutant.formats.report"} <= listed
+    assert {"adjutant.adjudication.resolver", "adjutant.group_play.cluster_views"} <= listed
     assert {"adjutant.bots", "adjutant.bots.search"} <= set(MODULES)  # (a sub-package's modules too)
 
 

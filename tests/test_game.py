@@ -17,9 +17,9 @@ from adjutant import (
     encode_link,
     loads,
 )
-from adjutant.orders import Move, Nominate, Unit, format_order
+from adjutant.adjudication.orders import Move, Nominate, Unit, format_order
+from adjutant.map.variant import available_variants
 from adjutant.randomgame import random_game
-from adjutant.variant import available_variants
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -377,7 +377,7 @@ def _surrounded_in_marseilles() -> Game:
 
 
 def test_a_retreat_phase_where_no_unit_can_retreat_disbands_them_and_goes_on() -> None:
-    from adjutant import report
+    from adjutant.formats import report
 
     g = _surrounded_in_marseilles()
     records = g.adjudicate()

@@ -1,4 +1,4 @@
-"""Group games' pure part (adjutant.group): order payloads, codes' clear headers, links, the intake.
+"""Group games' pure part (adjutant.group_play.codes): order payloads, codes' clear headers, links, the intake.
 
 The encryption is web/group.js's; these tests stand in for it by handing the intake the plaintext a
 code would open to (tests/browser/test_group_game.py seals and opens real codes)."""
@@ -10,9 +10,10 @@ import random
 import re
 
 import pytest
-from adjutant import AdjutantError, GameFileError, group
-from adjutant.codec import encode_link
+from adjutant import AdjutantError, GameFileError
+from adjutant.formats.link import encode_link
 from adjutant.game import Game
+from adjutant.group_play import codes as group
 from adjutant.legal import Candidates, adjustment_candidates, retreat_candidates
 
 KEY = b"\x04" + bytes(range(64))
@@ -350,7 +351,7 @@ def test_damaged_group_links_are_refused(fragment: str, reason: str) -> None:
 
 
 def test_cluster_games_are_not_group_links() -> None:
-    from adjutant import cluster_views
+    from adjutant.group_play import cluster_views
 
     with pytest.raises(AdjutantError, match="Cluster"):
         group.public_link(cluster_views.new_game(1, "cluster"), KEY)

@@ -10,8 +10,12 @@ import random
 from typing import Any
 
 import pytest
-from adjutant import AdjutantError, Game, GameFileError, base64url, cluster_group, cluster_views, group
-from adjutant.gamefile import loads, to_data
+from adjutant import AdjutantError, Game, GameFileError
+from adjutant.formats import base64url
+from adjutant.formats.gamefile import loads, to_data
+from adjutant.group_play import cluster_links as cluster_group
+from adjutant.group_play import cluster_views
+from adjutant.group_play import codes as group
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from json_paths import json_paths

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 from adjutant import AdjutantError, Game, GameFileError, decode_link, dumps, encode_link, loads
-from adjutant.cluster_views import for_players, new_game, public_data
-from adjutant.gamefile import MAX_BYTES, most_orders, to_data
-from adjutant.limits import BIDI_CONTROLS, MAX_DEPTH, MAX_FILE_BYTES, read_json, too_deep, without_bidi_controls
-from adjutant.orders import parse_order
+from adjutant.adjudication.orders import parse_order
+from adjutant.formats.gamefile import MAX_BYTES, most_orders, to_data
+from adjutant.formats.limits import BIDI_CONTROLS, MAX_DEPTH, MAX_FILE_BYTES, read_json, too_deep, without_bidi_controls
+from adjutant.group_play.cluster_views import for_players, new_game, public_data
 from adjutant.randomgame import random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -85,7 +85,7 @@ def test_deep_nesting_is_refused_before_parsing(read: Any) -> None:
 
 
 def test_every_real_game_and_part_fits_the_depth_limit() -> None:
-    from adjutant.cluster_views import secret_parts
+    from adjutant.group_play.cluster_views import secret_parts
 
     game = cluster_game()
     for data in (to_data(game), public_data(game), to_data(for_players(game)), *secret_parts(game).values()):

@@ -12,10 +12,12 @@ import zlib
 from typing import Any
 
 import pytest
-from adjutant import GameFileError, cluster_views, gamefile
-from adjutant import cluster_group as cg
+from adjutant import GameFileError
+from adjutant.formats import gamefile
 from adjutant.game import Game
-from adjutant.group import LINK_CUT, LINK_DAMAGED, b64, link_check
+from adjutant.group_play import cluster_links as cg
+from adjutant.group_play import cluster_views
+from adjutant.group_play.codes import LINK_CUT, LINK_DAMAGED, b64, link_check
 from adjutant.randomgame import random_game
 from adjutant_ui import sealed
 

@@ -9,11 +9,13 @@ import zlib
 from typing import Any
 
 import pytest
-from adjutant import Game, base64url, codec, decode_link, dumps, encode_link
+from adjutant import Game, decode_link, dumps, encode_link
+from adjutant.adjudication.orders import Order, Support
+from adjutant.formats import base64url
+from adjutant.formats import link as codec
 from adjutant.legal import Candidates
-from adjutant.orders import Order, Support
+from adjutant.map.variant import province_of
 from adjutant.randomgame import random_game, random_orders
-from adjutant.variant import province_of
 
 
 def replayed_payload(game: Game) -> dict[str, Any]:

@@ -9,8 +9,8 @@ import math
 
 import pytest
 import shapely
-from adjutant import pieces
-from adjutant.variant import maps_dir
+from adjutant.map.variant import maps_dir
+from adjutant.pictures import pieces
 from adjutant_maps import DRAWN, LabelCheckError, build_maps, labels, layout, render_variant
 from drawn_maps import drawn
 

@@ -11,8 +11,8 @@ import zlib
 import adjutant_maps
 import pytest
 import shapely
-from adjutant import drawing
-from adjutant.variant import load_variant, maps_dir
+from adjutant.map.variant import load_variant, maps_dir
+from adjutant.pictures import drawing
 from adjutant_maps import DRAWN, SHARED, MapCheckError, build_maps, layout, palette, render_variant
 from drawn_maps import drawn
 
@@ -238,9 +238,9 @@ def test_anchor_points_fall_inside_their_province_in_chromium(variant_id, browse
 
 
 def test_order_lines_keep_their_contrast_over_land_and_sea():
-    """The page draws every order line over a dark casing (adjutant.drawing.STYLE .adj-casing, palette.ARROW_CASING):
-    it reaches WCAG's 3:1 for graphics against the map's land and sea, which the lighter power colours
-    alone do not."""
+    """The page draws every order line over a dark casing (adjutant.pictures.drawing.STYLE .adj-casing,
+    palette.ARROW_CASING): it reaches WCAG's 3:1 for graphics against the map's land and sea, which the lighter power
+    colours alone do not."""
     import re
 
     from adjutant_maps import svg

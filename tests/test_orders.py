@@ -6,9 +6,9 @@ import re
 
 import pytest
 from adjutant import Game, OrderError, available_variants, load_variant
+from adjutant.adjudication.orders import Build, find_power, format_order, parse_order, parse_orders
 from adjutant.legal import Candidates, adjustment_candidates
-from adjutant.orders import Build, find_power, format_order, parse_order, parse_orders
-from adjutant.variant import normalize_name
+from adjutant.map.variant import normalize_name
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

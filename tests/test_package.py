@@ -38,7 +38,7 @@ def test_the_wheel_installs_and_plays_a_phase(tmp_path: Path) -> None:
 
     play = tmp_path / "play"
     play.mkdir()
-    code = "import adjutant, adjutant.variant as v; print(adjutant.__file__); print(v.maps_dir())"
+    code = "import adjutant, adjutant.map.variant as v; print(adjutant.__file__); print(v.maps_dir())"
     where = _run(py, "-c", code, cwd=play)
     init, maps = where.stdout.splitlines()
     package = Path(init).parent

@@ -1,5 +1,5 @@
-"""Pictures of the board (adjutant.scene, adjutant.drawing, ``adjutant map``): the command line's picture
-shows what the page's board draws for the same phase, opens alone, never turns a name into markup, and a
+"""Pictures of the board (adjutant.pictures.scene, adjutant.pictures.drawing, ``adjutant map``): the command line's
+picture shows what the page's board draws for the same phase, opens alone, never turns a name into markup, and a
 Cluster game's public picture holds none of its secrets."""
 
 from __future__ import annotations
@@ -11,13 +11,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from adjutant import AdjutantError, cli, cluster_views
-from adjutant.drawing import Drawing, MapPoints, board_svg, to_svg
+from adjutant import AdjutantError, cli
+from adjutant.formats.gamefile import dumps
 from adjutant.game import Game
-from adjutant.gamefile import dumps
+from adjutant.group_play import cluster_views
+from adjutant.map.variant import available_variants, load_variant
+from adjutant.pictures.drawing import Drawing, MapPoints, board_svg, to_svg
+from adjutant.pictures.scene import Scene
 from adjutant.randomgame import random_game
-from adjutant.scene import Scene
-from adjutant.variant import available_variants, load_variant
 from adjutant_ui.session import Session
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -151,7 +152,7 @@ def test_a_map_file_cannot_smuggle_a_colour_into_an_attribute() -> None:
     variant = load_variant("standard")
     points = MapPoints({"par": (1.0, 2.0)}, {}, {"france": 'red" onload="x'})
     game = Game.new("standard")
-    from adjutant.scene import scene
+    from adjutant.pictures.scene import scene
 
     text = to_svg(Drawing(variant, points).overlay(scene(game)))
     assert "onload" not in text

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from adjutant.adjudication.orders import POWER_ORDERS, UnitOrder
+from adjutant.adjudication.resolver import BACKUP_RULES, RESOLVED, Resolver
 from adjutant.game import Game
-from adjutant.orders import POWER_ORDERS, UnitOrder
 from adjutant.randomgame import random_orders
-from adjutant.resolver import BACKUP_RULES, RESOLVED, Resolver
 
 
 class Plain(Resolver):

@@ -10,10 +10,10 @@ from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 import pytest
-from adjutant.orders import Unit, UnitOrder, parse_order
+from adjutant.adjudication.orders import Unit, UnitOrder, parse_order
+from adjutant.adjudication.resolver import adjudicate_movement
+from adjutant.map.variant import Variant, build_variant, load_variant, province_of, variant_data
 from adjutant.randomgame import random_game
-from adjutant.resolver import adjudicate_movement
-from adjutant.variant import Variant, build_variant, load_variant, province_of, variant_data
 from case_runner import CASES, board, load_cases, parse_all, unit_of
 from hypothesis import example, given, settings
 from hypothesis import strategies as st

@@ -9,7 +9,7 @@ import re
 
 import pytest
 from adjutant import load_variant
-from adjutant.orders import Unit, parse_order
+from adjutant.adjudication.orders import Unit, parse_order
 
 #: Names and abbreviations each text uses for a province, with the province meant.
 SPELLINGS: dict[str, list[tuple[str, str]]] = {

@@ -1,4 +1,4 @@
-"""The `diplomacy` package's saved games (adjutant.savedgame): games the package plays import whole, every
+"""The `diplomacy` package's saved games (adjutant.formats.savedgame): games the package plays import whole, every
 phase coming to the package's own state; an Adjutant game exports to a file the package loads and replays
 to the same states; a foreign or hostile file is refused by name."""
 
@@ -10,8 +10,8 @@ from typing import Any
 import diplomacy_bridge as bridge
 import pytest
 from adjutant import GameFileError, dumps
+from adjutant.formats.savedgame import loads_saved_game, read_saved_game, to_saved_game
 from adjutant.game import Game
-from adjutant.savedgame import loads_saved_game, read_saved_game, to_saved_game
 from test_differential import DIFFERENCES
 
 #: the package's seeded games imported: 20 games of 10 years (about 25 s, most of it the package playing)

@@ -9,15 +9,16 @@ import random
 import zlib
 
 import pytest
-from adjutant import AdjutantError, GameFileError, decode_link, dumps, encode_link, group, loads
-from adjutant.codec import split_link
+from adjutant import AdjutantError, GameFileError, decode_link, dumps, encode_link, loads
+from adjutant.adjudication.phases import retreat_options
 from adjutant.errors import SetupError
+from adjutant.formats.gamefile import from_data
+from adjutant.formats.link import split_link
 from adjutant.game import Game
-from adjutant.gamefile import from_data
-from adjutant.phases import retreat_options
+from adjutant.group_play import codes as group
+from adjutant.map.variant import available_variants
 from adjutant.randomgame import random_orders
 from adjutant.setup import Draft, Placed, read_setup_text, set_up, set_up_text, setup_text, start_of
-from adjutant.variant import available_variants
 
 VARIANTS = [vid for vid, _ in available_variants()]
 KEY = b"\x04" + bytes(range(64))
@@ -330,7 +331,7 @@ def _cluster(**settings: str) -> Game:
 
 
 def test_a_cluster_set_up_carries_strengths_sites_and_knowledge_through_its_file() -> None:
-    from adjutant.cluster_rules import Aura, cluster_state
+    from adjutant.variants.cluster import Aura, cluster_state
 
     game = _cluster()
     state = cluster_state(game.position.variant_state)
@@ -371,7 +372,7 @@ def test_every_problem_of_a_cluster_set_up_is_named(settings: dict[str, str], pr
 
 
 def test_a_cluster_set_up_at_the_first_phase_without_strengths_opens_the_nominations() -> None:
-    from adjutant.cluster_rules import cluster_state
+    from adjutant.variants.cluster import cluster_state
 
     game = set_up_text("cluster", "S1901M", "France: A Par", "", seed=2)
     state = cluster_state(game.position.variant_state)

@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from adjutant import AdjutantError, Game
+from adjutant.adjudication.orders import format_order
 from adjutant.bots import bot_orders, computer_orders
-from adjutant.orders import format_order
 from adjutant_ui import computer
 from adjutant_ui.session import Session
 
@@ -127,7 +127,7 @@ def test_the_warning_before_adjudicating_leaves_out_the_computers_powers() -> No
 
 
 def cluster_against(people: list[str], seed: int = 11) -> Session:
-    from adjutant import cluster_views
+    from adjutant.group_play import cluster_views
 
     game = cluster_views.new_game(seed=seed)
     for power in game.variant.powers:
@@ -137,7 +137,7 @@ def cluster_against(people: list[str], seed: int = 11) -> Session:
 
 
 def test_a_cluster_game_against_the_computer_shows_the_people_only_their_own_secrets() -> None:
-    from adjutant import cluster_views
+    from adjutant.group_play import cluster_views
     from adjutant_ui import sealed
 
     session = cluster_against(["france", "italy"])
@@ -159,7 +159,7 @@ def test_a_cluster_game_against_the_computer_shows_the_people_only_their_own_sec
 
 
 def test_orders_given_in_the_view_go_to_the_game_and_survive_its_link() -> None:
-    from adjutant.codec import decode_link, encode_link
+    from adjutant.formats.link import decode_link, encode_link
 
     session = cluster_against(["france"])
     session.enter_orders("A Par - Bur")

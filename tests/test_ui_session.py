@@ -7,11 +7,12 @@ import json
 import random
 
 import pytest
-from adjutant import AdjutantError, GameFileError, available_variants, cluster_views, load_variant
+from adjutant import AdjutantError, GameFileError, available_variants, load_variant
+from adjutant.adjudication.orders import Build, Support, Unit
 from adjutant.game import Game, Position
-from adjutant.orders import Build, Support, Unit
+from adjutant.group_play import cluster_views
+from adjutant.map.variant import province_of
 from adjutant.randomgame import random_game, random_orders
-from adjutant.variant import province_of
 from adjutant_ui.session import (
     Session,
     decode_link,
@@ -25,7 +26,7 @@ from adjutant_ui.session import (
 
 
 def order_list(session: Session) -> list[str]:
-    from adjutant.orders import format_order
+    from adjutant.adjudication.orders import format_order
 
     return sorted(format_order(o) for os in session.game.all_orders().values() for o in os)
 
@@ -314,7 +315,7 @@ def test_typed_illegal_orders_are_refused_unless_kept_anyway() -> None:
 
 
 def test_an_order_kept_anyway_is_still_marked_illegal_once_the_game_comes_back_from_its_link() -> None:
-    from adjutant.codec import decode_link, encode_link
+    from adjutant.formats.link import decode_link, encode_link
 
     session = Session.new("standard")
     session.enter_orders("F lon - bre\nA lvp - yor", "england", keep_illegal=True)
@@ -456,7 +457,7 @@ def test_decoding_step_by_step_gives_the_links_game_and_refuses_a_bad_link_the_s
 def test_an_adjudication_draws_its_results_from_the_orders_given_without_reading_them_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from adjutant import scene
+    from adjutant.pictures import scene
 
     *_, game = random_game("cline5", 5, 2)
     session, read = Session(decode_link(encode_link(game))), Session(decode_link(encode_link(game)))
@@ -478,7 +479,7 @@ def test_an_adjudication_draws_its_results_from_the_orders_given_without_reading
 
 
 def test_the_snapshot_is_plain_data_of_the_current_position() -> None:
-    from adjutant.drawing import Drawing, MapPoints
+    from adjutant.pictures.drawing import Drawing, MapPoints
 
     session = Session.new("standard")
     session.enter_orders("A par - bur", "france")
@@ -654,7 +655,7 @@ def cluster_game_knowing(*knowledge: str) -> Game:
     level 2 site France has found, France knowing ``knowledge`` ("transfer", "mattermission")."""
     from dataclasses import replace
 
-    from adjutant.cluster_rules import Aura
+    from adjutant.variants.cluster import Aura
 
     game = cluster_views.new_game(11)
     state = game.position.variant_state
@@ -666,7 +667,7 @@ def cluster_game_knowing(*knowledge: str) -> Game:
 
 
 def test_cluster_click_entry_offers_only_the_engines_legal_cluster_orders() -> None:
-    from adjutant.cluster_rules import mattermission_targets
+    from adjutant.variants.cluster import mattermission_targets
 
     plain = Session(cluster_game_knowing())
     plain.click("par")
@@ -863,8 +864,8 @@ def test_centres_that_changed_hands_and_retreat_choices() -> None:
 
 
 def test_protect_and_the_cluster_orders_have_shapes_of_their_own() -> None:
-    from adjutant.orders import Mattermit, Protect, Research, Transfer, Unit
-    from adjutant.scene import order_shape
+    from adjutant.adjudication.orders import Mattermit, Protect, Research, Transfer, Unit
+    from adjutant.pictures.scene import order_shape
 
     army, fleet = Unit("italy", "A", "tun"), Unit("italy", "F", "ion")
     units = {"tun": army, "ion": fleet}
@@ -880,8 +881,8 @@ def test_protect_and_the_cluster_orders_have_shapes_of_their_own() -> None:
 
 
 def test_a_build_is_drawn_with_the_unit_it_makes() -> None:
-    from adjutant.orders import Build, Waive
-    from adjutant.scene import order_shape
+    from adjutant.adjudication.orders import Build, Waive
+    from adjutant.pictures.scene import order_shape
 
     build = order_shape(Build("russia", "F", "stp/sc"), {})
     assert build is not None and (build.kind, build.at, build.unit) == ("build", "stp/sc", "F")
@@ -943,8 +944,8 @@ def test_the_transferees_power_transfers_its_aura_out_of_its_host_by_click() -> 
     """Cluster 5.2, moving out: the host (Germany's A Mun) offers "Transfer out (France)", from the engine's
     legal orders; the other armies are highlighted; the click gives France's order, named, which is taken
     and adjudicated."""
+    from adjutant.adjudication.orders import Transfer, format_order
     from adjutant.legal import possible_orders
-    from adjutant.orders import Transfer, format_order
 
     session = Session(transferee_in_munich())
     session.click("mun")
@@ -1169,8 +1170,8 @@ def _forced_orders(game: Game, rng: random.Random) -> list[str]:
 def test_orders_a_file_gives_unjudged_are_adjudicated_and_every_panel_drawn(variant: str) -> None:
     """A game file's orders are given as written, not judged as the order box judges them: whatever such
     orders make of a phase (seeded: the same cases every run), the game's results and panels are drawn."""
-    from adjutant.gamefile import from_data
-    from adjutant.orders import POWER_ORDERS
+    from adjutant.adjudication.orders import POWER_ORDERS
+    from adjutant.formats.gamefile import from_data
     from adjutant.randomgame import random_game
 
     rng = random.Random(5)

@@ -1,4 +1,4 @@
-"""A variant's own rules are hooks the game calls (adjutant.variant_rules): a variant without any and
+"""A variant's own rules are hooks the game calls (adjutant.variants.hooks): a variant without any and
 Cluster Diplomacy with its own go through the same Game code, and a variant's hook changes the game
 without the game knowing which variant it is."""
 
@@ -9,16 +9,16 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from adjutant import rulebook
-from adjutant.cluster_rules import ClusterDiplomacy
+from adjutant.adjudication.legality import illegal_reason
+from adjutant.adjudication.orders import Move, Research, Unit, UnitOrder, parse_order
 from adjutant.errors import OrderError
+from adjutant.formats.gamefile import dumps, loads
 from adjutant.game import Game
-from adjutant.gamefile import dumps, loads
-from adjutant.legality import illegal_reason
-from adjutant.orders import Move, Research, Unit, UnitOrder, parse_order
+from adjutant.map.variant import Variant
 from adjutant.randomgame import random_game
-from adjutant.variant import Variant
-from adjutant.variant_rules import CLASSIC, Objection, VariantRules, VariantState
+from adjutant.variants import registry as rulebook
+from adjutant.variants.cluster import ClusterDiplomacy
+from adjutant.variants.hooks import CLASSIC, Objection, VariantRules, VariantState
 
 #: every hook a variant's rules may override
 HOOKS = sorted(name for name, value in vars(VariantRules).items() if callable(value) and not name.startswith("_"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from adjutant import VariantError, available_variants, load_variant
-from adjutant.variant import maps_dir, province_of, reachable
+from adjutant.map.variant import maps_dir, province_of, reachable
 
 VARIANTS = [vid for vid, _ in available_variants()]
 

@@ -1,6 +1,6 @@
 // Bytes as unpadded base64url (RFC 4648 section 5), the form in which links, group codes and sealed
 // parts carry them: the page's one copy, used by web/seal.js and web/group.js (the engine's is
-// py/adjutant/base64url.py). Runs in a page (window.adjutantBytes) and in Node (globalThis.adjutantBytes).
+// py/adjutant/formats/base64url.py). Runs in a page (window.adjutantBytes) and in Node (globalThis.adjutantBytes).
 "use strict";
 
 (function (root) {

@@ -3,7 +3,7 @@
 // gives | a fresh ephemeral public key (65 bytes, raw) | IV (12) | AES-GCM-256 ciphertext with its tag.
 // Its key is HKDF-SHA-256 of the ECDH secret between the ephemeral key and the game master's, salted
 // with the ephemeral public key; the additional data is whatever the caller binds (the header and the
-// phase's digest: see py/adjutant/group.py). The game master's private key is kept sealed with the
+// phase's digest: see py/adjutant/group_play/codes.py). The game master's private key is kept sealed with the
 // game master's passphrase by web/seal.js (a sealed part named "group-gm": format 2 and the 32-byte
 // scalar; a key sealed by an earlier Adjutant is the scalar alone). A Cluster game master's part is sealed
 // with AES-GCM under a key only the game master holds, HKDF-SHA-256 of that scalar (sealPart, openPart):

@@ -3,13 +3,13 @@
 The public API: load a variant, start or read a game, give orders, adjudicate, save or share.
 """
 
-from .codec import decode_link, encode_link
+from .adjudication.orders import Unit, format_order, parse_order
+from .adjudication.phases import Phase
 from .errors import AdjutantError, GameFileError, OrderError, VariantError
+from .formats.gamefile import dumps, loads
+from .formats.link import decode_link, encode_link
 from .game import Game, OrderCheck, OrderProblem, PhaseRecord, Position, Result
-from .gamefile import dumps, loads
-from .orders import Unit, format_order, parse_order
-from .phases import Phase
-from .variant import Variant, available_variants, load_variant
+from .map.variant import Variant, available_variants, load_variant
 
 __all__ = [
     "AdjutantError",

@@ -26,20 +26,20 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import report
-from .casetext import case_text, check_case, phase_index, read_cases
-from .cluster_rules import SETUP_KEYS as CLUSTER_SETTINGS
-from .cluster_views import for_players, picture_marks
-from .codec import decode_link, encode_link
-from .drawing import Drawing, MapPoints, board_svg, picture_lines, picture_title
 from .errors import AdjutantError
+from .formats import report
+from .formats.casetext import case_text, check_case, phase_index, read_cases
+from .formats.gamefile import dumps, loads
+from .formats.link import decode_link, encode_link
+from .formats.savedgame import dumps_saved_game, loads_saved_game
 from .game import Game
-from .gamefile import dumps, loads
-from .savedgame import dumps_saved_game, loads_saved_game
-from .scene import find_phase, scene
+from .group_play.cluster_views import for_players, picture_marks
+from .map.variant import available_variants
+from .pictures.drawing import Drawing, MapPoints, board_svg, picture_lines, picture_title
+from .pictures.scene import find_phase, scene
 from .seats import DEFAULT_LEVEL, LEVELS, MAX_SEED
 from .setup import read_setup_text, set_up_text
-from .variant import available_variants
+from .variants.cluster import SETUP_KEYS as CLUSTER_SETTINGS
 
 
 def _read_game(path: str) -> Game:
@@ -298,7 +298,7 @@ def _run(args: argparse.Namespace) -> int:
             raise AdjutantError(f"cannot read {args.file}: {e}") from None
         power = None
         if args.power:
-            from .orders import find_power
+            from .adjudication.orders import find_power
 
             found = find_power(game.variant, args.power)
             if found is None:
@@ -373,8 +373,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _bot(game: Game, args: argparse.Namespace) -> int:
     """``adjutant bot``: every power's orders are made before any is given, so an error changes nothing."""
+    from .adjudication.orders import find_power, format_order
     from .bots import bot_orders
-    from .orders import find_power, format_order
     from .seats import Seat, phase_seed, seat_problem
 
     problem = seat_problem(args.level, args.seed)
@@ -412,7 +412,7 @@ def _bot(game: Game, args: argparse.Namespace) -> int:
 def _selfplay(args: argparse.Namespace) -> int:
     """``adjutant selfplay``: the centres per power at the end of each game, and their mean."""
     from .bots.selfplay import play_game
-    from .variant import load_variant
+    from .map.variant import load_variant
 
     if args.level not in LEVELS:
         raise AdjutantError(f"{args.level!r} is not a computer player's level (the levels are {', '.join(LEVELS)})")

@@ -18,10 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, NamedTuple
 
-from . import records
-from .errors import AdjutantError, BotError, OrderError
-from .kinds import unit_type_of
-from .orders import (
+from .adjudication import records
+from .adjudication.orders import (
     POWER_ORDERS,
     Build,
     Disband,
@@ -37,7 +35,7 @@ from .orders import (
     parse_order,
     split_orders,
 )
-from .phases import (
+from .adjudication.phases import (
     Dislodgement,
     Phase,
     adjudicate_adjustments,
@@ -49,12 +47,14 @@ from .phases import (
     update_centres,
     voluntary_removal,
 )
-from .records import PhaseRecord, Result
-from .resolver import Checked, checked_order, movement_resolver
-from .rulebook import rules_for
+from .adjudication.records import PhaseRecord, Result
+from .adjudication.resolver import Checked, checked_order, movement_resolver
+from .errors import AdjutantError, BotError, OrderError
+from .map.kinds import unit_type_of
+from .map.variant import Variant, load_variant
 from .seats import DEFAULT_LEVEL, Seat, seat_problem
-from .variant import Variant, load_variant
-from .variant_rules import VariantRules, VariantState
+from .variants.hooks import VariantRules, VariantState
+from .variants.registry import rules_for
 
 _POWER_ORDER_TYPES = frozenset(POWER_ORDERS)
 
@@ -68,7 +68,7 @@ class Position:
     centres: dict[str, str]
     dislodged: tuple[Dislodgement, ...] = ()
     contested: frozenset[str] = frozenset()
-    #: what the variant's own rules add to the position (:class:`~adjutant.variant_rules.VariantState`;
+    #: what the variant's own rules add to the position (:class:`~adjutant.variants.hooks.VariantState`;
     #: Cluster Diplomacy's multiple units, sites, knowledge and transferees), None under the classic rules
     variant_state: VariantState | None = None
 
@@ -171,7 +171,7 @@ class Game:
 
     @property
     def rules(self) -> VariantRules:
-        """The rules the variant is played by (:func:`adjutant.rulebook.rules_for`): their hooks add to
+        """The rules the variant is played by (:func:`adjutant.variants.registry.rules_for`): their hooks add to
         the classic rules (Cluster Diplomacy's) or leave them as they are."""
         return rules_for(self.variant)
 
@@ -423,8 +423,9 @@ class Game:
         mine.append(order)
 
     def _row(self, order: UnitOrder) -> Checked:
-        """A movement order in this position as the resolver reads it (:func:`~adjutant.resolver.checked_order`):
-        the row kept if the order was given, else worked out now."""
+        """A movement order in this position as the resolver reads it
+        (:func:`~adjutant.adjudication.resolver.checked_order`): the row kept if the order was given, else worked out
+        now."""
         if self._checks_at is not self.position:
             self._check_again()
         row = self._checks.get(order.unit.province)
@@ -551,7 +552,7 @@ class Game:
 
     def _step(self, nowhere_to_retreat: bool = False) -> PhaseRecord:
         """Adjudicate the current phase, record it and move on (``nowhere_to_retreat``: a retreat phase in
-        which no dislodged unit can retreat, recorded as :func:`~adjutant.records.retreats` says)."""
+        which no dislodged unit can retreat, recorded as :func:`~adjutant.adjudication.records.retreats` says)."""
         p = self.position
         v = self.variant
         kind = p.phase.kind
@@ -576,7 +577,7 @@ class Game:
 
     def _variant_movement(self, p: Position) -> PhaseRecord:
         """A movement phase the variant adjudicates itself (:meth:`VariantRules.adjudicate_movement
-        <adjutant.variant_rules.VariantRules.adjudicate_movement>`: Cluster's nominations, transfers and
+        <adjutant.variants.hooks.VariantRules.adjudicate_movement>`: Cluster's nominations, transfers and
         mattermissions around the resolver)."""
         given: list[UnitOrder] = [o for os in self._orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
         nominations = [o for os in self._orders.values() for o in os if isinstance(o, Nominate)]

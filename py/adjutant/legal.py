@@ -4,7 +4,7 @@
 (some may be illegal, e.g. a convoy nobody will carry); ``possible_orders`` keeps the legal ones.
 
 >>> from adjutant.game import Game
->>> from adjutant.orders import format_order
+>>> from adjutant.adjudication.orders import format_order
 >>> g = Game.new("standard")
 >>> [format_order(o) for o in possible_orders(g, "lon")][:4]
 ['F lon H', 'F lon - eng', 'F lon - nth', 'F lon - wal']
@@ -16,26 +16,14 @@ import weakref
 from bisect import bisect_left
 from collections.abc import Mapping
 
+from .adjudication.legality import illegal_reason, may_protect
+from .adjudication.orders import Build, Convoy, Disband, Hold, Move, Order, Protect, Retreat, Support, Unit, Waive
 from .game import Game
-from .kinds import Season, UnitType
-from .legality import illegal_reason, may_protect
-from .orders import (
-    Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
-    Order,
-    Protect,
-    Retreat,
-    Support,
-    Unit,
-    Waive,
-)
-from .routes import is_convoy_sea, run_destinations
-from .rulebook import rules_for
-from .variant import Variant, province_of
-from .variant_rules import VariantState
+from .map.kinds import Season, UnitType
+from .map.routes import is_convoy_sea, run_destinations
+from .map.variant import Variant, province_of
+from .variants.hooks import VariantState
+from .variants.registry import rules_for
 
 
 def _sea_components(variant: Variant, fleets_at_sea: set[str]) -> dict[str, int]:
@@ -87,7 +75,7 @@ class Candidates:
         self.units = units
         self.season = season
         #: the position's variant state: with one, each unit's candidates end with the variant's own orders
-        #: (:meth:`VariantRules.unit_candidates <adjutant.variant_rules.VariantRules.unit_candidates>`: in
+        #: (:meth:`VariantRules.unit_candidates <adjutant.variants.hooks.VariantRules.unit_candidates>`: in
         #: Cluster, Research, and Transfer and Mattermission where the power knows them and the site)
         self.variant_state = variant_state
         self.rules = rules_for(variant)
@@ -308,7 +296,7 @@ class Candidates:
 def candidates(game: Game, prov: str) -> list[Order]:
     """Every order offered for the unit in ``prov`` (a dislodged one in a retreat phase), and those another
     power may give for it (:meth:`VariantRules.candidates_for_others
-    <adjutant.variant_rules.VariantRules.candidates_for_others>`: in Cluster, the transfers out of a host);
+    <adjutant.variants.hooks.VariantRules.candidates_for_others>`: in Cluster, the transfers out of a host);
     in Coast-Running, a fleet's runs and an army's protect orders follow (:func:`runs`, :func:`protects`).
     (:class:`Candidates`, whose lists a game's link counts in, leaves those two out.)"""
     kind = game.phase.kind
@@ -330,7 +318,7 @@ def _guards(game: Game) -> list[str]:
 
 def runs(game: Game, prov: str) -> list[Move]:
     """Coast-Running, in a movement phase: the runs the fleet in ``prov`` could be ordered, as moves, one
-    for each place :func:`adjutant.routes.run_destinations` gives with every army on a coast protecting it
+    for each place :func:`adjutant.map.routes.run_destinations` gives with every army on a coast protecting it
     (whether the armies do is known with their orders); none for an army, or in a variant without runs.
 
     >>> from adjutant.game import Game
@@ -351,7 +339,7 @@ def protects(game: Game, prov: str) -> list[Protect]:
     (with every army on a coast protecting it); none for a fleet, or in a variant without the order.
 
     >>> from adjutant.game import Game
-    >>> from adjutant.orders import format_order
+    >>> from adjutant.adjudication.orders import format_order
     >>> g = Game.new("coast_running")
     >>> [format_order(o) for o in protects(g, "ven")]
     ['A ven P F tri - apu']
@@ -402,7 +390,7 @@ def possible_orders(game: Game, prov: str) -> list[Order]:
         return [o for o in candidates(game, prov) if not illegal_reason(game.variant, o, game.units, season)  # type: ignore[arg-type]
                 and rules.unit_order_problem(game.variant, state, o) is None]  # type: ignore[arg-type]
     if kind == "retreat":
-        from .phases import retreat_options
+        from .adjudication.phases import retreat_options
 
         d = next(x for x in game.position.dislodged if x.unit.province == prov)
         ok = set(retreat_options(game.variant, d, game.units, game.position.contested, game.phase.season))

@@ -11,13 +11,13 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Iterator
 
+from .adjudication.legality import illegal_reason
+from .adjudication.orders import Build, Disband, Order, UnitOrder, Waive, order_power
+from .adjudication.phases import adjustments_due
 from .game import Game
-from .kinds import unit_type_of
 from .legal import Candidates, possible_orders
-from .legality import illegal_reason
-from .orders import Build, Disband, Order, UnitOrder, Waive, order_power
-from .phases import adjustments_due
-from .variant import province_of
+from .map.kinds import unit_type_of
+from .map.variant import province_of
 
 
 def random_orders(
@@ -52,7 +52,7 @@ def random_orders(
             if mine is None or d.unit.power in mine:
                 out.append(rng.choice(possible_orders(game, d.unit.province)))
     else:
-        from .phases import build_places
+        from .adjudication.phases import build_places
 
         for power, adj in sorted(adjustments_due(game.variant, game.units, game.position.centres).items()):
             if mine is not None and power not in mine:

@@ -37,14 +37,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .adjudication.orders import Unit, find_power
+from .adjudication.phases import Dislodgement, Phase
 from .errors import AdjutantError, SetupError
 from .game import Game, Position
-from .kinds import UnitType
-from .orders import Unit, find_power
-from .phases import Dislodgement, Phase
-from .rulebook import RULEBOOK, rules_for
-from .variant import Variant, load_variant, province_of
-from .variant_rules import VariantState
+from .map.kinds import UnitType
+from .map.variant import Variant, load_variant, province_of
+from .variants.hooks import VariantState
+from .variants.registry import RULEBOOK, rules_for
 
 #: the latest year a position may be set in (a game file reads phases of up to five digits)
 LAST_YEAR = 99_999

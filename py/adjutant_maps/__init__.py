@@ -31,7 +31,7 @@ def render_variant(variant_id: str, shown: str | None = None) -> tuple[str, MapG
     every province name a unit spot, coast label, centre dot or other name would hide and every unit spot
     (a dislodged unit's too) that would meet another or a centre dot. ``shown``: the id of a variant
     played on this board, whose name and id the SVG carries instead."""
-    from adjutant.variant import load_variant, maps_dir
+    from adjutant.map.variant import load_variant, maps_dir
 
     from . import labels, layout, svg
 
@@ -52,7 +52,7 @@ def render_variant(variant_id: str, shown: str | None = None) -> tuple[str, MapG
 def build_maps(out_dir: Path, variants: list[str] | None = None) -> list[Path]:
     """Write ``<out_dir>/<variant>.svg`` for each variant (default: every drawn and shared one whose
     data exists), print the time taken, and return the paths written."""
-    from adjutant.variant import load_variant, maps_dir
+    from adjutant.map.variant import load_variant, maps_dir
 
     from . import labels, svg
 

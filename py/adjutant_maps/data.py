@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from adjutant import load_variant
-from adjutant.variant import Variant, maps_dir, province_of
+from adjutant.map.variant import Variant, maps_dir, province_of
 
 SPECIAL_KINDS = ("canal", "passage", "box", "weak")
 

@@ -6,7 +6,7 @@ A unit is drawn by the page (py/adjutant_ui/board.py) at a ``data-unit`` point, 
 that point moved by ``DISLODGED_OFFSET``; the sizes of both, and of the marks the page draws beside a
 unit (an illegal order's "!", in Cluster Diplomacy the strength badge, an order's letter and a site's
 diamond, and Coast-Running's protect shield) and round
-a centre dot (the ring of a centre that changed hands), are in :mod:`adjutant.pieces`, which the page
+a centre dot (the ring of a centre that changed hands), are in :mod:`adjutant.pictures.pieces`, which the page
 reads too. Every unit spot (a province's and each of its coasts', and the dislodged unit's beside each)
 is checked as the box that holds either an army or a fleet, and each mark as its own box. Text boxes
 come from DejaVu Sans's advance widths (the first font of the map's font list) with a margin for the
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import shapely
-from adjutant import pieces
+from adjutant.pictures import pieces
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points, polylabel
 

@@ -90,7 +90,7 @@ def delta_e(a: tuple[float, float, float], b: tuple[float, float, float]) -> flo
     return float(sum((p - q) ** 2 for p, q in zip(la, lb, strict=True)) ** 0.5)
 
 
-#: the casing drawn under every order line and around every arrowhead on the page (adjutant.drawing.STYLE,
+#: the casing drawn under every order line and around every arrowhead on the page (adjutant.pictures.drawing.STYLE,
 #: ``.adj-casing``): the lighter power colours alone are too faint over the map's land and sea
 ARROW_CASING = "#1b1b1b"
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import shapely
 import svgwrite
-from adjutant import drawing, pieces
+from adjutant.pictures import drawing, pieces
 from shapely.geometry.base import BaseGeometry
 
 from . import data, palette
@@ -23,7 +23,7 @@ from . import labels as labels_
 from .layout import MapGeometry
 
 if TYPE_CHECKING:
-    from adjutant.variant import Variant
+    from adjutant.map.variant import Variant
 
 PANEL = 250  # width of the legend panel right of the map, SVG units
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"

@@ -15,10 +15,11 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, NamedTuple
 
 import js
-from adjutant import AdjutantError, available_variants, cluster_views, load_variant
-from adjutant import group as group_codes
-from adjutant.codec import link_steps
-from adjutant.limits import MAX_FILE_BYTES, without_bidi_controls
+from adjutant import AdjutantError, available_variants, load_variant
+from adjutant.formats.limits import MAX_FILE_BYTES, without_bidi_controls
+from adjutant.formats.link import link_steps
+from adjutant.group_play import cluster_views
+from adjutant.group_play import codes as group_codes
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import cluster_group, compass, computer, sealed

@@ -1,5 +1,5 @@
 """The board in the page: the position and the orders drawn over the map SVG that build.py made, from
-the one drawing of a position (:mod:`adjutant.drawing`), patched where a drawing changed.
+the one drawing of a position (:mod:`adjutant.pictures.drawing`), patched where a drawing changed.
 
 The SVG is the renderer's contract (maps/geo/README.md): each province is an element whose ``id`` is
 the province id, with its anchor points in ``data-unit`` / ``data-sc`` ("x,y"); each named coast is a
@@ -14,8 +14,8 @@ import functools
 from typing import Any
 
 import js
-from adjutant.drawing import LAYERS, Drawing, MapPoints, Node
-from adjutant.scene import PhaseMarks, Shape
+from adjutant.pictures.drawing import LAYERS, Drawing, MapPoints, Node
+from adjutant.pictures.scene import PhaseMarks, Shape
 from pyodide.ffi import jsnull
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -105,7 +105,7 @@ class Board:
         ``results`` are the last phase's orders with their results, drawn under the orders; ``changed``
         the centres that changed hands (province -> earlier owner); ``retreats`` where each dislodged
         unit (by location) may retreat; ``marks`` the stand-offs, dislodgements and adjustments due.
-        Each piece is :mod:`adjutant.drawing`'s, as every picture of the board draws it.
+        Each piece is :mod:`adjutant.pictures.drawing`'s, as every picture of the board draws it.
 
         Only what differs from the last drawing is drawn again (a click changes one order or one unit's
         look, not the board): each layer is kept with what it was drawn from, and the orders and units

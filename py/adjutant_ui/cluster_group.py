@@ -1,7 +1,7 @@
 """The page's Cluster group games: the secrets a Cluster game keeps, on top of a group game.
 
 A Cluster group game is a group game (:mod:`adjutant_ui.group`) whose links carry a public part and sealed
-parts instead of the game (:mod:`adjutant.cluster_group`; design in docs/group-play.md). This module is
+parts instead of the game (:mod:`adjutant.group_play.cluster_links`; design in docs/group-play.md). This module is
 what the group controller calls for it:
 
 * the game master starts it with the passphrase dialog (the game master's and one per power): the game
@@ -24,9 +24,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import js
-from adjutant import AdjutantError, GameFileError, cluster_views, group
-from adjutant import cluster_group as cg
+from adjutant import AdjutantError, GameFileError
 from adjutant.game import Game
+from adjutant.group_play import cluster_links as cg
+from adjutant.group_play import cluster_views
+from adjutant.group_play import codes as group
 from pyodide.ffi import jsnull, to_js
 
 from . import sealed

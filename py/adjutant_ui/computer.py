@@ -15,9 +15,9 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import NamedTuple
 
 from adjutant import AdjutantError
+from adjutant.adjudication.orders import POWER_ORDERS, Order
 from adjutant.bots import DEFAULT_LEVEL, LEVELS, Thinker
 from adjutant.game import Game
-from adjutant.orders import POWER_ORDERS, Order
 
 #: each level's name on the page, and what it means for a newcomer
 LEVEL_NAMES = {"random": "Easy", "heuristic": "Normal", "search": "Strong"}
@@ -167,7 +167,7 @@ async def think(
 async def in_slices(steps: Iterable[object], pause: Callable[[], Awaitable[object]]) -> int:
     """Run ``steps`` through, :data:`SLICE_MS` at a time, awaiting ``pause`` between two slices; how many
     pauses were awaited. For work around the thinking that comes in steps (the next link's,
-    :func:`adjutant.codec.link_steps`).
+    :func:`adjutant.formats.link.link_steps`).
 
     >>> import asyncio
     >>> async def pause() -> None: pass

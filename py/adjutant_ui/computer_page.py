@@ -14,9 +14,10 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import js
-from adjutant import AdjutantError, cluster_views, load_variant
+from adjutant import AdjutantError, load_variant
 from adjutant.bots import DEFAULT_LEVEL
-from adjutant.codec import link_steps
+from adjutant.formats.link import link_steps
+from adjutant.group_play import cluster_views
 from pyodide.ffi import jsnull
 
 from . import computer, sealed

@@ -1,6 +1,6 @@
 """The page's group games: the game master's and a player's views (see docs/group-play.md).
 
-The engine's part (order payloads, codes' headers, links, the intake) is :mod:`adjutant.group`; the
+The engine's part (order payloads, codes' headers, links, the intake) is :mod:`adjutant.group_play.codes`; the
 encryption is web/group.js (Web Crypto). This module wires them to the page: the "Group game" panel
 of index.html, the dialog that starts a group game, and the hooks :class:`adjutant_ui.app.App` calls
 (``on_show``, ``changed``, ``render``, ``player_power``, ``typed``).
@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import js
-from adjutant import AdjutantError, group, load_variant
-from adjutant import cluster_group as cg
+from adjutant import AdjutantError, load_variant
+from adjutant.formats.limits import without_bidi_controls
 from adjutant.game import Game
-from adjutant.limits import without_bidi_controls
+from adjutant.group_play import cluster_links as cg
+from adjutant.group_play import codes as group
 from pyodide.ffi import jsnull, to_js
 
 from . import cluster_group, computer, saves, sealed
@@ -288,7 +289,8 @@ def _bring_to(element_id: str) -> None:
 
 
 class _NotTried(Exception):
-    """A code left unopened: the paste's Web Crypto attempts (:data:`adjutant.group.MAX_OPEN_ATTEMPTS`) are spent."""
+    """A code left unopened: the paste's Web Crypto attempts (:data:`adjutant.group_play.codes.MAX_OPEN_ATTEMPTS`) are
+    spent."""
 
 
 #: what the list says of each code not tried
@@ -1010,7 +1012,7 @@ class GroupController:
     def _say_codes(self, log: list[tuple[str, str]]) -> None:
         """The line under Open codes: how many of the codes just opened were taken in, changed nothing (the
         same again, older, or refused while their power's orders are in: set aside), were refused, or were
-        not tried (left in the box: a paste opens at most :data:`adjutant.group.MAX_OPEN_ATTEMPTS`)."""
+        not tried (left in the box: a paste opens at most :data:`adjutant.group_play.codes.MAX_OPEN_ATTEMPTS`)."""
         kinds = ("kept", "same", "older", "aside", "untried")
         counts = {kind: sum(k == kind for k, _ in log) for kind in kinds}
         taken, repeated, older, aside, untried = counts.values()
@@ -1029,7 +1031,7 @@ class GroupController:
     async def _open_code(
         self, state: GroupState, readings: tuple[str, ...], digest: bytes, tries: list[int]
     ) -> tuple[group.Sealed, bytes]:
-        """The first of a code's readings (:func:`adjutant.group.code_readings`) that opens with the game
+        """The first of a code's readings (:func:`adjutant.group_play.codes.code_readings`) that opens with the game
         master's key, and what it holds. If none opens, the first reading's refusal: the code as it
         stands on its line. Each reading opened with Web Crypto spends one of ``tries`` (the paste's);
         _NotTried when they are spent before any reading opened."""

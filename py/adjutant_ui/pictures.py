@@ -1,6 +1,6 @@
 """Pictures of the board in the page: "Download the board" for the phase shown, as SVG or PNG (drawn in
 the browser, offline: web/page.js rasterises the SVG on a canvas), shared through the share sheet where
-the browser has one. The picture is :func:`adjutant.drawing.board_svg` of what the board shows
+the browser has one. The picture is :func:`adjutant.pictures.drawing.board_svg` of what the board shows
 (:func:`page_scene`, which the board itself draws), over the map as the site serves it.
 
 A game with secrets: the picture is the players' (no site, no strength not yet revealed) unless the game
@@ -16,9 +16,9 @@ from dataclasses import replace
 from typing import Any
 
 import js
-from adjutant import cluster_views
-from adjutant.drawing import Drawing, board_svg, picture_lines, picture_title
-from adjutant.scene import Scene
+from adjutant.group_play import cluster_views
+from adjutant.pictures.drawing import Drawing, board_svg, picture_lines, picture_title
+from adjutant.pictures.scene import Scene
 
 from . import sealed
 from .session import Session

@@ -21,7 +21,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from adjutant.limits import without_bidi_controls
+from adjutant.formats.limits import without_bidi_controls
 
 SLOT_PREFIX = "adjutant.game."
 #: the ids of the games saved, most recent first

@@ -7,9 +7,9 @@ A sealed link's fragment (version 3, written now) is the variant's id, a dot, th
 
     s=3~<public part>~<check>~<game master's seal>.<first power's seal>.<second power's seal>…
 
-The public part is a Cluster group game's (:func:`adjutant.cluster_group.public_text`: the public data,
+The public part is a Cluster group game's (:func:`adjutant.group_play.cluster_links.public_text`: the public data,
 compactly); the seals follow the parts' order (:func:`part_names`), a part not sealed left empty. The check
-(:func:`adjutant.group.link_check` over ``<public part>~<seals>``) makes a link cut short or altered on the
+(:func:`adjutant.group_play.codes.link_check` over ``<public part>~<seals>``) makes a link cut short or altered on the
 way refused when it is read, rather than opened and its every passphrase then refused (a seal cut but still
 long enough to be one only fails its tag, as a wrong passphrase does). Version 2 (still read) is the same
 without the check: ``s=2~<public part>~<seals>``. Version 1
@@ -23,7 +23,7 @@ the public data
 beside the public part it was sealed with), a byte naming its holder (its place in :func:`part_names`),
 then the part: a power's own secrets as raw deflate(JSON) of
 the engine's secret part without what the public part says (:func:`_restore`); the game master's a Cluster
-group game's game master's part (:func:`adjutant.cluster_group.gm_plaintext`: the seed, the game's id and
+group game's game master's part (:func:`adjutant.group_play.cluster_links.gm_plaintext`: the seed, the game's id and
 every phase's orders, replayed when opened, and the players' passphrases, so the game master can seal the
 players' parts again after reopening the link, and tell a player who lost theirs). Version 1 links' seals
 hold raw deflate(JSON) of ``{"part": <the engine's secret part>, "public_sha256": <hex digest>}`` (the
@@ -41,15 +41,17 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from adjutant import AdjutantError, GameFileError, base64url, cluster_views
-from adjutant import cluster_group as cg
-from adjutant.cluster_rules import cluster_state
-from adjutant.codec import check_named_variant, link_start, split_link
+from adjutant import AdjutantError, GameFileError
+from adjutant.formats import base64url
+from adjutant.formats.limits import inflate, read_json
+from adjutant.formats.link import check_named_variant, link_start, split_link
 from adjutant.game import Game
-from adjutant.group import LINK_CUT, LINK_DAMAGED, is_check_start, link_check, verify_link_check
-from adjutant.limits import inflate, read_json
+from adjutant.group_play import cluster_links as cg
+from adjutant.group_play import cluster_views
+from adjutant.group_play.codes import LINK_CUT, LINK_DAMAGED, is_check_start, link_check, verify_link_check
+from adjutant.map.variant import Variant, load_variant
 from adjutant.setup import start_of
-from adjutant.variant import Variant, load_variant
+from adjutant.variants.cluster import cluster_state
 
 SEALED_PREFIX = "s="
 SEALED_VERSION = 3
@@ -242,8 +244,8 @@ _RESTORED = ("game", "view", "started")
 
 
 def _restore(public: dict[str, Any], name: str, own: Any) -> dict[str, Any]:
-    """A power's part (:func:`adjutant.cluster_views.secret_parts`) from its compact form: its own secrets, and
-    the game's id, phase, records and start as the public part it is bound to says them."""
+    """A power's part (:func:`adjutant.group_play.cluster_views.secret_parts`) from its compact form: its own secrets,
+    and the game's id, phase, records and start as the public part it is bound to says them."""
     state = public.get("cluster")
     state = state if isinstance(state, dict) else {}
     history = public.get("history")
@@ -297,7 +299,7 @@ def open_part(public: dict[str, Any], name: str, plaintext: bytes) -> Opened:
 
 def _open_compact_gm(public: dict[str, Any], data: bytes) -> Opened:
     """The game master's game in the compact form, replayed (which
-    :func:`adjutant.cluster_group.read_gm_plaintext` checks gives this public part)."""
+    :func:`adjutant.group_play.cluster_links.read_gm_plaintext` checks gives this public part)."""
     try:
         game, phrases = cg.read_gm_plaintext(data, public)
     except GameFileError:
@@ -404,7 +406,7 @@ def is_sealed_link(fragment: str) -> bool:
 
 def encode_sealed_link(public: dict[str, Any], sealed: dict[str, str]) -> str:
     """The version 1 fragment (without '#') for a game's public data and its parts' seals: the variant's
-    id and a dot, as an ordinary link starts (:mod:`adjutant.codec`), then ``s=`` and the rest."""
+    id and a dot, as an ordinary link starts (:mod:`adjutant.formats.link`), then ``s=`` and the rest."""
     payload = {"version": 1, "public": public, "sealed": sealed}
     seal = base64url.encode(_deflate(payload))
     return link_start(public.get("variant")) + SEALED_PREFIX + seal

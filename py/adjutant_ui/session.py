@@ -14,15 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjutant import AdjutantError, GameFileError, load_variant
-from adjutant import codec as _codec
-from adjutant import gamefile as _gamefile
-from adjutant import scene as _scene
-from adjutant.cluster_rules import GM, cluster_state
-from adjutant.cluster_views import for_players, players_view
-from adjutant.drawing import Drawing
-from adjutant.game import Game, OrderProblem, PhaseRecord, Position
-from adjutant.legality import may_protect
-from adjutant.orders import (
+from adjutant.adjudication.legality import may_protect
+from adjutant.adjudication.orders import (
     POWER_ORDERS,
     Build,
     Convoy,
@@ -39,10 +32,17 @@ from adjutant.orders import (
     format_order,
     order_power,
 )
+from adjutant.formats import gamefile as _gamefile
+from adjutant.formats import link as _codec
+from adjutant.formats.report import place_labels
+from adjutant.game import Game, OrderProblem, PhaseRecord, Position
+from adjutant.group_play.cluster_views import for_players, players_view
+from adjutant.map.variant import Variant, province_of
+from adjutant.pictures import scene as _scene
+from adjutant.pictures.drawing import Drawing
+from adjutant.pictures.scene import PhaseMarks, Shape, order_shape
 from adjutant.randomgame import random_orders
-from adjutant.report import place_labels
-from adjutant.scene import PhaseMarks, Shape, order_shape
-from adjutant.variant import Variant, province_of
+from adjutant.variants.cluster import GM, cluster_state
 
 
 # --- saving and sharing ---------------------------------------------------------------------------
@@ -101,7 +101,7 @@ def decode_link(fragment: str) -> Game:
 
 
 def decoding(fragment: str) -> Generator[int, None, Game]:
-    """:func:`decode_link` one phase at a time (:func:`adjutant.codec.decoding`): yields after each phase
+    """:func:`decode_link` one phase at a time (:func:`adjutant.formats.link.decoding`): yields after each phase
     replayed, returns the game; raises only GameFileError. The page pauses between the phases of a long
     game's link, so that the browser draws and answers input meanwhile."""
     enabled = gc.isenabled()
@@ -116,7 +116,7 @@ def decoding(fragment: str) -> Generator[int, None, Game]:
 
 def position_snapshot(game: Game, drawing: Drawing | None = None) -> dict[str, Any]:
     """The current position as plain data, for the page shell to paint before Python is ready: its
-    units as ``drawing`` draws them (as data, :meth:`adjutant.drawing.Drawing.units_data`), the owner of
+    units as ``drawing`` draws them (as data, :meth:`adjutant.pictures.drawing.Drawing.units_data`), the owner of
     each centre and the powers' colours (web/shell.js draws exactly this: no rules, no game logic)."""
     position = game.position
     return {
@@ -130,7 +130,7 @@ def position_snapshot(game: Game, drawing: Drawing | None = None) -> dict[str, A
     }
 
 
-# --- what is drawn (adjutant.scene: the one account of a phase every picture draws) -----------------
+# --- what is drawn (adjutant.pictures.scene: the one account of a phase every picture draws) -----------------
 def order_label(variant: Any, order: Order) -> str:
     """An order as the page lists it: ``A Par - Bur``, ``F Stp/sc S A Mos - Fin``."""
     return place_labels(variant, format_order(order))
@@ -190,7 +190,7 @@ class Session:
         """The session that shows ``game``: a Cluster game master's game that the computer plays in is
         shown as its players see it (:meth:`seen`); any other game as it is.
 
-        >>> from adjutant.cluster_views import new_game
+        >>> from adjutant.group_play.cluster_views import new_game
         >>> game = new_game(seed=7)
         >>> for power in game.variant.powers:
         ...     if power != "france":
@@ -635,7 +635,7 @@ class Session:
         if not self.at_current or game.over or self.readonly:
             return []
         if kind == "adjustment" and self.selected is None:
-            from adjutant.phases import build_places
+            from adjutant.adjudication.phases import build_places
 
             places: list[str] = []
             for power, delta in self._adjusting().items():
@@ -651,7 +651,7 @@ class Session:
         if unit is None:
             return []
         if kind == "retreat":
-            from adjutant.phases import retreat_options
+            from adjutant.adjudication.phases import retreat_options
 
             for d in game.position.dislodged:
                 if d.unit.location == unit.location:
@@ -1023,7 +1023,7 @@ class Session:
 
     def _build_texts(self, power: str) -> list[str]:
         """Every build ``power`` may give this phase, as "A vie", "F stp/nc"."""
-        from adjutant.phases import build_places
+        from adjutant.adjudication.phases import build_places
 
         game = self.game
         return build_places(game.variant, power, game.units, game.position.centres)
@@ -1082,7 +1082,7 @@ class Session:
 
     def _builds(self, unit_type: str) -> list[str]:
         """Where a ``unit_type`` could be built now in the selected province (one place per coast)."""
-        from adjutant.phases import build_places
+        from adjutant.adjudication.phases import build_places
 
         game = self.game
         if self.selected is None:

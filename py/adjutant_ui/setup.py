@@ -1,7 +1,7 @@
 """The page's "Set up a position": a game started from any position, set up by taps or clicks on the map
 or typed in the notation ``adjutant setup`` takes (adjutant.setup), the two kept as two views of one
 :class:`~adjutant.setup.Draft`; filled from the phase shown by "Start a new game from here"; and
-"Report this adjudication", the phase shown as a DATC-style case text (adjutant.casetext).
+"Report this adjudication", the phase shown as a DATC-style case text (adjutant.formats.casetext).
 
 While a position is being set up, the map shows it and a tap, a click, or Enter on a place (the map's
 keyboard stops: every province, reached as the order entry's are, by Tab and the arrow keys) does what the
@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 import js
 from adjutant import AdjutantError, Game, load_variant
-from adjutant.casetext import case_text
-from adjutant.cluster_rules import Aura, ClusterState, cluster_state, setup_settings
+from adjutant.adjudication.phases import Phase
 from adjutant.errors import SetupError
-from adjutant.kinds import UnitType
-from adjutant.phases import Phase
+from adjutant.formats.casetext import case_text
+from adjutant.map.kinds import UnitType
+from adjutant.map.variant import Variant, province_of
 from adjutant.setup import Draft, read_settings, read_setup_text
-from adjutant.variant import Variant, province_of
+from adjutant.variants.cluster import Aura, ClusterState, cluster_state, setup_settings
 from pyodide.ffi import jsnull
 
 from . import sealed

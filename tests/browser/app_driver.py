@@ -125,8 +125,8 @@ def autosaved(page: Any) -> str:
 
 def inside_unit_box(page: Any, mark: str, location: str) -> bool:
     """Whether the element ``mark`` (a selector under #map) is drawn inside the box the map keeps clear
-    for the unit at ``location`` (adjutant.pieces.UNIT_HALF around the unit's centre), so it hides no name."""
-    from adjutant import pieces
+    for the unit at ``location`` (adjutant.pictures.pieces.UNIT_HALF around the unit's centre), so it hides no name."""
+    from adjutant.pictures import pieces
 
     unit = page.locator(f'#map .adj-unit[data-location="{location}"] .adj-unit-body').evaluate(
         "e => { const b = e.getBBox(); return [b.x + b.width / 2, b.y + b.height / 2]; }")

@@ -10,11 +10,11 @@ import zlib
 from typing import Any
 
 from adjutant import Game
-from adjutant.gamefile import to_data
+from adjutant.formats.gamefile import to_data
 from app_driver import Site, open_app
 
 RLO = "\u202e"
-#: every text-direction control adjutant.limits.BIDI_CONTROLS lists, as a JavaScript character class
+#: every text-direction control adjutant.formats.limits.BIDI_CONTROLS lists, as a JavaScript character class
 CONTROLS = r"/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/"
 
 #: where each of two words of #message-text is drawn: the left edge of its first character (a text

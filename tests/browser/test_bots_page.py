@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjutant import decode_link, group
+from adjutant import decode_link
 from adjutant.game import Game
+from adjutant.group_play import codes as group
 from app_driver import Site, adjudicate, enter_text, open_app, phase
 from test_group_game import gm_fragment, listed_orders
 from test_phone import HEIGHT, WIDTH, on_screen, small_controls
@@ -257,7 +258,7 @@ def test_against_the_computer_from_the_keyboard(app: tuple[Any, Any]) -> None:
 
 def test_a_cluster_game_against_the_computer_on_a_phone_shows_only_the_players_own_secrets(
         new_context: Any, site: Site) -> None:
-    from adjutant.cluster_rules import GM, cluster_state
+    from adjutant.variants.cluster import GM, cluster_state
 
     context, recorder = new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
     page = open_app(context, site.url)
@@ -309,7 +310,7 @@ def test_a_cluster_game_against_the_computer_on_a_phone_shows_only_the_players_o
 
 
 def test_a_cluster_group_games_master_hands_a_power_to_the_computer(new_context: Any, site: Site) -> None:
-    from adjutant import cluster_group as cg
+    from adjutant.group_play import cluster_links as cg
     from test_cluster_group_game import PASSPHRASES, players_link, start, unlock
     from test_cluster_group_game import gm_fragment as sealed_gm_fragment
 

@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from adjutant import cluster_group as cg
+from adjutant.formats.gamefile import from_data
 from adjutant.game import Game
-from adjutant.gamefile import from_data
+from adjutant.group_play import cluster_links as cg
 from adjutant_ui.session import order_label
 from app_driver import Site, adjudicate, open_app, reopen_app
 from test_cluster_group_game import PASSPHRASES, gm_fragment, players_link, start, unlock

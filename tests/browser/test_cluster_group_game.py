@@ -16,9 +16,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from adjutant import cluster_group as cg
-from adjutant import cluster_views, group
-from adjutant.gamefile import from_data
+from adjutant.formats.gamefile import from_data
+from adjutant.group_play import cluster_links as cg
+from adjutant.group_play import cluster_views
+from adjutant.group_play import codes as group
 from adjutant_ui.session import order_label
 from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, reopen_app
 from test_cluster_game import strengths

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjutant import group
 from adjutant.game import Game
+from adjutant.group_play import codes as group
 from app_driver import Site, open_app, reopen_app
 from test_group_game import listed_orders, send
 

@@ -14,10 +14,11 @@ import random
 import re
 from typing import Any
 
-from adjutant import group, load_variant
+from adjutant import load_variant
+from adjutant.adjudication.orders import format_order
 from adjutant.game import Game
+from adjutant.group_play import codes as group
 from adjutant.legal import Candidates, adjustment_candidates, retreat_candidates
-from adjutant.orders import format_order
 from app_driver import Site, adjudicate, open_app, reopen_app
 
 PASSPHRASE = "the game master's passphrase"

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adjutant import group
 from adjutant.game import Game
+from adjutant.group_play import codes as group
 from app_driver import Site, adjudicate, finger_tap, open_app
 
 PHONE = {

@@ -181,7 +181,7 @@ def drop_file(page: Any, text: str, name: str, wait: str = "#message:not([hidden
 
 def test_open_file_reads_what_the_engine_reads_and_states_the_one_limit(new_context: Any, site: Site) -> None:
     from adjutant import Game, dumps
-    from adjutant.limits import MAX_FILE_BYTES
+    from adjutant.formats.limits import MAX_FILE_BYTES
 
     context, recorder = new_context()
     page = open_app(context, site.url)
@@ -275,8 +275,8 @@ def test_an_order_with_odd_digits_among_good_ones_is_reported_and_the_good_ones_
 
 def _game_file_link(game_text: str) -> str:
     """The link of a game read from a game file's text (its orders given as the file writes them)."""
-    from adjutant.codec import encode_link
-    from adjutant.gamefile import loads
+    from adjutant.formats.gamefile import loads
+    from adjutant.formats.link import encode_link
 
     game = loads(game_text)
     game.adjudicate()
@@ -287,7 +287,7 @@ def test_links_that_open_a_game_the_panels_could_not_draw_or_a_broken_intake(new
     """A game with a failed Waive (a file's or link's order the order box refuses) opens and its results
     are told; a game master's link whose list of received orders holds a time no clock shows is refused
     with the reason, and the game in hand, its link and its autosave stay as they were."""
-    from adjutant import group
+    from adjutant.group_play import codes as group
     from test_ui_session import failed_waive_file
 
     waive = _game_file_link(failed_waive_file())
@@ -374,9 +374,9 @@ def test_a_link_or_file_that_fails_once_shown_puts_the_game_in_hand_back(new_con
     """Whatever fails after another game is shown, the game in hand comes back as it was, with its link
     in the address bar and in the autosave, and the page says so truthfully."""
     from adjutant import load_variant
-    from adjutant.codec import encode_link
+    from adjutant.formats.gamefile import dumps
+    from adjutant.formats.link import encode_link
     from adjutant.game import Game
-    from adjutant.gamefile import dumps
 
     page, recorder, played = _one_move_played(new_context, site)
     fresh = Game.new(load_variant("standard"))
@@ -407,7 +407,7 @@ def test_a_link_or_file_that_fails_once_shown_puts_the_game_in_hand_back(new_con
 def test_a_fragment_longer_than_any_paste_of_codes_never_stops_the_page(new_context: Any, site: Site) -> None:
     """A link of more than 2,000,000 characters (Chromium takes it), opened at the start or in the page
     (a hash change): refused by its size, the game in hand kept, and the page goes on."""
-    from adjutant import group
+    from adjutant.group_play import codes as group
 
     huge = "standard." + "A" * (group.MAX_PASTE + 10)
     context, recorder = new_context()

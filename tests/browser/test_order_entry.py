@@ -11,7 +11,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
-from adjutant import pieces
+from adjutant.pictures import pieces
 from adjutant_ui.compass import nearest_towards
 from app_driver import Site, adjudicate, click_map, enter_text, new_game, open_app, order_list, phase, reopen_app
 
@@ -55,7 +55,7 @@ def test_typed_orders_refuse_illegal_lines_merge_by_unit_and_leave_the_box(app: 
     enter_text(page, "F bre - mun", "france")
     assert "illegal, will hold" in page.inner_text("#order-list li.illegal")
     assert page.locator("#map .adj-order.illegal").count() == 1
-    # the "!" sits where adjutant.pieces says, on the unit's corner, inside the room the map keeps for it
+    # the "!" sits where adjutant.pictures.pieces says, on the unit's corner, inside the room the map keeps for it
     unit = page.eval_on_selector("#map [id='bre']", "e => e.dataset.unit.split(',').map(Number)")
     mark = page.eval_on_selector("#map .adj-illegal-body",
                                  "e => [e.cx.baseVal.value, e.cy.baseVal.value, e.r.baseVal.value]")

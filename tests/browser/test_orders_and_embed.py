@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adjutant import pieces
+from adjutant.pictures import pieces
 from app_driver import (
     PYTHON_READY_TIMEOUT_MS,
     Site,
@@ -250,7 +250,8 @@ def test_the_autosaved_position_is_painted_before_python_is_ready(new_context: A
     assert page.locator("html[data-python-ready]").count() == 0
     assert units(page) == expected
     assert "france A bur" in expected
-    # drawn as the board draws them (adjutant.drawing), the sizes the map's placement keeps clear (adjutant.pieces)
+    # drawn as the board draws them (adjutant.pictures.drawing), the sizes the map's placement keeps clear
+    # (adjutant.pictures.pieces)
     bodies = page.eval_on_selector_all(
         "#map .adj-snapshot .adj-unit-body",
         "els => els.map(e => e.tagName === 'rect' ? [+e.getAttribute('width'), +e.getAttribute('height')]"

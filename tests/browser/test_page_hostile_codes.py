@@ -13,8 +13,10 @@ import os
 from dataclasses import replace
 from typing import Any
 
-from adjutant import cluster_group as cg
-from adjutant import cluster_rules, cluster_views, group
+from adjutant.group_play import cluster_links as cg
+from adjutant.group_play import cluster_views
+from adjutant.group_play import codes as group
+from adjutant.variants import cluster as cluster_rules
 from app_driver import Site, open_app
 from test_cluster_group_game import PASSPHRASES, POWERS, gm_fragment, rechecked, start, unlock
 from test_group_game import open_codes, send, start_group_game

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from adjutant import Game, decode_link, encode_link, load_variant
-from adjutant.orders import format_order
+from adjutant.adjudication.orders import format_order
 from app_driver import Site, open_app, open_new_cluster_dialog, reopen_app
 from test_cluster_game import PASSPHRASES, sealed_link
 

@@ -10,8 +10,8 @@ import os
 from typing import Any
 
 import pytest
-from adjutant import pieces
-from adjutant.variant import province_of
+from adjutant.map.variant import province_of
+from adjutant.pictures import pieces
 from app_driver import Site, adjudicate, enter_text, phase, reopen_app
 from test_accessibility import serious_violations
 
@@ -70,7 +70,7 @@ def _shot(page: Any, name: str) -> None:
 
 
 def _drawn_as_the_map_placed_them(page: Any) -> None:
-    """The units are drawn with the sizes (adjutant.pieces) the map's placement keeps clear of names, centre
+    """The units are drawn with the sizes (adjutant.pictures.pieces) the map's placement keeps clear of names, centre
     dots and one another: the army that took Venice at its unit point, the dislodged one moved by the
     dislodged offset, and a fleet's box."""
     x, y = (float(c) for c in page.get_attribute('#map [id="ven"]', "data-unit").split(","))
@@ -258,7 +258,7 @@ def test_past_positions_are_shown_with_the_results_that_made_them(app: tuple[Any
 def _adjustment_game(variant: str, seed: int, years: int) -> Any:
     """A seeded game of random legal orders (adjutant.randomgame), stopped at its first adjustment
     position where one power has builds due and another removals."""
-    from adjutant.phases import adjustments_due
+    from adjutant.adjudication.phases import adjustments_due
     from adjutant.randomgame import random_game
 
     for game in random_game(variant, seed, years):
@@ -275,7 +275,7 @@ def test_adjustment_badges_on_the_nine_power_maps_and_coast_running(
     """Each power's builds or removals due (the engine's count) have a badge in its colour on its home
     centres, inside the map, with its build places ringed; the powers table and the text say the same."""
     from adjutant import encode_link
-    from adjutant.phases import adjustments_due
+    from adjutant.adjudication.phases import adjustments_due
 
     game = _adjustment_game(variant, seed, years)
     due = {d.power: d for d in adjustments_due(game.variant, game.units, game.position.centres).values() if d.delta}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjutant import Game
-from adjutant.casetext import check_case, read_cases
+from adjutant.formats.casetext import check_case, read_cases
 from adjutant.setup import read_setup_text, set_up_text, setup_text
 from app_driver import Site, adjudicate, enter_text, new_game, open_app, phase, units
 from test_order_entry import arrow_to, focused, place_at

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjutant import cluster_views
 from adjutant.game import Game
+from adjutant.group_play import cluster_views
 from adjutant_ui.session import game_to_text
 from app_driver import (
     Site,

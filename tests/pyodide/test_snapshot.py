@@ -165,7 +165,7 @@ def test_pyscripts_package_is_imported_only_when_a_name_of_it_is_asked_for(
 # reading its file) made to fail.
 VARIANTS_LOADED = """
 import json
-import adjutant.variant as variant
+import adjutant.map.variant as variant
 def refuse(*args, **kwargs):
     raise AssertionError("built at start")
 variant.build_variant = variant._read_merged = refuse
@@ -175,7 +175,7 @@ json.dumps({variant_id: variant.load_variant(variant_id).name for variant_id, _ 
 
 
 def test_every_variant_is_loaded_in_the_snapshot(shipped: tuple[Path, Path], tmp_path: Path) -> None:
-    from adjutant.variant import available_variants, load_variant
+    from adjutant.map.variant import available_variants, load_variant
 
     found = restore(shipped, VARIANTS_LOADED, tmp_path)
     assert found == {variant_id: load_variant(variant_id).name for variant_id, _ in available_variants(drafts=True)}
@@ -198,7 +198,7 @@ def test_the_page_is_given_the_modules_only_for_a_start_without_the_snapshot(
     # and all are in the archive, which only a Python started without the snapshot reads
     assert as_files == shipped_modules - restored == set()
     assert archived == shipped_modules
-    assert {"adjutant_ui.app", "adjutant_ui.board", "adjutant.resolver"} <= archived
+    assert {"adjutant_ui.app", "adjutant_ui.board", "adjutant.adjudication.resolver"} <= archived
     # PyScript's own package, which the snapshot cannot hold, as bytecode for every module of it
     cached = {name.split("/")[-1].split(".")[0] for name in files if name.startswith("pyscript/__pycache__/")}
     assert cached == {name.removeprefix("pyscript/").removesuffix(".py") for name in build.pyscript_sources()}

@@ -49,9 +49,9 @@ import random
 import time
 from collections.abc import Generator, Sequence
 
+from ..adjudication.orders import Hold, Nominate, Order, order_power
 from ..errors import BotError
 from ..game import Game
-from ..orders import Hold, Nominate, Order, order_power
 from ..randomgame import random_orders
 from ..seats import DEFAULT_LEVEL, LEVELS, Seat, phase_seed
 from . import cluster, heuristic

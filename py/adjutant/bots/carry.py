@@ -14,10 +14,10 @@ values (:class:`~.values.Values`), as a change of those choices that is worth ma
   armies give up by staying; the fewest and cheapest armies that make a chain protect it.
 
 The engine says what is possible: the convoy seas of the season (:meth:`Variant.sea_graph
-<adjutant.variant.Variant.sea_graph>`), the places a run may end (:func:`adjutant.routes.run_destinations`),
+<adjutant.map.variant.Variant.sea_graph>`), the places a run may end (:func:`adjutant.map.routes.run_destinations`),
 and whether each order is legal.
 
->>> from adjutant.orders import Convoy, Move, Unit
+>>> from adjutant.adjudication.orders import Convoy, Move, Unit
 >>> army, fleet = Unit("england", "A", "lon"), Unit("england", "F", "nth")
 >>> sorted(groups({"lon": Move(army, "nwy", True), "nth": Convoy(fleet, "lon", "nwy")})["lon"])
 ['nth']
@@ -29,11 +29,11 @@ import random
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 
+from ..adjudication.legality import may_protect
+from ..adjudication.orders import Convoy, Move, Protect, Unit, UnitOrder
 from ..game import Game
-from ..legality import may_protect
-from ..orders import Convoy, Move, Protect, Unit, UnitOrder
-from ..routes import run_destinations
-from ..variant import province_of
+from ..map.routes import run_destinations
+from ..map.variant import province_of
 from .values import Values
 
 #: a carried move: the carried unit's province, where it goes, and the provinces of the units carrying it

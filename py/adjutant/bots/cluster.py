@@ -1,8 +1,8 @@
 """The computer player's part of Cluster Diplomacy: it plays from the view a player of its power has
-(:mod:`adjutant.cluster_views`: the public game and the power's own secrets, never the sites it has not
+(:mod:`adjutant.group_play.cluster_views`: the public game and the power's own secrets, never the sites it has not
 found nor the other powers' strengths), and it makes the power's nominations of its multiple units.
 
->>> from adjutant.cluster_views import new_game
+>>> from adjutant.group_play.cluster_views import new_game
 >>> g = new_game(seed=3)
 >>> view = view_for(g, "france")
 >>> view.position.variant_state.view, len(view.units) == len(g.units)
@@ -14,12 +14,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..cluster_rules import GM, cluster_state, nomination_problem, nominations_due
-from ..cluster_views import join_parts, pending_nominations, public_data, secret_parts
+from ..adjudication.orders import Hold, Mattermit, Move, Nominate, Order, Research
 from ..game import Game
+from ..group_play.cluster_views import join_parts, pending_nominations, public_data, secret_parts
 from ..legal import Candidates
-from ..orders import Hold, Mattermit, Move, Nominate, Order, Research
-from ..variant import province_of
+from ..map.variant import province_of
+from ..variants.cluster import GM, cluster_state, nomination_problem, nominations_due
 from .values import Values
 
 

@@ -8,7 +8,7 @@ places, removals take the least useful units.
 
 >>> import random
 >>> from adjutant.game import Game
->>> from adjutant.orders import format_order
+>>> from adjutant.adjudication.orders import format_order
 >>> g = Game.new("standard")
 >>> orders = movement_orders(g, "italy", random.Random(1))
 >>> sorted(format_order(o) for o in orders)[0].split()[:2]
@@ -20,12 +20,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from ..adjudication.orders import Build, Disband, Hold, Move, Order, Retreat, Support, Unit, Waive
+from ..adjudication.phases import adjustments_due, build_places
 from ..game import Game
-from ..kinds import unit_type_of
 from ..legal import Candidates, possible_orders
-from ..orders import Build, Disband, Hold, Move, Order, Retreat, Support, Unit, Waive
-from ..phases import adjustments_due, build_places
-from ..variant import province_of
+from ..map.kinds import unit_type_of
+from ..map.variant import province_of
 from . import carry
 from .values import Values
 

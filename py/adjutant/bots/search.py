@@ -31,10 +31,10 @@ import random
 import time
 from collections.abc import Generator, Iterator, Mapping
 
+from ..adjudication.orders import Hold, Move, Order, Support, Unit, UnitOrder
+from ..adjudication.resolver import Checked, checked_order, movement_resolver
 from ..game import Game
-from ..orders import Hold, Move, Order, Support, Unit, UnitOrder
-from ..resolver import Checked, checked_order, movement_resolver
-from ..variant import province_of
+from ..map.variant import province_of
 from . import carry, heuristic
 from .values import Values
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 
+from ..adjudication.orders import Order
 from ..game import Game
-from ..orders import Order
 from ..seats import DEFAULT_LEVEL, Seat, phase_seed
 from . import bot_orders
 

@@ -18,10 +18,10 @@ import weakref
 from collections.abc import Iterator, Mapping
 from operator import mul
 
+from ..adjudication.orders import Unit
 from ..game import Game
-from ..kinds import UNIT_TYPES, UnitType
-from ..orders import Unit
-from ..variant import Variant, province_of
+from ..map.kinds import UNIT_TYPES, UnitType
+from ..map.variant import Variant, province_of
 
 #: a power's size from its centres n: ``A n² + B n + C`` (DumbBot's coefficients)
 SIZE = (1, 4, 16)

@@ -1,4 +1,4 @@
-"""The one drawing of a position: a :class:`~adjutant.scene.Scene` as the SVG elements drawn over the
+"""The one drawing of a position: a :class:`~adjutant.pictures.scene.Scene` as the SVG elements drawn over the
 variant's map, like python-chess's ``chess.svg.board``. Pure Python, standard library only: the page
 builds its board from these elements (``adjutant_ui.board``, patching only what changed), the page's shell
 paints a saved position from their text before Python is ready, and the command line and the page's
@@ -10,7 +10,7 @@ them from the map's text, the page from the map in the page. The pieces' look is
 renderer writes into every map's stylesheet, so the page, the shell and a file all draw with it.
 
 >>> from adjutant.game import Game
->>> from adjutant.scene import scene
+>>> from adjutant.pictures.scene import scene
 >>> points = MapPoints({"par": (10.0, 20.0), "bur": (60.0, 20.0)}, {}, {"france": "#2255aa"})
 >>> game = Game.new("standard")
 >>> _ = game.add_orders("A Par - Bur")
@@ -29,16 +29,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import pieces, report
-from .errors import AdjutantError
-from .limits import without_bidi_controls
-from .orders import format_order
+from ..adjudication.orders import format_order
+from ..errors import AdjutantError
+from ..formats import report
+from ..formats.limits import without_bidi_controls
+from . import pieces
 from .scene import PhaseMarks, Scene, Shape, results_record
 
 if TYPE_CHECKING:
-    from .game import Game, Position
-    from .orders import Unit
-    from .variant import Variant
+    from ..adjudication.orders import Unit
+    from ..game import Game, Position
+    from ..map.variant import Variant
 
 SVG_NS = "http://www.w3.org/2000/svg"
 #: the look of every piece drawn over a map; the renderer writes it into each map's stylesheet

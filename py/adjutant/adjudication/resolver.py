@@ -5,7 +5,7 @@ Every order is a decision (a move succeeds, a support is given, a convoy or prot
 the backup rule, which is injected (Szykman by default; Coast-Running's rule for that variant).
 
 >>> from adjutant import load_variant
->>> from adjutant.orders import Move, Unit
+>>> from adjutant.adjudication.orders import Move, Unit
 >>> v = load_variant("standard")
 >>> a, b = Unit("france", "A", "par"), Unit("germany", "A", "mun")
 >>> r = adjudicate_movement(v, {"par": a, "mun": b}, [Move(a, "bur"), Move(b, "bur")])
@@ -19,14 +19,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, assert_never
 
-from .kinds import Season
+from ..map.kinds import Season
+from ..map.options import BACKUP_RULES as BACKUP_RULE_NAMES
+from ..map.options import BackupRuleName
+from ..map.routes import convoy_chain, run_ends, sea_route_exists
+from ..map.variant import Variant, province_of
 from .legality import check_order
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder, format_order
 from .phases import Dislodgement
-from .routes import convoy_chain, run_ends, sea_route_exists
-from .rules import BACKUP_RULES as BACKUP_RULE_NAMES
-from .rules import BackupRuleName
-from .variant import Variant, province_of
 
 #: a decision's state (DATC 5.E)
 UNRESOLVED, GUESSING, RESOLVED = range(3)
@@ -133,8 +133,8 @@ def _row(order: UnitOrder, written: UnitOrder, text: str, illegal: str = "", wea
 
 
 def checked_order(variant: Variant, order: UnitOrder, season: Season, units: Mapping[str, Unit]) -> Checked:
-    """:func:`~adjutant.legality.check_order`'s answer in the form the resolver reads. An army's move by convoy is also
-    checked against the position: with no fleets where a convoy could be, it is illegal (DATC 6.D.32)."""
+    """:func:`~adjutant.adjudication.legality.check_order`'s answer in the form the resolver reads. An army's move by
+    convoy is also checked against the position: with no fleets where a convoy could be, it is illegal (DATC 6.D.32)."""
     adjudicated, why = check_order(variant, order, season)
     u = order.unit
     if not why and type(adjudicated) is Move and adjudicated.via_convoy and u.type == "A":
@@ -379,7 +379,7 @@ class Resolver:
         if isinstance(carrier, Convoy):
             return target.unit.type == "A"
         # a fleet's move to a place it can reach directly is an ordinary move, not a coast run
-        # (:func:`~adjutant.routes.is_run`): nothing to protect
+        # (:func:`~adjutant.map.routes.is_run`): nothing to protect
         return target.unit.type == "F" and self.convoyed[j]
 
     def implied_convoys(self, carriers: Iterable[int]) -> list[int]:
@@ -473,7 +473,7 @@ class Resolver:
 
     def _run_ends(self, i: int, holds: Callable[[int], bool]) -> Iterator[str]:
         """Coast-Running: where the fleet of move ``i`` may end a run along the coasts of provinces whose
-        armies protect it (those for which ``holds`` is true), in search order (:func:`~adjutant.routes.run_ends`:
+        armies protect it (those for which ``holds`` is true), in search order (:func:`~adjutant.map.routes.run_ends`:
         each step goes along a shared coastline, so a run cannot cross a province between two of its coasts)."""
         guards = {self.prov[c]: c for c in self.carriers_of.get(i, ())}
         return run_ends(self.v, self.orders[i].unit.location, guards, lambda p: holds(guards[p]))
@@ -869,5 +869,5 @@ def backup_rule(name: BackupRuleName) -> tuple[BackupRule, Callable[[Resolver], 
     assert_never(name)
 
 
-#: Each backup rule a variant may name (:data:`adjutant.rules.BACKUP_RULES`), by its name.
+#: Each backup rule a variant may name (:data:`adjutant.map.options.BACKUP_RULES`), by its name.
 BACKUP_RULES = {name: backup_rule(name) for name in BACKUP_RULE_NAMES}

@@ -16,7 +16,7 @@ import base64
 import binascii
 import re
 
-from .errors import GameFileError
+from ..errors import GameFileError
 
 #: the alphabet's characters: what a base64url text may hold, and nothing else
 ALPHABET = re.compile(r"[A-Za-z0-9_-]*")

@@ -4,7 +4,7 @@ The game master's game (:func:`new_game`) holds every secret. What the rules rep
 *public* data (:func:`public_data`); the secrets are its *parts* (:func:`secret_parts`): the game master's
 (everything, to restore the game exactly) and each power's own. :func:`join_parts` puts them together
 again: with the game master's part, the game itself; with a power's, that power's view, for display only.
-The rules themselves are in :mod:`adjutant.cluster_rules`; the decisions in ``maps/cluster.md``.
+The rules themselves are in :mod:`adjutant.variants.cluster`; the decisions in ``maps/cluster.md``.
 
 >>> game = new_game(seed=1901)
 >>> game.nominate("france", 3, "par")
@@ -17,7 +17,7 @@ The rules themselves are in :mod:`adjutant.cluster_rules`; the decisions in ``ma
 >>> parts = secret_parts(game)
 >>> sorted(parts)[:3]
 ['austria', 'england', 'france']
->>> from adjutant.gamefile import dumps
+>>> from adjutant.formats.gamefile import dumps
 >>> dumps(join_parts(public, [parts["gm"]])) == dumps(game)
 True
 >>> join_parts(public, [parts["france"]]).position.variant_state.auras["bur"].level
@@ -31,8 +31,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from . import cluster_rules, gamefile
-from .cluster_rules import (
+from ..adjudication.orders import Nominate, format_order
+from ..errors import AdjutantError, GameFileError
+from ..formats import gamefile
+from ..formats.gamefile import view_from_data, view_to_data
+from ..game import Game, PhaseRecord, Position, Result
+from ..variants import cluster as cluster_rules
+from ..variants.cluster import (
     GM,
     PUBLIC,
     ClusterState,
@@ -46,10 +51,6 @@ from .cluster_rules import (
     state_from_data,
     state_to_data,
 )
-from .errors import AdjutantError, GameFileError
-from .game import Game, PhaseRecord, Position, Result
-from .gamefile import view_from_data, view_to_data
-from .orders import Nominate, format_order
 
 VARIANT = "cluster"
 #: the key of the game master's part in :func:`secret_parts`
@@ -198,7 +199,7 @@ def players_view(game: Game, powers: Iterable[str]) -> Game:
 def public_data(game: Game) -> dict[str, Any]:
     """The game file of the public view: positions (revealed multiples marked), results as rule 7 reports
     them, research results, centres; no site, seed, hidden strength, nomination, knowledge or transfer.
-    :func:`adjutant.gamefile.from_data` (or :func:`join_parts` with no parts) reads it back, for display."""
+    :func:`adjutant.formats.gamefile.from_data` (or :func:`join_parts` with no parts) reads it back, for display."""
     return view_to_data(public_view(game))
 
 

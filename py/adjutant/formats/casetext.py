@@ -42,12 +42,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import AdjutantError, SetupError
-from .game import Game, Position
-from .orders import Move, Unit, find_power, parse_order
-from .phases import Phase
-from .setup import Placed, set_up
-from .variant import Variant, load_variant
+from ..adjudication.orders import Move, Unit, find_power, parse_order
+from ..adjudication.phases import Phase
+from ..errors import AdjutantError, SetupError
+from ..game import Game, Position
+from ..map.variant import Variant, load_variant
+from ..setup import Placed, set_up
 
 #: the longest case text read (a whole file of cases)
 MAX_TEXT = 2_000_000

@@ -14,7 +14,7 @@ kept as text. The whole is deflated and written in base64url, after the variant'
 >>> link = encode_link(g)
 >>> link.split(".")[0]
 'standard'
->>> from adjutant.gamefile import dumps
+>>> from adjutant.formats.gamefile import dumps
 >>> dumps(decode_link(link)) == dumps(g)
 True
 """
@@ -28,16 +28,16 @@ import zlib
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
+from ..adjudication.orders import Build, Disband, Order, Waive, format_order
+from ..errors import AdjutantError, GameFileError
+from ..game import Game, PhaseRecord, Position
+from ..legal import Candidates, adjustment_candidates, retreat_candidates
+from ..map.variant import load_variant
+from ..seats import seats_from_data, seats_to_data
+from ..setup import start_from_data, start_of
 from . import base64url
-from .errors import AdjutantError, GameFileError
-from .game import Game, PhaseRecord, Position
 from .gamefile import from_data, position_data, to_data
-from .legal import Candidates, adjustment_candidates, retreat_candidates
 from .limits import inflate, read_json
-from .orders import Build, Disband, Order, Waive, format_order
-from .seats import seats_from_data, seats_to_data
-from .setup import start_from_data, start_of
-from .variant import load_variant
 
 LINK_VERSION = 1
 #: the version of a link that adds the starting position of a game set up from any position (``"p"``,
@@ -446,7 +446,7 @@ def encode_link(game: Game) -> str:
     """The fragment text that :func:`decode_link` turns back into the same game."""
     if game.rules.hidden_setup:
         # a game with a hidden setup (Cluster's sites) cannot be replayed from its orders alone: the link
-        # holds its game file (the page seals the secrets before sharing; see adjutant.cluster_views)
+        # holds its game file (the page seals the secrets before sharing; see adjutant.group_play.cluster_views)
         text = json.dumps({"a": LINK_VERSION, "v": game.variant.id, "f": to_data(game)}, separators=(",", ":"))
         return link_start(game.variant.id) + base64url.encode(zlib.compress(text.encode("utf-8"), 9)[2:-4])
     # Each adjudicated phase's orders are written against the position it started in (the game keeps

@@ -1,6 +1,6 @@
 """The size of the pieces drawn on a map, in SVG units: read by the drawing of a position
-(adjutant.drawing: the page's board, its early paint and every picture of the board), and by the renderer, which
-places every unit spot, centre dot and name so that none hides another (adjutant_maps.labels). All read
+(adjutant.pictures.drawing: the page's board, its early paint and every picture of the board), and by the renderer,
+which places every unit spot, centre dot and name so that none hides another (adjutant_maps.labels). All read
 them from here, so they never disagree.
 """
 
@@ -26,7 +26,7 @@ UNIT_HALF = (
 
 #: The marks the page draws beside a unit, each a circle, diamond or shield centred ``offset`` from the
 #: unit's point with this ``radius`` (half a diamond's width; half the side of the square holding a
-#: shield) and ``outline`` (its stroke's width, adjutant.drawing.STYLE).
+#: shield) and ``outline`` (its stroke's width, adjutant.pictures.drawing.STYLE).
 #: Each lies inside the box held free for a unit and the unit dislodged from it (UNIT_HALF around the
 #: point, the same box moved by DISLODGED_OFFSET) or, the site diamond, beside them, where the renderer
 #: keeps room for it too; the renderer's check covers each mark, and keeps the marks other than those on
@@ -66,8 +66,8 @@ CHANGED_RING_STROKE = 2.4
 
 #: A ring the page draws round a unit for its order (hold, research, build; a supported hold's ring is
 #: smaller), round a dislodged unit, and round a centre where a unit may be built: ``radius`` from the
-#: point it is drawn round, ``stroke`` wide (adjutant.drawing.STYLE). A name's box holds its halo (as wide as half a
-#: ring's stroke): a ring's middle line keeps out of other provinces' names' boxes, so its stroke may
+#: point it is drawn round, ``stroke`` wide (adjutant.pictures.drawing.STYLE). A name's box holds its halo (as wide as
+#: half a ring's stroke): a ring's middle line keeps out of other provinces' names' boxes, so its stroke may
 #: cross a halo but never a letter. The stand-off star (13 at most from the unit's point) lies inside
 #: the order ring.
 @dataclass(frozen=True)

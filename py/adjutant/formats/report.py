@@ -10,12 +10,12 @@ France: Army Marseilles -> Burgundy.  (*bounce*: bounced with A Par)
 
 from __future__ import annotations
 
-from .errors import AdjutantError
-from .game import Game, PhaseRecord, Result
-from .kinds import PhaseKind, unit_type_of
-from .orders import UNIT_NAMES, Unit, describe, parse_order
-from .setup import setup_text
-from .variant import Variant, province_of
+from ..adjudication.orders import UNIT_NAMES, Unit, describe, parse_order
+from ..errors import AdjutantError
+from ..game import Game, PhaseRecord, Result
+from ..map.kinds import PhaseKind, unit_type_of
+from ..map.variant import Variant, province_of
+from ..setup import setup_text
 
 #: what may stand around a place in a text: "bounced with A par, A mun", "(A bur)"
 _AROUND = "(),.;:"

@@ -1,7 +1,7 @@
 """What a picture of one phase of a game shows: its units, its orders, and the results of the phase that
 made it (moves made, bounces, cuts, dislodged units and where they may retreat, centres that changed hands,
 builds and removals due), as plain data. The page's board and every export draw a :class:`Scene`
-(:mod:`adjutant.drawing`), so they show the same things.
+(:mod:`adjutant.pictures.drawing`), so they show the same things.
 
 >>> from adjutant.game import Game
 >>> game = Game.new("standard")
@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .errors import AdjutantError
-from .orders import (
+from ..adjudication.orders import (
     Build,
     Convoy,
     Disband,
@@ -33,13 +32,14 @@ from .orders import (
     format_order,
     parse_order,
 )
-from .orders import Move as _Move
-from .phases import adjustments_due, retreat_options
-from .report import place_labels
-from .variant import province_of
+from ..adjudication.orders import Move as _Move
+from ..adjudication.phases import adjustments_due, retreat_options
+from ..errors import AdjutantError
+from ..formats.report import place_labels
+from ..map.variant import province_of
 
 if TYPE_CHECKING:
-    from .game import Game, Position
+    from ..game import Game, Position
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .kinds import Season
+from ..map.kinds import Season
+from ..map.routes import is_run, sea_route_exists
+from ..map.variant import Variant, province_of
 from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder
-from .routes import is_run, sea_route_exists
-from .variant import Variant, province_of
 
 
 def _reaches(variant: Variant, unit: Unit, province: str, season: Season) -> bool:

@@ -22,7 +22,7 @@ import unicodedata
 import zlib
 from typing import Any
 
-from .errors import GameFileError
+from ..errors import GameFileError
 
 #: the largest game file read, in bytes (the page's "Open file" uses the same figure): a legal game of
 #: a thousand phases writes about 5.5 MB

@@ -2,7 +2,7 @@
 that make each kind of phase's record from what its adjudication returned (:class:`~adjutant.game.Game` calls
 them; nothing else makes a record of a phase it adjudicated).
 
->>> from adjutant.phases import Phase
+>>> from adjutant.adjudication.phases import Phase
 >>> skipped(Phase(1901, "spring", "retreat")).silent
 True
 """
@@ -14,12 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .kinds import PhaseKind
+from ..map.kinds import PhaseKind
 from .orders import POWER_ORDERS, Build, Disband, Nominate, Order, Unit, UnitOrder, format_order
 from .phases import AdjustmentResult, Phase, RetreatResult
 from .resolver import MovementOutcome, Resolver
 
-#: a retreat result's reason for a unit given no order (:func:`~adjutant.phases.adjudicate_retreats` gives
+#: a retreat result's reason for a unit given no order (:func:`~adjutant.adjudication.phases.adjudicate_retreats` gives
 #: it), and for one that could be given none
 NOT_ORDERED = "no retreat ordered: disbanded"
 NOWHERE = "no place to retreat: disbanded"
@@ -83,9 +83,9 @@ def movement(
     attackers: list[Unit | None],
     orders: Mapping[str, Sequence[Order]],
 ) -> PhaseRecord:
-    """A movement phase's record, from its decided resolver and what :meth:`~adjutant.resolver.Resolver.tally`
-    said of each of its rows (whether it succeeded, why not, the unit that dislodged it), and the orders given
-    by each power."""
+    """A movement phase's record, from its decided resolver and what
+    :meth:`~adjutant.adjudication.resolver.Resolver.tally` said of each of its rows (whether it succeeded, why not, the
+    unit that dislodged it), and the orders given by each power."""
     powers, texts = resolver.power, resolver.text
     n = len(attackers)
     # (a unit has an attacker just when it is among the dislodged)

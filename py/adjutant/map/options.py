@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal, get_args
 
-from .errors import VariantError
+from ..errors import VariantError
 
 #: The backup rules a variant may name: the one list of them (the resolver's ``backup_rule`` says what
 #: each does, and mypy checks it handles every one).

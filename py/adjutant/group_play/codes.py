@@ -4,7 +4,7 @@ This module is the pure part (standard library only); the encryption is the page
 Crypto). The design, formats and threat model are in docs/group-play.md. In short:
 
 * A **group link** carries the game master's public key (ECDH P-256, raw, 65 bytes) and the game
-  without its pending orders: ``standard.grp~<key>~<game>`` (``<game>`` is :func:`adjutant.codec.encode_link`'s
+  without its pending orders: ``standard.grp~<key>~<game>`` (``<game>`` is :func:`adjutant.formats.link.encode_link`'s
   text without the variant's id), optionally ``~<power>`` naming whose view it opens. The game master's
   own link, ``standard.gm~<key>~<sealed private key>~<check>~<intake>~<game with its pending orders>``, is never
   shared.
@@ -33,14 +33,14 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 
-from . import base64url
-from .base64url import is_base64url
-from .codec import MAX_LINK, check_named_variant, decode_link, encode_link, link_start, phase_slots, split_link
-from .errors import AdjutantError, GameFileError, OrderError
-from .game import LEGAL, Game
-from .legal import adjustment_candidates
-from .limits import read_json
-from .orders import Build, Order, Support, Waive, format_order
+from ..adjudication.orders import Build, Order, Support, Waive, format_order
+from ..errors import AdjutantError, GameFileError, OrderError
+from ..formats import base64url
+from ..formats.base64url import is_base64url
+from ..formats.limits import read_json
+from ..formats.link import MAX_LINK, check_named_variant, decode_link, encode_link, link_start, phase_slots, split_link
+from ..game import LEGAL, Game
+from ..legal import adjustment_candidates
 
 CODE_PREFIX = "orders~"
 PUBLIC_PREFIX = "grp~"
@@ -60,7 +60,7 @@ MAX_PASTE_CODES = 1000
 MAX_GROUP_LINK = MAX_LINK + 20_000
 #: nor may one code be longer than this (a power's orders fit in a few hundred characters)
 MAX_CODE = 8000
-#: bytes as base64url and back (:mod:`adjutant.base64url`), by the names the group game's code uses
+#: bytes as base64url and back (:mod:`adjutant.formats.base64url`), by the names the group game's code uses
 b64 = base64url.encode
 unb64 = base64url.decode
 #: every code in a pasted text: ``orders~`` not inside another word or link text, then base64url
@@ -172,7 +172,7 @@ def public_body(game: Game) -> str:
 def phase_digest(game: Game, public_key: bytes) -> bytes:
     """SHA-256 of the key and the public game at its current phase: what the additional data binds. A
     game that keeps secrets has no public game here: its own group game gives its digest (Cluster's,
-    :func:`adjutant.cluster_group.game_digest`), which the functions that bind one are handed."""
+    :func:`adjutant.group_play.cluster_links.game_digest`), which the functions that bind one are handed."""
     return hashlib.sha256(b"adjutant group phase\0" + public_key + public_body(game).encode("ascii")).digest()
 
 
@@ -217,7 +217,7 @@ def _index(cands: list[Order], order: Order) -> int | None:
 
 def encode_orders(game: Game, power: str, orders: list[Order]) -> bytes:
     """One power's orders for the current phase as bytes: a mixed-radix number of each order's index
-    among the orders the position offers (as :mod:`adjutant.codec` packs a link), its length first
+    among the orders the position offers (as :mod:`adjutant.formats.link` packs a link), its length first
     (one byte), then any order outside those lists written out, one a line."""
     if power not in game.variant.powers:
         raise AdjutantError(f"{power!r} is not a power of {game.variant.name}")
@@ -342,9 +342,9 @@ def header_for(game: Game, public_key: bytes, power: str) -> Header:
 
 def additional_data(header: Header, game: Game, public_key: bytes, digest: bytes | None = None) -> bytes:
     """What AES-GCM authenticates besides the ciphertext: the header and the phase's digest (``digest``
-    when given: a game that keeps secrets has its own, :func:`adjutant.cluster_group.phase_digest` of
+    when given: a game that keeps secrets has its own, :func:`adjutant.group_play.cluster_links.phase_digest` of
     the public part, which a Cluster player's page takes from the link and the game master's makes from
-    the game, :func:`adjutant.cluster_group.game_digest`)."""
+    the game, :func:`adjutant.group_play.cluster_links.game_digest`)."""
     return header.pack() + (digest if digest is not None else phase_digest(game, public_key))
 
 

@@ -5,7 +5,7 @@ Mattermission (rules 4–7 of the Cluster Diplomacy rules text; its readings and
 The game master places the sites at random before play (rule 6); the placement here is a pure function of
 the variant and a seed, so it is reproducible from the seed kept (secretly) in the game. The rest is the
 Cluster state a position carries (:class:`ClusterState`) and the steps of a phase that change it, which
-:class:`ClusterDiplomacy` hands the game as the hooks of :mod:`adjutant.variant_rules`, around the ordinary
+:class:`ClusterDiplomacy` hands the game as the hooks of :mod:`adjutant.variants.hooks`, around the ordinary
 adjudication.
 
 >>> from adjutant import load_variant
@@ -26,9 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import AdjutantError, GameFileError
-from .kinds import Season, UnitType
-from .orders import (
+from ..adjudication.orders import (
     Disband,
     Hold,
     Mattermit,
@@ -43,11 +41,13 @@ from .orders import (
     UnitOrder,
     find_power,
 )
-from .phases import AdjustmentResult, Phase, RetreatResult
-from .resolver import MovementOutcome, OrderResult, adjudicate_movement
-from .rules import ClusterRules
-from .variant import Variant, province_of
-from .variant_rules import Objection, VariantMovement, VariantRules, VariantState
+from ..adjudication.phases import AdjustmentResult, Phase, RetreatResult
+from ..adjudication.resolver import MovementOutcome, OrderResult, adjudicate_movement
+from ..errors import AdjutantError, GameFileError
+from ..map.kinds import Season, UnitType
+from ..map.options import ClusterRules
+from ..map.variant import Variant, province_of
+from .hooks import Objection, VariantMovement, VariantRules, VariantState
 
 #: How many times placement starts again from scratch before giving up (it never needs many).
 ATTEMPTS = 200
@@ -222,7 +222,7 @@ class Transferee:
 @dataclass(frozen=True)
 class ClusterState(VariantState):
     """Everything Cluster Diplomacy adds to a position. Secret but for what the rules report: the
-    revealed multiples and the research results (see :mod:`adjutant.cluster_views` for the views)."""
+    revealed multiples and the research results (see :mod:`adjutant.group_play.cluster_views` for the views)."""
 
     #: an id for the game, public, so that a game's parts can be told from another game's
     game: str
@@ -980,7 +980,7 @@ def after_adjustments(
     return units, new_state, extra
 
 
-# --- the state's file form (a view's: see :mod:`adjutant.gamefile`) -------------------------------------
+# --- the state's file form (a view's: see :mod:`adjutant.formats.gamefile`) -------------------------------------
 
 
 def _expect(cond: bool, message: str) -> None:
@@ -1092,7 +1092,7 @@ def state_from_data(data: Any) -> ClusterState:
         raise GameFileError(f"the cluster section is malformed ({str(e)[:100]})") from None
 
 
-# --- the hooks of the game (:mod:`adjutant.variant_rules`) ---------------------------------------------
+# --- the hooks of the game (:mod:`adjutant.variants.hooks`) ---------------------------------------------
 
 
 def _own(state: VariantState | None) -> ClusterState:

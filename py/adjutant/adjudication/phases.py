@@ -15,10 +15,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .errors import AdjutantError
-from .kinds import PhaseKind, Season
+from ..errors import AdjutantError
+from ..map.kinds import PhaseKind, Season
+from ..map.variant import Variant, province_of
 from .orders import Build, Disband, Retreat, Unit, Waive
-from .variant import Variant, province_of
 
 SEASON_LETTERS: dict[Season, str] = {"spring": "S", "fall": "F", "winter": "W"}
 KIND_LETTERS: dict[PhaseKind, str] = {"movement": "M", "retreat": "R", "adjustment": "A"}

@@ -26,14 +26,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import AdjutantError, GameFileError, SetupError
-from .game import Game, Position
-from .legal import possible_orders
+from ..adjudication.orders import Retreat, Unit
+from ..adjudication.phases import Phase, adjustments_due, build_places
+from ..errors import AdjutantError, GameFileError, SetupError
+from ..game import Game, Position
+from ..legal import possible_orders
+from ..map.variant import Variant, load_variant, province_of
+from ..setup import Placed, set_up
 from .limits import MAX_FILE_BYTES, read_json
-from .orders import Retreat, Unit
-from .phases import Phase, adjustments_due, build_places
-from .setup import Placed, set_up
-from .variant import Variant, load_variant, province_of
 
 #: the one map both engines have
 MAP = "standard"

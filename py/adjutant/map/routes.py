@@ -106,7 +106,7 @@ def is_run(variant: Variant, start: str, dest: str) -> bool:
     run, not an ordinary move: the fleet cannot go there directly (to the coast named, or, with none named,
     to any coast of the province). A run is legal only with armies protecting it along the way.
 
-    >>> from adjutant.variant import load_variant
+    >>> from adjutant.map.variant import load_variant
     >>> v = load_variant("coast_running")
     >>> is_run(v, "bla", "bul/ec"), is_run(v, "bla", "bul/sc"), is_run(v, "bla", "bul"), is_run(v, "nwg", "stp")
     (False, True, False, True)

@@ -1,5 +1,5 @@
 """Which rules each variant plays by: the one list of variants with rules of their own (each a
-:class:`~adjutant.variant_rules.VariantRules` subclass), the classic rules for every other.
+:class:`~adjutant.variants.hooks.VariantRules` subclass), the classic rules for every other.
 
 >>> from adjutant import load_variant
 >>> rules_for(load_variant("cluster")).title, rules_for(load_variant("standard")).title
@@ -8,9 +8,9 @@
 
 from __future__ import annotations
 
-from .cluster_rules import ClusterDiplomacy
-from .variant import Variant
-from .variant_rules import CLASSIC, VariantRules
+from ..map.variant import Variant
+from .cluster import ClusterDiplomacy
+from .hooks import CLASSIC, VariantRules
 
 #: the variants' own rules, asked in this order whether they are a variant's
 RULEBOOK: tuple[VariantRules, ...] = (ClusterDiplomacy(),)

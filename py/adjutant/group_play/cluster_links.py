@@ -1,9 +1,9 @@
 """Cluster Diplomacy as a group game: the links' parts that keep its secrets (see docs/group-play.md).
 
-A Cluster group game is a group game (:mod:`adjutant.group`: the game master's ECDH key, sealed orders
+A Cluster group game is a group game (:mod:`adjutant.group_play.codes`: the game master's ECDH key, sealed orders
 codes, the intake) whose game cannot go into a link in the clear. Its links hold instead:
 
-* the **public part**: what rule 7 reports to everyone (:func:`adjutant.cluster_views.public_data`), written
+* the **public part**: what rule 7 reports to everyone (:func:`adjutant.group_play.cluster_views.public_data`), written
   by :func:`public_text` compactly (:func:`pack_compact`: the public orders and outcomes of each phase,
   each next public position made from them);
 * in the **players' link**, one **sealed part per power** (that power's own secrets, sealed by
@@ -20,13 +20,13 @@ Links::
     cluster.gm~<key>~<sealed private key>~<intake>~<public>~<check>~<game master's part>
 
 The power parts are in the order of the variant's powers, joined by ``.`` (base64url has none). The check
-(:func:`adjutant.group.link_check`, over the parts around it but the trailing power) makes a link cut
+(:func:`adjutant.group_play.codes.link_check`, over the parts around it but the trailing power) makes a link cut
 short or altered on the way refused when read, rather than read and its every passphrase then refused;
 links made without one (one part fewer) are read as before. A code's
 additional data binds the digest of the public part's *data* (:func:`phase_digest`), which a player
 computes from the link and the game master from the game.
 
->>> from adjutant import cluster_views
+>>> from adjutant.group_play import cluster_views
 >>> game = cluster_views.new_game(seed=7)
 >>> text = public_text(game)
 >>> read_public(text) == cluster_views.public_data(game)
@@ -44,12 +44,20 @@ import zlib
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import cluster_rules, cluster_views, group
-from .base64url import is_base64url
-from .codec import MAX_PHASES, check_named_variant, link_start, split_link
-from .errors import AdjutantError, GameFileError
-from .game import Game
-from .group import (
+from ..adjudication.orders import Order, Unit, format_order
+from ..adjudication.phases import Phase
+from ..errors import AdjutantError, GameFileError
+from ..formats.base64url import is_base64url
+from ..formats.limits import bidi_control_in, bidi_refused, inflate, read_json
+from ..formats.link import MAX_PHASES, check_named_variant, link_start, split_link
+from ..game import Game
+from ..legal import Candidates, retreat_candidates
+from ..map.variant import Variant, load_variant, province_of
+from ..seats import seats_from_data
+from ..variants import cluster as cluster_rules
+from . import cluster_views
+from . import codes as group
+from .codes import (
     CHECK_TEXT,
     GM_PREFIX,
     LINK_CUT,
@@ -66,12 +74,6 @@ from .group import (
     unb64,
     verify_link_check,
 )
-from .legal import Candidates, retreat_candidates
-from .limits import bidi_control_in, bidi_refused, inflate, read_json
-from .orders import Order, Unit, format_order
-from .phases import Phase
-from .seats import seats_from_data
-from .variant import Variant, load_variant, province_of
 
 #: a Cluster group link longer than this is refused before it is read
 MAX_CLUSTER_LINK = 1_000_000
@@ -706,7 +708,7 @@ def unpack_compact(raw: bytes) -> dict[str, Any]:
 
 def read_public(text: str) -> dict[str, Any]:
     """The public data a link's public part holds; GameFileError naming what is wrong. (Whether it is a
-    game is checked when it is joined: :func:`adjutant.cluster_views.join_parts`.)"""
+    game is checked when it is joined: :func:`adjutant.group_play.cluster_views.join_parts`.)"""
     raw = inflate(unb64(text, "the link's public part"), "the link's public part", MAX_INFLATED)
     if raw[:1] != b"{":
         if len(raw) > MAX_COMPACT:
@@ -719,7 +721,7 @@ def read_public(text: str) -> dict[str, Any]:
 
 
 def phase_digest(public: Any, public_key: bytes) -> bytes:
-    """What a code's additional data binds besides its header (as :func:`adjutant.group.phase_digest`
+    """What a code's additional data binds besides its header (as :func:`adjutant.group_play.codes.phase_digest`
     for other variants): SHA-256 of the key and the public data, in one canonical JSON form."""
     return hashlib.sha256(b"adjutant group phase\0" + public_key + _canonical(public)).digest()
 
@@ -755,7 +757,7 @@ def gm_part_format(part: str, public_key: bytes) -> int:
 def encode_orders_by_phase(game: Game) -> bytes:
     """Every phase's orders (the adjudicated ones, then the pending ones) compactly, for the game master's
     part: per phase played (skipped ones aside) and per power in the variant's order, two bytes of length
-    then :func:`adjutant.group.encode_orders`' payload (each unit's order as its index among the orders
+    then :func:`adjutant.group_play.codes.encode_orders`' payload (each unit's order as its index among the orders
     the position offers; nominations, research, transfer, mattermission and orders for commanded hosts
     written out). Made from the game's own positions (:attr:`Game.snapshots`), with no replay."""
     out = bytearray()
@@ -929,7 +931,7 @@ class ClusterLink:
 
 
 def join(public: Any, parts: dict[str, Any]) -> Game:
-    """:func:`adjutant.cluster_views.join_parts`, whatever goes wrong said as a GameFileError."""
+    """:func:`adjutant.group_play.cluster_views.join_parts`, whatever goes wrong said as a GameFileError."""
     try:
         return cluster_views.join_parts(public, parts)
     except GameFileError:

@@ -3,7 +3,7 @@
 Reading replays every phase's orders from the variant's start (or from the starting position the file of
 a game set up from any position gives, ``"start"``) and checks the result against the
 position written in the file, so a file that was edited or damaged is refused rather than half-read. A
-variant's own state (Cluster's) is written and read by its rules' hooks (:mod:`adjutant.variant_rules`);
+variant's own state (Cluster's) is written and read by its rules' hooks (:mod:`adjutant.variants.hooks`);
 a view of a game, which cannot be replayed (Cluster's public view, a power's), is written with every
 position (:func:`view_to_data`) and read back for display only.
 
@@ -23,20 +23,20 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from .errors import AdjutantError, GameFileError
-from .game import Game, PhaseRecord, Position, Result
-from .kinds import unit_type_of
+from ..adjudication.orders import POWER_ORDERS, Unit
+from ..adjudication.phases import Dislodgement, Phase
+from ..errors import AdjutantError, GameFileError
+from ..game import Game, PhaseRecord, Position, Result
+from ..map.kinds import unit_type_of
+from ..map.variant import Variant, load_variant, province_of
+from ..seats import seats_from_data, seats_to_data
+from ..setup import restart, start_data, start_from_data, start_of
+from ..variants.registry import file_sections, rules_for
 from .limits import MAX_FILE_BYTES, read_json
-from .orders import POWER_ORDERS, Unit
-from .phases import Dislodgement, Phase
-from .rulebook import file_sections, rules_for
-from .seats import seats_from_data, seats_to_data
-from .setup import restart, start_data, start_from_data, start_of
-from .variant import Variant, load_variant, province_of
 
 FORMAT = "adjutant-game"
 #: version 2 adds a variant's own section (Cluster's "cluster", :attr:`VariantRules.file_key
-#: <adjutant.variant_rules.VariantRules.file_key>`), the views of a game and the computer seats
+#: <adjutant.variants.hooks.VariantRules.file_key>`), the views of a game and the computer seats
 #: ("computer", :mod:`adjutant.seats`); a game without them is still written as version 1, which every
 #: earlier reader reads. Version 3 adds the starting position of a game set up from any position
 #: (``"start"``, :mod:`adjutant.setup`), written only by such a game
@@ -278,7 +278,7 @@ def _member(x: Any, names: Any) -> bool:
 
 def view_to_data(game: Game) -> dict[str, Any]:
     """A view of a game (Cluster's public view or a power's: :meth:`VariantRules.view_of
-    <adjutant.variant_rules.VariantRules.view_of>`) as a game file: every position written out with the
+    <adjutant.variants.hooks.VariantRules.view_of>`) as a game file: every position written out with the
     variant's state, since a view cannot be replayed (its hidden strengths are missing)."""
     rules, state = game.rules, game.position.variant_state
     key = rules.file_key

@@ -2,9 +2,9 @@
 is the plain path (it adds nothing).
 
 A variant with rules of its own subclasses :class:`VariantRules` in the module that holds those rules
-(Cluster Diplomacy's: :mod:`adjutant.cluster_rules`) and is listed in :mod:`adjutant.rulebook`. The game
-(:mod:`adjutant.game`), its file (:mod:`adjutant.gamefile`), its link (:mod:`adjutant.codec`) and the orders
-offered (:mod:`adjutant.legal`) call the hooks and never ask which variant answers. What the variant adds
+(Cluster Diplomacy's: :mod:`adjutant.variants.cluster`) and is listed in :mod:`adjutant.variants.registry`. The game
+(:mod:`adjutant.game`), its file (:mod:`adjutant.formats.gamefile`), its link (:mod:`adjutant.formats.link`) and the
+orders offered (:mod:`adjutant.legal`) call the hooks and never ask which variant answers. What the variant adds
 to a position is its :class:`VariantState`, kept in the position and opaque to everything but its rules.
 
 >>> from adjutant import load_variant
@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .orders import Disband, Nominate, Order, Retreat, Unit, UnitOrder
-from .phases import AdjustmentResult, Phase, RetreatResult
-from .resolver import MovementOutcome
-from .variant import Variant
+from ..adjudication.orders import Disband, Nominate, Order, Retreat, Unit, UnitOrder
+from ..adjudication.phases import AdjustmentResult, Phase, RetreatResult
+from ..adjudication.resolver import MovementOutcome
+from ..map.variant import Variant
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,8 @@ class VariantRules:
         return units, dislodged
 
     def nominations_refused(self, variant: Variant, state: VariantState | None) -> str:
-        """Why no nomination (:class:`~adjutant.orders.Nominate`) can be made in the game ("" if they can)."""
+        """Why no nomination (:class:`~adjutant.adjudication.orders.Nominate`) can be made in the game ("" if they
+        can)."""
         return f"there are no multiple units in {variant.name}"
 
     def nomination_problem(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from .errors import AdjutantError
+from ..errors import AdjutantError
 
 #: what is decided in a phase: units' moves, dislodged units' retreats, or winter's builds and removals
 PhaseKind = Literal["movement", "retreat", "adjustment"]

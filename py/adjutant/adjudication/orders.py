@@ -20,9 +20,9 @@ import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .errors import OrderError
-from .kinds import PhaseKind, UnitType
-from .variant import Power, Variant, normalize_name, province_of
+from ..errors import OrderError
+from ..map.kinds import PhaseKind, UnitType
+from ..map.variant import Power, Variant, normalize_name, province_of
 
 UNIT_NAMES = {"A": "army", "F": "fleet"}
 

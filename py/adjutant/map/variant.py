@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import VariantError
+from ..errors import VariantError
 from .kinds import SEASONS, UNIT_TYPES, Season, UnitType, unit_type_of
-from .rules import ClusterRules, RuleOptions
+from .options import ClusterRules, RuleOptions
 
 PROVINCE_TYPES = ("land", "coastal", "sea", "impassable")
 EDGE_LISTS = ("both", "army", "fleet", "none")
@@ -129,7 +129,7 @@ class Variant:
     #: Cluster Diplomacy's site rules, for that variant only
     cluster: ClusterRules | None = None
     #: the kinds of order the variant takes beyond the classic ones (its data's: Cluster's research,
-    #: transfer, mattermission and nomination), which the parser and :mod:`adjutant.legality` ask
+    #: transfer, mattermission and nomination), which the parser and :mod:`adjutant.adjudication.legality` ask
     order_kinds: frozenset[str] = frozenset()
     #: the strengths of a power's multiple units, strongest first (none: the variant has no multiples)
     multiples: tuple[int, ...] = ()
