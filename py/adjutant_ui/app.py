@@ -587,7 +587,7 @@ class App:
             try:
                 next(steps)
             except StopIteration as done:
-                return Session(done.value), None
+                return Session.of(done.value), None
             if time.perf_counter() > pause:
                 await _page_turn()
                 pause = time.perf_counter() + SLICE_S
