@@ -23,7 +23,7 @@ PLACED = [("norway", "F", "nwg"), ("norway", "A", "nwy"), ("norway", "F", "bar")
           ("england", "A", "edi"), ("russia", "A", "stp"), ("russia", "F", "bot")]
 OWNED = [("norway", "nwy"), ("norway", "swe"), ("england", "edi"), ("england", "lon"), ("russia", "stp")]
 SETTING_UP = "() => document.documentElement.dataset.settingUp === 'loeb9'"
-#: the game set up is shown: the map no longer the set-up's, the phase label the game's
+#: the game set up is shown: the map shows the game (not the draft), the phase label is the game's
 STARTED = """() => !document.documentElement.dataset.settingUp
   && !document.getElementById('phase-label').textContent.startsWith('Setting up')"""
 
