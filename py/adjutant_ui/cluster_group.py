@@ -20,6 +20,7 @@ what the group controller calls for it:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -68,6 +69,67 @@ def _bytes(value: Any) -> bytes:
     return bytes(value.to_py())
 
 
+class Cluster:
+    """A Cluster group game as the group controller asks it (:class:`adjutant_ui.group_state.GroupKind`):
+    its links carry a public part and sealed parts; a code binds the public part; the view is the public
+    one until a passphrase opens a part; the game master's game is sealed again after every change."""
+
+    chooses_power = False  # a Cluster player's passphrase says which power
+
+    def __init__(self, ctrl: GroupControl) -> None:
+        self.ctrl = ctrl
+
+    @staticmethod
+    def _side(state: GroupState) -> ClusterSide:
+        side = state.cluster
+        assert side is not None
+        return side
+
+    def opened(self, state: GroupState) -> bool:
+        return self._side(state).opened
+
+    def phase_tag(self, state: GroupState) -> int | str:
+        return self._side(state).public_text
+
+    def phase_digest(self, state: GroupState) -> bytes:
+        return code_digest(state)
+
+    def code_binding(self, state: GroupState) -> bytes | None:
+        return code_digest(state)
+
+    def intake_digest(self, state: GroupState) -> bytes:
+        # (a Cluster game's codes are bound to its public part, not to a public game)
+        return cg.game_digest(state.game, state.public_key)
+
+    def keep_link(self, state: GroupState, replace_hash: bool) -> None:
+        changed(self.ctrl, state, replace_hash)
+
+    def players_link(self, state: GroupState) -> str:
+        return players_link(state)
+
+    def public_fragment(self, state: GroupState) -> str | None:
+        try:
+            return players_link(state)
+        except AdjutantError:  # the players' parts are not all sealed yet (before unlocking)
+            return None
+
+    def when_sealed(self, state: GroupState, then: Callable[[], None]) -> None:
+        asyncio.ensure_future(self._after_seal(state, then))
+
+    @staticmethod
+    async def _after_seal(state: GroupState, then: Callable[[], None]) -> None:
+        await settled(state)
+        then()
+
+    async def open_game(self, state: GroupState, key: Any, phrase: str) -> str:
+        if self._side(state).opened:
+            return ""
+        return await open_gm_part(self.ctrl, state, key, phrase)
+
+    def role_text(self, state: GroupState) -> str:
+        return role_text(state, state.game)
+
+
 async def derive_keys(phrases: dict[str, str]) -> dict[str, Any]:
     """One PBKDF2 key per power's passphrase (web/seal.js), all at once."""
     names = list(phrases)
@@ -92,7 +154,8 @@ async def start(ctrl: GroupControl, variant_id: str, phrases: dict[str, str]) ->
             made, keys = await asyncio.gather(js.window.adjutantGroup.newGame(phrases[sealed.GM]),
                                               derive_keys(powers))
             game = cluster_views.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
-            state = GroupState(Session(game), _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
+            state = GroupState(Session(game), _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey,
+                               kind=Cluster(ctrl))
             state.intake = group.Intake(0)
             state.cluster = ClusterSide(game.variant.id, "", {}, passphrases=powers, keys=keys, opened=True)
             ctrl.pending = state
@@ -315,4 +378,4 @@ def role_text(state: GroupState, game: Game) -> str:
             "your orders.")
 
 
-__all__ = ["ClusterSide", "from_link", "start", "unlock"]
+__all__ = ["Cluster", "ClusterSide", "from_link", "start", "unlock"]

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import js
@@ -25,7 +25,7 @@ from pyodide.ffi import jsnull, to_js
 
 from . import cluster_group, computer, saves, sealed
 from .group_state import GroupState
-from .page import GroupPage
+from .page import GroupControl, GroupPage
 from .session import Session
 
 document = js.document
@@ -245,6 +245,56 @@ class _NotTried(Exception):
 NOT_TRIED = "this paste held more codes than one paste opens; it is left in the box to open next"
 
 
+class Classic:
+    """A Classic group game as the group controller asks it (:class:`adjutant_ui.group_state.GroupKind`):
+    its links carry the game itself (the players' link the public game, the game master's the pending
+    orders and the sealed key); a code binds the phase; a player chooses the power they play."""
+
+    chooses_power = True
+
+    def __init__(self, ctrl: GroupControl) -> None:
+        self.ctrl = ctrl
+
+    def opened(self, state: GroupState) -> bool:
+        return True
+
+    def phase_tag(self, state: GroupState) -> int | str:
+        return len(state.game.history)
+
+    def phase_digest(self, state: GroupState) -> bytes:
+        return group.phase_digest(state.game, state.public_key)
+
+    def code_binding(self, state: GroupState) -> bytes | None:
+        return None
+
+    def intake_digest(self, state: GroupState) -> bytes:
+        return group.phase_digest(state.game, state.public_key)
+
+    def keep_link(self, state: GroupState, replace_hash: bool) -> None:
+        if state.is_gm:
+            fragment = group.gm_link(state.game, state.public_key, state.sealed_private, state.intake)
+        else:  # a player's drafts stay in this browser: the link is the game's public one
+            fragment = group.public_link(state.game, state.public_key, state.power)
+        self.ctrl.app.remember(fragment, replace_hash)
+
+    def players_link(self, state: GroupState) -> str:
+        return group.public_link(state.game, state.public_key)
+
+    def public_fragment(self, state: GroupState) -> str | None:
+        return self.players_link(state)
+
+    def when_sealed(self, state: GroupState, then: Callable[[], None]) -> None:
+        then()  # (its links are made from the game itself, at once)
+
+    async def open_game(self, state: GroupState, key: Any, phrase: str) -> str:
+        return ""  # (the key is all a Classic game master's link seals)
+
+    def role_text(self, state: GroupState) -> str:
+        if not state.power:
+            return "You are a player in this group game. Choose the power you play to give and send your orders."
+        return f"You play {state.game.variant.powers[state.power].name}. {_what_to_do(state.game, state.power)}"
+
+
 class GroupController:
     def __init__(self, app: GroupPage) -> None:
         self.app = app
@@ -278,7 +328,7 @@ class GroupController:
             remembered = _remembered_power(link.public_key)
             power = remembered if remembered in link.game.variant.powers else ""
         session = Session(link.game, readonly=not link.is_gm and not power, player="" if link.is_gm else power)
-        state = GroupState(session, link.public_key, link.sealed_private, power=power)
+        state = GroupState(session, link.public_key, link.sealed_private, power=power, kind=Classic(self))
         if link.is_gm:
             state.intake = group.Intake.from_text(link.intake, link.game)
         else:
@@ -294,14 +344,12 @@ class GroupController:
         """The game and phase a player's draft is kept under; None where none is kept (the game
         master's view, no power chosen, a Cluster player's view before their passphrase opened it).
         A Cluster game's phase is the digest of the link's public part, the one its codes bind."""
-        side = state.cluster
-        if state.is_gm or not state.power or (side is not None and not side.opened):
+        if state.is_gm or not state.power or not state.kind.opened(state):
             return None
         # the phase's digest, worked out once per phase
-        at: int | str = side.public_text if side is not None else len(state.game.history)
+        at = state.kind.phase_tag(state)
         if state.draft_place is None or state.draft_place[0] != at:
-            phase = cluster_group.code_digest(state) if side is not None else group.phase_digest(
-                state.game, state.public_key)
+            phase = state.kind.phase_digest(state)
             state.draft_place = (at, (group.b64(group.game_id(state.public_key)), group.b64(phase[:12])))
         return state.draft_place[1]
 
@@ -337,7 +385,8 @@ class GroupController:
         link = cg.read_link(fragment)
         game = link.public_game()
         session = Session(game, readonly=True)
-        state = GroupState(session, link.public_key, link.sealed_private, power=link.power)
+        state = GroupState(session, link.public_key, link.sealed_private, power=link.power,
+                           kind=cluster_group.Cluster(self))
         state.cluster = cluster_group.from_link(link)
         if link.is_gm:
             state.intake = group.Intake.from_text(link.intake, game)
@@ -348,7 +397,7 @@ class GroupController:
         """The app's role for the view shown: "public" for a Cluster group game's view before a part is
         opened (the Secrets panel then offers the passphrase), else ""."""
         state = self.state
-        return "public" if state is not None and state.cluster is not None and not state.cluster.opened else ""
+        return "public" if state is not None and not state.kind.opened(state) else ""
 
     def page_state(self) -> dict[str, Any] | None:
         """What the game master's page says of this phase's codes beyond the link (the list of the codes
@@ -421,7 +470,7 @@ class GroupController:
         state = self.state
         if state is None or not state.is_gm or state.game.over:
             return None
-        if state.cluster is not None and not state.cluster.opened:  # (its public view: nothing is known yet)
+        if not state.kind.opened(state):  # (Cluster's public view: nothing is known yet)
             return None
         game = state.game
         due = game.orders_due()
@@ -481,20 +530,10 @@ class GroupController:
         state = self.state
         if state is None:
             return False
-        game = state.game
-        if state.cluster is not None:
-            if state.is_gm and state.cluster.opened:
-                state.intake = state.intake.for_phase(game)
-            self._keep_draft(state)  # (a Cluster player's, once their part is open)
-            cluster_group.changed(self, state, replace_hash)
-            return True
-        if state.is_gm:
-            state.intake = state.intake.for_phase(game)
-            fragment = group.gm_link(game, state.public_key, state.sealed_private, state.intake)
-        else:  # a player's drafts stay in this browser: the link is the game's public one
-            fragment = group.public_link(game, state.public_key, state.power)
-            self._keep_draft(state)
-        self.app.remember(fragment, replace_hash)
+        if state.is_gm and state.kind.opened(state):
+            state.intake = state.intake.for_phase(state.game)
+        self._keep_draft(state)  # (a player's, once the view is their own; none is the game master's)
+        state.kind.keep_link(state, replace_hash)
         return True
 
     # --- starting a group game --------------------------------------------------------------------
@@ -599,7 +638,7 @@ class GroupController:
             target = "gm-passphrase" if state.private_key is None else "codes-text"
             if target == "codes-text" and self._message_due(state):
                 target = "message-players"
-        elif state.cluster is not None and not state.cluster.opened:
+        elif not state.kind.opened(state):
             target = "unlock-passphrase"  # a Cluster player's passphrase says which power, under Secrets
         elif state.later[0]:
             target = "group-later-link"
@@ -685,7 +724,8 @@ class GroupController:
                 app.computer.seat_group_game(game)
                 made = await js.window.adjutantGroup.newGame(phrase)
                 session = Session(game)
-                self.pending = GroupState(session, _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
+                self.pending = GroupState(session, _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey,
+                                          kind=Classic(self))
                 self.pending.intake = group.Intake(0)
                 app.saving.replacing()
                 await app.show(session)
@@ -735,7 +775,7 @@ class GroupController:
     # --- a player's view ----------------------------------------------------------------------------
     def on_power(self, event: Any) -> None:
         state = self.state
-        if state is None or state.is_gm or state.cluster is not None:  # (a Cluster player's passphrase says)
+        if state is None or state.is_gm or not state.kind.chooses_power:
             return
         power = str(_id("group-power").value)
         state.power = power if power in state.game.variant.powers else ""
@@ -768,7 +808,7 @@ class GroupController:
             self._say("send-status", CHOOSE_POWER, "error")
             app.message("Say which power you play first.")
             return
-        if state.cluster is not None and not state.cluster.opened:
+        if not state.kind.opened(state):
             app.message("Enter your passphrase first (Secrets): your orders are drafted in your own view.")
             return
         if not self.secure():
@@ -789,8 +829,7 @@ class GroupController:
         try:
             payload = group.encode_orders(game, state.power, list(game.orders_of(state.power)))
             header = group.header_for(game, state.public_key, state.power)
-            digest = cluster_group.code_digest(state) if state.cluster is not None else None
-            aad = group.additional_data(header, game, state.public_key, digest)
+            aad = group.additional_data(header, game, state.public_key, state.kind.code_binding(state))
             plain = group.plaintext(int(time.time() * 1000), payload)
             seal = js.window.adjutantGroup.sealOrders
             body = await seal(to_js(state.public_key), to_js(header.pack()), to_js(aad), to_js(plain))
@@ -870,13 +909,13 @@ class GroupController:
             _id("gm-passphrase").focus()
             _id("gm-passphrase").select()  # typing again replaces it
             return
-        note = ""
-        if state.cluster is not None and not state.cluster.opened:
-            try:
-                note = await cluster_group.open_gm_part(self, state, key, phrase)
-            except Exception as error:  # noqa: BLE001 - a damaged part: say so, keep the game
-                app.message(f"The game master's part could not be opened: {error}. Nothing has changed.")
-                return
+        shown = state.kind.opened(state)  # (else the key opens the game itself, which is then shown)
+        try:
+            note = await state.kind.open_game(state, key, phrase)
+        except Exception as error:  # noqa: BLE001 - a damaged part: say so, keep the game
+            app.message(f"The game master's part could not be opened: {error}. Nothing has changed.")
+            return
+        if not shown:
             state = self.state
             assert state is not None
         state.private_key = key
@@ -919,9 +958,7 @@ class GroupController:
             return
         game = state.game
         state.intake = state.intake.for_phase(game)
-        # once per paste (a Cluster game's codes are bound to its public part, not to a public game)
-        digest = (cg.game_digest(game, state.public_key) if state.cluster is not None
-                  else group.phase_digest(game, state.public_key))
+        digest = state.kind.intake_digest(state)  # once per paste
         tries, untried = [group.MAX_OPEN_ATTEMPTS], []
         for number, readings in enumerate(codes):
             if number and number % 25 == 0:  # the page stays live, and says how far it is
@@ -1016,14 +1053,7 @@ class GroupController:
         if state is None:
             return
         state.linked = len(state.game.history)
-        if state.cluster is not None:  # once its parts are sealed again
-            asyncio.ensure_future(self._copy_public(state))
-            return
-        self._copy_public_link()
-
-    async def _copy_public(self, state: GroupState) -> None:
-        await cluster_group.settled(state)
-        self._copy_public_link()
+        state.kind.when_sealed(state, self._copy_public_link)
 
     def _copy_public_link(self) -> None:
         url = self._players_url()
@@ -1035,14 +1065,7 @@ class GroupController:
         state = self.state
         if state is None or not state.game.history or self.locked():
             return
-        if state.cluster is not None:  # once its parts are sealed again
-            asyncio.ensure_future(self._message(state))
-            return
-        self._show_message(state, group.public_link(state.game, state.public_key))
-
-    async def _message(self, state: GroupState) -> None:
-        await cluster_group.settled(state)
-        self._show_message(state, cluster_group.players_link(state))
+        state.kind.when_sealed(state, lambda: self._show_message(state, state.kind.players_link(state)))
 
     def _show_message(self, state: GroupState, fragment: str) -> None:
         base = str(js.location.href).split("#")[0]
@@ -1056,16 +1079,29 @@ class GroupController:
 
     # --- drawing ----------------------------------------------------------------------------------
     def render(self) -> None:
+        """Draw the Group game panel and the parts of the page a group game changes: the frame every view
+        shares, then the game master's panel or the player's."""
         self.wire()
         state = self.state
-        panel = _id("group")
-        panel.hidden = state is None
+        self._render_frame(state)
+        if state is None:
+            return
+        _id("group-gm").hidden = not state.is_gm
+        _id("group-player").hidden = state.is_gm
+        if state.is_gm:
+            self._render_gm(state)
+        else:
+            self._render_player(state)
+
+    def _render_frame(self, state: GroupState | None) -> None:
+        """What a group game changes of the page around the panel: the panel shown, the role's controls
+        (a player's page folds the game master's and sandbox controls away) and the phone's shortcut."""
+        _id("group").hidden = state is None
         # the game master's own link holds the pending orders and the sealed key: never for the players
         _id("copy-link").textContent = "Copy my own link" if state is not None and state.is_gm else "Copy link"
         _id("group-insecure").hidden = state is None or self.secure()
         player = state is not None and not state.is_gm
         _id("group-send").hidden = not player
-        # a player's page shows what a player does: the game master's and sandbox controls fold away
         if player:
             document.body.dataset.role = "player"
         else:
@@ -1079,73 +1115,111 @@ class GroupController:
         jump.hidden = state is None
         # shown on a wide screen too while a player has not chosen their power, or (Cluster) not entered
         # the passphrase that says it (web/app.css)
-        first = state is not None and not state.is_gm and (
-            not state.power if state.cluster is None else not state.cluster.opened)
+        first = state is not None and not state.is_gm and (not state.power or not state.kind.opened(state))
         jump.classList.toggle("first-step", first)
-        if state is None:
-            return
+
+    # --- drawing the game master's panel ----------------------------------------------------------
+    def _render_gm(self, state: GroupState) -> None:
         game = state.game
-        variant = game.variant
-        _id("group-gm").hidden = not state.is_gm
-        _id("group-player").hidden = state.is_gm
-        if state.is_gm:
-            locked = state.private_key is None
-            _id("group-role").textContent = (
-                "You are the game master: send the players' link to every player; paste the sealed orders "
-                "codes they send you, then adjudicate."
-                + (" First unlock this game with your passphrase." if locked else "")
-            )
-            jump.textContent = (
-                "Group game: unlock with your passphrase"
-                if locked
-                else "Group game: message to players"
-                if self._message_due(state)
-                else "Group game: players' link and codes"
-            )
-            # the message shown is this phase's until its players send codes (they have the link), and a
-            # status line only while it is true
-            received = bool(state.intake.for_phase(game).received)
-            _id("players-message").hidden = state.messaged != len(game.history) or received
-            if (state.said in ("started", "unlocked") and state.log is not state.said_log) or (
-                state.said == "adjudicated" and not self._message_due(state)
-            ):
-                state.said = ""
-                self._say("group-status", "")
-            _id("gm-unlock-form").hidden = not locked
-            _id("open-codes").disabled = locked
-            # said under each greyed button, which says nothing itself of why: a locked game master opens
-            # no code, and so neither adjudicates (or undoes, or declares a draw) nor messages the players
-            for status, text in (("codes-status", LOCKED_CODES), ("message-status", LOCKED_MESSAGE)):
-                if locked:
-                    self._say(status, text)
-                elif str(_id(status).textContent) == text:
-                    self._say(status, "")
-            for name in ("adjudicate", "undo", "declare-draw"):
-                _id(name).disabled = bool(_id(name).disabled) or locked
-            _id("adjudicate-locked").textContent = LOCKED_ADJUDICATE
-            _id("group-to-adjudicate").disabled = locked or game.over
-            _id("players-link").value = self._players_url()
-            self._intake_table()
-            if state.log_at not in (-1, len(game.history)):  # what the last codes opened said is of another phase
-                state.log, state.log_at = [], -1
-                self._say("codes-status", "")
-            log = _id("codes-log")
-            log.replaceChildren()
-            for kind, text in state.log:
-                item = document.createElement("li")
-                item.className = kind
-                item.textContent = text
-                log.appendChild(item)
-            _id("message-players").disabled = not game.history or locked
-            if (state.messaged != len(game.history) or received) and not locked:  # (of a message put away)
-                self._say("message-status", "")
-            if state.linked != len(game.history):  # and of the players' link copied
-                self._say("link-status", "")
-            _id("group-later").hidden = True  # (a player's old link only)
-            # the game master adjudicates and types orders for any power; the players' link is public
-            return
+        locked = state.private_key is None
+        _id("group-role").textContent = (
+            "You are the game master: send the players' link to every player; paste the sealed orders "
+            "codes they send you, then adjudicate."
+            + (" First unlock this game with your passphrase." if locked else "")
+        )
+        _id("group-jump").textContent = (
+            "Group game: unlock with your passphrase"
+            if locked
+            else "Group game: message to players"
+            if self._message_due(state)
+            else "Group game: players' link and codes"
+        )
+        # the message shown is this phase's until its players send codes (they have the link), and a
+        # status line only while it is true
+        received = bool(state.intake.for_phase(game).received)
+        _id("players-message").hidden = state.messaged != len(game.history) or received
+        if (state.said in ("started", "unlocked") and state.log is not state.said_log) or (
+            state.said == "adjudicated" and not self._message_due(state)
+        ):
+            state.said = ""
+            self._say("group-status", "")
+        self._render_locked(game, locked)
+        _id("players-link").value = self._players_url()
+        self._intake_table()
+        self._render_codes_log(state)
+        _id("message-players").disabled = not game.history or locked
+        if (state.messaged != len(game.history) or received) and not locked:  # (of a message put away)
+            self._say("message-status", "")
+        if state.linked != len(game.history):  # and of the players' link copied
+            self._say("link-status", "")
+        _id("group-later").hidden = True  # (a player's old link only)
+        # the game master adjudicates and types orders for any power; the players' link is public
+
+    def _render_locked(self, game: Game, locked: bool) -> None:
+        """The game master's controls while the game is locked (or not): the unlock form shown, and said
+        under each greyed button, which says nothing itself of why: a locked game master opens no code,
+        and so neither adjudicates (or undoes, or declares a draw) nor messages the players."""
+        _id("gm-unlock-form").hidden = not locked
+        _id("open-codes").disabled = locked
+        for status, text in (("codes-status", LOCKED_CODES), ("message-status", LOCKED_MESSAGE)):
+            if locked:
+                self._say(status, text)
+            elif str(_id(status).textContent) == text:
+                self._say(status, "")
+        for name in ("adjudicate", "undo", "declare-draw"):
+            _id(name).disabled = bool(_id(name).disabled) or locked
+        _id("adjudicate-locked").textContent = LOCKED_ADJUDICATE
+        _id("group-to-adjudicate").disabled = locked or game.over
+
+    def _render_codes_log(self, state: GroupState) -> None:
+        """The list of what the codes last opened said, while it is of the phase in hand."""
+        if state.log_at not in (-1, len(state.game.history)):  # what the last codes opened said is of another phase
+            state.log, state.log_at = [], -1
+            self._say("codes-status", "")
+        log = _id("codes-log")
+        log.replaceChildren()
+        for kind, text in state.log:
+            item = document.createElement("li")
+            item.className = kind
+            item.textContent = text
+            log.appendChild(item)
+
+    # --- drawing a player's panel -----------------------------------------------------------------
+    def _render_player(self, state: GroupState) -> None:
+        game = state.game
+        self._render_power_chooser(state)
+        _id("group-role").textContent = state.kind.role_text(state)
+        jump = _id("group-jump")
+        jump.textContent = (
+            "Group game: choose your power"
+            if not state.power
+            else "Group game: send your orders"
+            if game.orders_of(state.power)
+            else "Group game: give your orders"
+        )
+        opened = state.kind.opened(state)
+        _id("group-to-orders").hidden = not (state.power and opened) or game.over
+        if self._render_later(state):
+            jump.textContent = "Group game: this link is an old one"
+        if not opened:
+            jump.textContent = "Group game: enter your passphrase"
+        idle = bool(state.power) and _nothing_to_order(game, state.power)
+        _id("send-orders").disabled = not state.power or game.over or idle or not opened
+        _id("send-summary").textContent = self._send_summary(state, idle)
+        self._render_code(state)
+        # a player orders only their own power, and never adjudicates
+        _id("orders-power").value = state.power
+        _id("orders-power").disabled = True
+        _id("adjudicate").disabled = True
+        _id("undo").disabled = True
+        _id("declare-draw").disabled = True
+
+    @staticmethod
+    def _render_power_chooser(state: GroupState) -> None:
+        """The chooser of the power played (Classic's; a Cluster player's passphrase says which power)."""
+        variant = state.game.variant
         select = _id("group-power")
-        select.hidden = state.cluster is not None  # a Cluster player's passphrase says which power
+        select.hidden = not state.kind.chooses_power
         for label in select.labels:
             label.hidden = select.hidden
         if select.options.length != len(variant.powers) + 1:
@@ -1156,21 +1230,10 @@ class GroupController:
                 option.textContent = text
                 select.appendChild(option)
         select.value = state.power
-        name = variant.powers[state.power].name if state.power else ""
-        _id("group-role").textContent = (
-            f"You play {name}. {_what_to_do(game, state.power)}"
-            if state.power
-            else "You are a player in this group game. Choose the power you play to give and send your orders."
-        )
-        jump.textContent = (
-            "Group game: choose your power"
-            if not state.power
-            else "Group game: send your orders"
-            if game.orders_of(state.power)
-            else "Group game: give your orders"
-        )
-        playing = bool(state.power) and (state.cluster is None or state.cluster.opened)
-        _id("group-to-orders").hidden = not playing or game.over
+
+    @staticmethod
+    def _render_later(state: GroupState) -> bool:
+        """The warning of an old link (this browser opened a later phase of the game); whether it is shown."""
         later_title, later_link = state.later
         later = _id("group-later")
         # its link followed, the warning goes: the focus goes to the panel's next control, not the page's top
@@ -1180,54 +1243,54 @@ class GroupController:
             _id("group-power").focus()
         if later_title:  # an old link: said first, before any order is given for a phase that is over
             _id("group-later-text").textContent = (
-                f"This link is an old one: it shows {game.phase.title}, and this browser has opened this game at "
-                f"{later_title}. Orders sent from here will be refused, unless the game master took that "
+                f"This link is an old one: it shows {state.game.phase.title}, and this browser has opened this game "
+                f"at {later_title}. Orders sent from here will be refused, unless the game master took that "
                 "phase back. Open the latest link the game master sent:"
             )
             _id("group-later-link").href = "#" + later_link
             _id("group-later-link").textContent = f"Open {later_title}"
-            jump.textContent = "Group game: this link is an old one"
-        if state.cluster is not None:
-            _id("group-role").textContent = cluster_group.role_text(state, game)
-            if not state.cluster.opened:
-                jump.textContent = "Group game: enter your passphrase"
-        idle = bool(state.power) and _nothing_to_order(game, state.power)
-        _id("send-orders").disabled = (
-            not state.power or game.over or idle or (state.cluster is not None and not state.cluster.opened)
-        )
-        if state.cluster is not None and not state.cluster.opened:
-            summary = "Enter your passphrase under Secrets first: it opens your power's view and orders."
+        return bool(later_title)
+
+    @staticmethod
+    def _send_summary(state: GroupState, idle: bool) -> str:
+        """What the line above Send my orders says (and the map's prompt, before the player can order)."""
+        game = state.game
+        if not state.kind.opened(state):
             _id("click-prompt").textContent = "Enter your passphrase (under Secrets) to give your orders."
-        elif not state.power:
+            return "Enter your passphrase under Secrets first: it opens your power's view and orders."
+        if not state.power:
             _id("click-prompt").textContent = "Choose the power you play (Group game) to give orders."
-            summary = CHOOSE_POWER
-        elif game.over:
-            summary = "The game is over."
-        elif idle:
-            summary = f"{name} has nothing to order in this phase: there is nothing to send."
+            return CHOOSE_POWER
+        name = game.variant.powers[state.power].name
+        if game.over:
+            return "The game is over."
+        if idle:
+            return f"{name} has nothing to order in this phase: there is nothing to send."
+        mine = len(game.orders_of(state.power))
+        due = game.orders_due().get(state.power, 0)
+        delta = game.adjustments().get(state.power, 0) if game.phase.kind == "adjustment" else 0
+        if delta > 0:
+            waiting = f", {due} build{'s' if due != 1 else ''} not used (waived)." if due else "."
+        elif delta < 0:
+            waiting = (f", {due} removal{'s' if due != 1 else ''} not given (the rules choose)." if due
+                       else ".")
+        elif game.phase.kind == "retreat":  # a dislodged unit given no retreat is disbanded
+            waiting = f", {due} dislodged units without orders (they are disbanded)." if due > 1 else ""
+            waiting = waiting or (", 1 dislodged unit without orders (it is disbanded)." if due else ".")
         else:
-            mine = len(game.orders_of(state.power))
-            due = game.orders_due().get(state.power, 0)
-            delta = game.adjustments().get(state.power, 0) if game.phase.kind == "adjustment" else 0
-            if delta > 0:
-                waiting = f", {due} build{'s' if due != 1 else ''} not used (waived)." if due else "."
-            elif delta < 0:
-                waiting = (f", {due} removal{'s' if due != 1 else ''} not given (the rules choose)." if due
-                           else ".")
-            elif game.phase.kind == "retreat":  # a dislodged unit given no retreat is disbanded
-                waiting = f", {due} dislodged units without orders (they are disbanded)." if due > 1 else ""
-                waiting = waiting or (", 1 dislodged unit without orders (it is disbanded)." if due else ".")
-            else:
-                waiting = f", {due} units without orders (they hold)." if due > 1 else ""
-                waiting = waiting or (", 1 unit without orders (it holds)." if due else ".")
-            beyond = state.session.beyond_due_of(state.power)  # (the player can take the extra back)
-            if beyond:
-                waiting = f"; {beyond}."
-            summary = (
-                f"{name}: {mine} order{'s' if mine != 1 else ''} given{waiting} Sending seals them into a code "
-                "only the game master can open."
-            )
-        _id("send-summary").textContent = summary
+            waiting = f", {due} units without orders (they hold)." if due > 1 else ""
+            waiting = waiting or (", 1 unit without orders (it holds)." if due else ".")
+        beyond = state.session.beyond_due_of(state.power)  # (the player can take the extra back)
+        if beyond:
+            waiting = f"; {beyond}."
+        return (
+            f"{name}: {mine} order{'s' if mine != 1 else ''} given{waiting} Sending seals them into a code "
+            "only the game master can open."
+        )
+
+    def _render_code(self, state: GroupState) -> None:
+        """The player's orders box and sealed code: a draft's text put back, what was kept said once, and
+        a code that no longer holds the orders given taken away (or offered again once it does)."""
         if state.typed is not None:  # the box now holds this game's text (a draft's, or none)
             _id("orders-text").value = state.typed
             state.typed = None
@@ -1243,22 +1306,11 @@ class GroupController:
         elif state.code and not shown and not stale and _id("send-status").textContent == STALE_CODE:
             self._show_code(state)  # the orders given are those the code seals
             self._say("send-status", "")
-        # a player orders only their own power, and never adjudicates
-        _id("orders-power").value = state.power
-        _id("orders-power").disabled = True
-        _id("adjudicate").disabled = True
-        _id("undo").disabled = True
-        _id("declare-draw").disabled = True
 
     def public_fragment(self) -> str | None:
         """The players' link of the group game in hand (for the embed code), or None."""
         state = self.state
-        if state is not None and state.cluster is not None:
-            try:
-                return cluster_group.players_link(state)
-            except AdjutantError:  # the players' parts are not all sealed yet (before unlocking)
-                return None
-        return group.public_link(state.game, state.public_key) if state is not None else None
+        return state.kind.public_fragment(state) if state is not None else None
 
     def _intake_table(self) -> None:
         state = self.state

@@ -10,8 +10,9 @@ read and make them, so that neither imports the other's module back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from adjutant.game import Game
 from adjutant.group_play import codes as group
@@ -42,6 +43,65 @@ class ClusterSide:
         """The parts a player's passphrase is tried on (the Secrets panel's unlock)."""
         return sealed.SealedLink(self.public, dict(self.seals))
 
+
+
+class GroupKind(Protocol):
+    """What a Classic and a Cluster group game differ in, as the group controller
+    (:class:`adjutant_ui.group.GroupController`) asks it: the codes it reads and writes (what a code binds,
+    the link kept after a change), the panels it shows (whether the player chooses a power, whether the view
+    is the game's own yet) and the secrets it handles (the game master's part, the parts sealed again).
+    Chosen once, when a group game starts or is opened: :class:`adjutant_ui.group.Classic`,
+    :class:`adjutant_ui.cluster_group.Cluster`."""
+
+    #: whether a player says which power they play (Classic's chooser); a Cluster player's passphrase says it
+    chooses_power: bool
+
+    def opened(self, state: GroupState) -> bool:
+        """Whether the view shown is the game's own: always for Classic; for Cluster, once a passphrase has
+        opened the game master's game or the player's part (until then it is the public view)."""
+        ...
+
+    def phase_tag(self, state: GroupState) -> int | str:
+        """What tells this phase from another, cheaply (a player's drafts are kept under its digest)."""
+        ...
+
+    def phase_digest(self, state: GroupState) -> bytes:
+        """The digest of the phase a player's code is bound to and their drafts are kept under."""
+        ...
+
+    def code_binding(self, state: GroupState) -> bytes | None:
+        """What a player's code binds beyond the game shown (Cluster: its link's public part), or None."""
+        ...
+
+    def intake_digest(self, state: GroupState) -> bytes:
+        """What the game master's codes are checked against: the digest of the phase in hand."""
+        ...
+
+    def keep_link(self, state: GroupState, replace_hash: bool) -> None:
+        """The game changed: its own link goes to the address bar and the autosave (Cluster's game master's
+        once its parts are sealed again)."""
+        ...
+
+    def players_link(self, state: GroupState) -> str:
+        """The players' link (the fragment) of the game in hand."""
+        ...
+
+    def public_fragment(self, state: GroupState) -> str | None:
+        """The players' link for the embed code and the Group game panel, or None while it cannot be made."""
+        ...
+
+    def when_sealed(self, state: GroupState, then: Callable[[], None]) -> None:
+        """Call ``then`` once the links are up to date with the game (Cluster's latest seal awaited)."""
+        ...
+
+    async def open_game(self, state: GroupState, key: Any, phrase: str) -> str:
+        """The game master's key is unlocked with ``phrase``: open what it holds (Cluster's game master's
+        part). Returns what to say beside "Unlocked" ("" for nothing)."""
+        ...
+
+    def role_text(self, state: GroupState) -> str:
+        """The Group game panel's line for a player."""
+        ...
 
 
 @dataclass
@@ -84,6 +144,8 @@ class GroupState:
     #: where a player's draft is kept ((what the phase was told by: the phases adjudicated, or a Cluster
     #: link's public part), (game, phase)): see _draft_place
     draft_place: tuple[int | str, tuple[str, str]] | None = None
+    #: what this group game is (Classic or Cluster): chosen when it is started or opened
+    kind: GroupKind = field(kw_only=True)
 
     @property
     def is_gm(self) -> bool:
