@@ -1,5 +1,6 @@
 """What a group game holds as the page keeps it: :class:`GroupState` (the game master's or a player's) and,
-for a Cluster group game, its :class:`ClusterSide`. Kept apart from the controller that changes them
+for a Cluster group game, its :class:`ClusterSide`; and :class:`GroupKind`, what a Classic and a Cluster group
+game differ in, as the controller asks it. Kept apart from the controller that changes them
 (:mod:`adjutant_ui.group`) and from Cluster's group code (:mod:`adjutant_ui.cluster_group`), which both
 read and make them, so that neither imports the other's module back.
 
