@@ -994,6 +994,7 @@ class App:
             return False
         self.changed()
         self.render()
+        self.computer.play_on(lambda pause: self.adjudicate_in_parts(by_keyboard, pause))
         return by_keyboard and self.group.to_message()
 
     async def adjudicate_in_parts(self, by_keyboard: bool, pause: Callable[[], Awaitable[object]]) -> bool:
