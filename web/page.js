@@ -1,5 +1,5 @@
 // The page's DOM work that Python (py/adjutant_ui) calls in one call where a call per element or
-// attribute from Python would cost milliseconds a render: window.adjutantPage.make, .mapStops and
+// attribute from Python would cost milliseconds a render: window.adjutantPage.make, .makeTree, .mapStops and
 // .showDrawn; .nextSlice, the browser's turn between two slices of the computer's thinking; and the pictures
 // of the board (.rasterise and the rest). They live in a file of the site, not in JS source that Python evaluates, so that the
 // page's Content-Security-Policy needs no 'unsafe-eval' (docs/security.md). Only createElementNS,
@@ -24,6 +24,19 @@
     if (text !== null && text !== undefined) element.textContent = text;
     if (parent) parent.appendChild(element);
     return element;
+  }
+
+  // The SVG elements of `data`, JSON text of [tag, [[name, value], ...], text, [children]]
+  // (adjutant.pictures.drawing.Node.as_data), each made as `make` makes one, appended to `parent` if any;
+  // returns the outermost. One call from Python per drawing, however many elements it holds (a phase's
+  // results on a nine-power map are hundreds: a call each costs more than building them).
+  function makeTree(parent, data) {
+    const build = function (into, [tag, attributes, text, children]) {
+      const element = make(into, tag, text, ...attributes.flat());
+      for (const child of children) build(element, child);
+      return element;
+    };
+    return build(parent, JSON.parse(data));
   }
 
   // The map's buttons in list order (Home and End go to its ends; the arrow keys choose by the map,
@@ -143,6 +156,6 @@
   }
 
   window.adjutantPage = Object.freeze({
-    make, mapStops, showDrawn, nextSlice, svgBlob, rasterise, saveBlob, canShareFiles, shareFile,
+    make, makeTree, mapStops, showDrawn, nextSlice, svgBlob, rasterise, saveBlob, canShareFiles, shareFile,
   });
 })();

@@ -11,7 +11,7 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Generator, Iterator
 from typing import Any, NamedTuple
 
 import js
@@ -142,9 +142,23 @@ def _draw_board(board: Board, session: Session, show_results: bool, chosen: str 
     ``show_results`` (the marks of the adjustments due for ``chosen``, a power, if given); returns the
     Sites of the Ancients drawn (a game with secrets). What is drawn is what a picture of the board shows
     (adjutant_ui.pictures.page_scene)."""
+    steps = _board_steps(board, session, show_results, chosen)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            sites: dict[str, int] = done.value
+            return sites
+
+
+def _board_steps(board: Board, session: Session, show_results: bool,
+                 chosen: str | None) -> Generator[None, None, dict[str, int]]:
+    """:func:`_draw_board` a step at a time (:meth:`Board.steps`: the board is put in the page at the last)."""
     drawn = page_scene(session, show_results, chosen)
-    board.draw(drawn.position, drawn.orders, session.selected, session.targets(), set(session.orderable_units()),
-               drawn.sites, drawn.strengths, drawn.results, drawn.changed, drawn.retreats, drawn.marks)
+    yield
+    yield from board.steps(drawn.position, drawn.orders, session.selected, session.targets(),
+                           set(session.orderable_units()), drawn.sites, drawn.strengths, drawn.results,
+                           drawn.changed, drawn.retreats, drawn.marks)
     return drawn.sites
 
 
@@ -1009,9 +1023,13 @@ class App:
             await computer.in_slices(link_steps(session.kept), pause)
         self.changed()
         await pause()
-        self.draw_board()  # (the largest part of drawing the new phase: the rest of the page in the next task)
+        # the largest part of drawing the new phase, in slices (each layer built in a step of its own, all put
+        # in the page at the last); the rest of the page in the next task
+        if self.board is not None and self.session is not None:
+            await computer.in_slices(self.board_steps(), pause)
         await pause()
-        self.render()  # (the board is drawn: nothing of it is drawn again)
+        # the rest of the page, a panel or two a task (the board is drawn: nothing of it is drawn again)
+        await computer.in_slices(self.render_steps(), pause)
         return by_keyboard and self.group.to_message()
 
     def _adjudicate_phase(self) -> bool:
@@ -1698,11 +1716,28 @@ class App:
         session, board = self.session, self.board
         if session is None or board is None:
             return {}
+        return _draw_board(board, session, *self._board_view())
+
+    def board_steps(self) -> Iterator[None]:
+        """:meth:`draw_board` a step at a time (the board is put in the page at the last step)."""
+        assert self.session is not None and self.board is not None
+        yield from _board_steps(self.board, self.session, *self._board_view())
+
+    def _board_view(self) -> tuple[bool, str | None]:
+        """Whether the board shows the last phase's results, and the power whose build places it marks."""
         show_results = self.embed or bool(_id("show-results").checked)
         chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
-        return _draw_board(board, session, show_results, chosen)
+        return show_results, chosen
 
     def render(self) -> None:
+        """Draw the page for the phase shown: the board, then the panels beside it."""
+        for _ in self.render_steps():
+            pass
+
+    def render_steps(self) -> Iterator[None]:
+        """:meth:`render` a step at a time, for the tasks of its own each takes after an adjudication
+        (:meth:`adjudicate_in_parts`): the board, the phase and the powers, the results and the orders,
+        the position and the secrets, the rest."""
         session = self.session
         board = self.board
         if session is None or board is None:
@@ -1716,6 +1751,7 @@ class App:
         sites = self.draw_board()
         if not self.embed:
             self.rove()
+        yield
         _id("phase-label").textContent = session.shown_phase_title()
         last = len(game.history)
         _id("hist-first").disabled = session.view == 0
@@ -1728,15 +1764,19 @@ class App:
             _id("embed-results-text").textContent = session.shown_results_text()
             self.post_height()
             return
+        yield
         entries = session.results_entries() if show_results else []
         _id("results-key").hidden = not entries
         # the key to the variant's own marks: each item shown where the map draws its mark
         _id("map-legend").hidden = not show_drawn(_id("map-legend"), board.svg)
         _id("results-of").textContent = entries[0][0] if entries else ""
         self._results_list(entries[1:])
+        yield
         self._orders_panel()
+        yield
         self._position_text()
         self._secrets_panel(sites)
+        yield
         text = session.shown_results_text()
         if self._stale("results", text):
             _id("results").textContent = text
@@ -1760,6 +1800,7 @@ class App:
         else:
             over.hidden = True
         self.group.render()
+        yield
         self.computer.render()
 
     def _secrets_panel(self, sites: dict[str, int]) -> None:
