@@ -91,33 +91,9 @@ class Board:
         return self.drawing.anchor(location)
 
     # --- drawing -------------------------------------------------------------------------------------
-    def draw(
-        self,
-        position: Any,
-        shapes: list[Shape],
-        selected: str | None = None,
-        targets: list[str] | None = None,
-        orderable: set[str] | None = None,
-        sites: dict[str, int] | None = None,
-        strengths: dict[str, str] | None = None,
-        results: list[Shape] | None = None,
-        changed: dict[str, str] | None = None,
-        retreats: dict[str, list[str]] | None = None,
-        marks: PhaseMarks | None = None,
-    ) -> None:
-        """Draw the position and the orders; in a game with secrets, also the Sites of the Ancients
-        (province -> level) and the units' strengths (province -> "3" or "2") the viewer may see.
-        ``results`` are the last phase's orders with their results, drawn under the orders; ``changed``
-        the centres that changed hands (province -> earlier owner); ``retreats`` where each dislodged
-        unit (by location) may retreat; ``marks`` the stand-offs, dislodgements and adjustments due.
-        Each piece is :mod:`adjutant.pictures.drawing`'s, as every picture of the board draws it.
-
-        Only what differs from the last drawing is drawn again (a click changes one order or one unit's
-        look, not the board): each layer is kept with what it was drawn from, and the orders and units
-        one by one. What is drawn again is built apart from the page and put in at once (PyScript watches
-        every change to the page). :meth:`steps` is the same drawing a step at a time."""
-        for _ in self.steps(position, shapes, selected, targets, orderable, sites, strengths, results, changed,
-                            retreats, marks):
+    def draw(self, *args: Any, **kwargs: Any) -> None:
+        """Draw the position and the orders at once (:meth:`steps`' arguments, its steps all taken)."""
+        for _ in self.steps(*args, **kwargs):
             pass
 
     def steps(
@@ -134,11 +110,23 @@ class Board:
         retreats: dict[str, list[str]] | None = None,
         marks: PhaseMarks | None = None,
     ) -> Iterator[None]:
-        """:meth:`draw` a step at a time, for a drawing too large for one task (a new phase with its
-        results, on a phone): each layer, then the orders and the units, is built apart from the page in
-        a step of its own, and the last step puts everything in the page together, so no half-drawn
-        board is ever shown. A drawing begun after this one (a click meanwhile) wins: this one's last
-        step then puts nothing in."""
+        """Draw the position and the orders; in a game with secrets, also the Sites of the Ancients
+        (province -> level) and the units' strengths (province -> "3" or "2") the viewer may see.
+        ``results`` are the last phase's orders with their results, drawn under the orders; ``changed``
+        the centres that changed hands (province -> earlier owner); ``retreats`` where each dislodged
+        unit (by location) may retreat; ``marks`` the stand-offs, dislodgements and adjustments due.
+        Each piece is :mod:`adjutant.pictures.drawing`'s, as every picture of the board draws it.
+
+        Only what differs from the last drawing is drawn again (a click changes one order or one unit's
+        look, not the board): each layer is kept with what it was drawn from, and the orders and units
+        one by one. What is drawn again is built apart from the page and put in at once (PyScript watches
+        every change to the page).
+
+        The drawing comes a step at a time, for one too large for a task (a new phase with its results,
+        on a phone): each layer, then each new order and unit, is built apart from the page in a step of
+        its own, and the last step puts everything in the page together, so no half-drawn board is ever
+        shown. A drawing begun after this one (a click meanwhile) wins: this one's last step then puts
+        nothing in."""
         self._generation += 1
         mine = self._generation
         drawing = self.drawing
