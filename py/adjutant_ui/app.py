@@ -1729,6 +1729,9 @@ class App:
         chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
         return show_results, chosen
 
+    #: how many renders were begun (:meth:`render_steps` stops if another began meanwhile)
+    _renders = 0
+
     def render(self) -> None:
         """Draw the page for the phase shown: the board, then the panels beside it."""
         for _ in self.render_steps():
@@ -1737,7 +1740,9 @@ class App:
     def render_steps(self) -> Iterator[None]:
         """:meth:`render` a step at a time, for the tasks of its own each takes after an adjudication
         (:meth:`adjudicate_in_parts`): the board, the phase and the powers, the results and the orders,
-        the position and the secrets, the rest."""
+        the position and the secrets, the rest. A render begun meanwhile (a click) wins: these steps stop."""
+        App._renders += 1
+        mine = App._renders
         session = self.session
         board = self.board
         if session is None or board is None:
@@ -1752,6 +1757,8 @@ class App:
         if not self.embed:
             self.rove()
         yield
+        if App._renders != mine:
+            return
         _id("phase-label").textContent = session.shown_phase_title()
         last = len(game.history)
         _id("hist-first").disabled = session.view == 0
@@ -1765,6 +1772,8 @@ class App:
             self.post_height()
             return
         yield
+        if App._renders != mine:
+            return
         entries = session.results_entries() if show_results else []
         _id("results-key").hidden = not entries
         # the key to the variant's own marks: each item shown where the map draws its mark
@@ -1772,11 +1781,17 @@ class App:
         _id("results-of").textContent = entries[0][0] if entries else ""
         self._results_list(entries[1:])
         yield
+        if App._renders != mine:
+            return
         self._orders_panel()
         yield
+        if App._renders != mine:
+            return
         self._position_text()
         self._secrets_panel(sites)
         yield
+        if App._renders != mine:
+            return
         text = session.shown_results_text()
         if self._stale("results", text):
             _id("results").textContent = text
@@ -1801,6 +1816,8 @@ class App:
             over.hidden = True
         self.group.render()
         yield
+        if App._renders != mine:
+            return
         self.computer.render()
 
     def _secrets_panel(self, sites: dict[str, int]) -> None:
