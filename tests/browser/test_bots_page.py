@@ -15,6 +15,7 @@ from adjutant import decode_link
 from adjutant.game import Game
 from adjutant.group_play import codes as group
 from app_driver import Site, adjudicate, enter_text, focused, open_app, phase
+from test_board_redraw import DRAWN, drawn_afresh
 from test_group_game import gm_fragment, listed_orders
 from test_phone import HEIGHT, WIDTH, on_screen, small_controls
 
@@ -169,6 +170,8 @@ def test_phases_played_by_the_computer_from_the_keyboard(new_context: Any, site:
     page.keyboard.press("Enter")
     played_alone(page)
     assert focused(page) == "adjudicate"  # the focus back where it was, for the spring's Adjudicate
+    # the board drawn in steps after each adjudication is the board a fresh tab draws from the link
+    assert page.evaluate(DRAWN) == drawn_afresh(context, site, page)
     page.focus("#hist-prev")
     page.keyboard.press("Enter")
     assert phase(page) == "W1901A" and "Results of Fall 1901 retreats" in page.inner_text("#results-of")
