@@ -223,7 +223,7 @@ def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(new_context: A
         said = page.inner_text("#computer-status")  # (a phase that is the computer's alone played on)
         assert "The computer gave the orders of" in said or "by itself" in said, said
         assert recorder.page_errors == []
-    assert "they are in the results" in page.inner_text("#computer-status")
+    assert "in the results" in page.inner_text("#computer-status")
     game = the_game(page)
     assert {p: seat.level for p, seat in game.computer.items()} == dict.fromkeys(computer, "heuristic")
     assert sum(record.phase.kind == "movement" for record in game.history) == 4
