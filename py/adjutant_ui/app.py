@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 import math
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, NamedTuple
 
@@ -29,16 +28,15 @@ from .group import CODE_LINK, GroupController, GroupState, choosing, inert
 from .pictures import Pictures, page_scene
 from .proxies import Proxies
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
-from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
+from .sealed import GM, SealedLink, public_game
 from .session import (
     Session,
-    decode_link,
-    decoding,
     encode_link,
     game_from_text,
     game_to_text,
     order_label,
     position_snapshot,
+    read_link,
     rehearsal,
 )
 from .setup import SetupPanel
@@ -53,9 +51,6 @@ UNREADABLE_KEY = "adjutant.autosave.unreadable"
 #: sessionStorage (one per tab): the id of the game this tab holds, so that a reload reopens it
 TAB_KEY = "adjutant.tab-game"
 document = js.document
-#: the longest stretch, in seconds, a link's replay at start-up runs before the page gets its turn (a long
-#: task is one over 50 ms; each turn costs the replay a few milliseconds more)
-SLICE_S = 0.04
 
 
 async def _page_turn() -> None:
@@ -187,6 +182,8 @@ class App:
         self.map_focus: str | None = None
         self.by_keyboard = False
         self.last_link = ""
+        #: the links opened later counted (:meth:`_open_link`): one read while another was is not shown
+        self.opening = 0
         # A game with secrets (Cluster): who is looking ("" for an ordinary game; "public", "gm" or a
         # power's id), the sealed link it came from, and the game master's passphrases and keys (Web
         # Crypto handles from web/seal.js, in this page's memory only).
@@ -297,7 +294,7 @@ class App:
                 if self.group.claims(fragment):
                     game_session = self.group.read(fragment)
                 else:
-                    game_session, link = await self.read_fragment_in_slices(fragment)
+                    game_session, link = await self.read_link(fragment)
                 from_link = True
                 self.game_id = self._slot_for(fragment) or new_id()
             except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
@@ -313,7 +310,7 @@ class App:
                     if self.group.claims(saved):
                         game_session = self.group.read(saved)
                     else:
-                        game_session, link = await self.read_fragment_in_slices(saved)
+                        game_session, link = await self.read_link(saved)
                     self.last_link = saved
                     self.game_id = mine.id if mine is not None else self.saves.find(saved) or new_id()
                 except Exception as error:  # noqa: BLE001 - nor may a damaged autosave
@@ -547,20 +544,21 @@ class App:
         asyncio.ensure_future(self._refresh(saved.link))
 
     async def _refresh(self, link: str) -> None:
+        sealed_link = None
         try:
             if self.group.claims(link):  # a group game: the other tab took in a code, say
                 held = self.group.state
                 new_session = self.group.read(link)
                 self.group.keep_unlocked(held)
             else:
-                new_session = Session.of(decode_link(link))
+                new_session, sealed_link = await self.read_link(link)
         except Exception as error:  # noqa: BLE001 - the other tab's save is unreadable: keep ours
             self.group.pending = None
             self.message(f"This game was changed in another tab, but that save could not be read: {error}")
             return
         self.pending_save = None  # (the other tab's save is the later one: it is not overwritten)
         slot = self.saves.load(self.game_id)
-        await self.show(new_session)
+        await self.show(new_session, role="public" if sealed_link else "", link=sealed_link)
         self.group.restore_page(slot)
         self.last_link = link
         self._set_hash(link)
@@ -576,29 +574,13 @@ class App:
             option.textContent = name
             select.appendChild(option)
 
-    async def read_fragment_in_slices(self, fragment: str) -> tuple[Session, SealedLink | None]:
-        """:meth:`read_fragment`, with the page given its turn (drawing, input) every ``SLICE_S`` seconds while
-        a long game's phases are replayed."""
-        if is_sealed_link(fragment):
-            return self.read_fragment(fragment)
-        steps = decoding(fragment)
-        pause = time.perf_counter() + SLICE_S
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return Session.of(done.value), None
-            if time.perf_counter() > pause:
-                await _page_turn()
-                pause = time.perf_counter() + SLICE_S
-
-    @staticmethod
-    def read_fragment(fragment: str) -> tuple[Session, SealedLink | None]:
-        """The game in a link's fragment: an ordinary game, or a sealed one's public view (read only)."""
-        if is_sealed_link(fragment):
-            link = decode_sealed_link(fragment)
-            return Session(public_game(link), readonly=True), link
-        return Session.of(decode_link(fragment)), None
+    async def read_link(self, fragment: str) -> tuple[Session, SealedLink | None]:
+        """The game in a link's fragment (:func:`adjutant_ui.session.read_link`, the one reader of links), its
+        replay given the page's turn (drawing, input) every ``SLICE_S`` seconds: at the start, and for a
+        link opened later (a changed address, a pasted link, another tab's save). While a game is in hand
+        its table takes no input meanwhile, so that nothing is given to a game about to be replaced."""
+        with inert(("main.table",) if self.session is not None else ()):
+            return await read_link(fragment, _page_turn)
 
     async def show(self, new_session: Session, role: str = "", link: SealedLink | None = None,
                    keys: dict[str, Any] | None = None, passphrases: dict[str, str] | None = None) -> None:
@@ -1138,7 +1120,13 @@ class App:
                 self.render()
                 self._focus_top()
                 return
-            new_session, link = self.read_fragment(fragment)
+            self.opening += 1
+            mine = self.opening
+            _mark("linkOpening")
+            new_session, link = await self.read_link(fragment)
+            _mark("linkRead")
+            if mine != self.opening:  # another link was opened while this one was read: that one is shown
+                return
             self.replacing(game_id or self.saves.find(fragment) or "")
             self.push_next = push
             await self.show(new_session, role="public" if link else "", link=link)
