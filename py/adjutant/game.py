@@ -48,7 +48,7 @@ from .adjudication.phases import (
     voluntary_removal,
 )
 from .adjudication.records import PhaseRecord, Result
-from .adjudication.resolver import Checked, candidate_row, checked_order, movement_resolver
+from .adjudication.resolver import Checked, checked_order, movement_resolver
 from .errors import AdjutantError, BotError, OrderError
 from .map.kinds import unit_type_of
 from .map.variant import Variant, load_variant
@@ -394,18 +394,6 @@ class Game:
         Unlike :meth:`add_orders` it reports nothing: for orders already read. A movement order's legality is
         worked out here, once, for :meth:`adjudicate`."""
         self._keep(order, None)
-
-    def add_candidate(self, order: UnitOrder) -> None:
-        """:meth:`add_order` for one of its unit's candidate orders in this position (an order
-        :class:`adjutant.legal.Candidates` made, legal by how it is made), without its legality worked out
-        again (:func:`~adjutant.adjudication.resolver.candidate_row`): a link's decoder adds every order of
-        a long game this way. Any other order goes to :meth:`add_order`."""
-        if self.phase.kind != "movement":
-            self.add_order(order)
-            return
-        if self._checks_at is not self.position:
-            self._check_again()
-        self._keep(order, candidate_row(self.variant, order, self.phase.season, self.units))
 
     def _keep(self, order: Order, row: Checked | None) -> None:
         """:meth:`add_order`, given a movement order's row if it is already worked out."""

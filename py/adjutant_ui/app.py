@@ -1104,6 +1104,8 @@ class App:
 
     async def _open_link(self, fragment: str, game_id: str = "", push: bool = False) -> None:
         before = self.in_hand()
+        self.opening += 1
+        mine = self.opening
         try:
             if self.group.claims(fragment):
                 group_session = self.group.read(fragment)
@@ -1120,8 +1122,6 @@ class App:
                 self.render()
                 self._focus_top()
                 return
-            self.opening += 1
-            mine = self.opening
             _mark("linkOpening")
             new_session, link = await self.read_link(fragment)
             _mark("linkRead")
@@ -1144,6 +1144,8 @@ class App:
             self.render()
             self._focus_top()
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
+            if mine != self.opening:  # (a link opened later is the one that counts)
+                return
             await self.put_back(before)
             self.message(f"The link could not be opened: {error}. Your game is unchanged.")
             self.changed(replace_hash=True)

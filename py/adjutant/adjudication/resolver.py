@@ -149,28 +149,6 @@ def checked_order(variant: Variant, order: UnitOrder, season: Season, units: Map
     return _row(adjudicated, order, format_order(order), weak=weak)
 
 
-def candidate_row(variant: Variant, order: UnitOrder, season: Season, units: Mapping[str, Unit]) -> Checked:
-    """:func:`checked_order`'s row of one of a unit's candidate orders in this position
-    (:class:`adjutant.legal.Candidates`): a hold, a move to one of its targets, a support into its reach or a
-    convoy from its sea, which the candidates make legal and as :func:`check_order` gives them back, so they
-    are not checked again (a link's decoder adds hundreds of thousands in a long game). An army's move by
-    convoy is still checked against the fleets on the board, as :func:`checked_order` does; any other kind
-    of order goes to :func:`checked_order`."""
-    kind = type(order)
-    if kind is Move:
-        move: Move = order  # type: ignore[assignment]  # (a move)
-        u = move.unit
-        if move.via_convoy:
-            why = _no_fleets_to_convoy(variant, move, season, units) if u.type == "A" else ""
-            if why:
-                return _row(Hold(u), order, format_order(order), illegal=why)
-            return _row(order, order, format_order(order))
-        return _row(order, order, format_order(order), weak=variant.edge_kind(u.province, move.dest) == "weak")
-    if kind is Hold or kind is Support or kind is Convoy:
-        return _row(order, order, format_order(order))
-    return checked_order(variant, order, season, units)
-
-
 def _no_fleets_to_convoy(variant: Variant, move: Move, season: Season, units: Mapping[str, Unit]) -> str:
     """Why an army's move by convoy cannot be carried by the units on the board (DATC 6.D.32: with no
     fleets where a convoy could be, the move is illegal and the army holds, and may be supported to hold;

@@ -292,8 +292,8 @@ def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list
             k = mine.get(count + 2)
             if k == 0:
                 continue
-            if k <= count:  # (one of the unit's candidates: legal as it is made, so not checked again)
-                game.add_candidate(nth(prov, k - 1))  # type: ignore[arg-type]  # (a unit's order)
+            if k <= count:
+                game.add_order(nth(prov, k - 1))
                 continue
             texts = extra.get((n, owners[prov]), [])
             if not texts or not isinstance(texts[0], str):
