@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 import math
-import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
@@ -24,6 +23,7 @@ from .board import Board, show_drawn
 from .computer_page import ComputerPlayers
 from .dom import by_id as _id
 from .dom import js_value as _v
+from .dom import mark as _mark
 from .group import CODE_LINK, GroupController, inert
 from .keyboard import MapKeys
 from .page import InHand
@@ -36,37 +36,27 @@ from .saving import code_link as _code_link
 from .saving import storage_get as _storage_get
 from .saving import storage_set as _storage_set
 from .saving import tab_get as _tab_get
-from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
+from .sealed import GM, SealedLink
 from .sealing import Sealing
 from .session import (
     Session,
-    decode_link,
-    decoding,
     encode_link,
     game_from_text,
     game_to_text,
     order_label,
     position_snapshot,
+    read_link,
     rehearsal,
 )
 from .setup import SetupPanel
 
 document = js.document
-#: the longest stretch, in seconds, a link's replay at start-up runs before the page gets its turn (a long
-#: task is one over 50 ms; each turn costs the replay a few milliseconds more)
-SLICE_S = 0.04
 
 
 async def _page_turn() -> None:
     """Let the browser draw and answer input: Pyodide's event loop runs the next step in a task of its own
     (a message), not a microtask."""
     await asyncio.sleep(0)
-
-
-def _mark(name: str) -> None:
-    """A performance mark for the start-up benchmark (benchmarks/startup.py --profile)."""
-    with contextlib.suppress(Exception):
-        js.performance.mark("adjutant:" + name)
 
 
 def _draw_board(board: Board, session: Session, show_results: bool, chosen: str | None) -> dict[str, int]:
@@ -226,7 +216,7 @@ class App:
                 if self.group.claims(fragment):
                     game_session = self.group.read(fragment)
                 else:
-                    game_session, link = await self.read_fragment_in_slices(fragment)
+                    game_session, link = await self.read_link(fragment)
                 from_link = True
                 self.saving.game_id = self.saving.slot_for(fragment) or new_id()
             except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
@@ -242,7 +232,7 @@ class App:
                     if self.group.claims(saved):
                         game_session = self.group.read(saved)
                     else:
-                        game_session, link = await self.read_fragment_in_slices(saved)
+                        game_session, link = await self.read_link(saved)
                     self.last_link = saved
                     self.saving.game_id = mine.id if mine is not None else self.saving.saves.find(saved) or new_id()
                 except Exception as error:  # noqa: BLE001 - nor may a damaged autosave
@@ -347,29 +337,13 @@ class App:
             option.textContent = name
             select.appendChild(option)
 
-    async def read_fragment_in_slices(self, fragment: str) -> tuple[Session, SealedLink | None]:
-        """:meth:`read_fragment`, with the page given its turn (drawing, input) every ``SLICE_S`` seconds while
-        a long game's phases are replayed."""
-        if is_sealed_link(fragment):
-            return self.read_fragment(fragment)
-        steps = decoding(fragment)
-        pause = time.perf_counter() + SLICE_S
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return Session.of(done.value), None
-            if time.perf_counter() > pause:
-                await _page_turn()
-                pause = time.perf_counter() + SLICE_S
-
-    @staticmethod
-    def read_fragment(fragment: str) -> tuple[Session, SealedLink | None]:
-        """The game in a link's fragment: an ordinary game, or a sealed one's public view (read only)."""
-        if is_sealed_link(fragment):
-            link = decode_sealed_link(fragment)
-            return Session(public_game(link), readonly=True), link
-        return Session.of(decode_link(fragment)), None
+    async def read_link(self, fragment: str) -> tuple[Session, SealedLink | None]:
+        """The game in a link's fragment (:func:`adjutant_ui.session.read_link`, the one reader of links), its
+        replay given the page's turn (drawing, input) every ``SLICE_S`` seconds: at the start, and for a
+        link opened later (a changed address, a pasted link, another tab's save). While a game is in hand
+        its table takes no input meanwhile, so that nothing is given to a game about to be replaced."""
+        with inert(("main.table",) if self.session is not None else ()):
+            return await read_link(fragment, _page_turn)
 
     async def show(self, new_session: Session, role: str = "", link: SealedLink | None = None,
                    keys: dict[str, Any] | None = None, passphrases: dict[str, str] | None = None) -> None:
