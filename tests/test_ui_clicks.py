@@ -36,7 +36,7 @@ from session_games import (
 # Checks, "VIEW = value", "VIEW has value" (a part of it), "VIEW lacks value", where VIEW is one of VIEWS:
 #   "selected = par", "selected = -" (none), "targets = bre bur gas pic", "note has no unit in Burgundy",
 #   "orders = A lvp - yor | F lon - nth" (the orders given, sorted), "choices = hold:Hold | support:Support"
-# A callable step is a fact of the session beyond these (a Check, named for the test's id and message).
+# A Check step is a fact no view reads, a function of the session with the words a failure shows.
 
 
 def _pairs(pairs: list[tuple[str, str]]) -> list[str]:
