@@ -16,7 +16,7 @@ import weakref
 from bisect import bisect_left
 from collections.abc import Mapping
 
-from .adjudication.legality import illegal_reason, may_protect
+from .adjudication.legality import illegal_reason
 from .adjudication.orders import Build, Convoy, Disband, Hold, Move, Order, Protect, Retreat, Support, Unit, Waive
 from .game import Game
 from .map.kinds import Season, UnitType
@@ -313,7 +313,7 @@ def candidates(game: Game, prov: str) -> list[Order]:
 
 def _guards(game: Game) -> list[str]:
     """Coast-Running: the provinces of the armies (any power's) that could protect a run."""
-    return sorted(u.province for u in game.units.values() if may_protect(game.variant, u))
+    return sorted(u.province for u in game.units.values() if game.rules.may_carry(game.variant, u))
 
 
 def runs(game: Game, prov: str) -> list[Move]:
@@ -328,7 +328,7 @@ def runs(game: Game, prov: str) -> list[Move]:
     """
     u = game.units.get(prov)
     v = game.variant
-    if u is None or u.type != "F" or not v.options.protect_order or game.phase.kind != "movement":
+    if u is None or u.type != "F" or "protect" not in v.order_kinds or game.phase.kind != "movement":
         return []
     return [Move(u, end) for end in run_destinations(v, u.location, _guards(game), game.phase.season)]
 
@@ -346,7 +346,7 @@ def protects(game: Game, prov: str) -> list[Protect]:
     """
     u = game.units.get(prov)
     v = game.variant
-    if u is None or not may_protect(v, u) or game.phase.kind != "movement":
+    if u is None or not game.rules.may_carry(v, u) or game.phase.kind != "movement":
         return []
     guards, season = _guards(game), game.phase.season
     return [
