@@ -218,9 +218,10 @@ class Resolver:
         #: the strength each unit stands with (without supports): its own, or as the variant's rules give
         #: a unit given an order of the variant's own kind
         self.stand = list(self.k)
-        for i, k in enumerate(kind):
-            if k == OWN:
-                self.stand[i] = self.rules.standing_strength(orders_[i], self.k[i])
+        if OWN in kind:
+            for i, k in enumerate(kind):
+                if k == OWN:
+                    self.stand[i] = self.rules.standing_strength(orders_[i], self.k[i])
         #: the moves, and the moves by destination province
         self.moves = [i for i, dest in enumerate(to) if dest]
         self.moves_to: dict[str, list[int]] = {}
@@ -263,7 +264,7 @@ class Resolver:
         self.deps: list[int] = []
         #: the variant's rule for the supports of units of strength other than one (None: there are none)
         self.strong: SupportRule | None = None
-        if any(k != 1 for k in self.k):
+        if strength and any(k != 1 for k in self.k):
             self.strong = self.rules.support_rule(self, self.resolve)
         self.state: list[int] = []
         self.result: list[bool] = []
@@ -601,7 +602,7 @@ class Resolver:
     def _void_carried_moves(self) -> bool:
         """Void the carried moves the variant's rules say do not take place
         (:meth:`~.hooks.AdjudicationHooks.voided_moves`); whether any was."""
-        if self.voids_decided:
+        if self.voids_decided or not self.carriers_of:
             return False
         self.voids_decided = True
         carried = {

@@ -30,6 +30,9 @@ from ..map.routes import is_run, run_ends
 from ..map.variant import Variant
 from .hooks import VariantRules
 
+#: the options of a variant that plays none of Coast-Running's rules
+_CLASSIC = RuleOptions()
+
 
 class CoastRunning(VariantRules):
     """The hooks of a variant whose options name one of Coast-Running's rules; each hook plays the rule
@@ -38,7 +41,7 @@ class CoastRunning(VariantRules):
     title = "Coast-Running"
 
     def applies_to(self, variant: Variant) -> bool:
-        return variant.options != RuleOptions()
+        return variant.options != _CLASSIC
 
     # --- runs and protect orders ----------------------------------------------------------------------
     def carried_move(self, variant: Variant, move: Move, season: Season) -> Move | None:
