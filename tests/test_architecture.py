@@ -263,14 +263,9 @@ def test_no_import_cycle_among_the_engines_modules() -> None:
     assert import_cycles(ENGINE_MODULES) == []
 
 
-#: The page's modules still in import cycles (held apart by type-checking imports and imports in functions):
-#: App, whose computer and set-up panels import it back, and the group controller with Cluster's group code,
-#: which calls App's members. Splitting App by job, behind a Protocol of what the panels need, ends them.
-IN_CYCLES = {"adjutant_ui.app", "adjutant_ui.group", "adjutant_ui.cluster_group"}
-
-
-def test_no_other_module_of_the_page_is_in_an_import_cycle() -> None:
-    assert import_cycles(sorted(set(UI_MODULES) - IN_CYCLES)) == []
+def test_no_import_cycle_among_the_pages_modules() -> None:
+    """The page's parts reach App through the protocols of adjutant_ui.page, not by importing it back."""
+    assert import_cycles(UI_MODULES) == []
 
 
 def test_the_cycle_check_finds_a_cycle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,7 +27,7 @@
   }
 
   // The map's buttons in list order (Home and End go to its ends; the arrow keys choose by the map,
-  // adjutant_ui.compass), and the one that takes Tab (app.py, the map from the keyboard).
+  // adjutant_ui.compass), and the one that takes Tab (py/adjutant_ui/keyboard.py).
   // With no unit selected, the units that can be ordered by power (`powers`' order) then accessible
   // name, then the highlighted places; with one selected, its highlighted places by name, then the unit
   // itself while it may move (`moving`). Each gets tabindex -1 but the one at `focus` (else, with no unit

@@ -20,8 +20,8 @@ what the group controller calls for it:
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
 import js
 from adjutant import AdjutantError, GameFileError
@@ -32,33 +32,9 @@ from adjutant.group_play import codes as group
 from pyodide.ffi import jsnull, to_js
 
 from . import sealed
+from .group_state import ClusterSide, GroupState
+from .page import GroupControl
 from .session import Session
-
-if TYPE_CHECKING:
-    from .group import GroupController, GroupState
-
-
-@dataclass
-class ClusterSide:
-    """What a Cluster group game holds beyond a group game's: the link's public part and sealed parts;
-    for the game master, the players' passphrases and the keys they give (Web Crypto handles, in this
-    page's memory only); for a player, whether their part is open."""
-
-    variant: str
-    public_text: str
-    public: dict[str, Any]
-    seals: dict[str, str] = field(default_factory=dict)
-    gm_part: str = ""
-    passphrases: dict[str, str] = field(default_factory=dict)
-    keys: dict[str, Any] = field(default_factory=dict)
-    keys_task: Any = None
-    opened: bool = False  # the game master's game, or the player's own part, is open
-    seal_count: int = 0
-    sealing: Any = None  # the latest reseal (awaited before a link is copied)
-
-    def sealed_link(self) -> sealed.SealedLink:
-        """The parts a player's passphrase is tried on (the Secrets panel's unlock)."""
-        return sealed.SealedLink(self.public, dict(self.seals))
 
 
 def from_link(link: cg.ClusterLink) -> ClusterSide:
@@ -106,7 +82,7 @@ MAKING_KEYS = (
 
 
 # --- the game master ---------------------------------------------------------------------------------
-async def start(ctrl: GroupController, variant_id: str, phrases: dict[str, str]) -> None:
+async def start(ctrl: GroupControl, variant_id: str, phrases: dict[str, str]) -> None:
     """A new Cluster group game: the game master's key pair sealed under the game master's passphrase,
     a key per power's passphrase, the sites drawn; then the first links are sealed."""
     app = ctrl.app
@@ -116,8 +92,6 @@ async def start(ctrl: GroupController, variant_id: str, phrases: dict[str, str])
             made, keys = await asyncio.gather(js.window.adjutantGroup.newGame(phrases[sealed.GM]),
                                               derive_keys(powers))
             game = cluster_views.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
-            from .group import GroupState
-
             state = GroupState(Session(game), _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
             state.intake = group.Intake(0)
             state.cluster = ClusterSide(game.variant.id, "", {}, passphrases=powers, keys=keys, opened=True)
@@ -136,7 +110,7 @@ async def start(ctrl: GroupController, variant_id: str, phrases: dict[str, str])
     )
 
 
-def changed(ctrl: GroupController, state: GroupState, replace_hash: bool) -> None:
+def changed(ctrl: GroupControl, state: GroupState, replace_hash: bool) -> None:
     """The game master's game changed: seal it again (the address bar follows once sealed); any other
     view keeps the link it holds."""
     side = state.cluster
@@ -147,14 +121,14 @@ def changed(ctrl: GroupController, state: GroupState, replace_hash: bool) -> Non
     ctrl.app.remember(fragment(state), replace_hash)
 
 
-async def _reseal_or_say(ctrl: GroupController, state: GroupState, replace_hash: bool) -> None:
+async def _reseal_or_say(ctrl: GroupControl, state: GroupState, replace_hash: bool) -> None:
     try:
         await reseal(ctrl, state, replace_hash)
     except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
         ctrl.app.message(f"The link could not be sealed: {error}")
 
 
-async def reseal(ctrl: GroupController, state: GroupState, replace_hash: bool = True) -> None:
+async def reseal(ctrl: GroupControl, state: GroupState, replace_hash: bool = True) -> None:
     """Seal the game master's game into the players' parts and the game master's part; the address bar
     and the autosave then hold the game master's link (never the game in the clear)."""
     side = state.cluster
@@ -193,7 +167,7 @@ async def settled(state: GroupState) -> None:
         await side.sealing
 
 
-async def open_gm_part(ctrl: GroupController, state: GroupState, key: Any, phrase: str) -> str:
+async def open_gm_part(ctrl: GroupControl, state: GroupState, key: Any, phrase: str) -> str:
     """The game master's key is unlocked: open the game master's part (refused unless only the game master
     could have sealed it, or it is an earlier Adjutant's beside that Adjutant's key) and show the game
     itself. Returns what to say beside "Unlocked" ("", or :data:`LEGACY_PART`)."""
@@ -247,7 +221,7 @@ async def _keys_into(side: ClusterSide, phrases: dict[str, str]) -> None:
     side.keys.update(await derive_keys(phrases))
 
 
-async def set_passphrases(ctrl: GroupController, phrases: dict[str, str]) -> None:
+async def set_passphrases(ctrl: GroupControl, phrases: dict[str, str]) -> None:
     """The game master changed the players' passphrases: their parts are sealed under the new ones."""
     state = ctrl.state
     if state is None or state.cluster is None or not state.is_gm:
@@ -257,7 +231,7 @@ async def set_passphrases(ctrl: GroupController, phrases: dict[str, str]) -> Non
     side.keys_task = None
     side.keys = await derive_keys(powers)
     side.passphrases = powers
-    ctrl.app.passphrases = {**ctrl.app.passphrases, **powers}
+    ctrl.app.sealing.passphrases = {**ctrl.app.sealing.passphrases, **powers}
     await reseal(ctrl, state)
 
 
@@ -274,7 +248,7 @@ async def unseal_any(phrase: str, parts: Any) -> Any:
     return None
 
 
-async def unlock(ctrl: GroupController, phrase: str) -> None:
+async def unlock(ctrl: GroupControl, phrase: str) -> None:
     """The Secrets panel's passphrase: a player's opens their power's part; the game master's (on the
     game master's link) unlocks the key and the game."""
     state, app = ctrl.state, ctrl.app
@@ -287,7 +261,7 @@ async def unlock(ctrl: GroupController, phrase: str) -> None:
     try:
         opened = await unseal_any(phrase, parts)
         if opened is None:
-            app.unlock_refused(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
+            app.sealing.unlock_refused(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
             return
         name = str(opened.name)
         part = sealed.open_part(side.public, name, _bytes(opened.plaintext))
@@ -303,7 +277,7 @@ async def unlock(ctrl: GroupController, phrase: str) -> None:
     # the orders and code this browser kept for this power at this phase (never before the passphrase),
     # whether kept before a reload or earlier in this page
     ctrl.restore_draft(new, "in this browser")
-    app.unlock_done()
+    app.sealing.unlock_done()
     power = part.game.variant.powers[name].name
     app.message(f"Unlocked the secrets of {power}: {_next_step(part.game, name)}"
                 + (f" {part.warning}" if part.warning else ""), "info")

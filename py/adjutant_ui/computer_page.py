@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import js
 from adjutant import AdjutantError, load_variant
@@ -22,10 +22,8 @@ from pyodide.ffi import jsnull
 
 from . import computer, sealed
 from .group import inert
+from .page import Page
 from .session import Session
-
-if TYPE_CHECKING:
-    from .app import App
 
 document = js.document
 
@@ -90,7 +88,7 @@ def checked(holder: Any) -> list[str]:
 
 
 class ComputerPlayers:
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Page) -> None:
         self.app = app
         self.wired = False
         self.thinking = False
@@ -183,7 +181,7 @@ class ComputerPlayers:
         except AdjutantError as error:
             app.message(str(error))
             return
-        app.replacing()
+        app.saving.replacing()
         await app.show(session)
         app.clear_message()
         if len(mine) == 1:  # typed orders are for the power played, and the map's Tab stop its first unit

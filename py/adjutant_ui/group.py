@@ -13,8 +13,7 @@ import contextlib
 import json
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import js
 from adjutant import AdjutantError, load_variant
@@ -25,10 +24,9 @@ from adjutant.group_play import codes as group
 from pyodide.ffi import jsnull, to_js
 
 from . import cluster_group, computer, saves, sealed
+from .group_state import GroupState
+from .page import GroupPage
 from .session import Session
-
-if TYPE_CHECKING:
-    from .app import App
 
 document = js.document
 MAKING_KEYS = (
@@ -200,56 +198,6 @@ def _bytes(value: Any) -> bytes:
     return bytes(value.to_py())
 
 
-@dataclass
-class GroupState:
-    """A group game as this page holds it: the game master's (with the sealed private key, the key
-    itself once unlocked, and the intake) or a player's (with the power played, if chosen)."""
-
-    session: Session
-    public_key: bytes
-    sealed_private: str = ""
-    private_key: Any = None
-    intake: group.Intake = field(default_factory=group.Intake)
-    power: str = ""
-    log: list[tuple[str, str]] = field(default_factory=list)  # (kind, message) of the last codes opened
-    log_at: int = -1  # the phase (phases adjudicated) they were opened at; -1 before any
-    message: str = ""  # the last "message to players"
-    #: a Cluster game's public part, sealed parts and players' passphrases (cluster_group.ClusterSide)
-    cluster: cluster_group.ClusterSide | None = None
-    messaged: int = -1  # the phase number (phases adjudicated) it was made at
-    #: what the game master's status line (``group-status``) last said, while it is true: "started" (a new
-    #: game) and "unlocked" until codes are opened, "adjudicated" (the next step is the message) until the
-    #: message is made or a code of the new phase is in; "" for a line that stays (:meth:`GroupController.render`)
-    said: str = ""
-    #: the list of codes opened (:attr:`log`) when it was said: "started" and "unlocked" go once another is
-    said_log: list[tuple[str, str]] = field(default_factory=list)
-    linked: int = -1  # the phase number the players' link was last copied at
-    #: a player's last sealed orders code shown, its note, and the orders it seals (order texts, sorted;
-    #: kept with the drafts: saves.Draft): orders changed since make it out of date (:func:`_code_stale`)
-    code: str = ""
-    code_note: str = ""
-    code_orders: tuple[str, ...] = ()
-    #: the line saying a player's drafts were kept, until it is shown
-    kept: str = ""
-    #: what the orders box is to hold when this player's game is next drawn (the text typed and not yet
-    #: entered, kept with the drafts); None once put there
-    typed: str | None = None
-    #: a later phase of this game this browser opened before, as (its title, its players' link): this
-    #: link is an old one ("" when it is the latest seen)
-    later: tuple[str, str] = ("", "")
-    #: where a player's draft is kept ((what the phase was told by: the phases adjudicated, or a Cluster
-    #: link's public part), (game, phase)): see _draft_place
-    draft_place: tuple[int | str, tuple[str, str]] | None = None
-
-    @property
-    def is_gm(self) -> bool:
-        return bool(self.sealed_private)
-
-    @property
-    def game(self) -> Game:
-        return self.session.game
-
-
 #: what a player is told before they have chosen their power: where the chooser is, by its label
 CHOOSE_POWER = 'Choose the power you play first ("Which power do you play?", in the Group game panel).'
 
@@ -298,7 +246,7 @@ NOT_TRIED = "this paste held more codes than one paste opens; it is left in the 
 
 
 class GroupController:
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: GroupPage) -> None:
         self.app = app
         self.state: GroupState | None = None
         self.pending: GroupState | None = None
@@ -362,7 +310,7 @@ class GroupController:
         place = self._draft_place(state)
         if place is None:
             return
-        draft = saves.read_draft(self.app.saves.storage, place[0], state.power, place[1])
+        draft = saves.read_draft(self.app.saving.saves.storage, place[0], state.power, place[1])
         if draft is None or draft.empty:
             return
         if draft.orders and not state.game.over:
@@ -382,7 +330,7 @@ class GroupController:
         typed = str(_id("orders-text").value) if state.typed is None else state.typed
         draft = saves.Draft(place[1], orders, state.code, state.code_note, typed,
                             state.code_orders if state.code else None)
-        saves.write_draft(self.app.saves.storage, place[0], state.power, draft)
+        saves.write_draft(self.app.saving.saves.storage, place[0], state.power, draft)
 
     def _read_cluster(self, fragment: str) -> Session:
         """A Cluster group link opens as the public view, read only, until a passphrase opens a part."""
@@ -739,7 +687,7 @@ class GroupController:
                 session = Session(game)
                 self.pending = GroupState(session, _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey)
                 self.pending.intake = group.Intake(0)
-                app.replacing()
+                app.saving.replacing()
                 await app.show(session)
         except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
             app.message(f"The group game could not be started: {error}")

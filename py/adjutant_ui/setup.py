@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import js
 from adjutant import AdjutantError, Game, load_variant
@@ -34,10 +34,8 @@ from pyodide.ffi import jsnull
 
 from . import sealed
 from .board import Board
+from .page import Page
 from .session import Session
-
-if TYPE_CHECKING:
-    from .app import App
 
 #: the phases offered (season letter, kind letter) and their names
 PHASES = (("S", "M", "Spring movement"), ("S", "R", "Spring retreats"), ("F", "M", "Fall movement"),
@@ -62,7 +60,7 @@ class SetupPanel:
     """The set-up's controls, wired once the page's Python is ready (:meth:`wire`), and the position being
     set up on the map (:attr:`draft`, None when the map shows the game in hand)."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Page) -> None:
         self.app = app
         #: the position being set up on the map
         self.draft: Draft | None = None
@@ -72,7 +70,7 @@ class SetupPanel:
         self.stops: dict[str, str] = {}
         #: the variant the power list was filled for
         self.powers_of = ""
-        #: a game with secrets set up, waiting for its passphrases (App._use_passphrases takes it)
+        #: a game with secrets set up, waiting for its passphrases (adjutant_ui.sealing takes it)
         self.pending: Game | None = None
 
     def wire(self) -> None:
@@ -138,7 +136,7 @@ class SetupPanel:
                 option.hidden = option.disabled = not secret
         _el("setup-tool").value = "unit"
         self._note(self._tool_hint())
-        app.map_focus = None
+        app.keyboard.map_focus = None
         app.render()
         if focus:
             _el("setup-tools").scrollIntoView()
@@ -190,7 +188,7 @@ class SetupPanel:
         else:  # the game master's view: every strength, and the sites set up (none drawn yet: the seed is secret)
             board.draw(position, [], None, [], set(), sites, strengths)
         self._stops(board, draft, strengths, sites)
-        app.rove()
+        app.keyboard.rove()
         for name in ("hist-first", "hist-prev", "hist-next", "hist-last"):
             _el(name).disabled = True
         _el("phase-label").textContent = f"Setting up: {position.phase.title}"
@@ -363,7 +361,7 @@ class SetupPanel:
         self._changed(refused or "")
 
     def take_game(self) -> Game:
-        """The game with secrets set up, once its passphrases are given (App._use_passphrases)."""
+        """The game with secrets set up, once its passphrases are given (adjutant_ui.sealing.Sealing)."""
         game, self.pending = self.pending, None
         if game is None:
             raise AdjutantError("the position set up is gone: set it up again")
@@ -418,7 +416,7 @@ class SetupPanel:
             self._changed(problem or f"{_unit_name(v, power, unit_type, location)} dislodged from "
                           f"{v.provinces[province_of(location)].name}")
         if event.detail == 0:  # from the keyboard: back to the place on the map (or to the next choice)
-            self.app.focus_after_action(province_of(location))
+            self.app.keyboard.focus_after_action(province_of(location))
 
     def _changed(self, note: str) -> None:
         self._note(note)
@@ -527,18 +525,18 @@ class SetupPanel:
         except AdjutantError as e:
             self._problems([str(e)])
             return
-        if not self.app.may_replace():
+        if not self.app.saving.may_replace():
             return
         self._problems([])
         if secret:  # sealed as a new game of its variant: its passphrases first, as New game asks them
             self.pending = game
-            self.app.open_passphrases("setup", variant.id)
+            self.app.sealing.open_passphrases("setup", variant.id)
             return
         asyncio.ensure_future(self._start(Session(game)))
 
     async def _start(self, session: Session) -> None:
         app = self.app
-        app.replacing()
+        app.saving.replacing()
         await app.show(session)
         app.clear_message()
         app.changed()

@@ -1,0 +1,26 @@
+"""The few DOM helpers every part of the page uses: an element by its id, JavaScript's null as None, an
+element's attribute.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import js
+from pyodide.ffi import jsnull
+
+
+def by_id(name: str) -> Any:
+    """The element of the page with id ``name`` (null if there is none)."""
+    return js.document.getElementById(name)
+
+
+def js_value(value: Any) -> Any:
+    """JavaScript's null as None."""
+    return None if value is None or value is jsnull else value
+
+
+def attr_of(element: Any, name: str) -> str | None:
+    """``element``'s attribute ``name``; None when it has none (or is not an element)."""
+    value = element.getAttribute(name) if hasattr(element, "getAttribute") else None
+    return None if value is None or value is jsnull else str(value)

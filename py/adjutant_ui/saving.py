@@ -1,0 +1,339 @@
+"""The page's saving: which game this tab holds and where it is kept. One slot per game (the storage
+model is :mod:`adjutant_ui.saves`), the autosave a fresh tab opens, the list of recent games, the address
+bar's history entries (Back and Forward open the game before), and the game changed in another tab.
+
+This is its own module, not part of :mod:`adjutant_ui.saves`, because saves.py is plain Python over a
+small storage interface that CPython tests drive, while this is the page's side of it: localStorage,
+sessionStorage, the address bar, the ``storage`` and ``hashchange`` events and the message box, which
+only run in the browser. :class:`Saving` is given the page (:class:`adjutant_ui.page.Page`) and the group
+game's controller, whose games it saves and opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import js
+from adjutant import AdjutantError, load_variant
+from adjutant.group_play import codes as group_codes
+from pyodide.ffi import jsnull
+
+from . import sealed
+from .dom import by_id as _id
+from .dom import js_value as _v
+from .group import CODE_LINK, GroupController
+from .page import Page
+from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
+from .session import Session, decode_link
+
+AUTOSAVE_KEY = "adjutant.autosave"
+#: the autosaved game's position as plain data, painted by web/shell.js before Python is ready
+SNAPSHOT_KEY = "adjutant.snapshot"
+VARIANT_KEY = "adjutant.variant"
+#: an autosave this Adjutant could not read (damaged, or written by a newer one) is kept here rather
+#: than lost when the new game it starts instead is autosaved
+UNREADABLE_KEY = "adjutant.autosave.unreadable"
+#: sessionStorage (one per tab): the id of the game this tab holds, so that a reload reopens it
+TAB_KEY = "adjutant.tab-game"
+document = js.document
+
+
+def storage_get(key: str) -> str | None:
+    """Read localStorage; None when the key is not there or storage is disabled."""
+    try:
+        value = js.localStorage.getItem(key)
+    except Exception:  # storage disabled (private mode, sandboxed iframe)
+        return None
+    return None if value is None or value is jsnull else str(value)
+
+
+def storage_set(key: str, value: str) -> bool:
+    """Write to localStorage; whether it was written (not when storage is full or disabled)."""
+    try:
+        js.localStorage.setItem(key, value)
+    except Exception:  # noqa: BLE001 - full (QuotaExceededError) or disabled: the caller says so
+        return False
+    return True
+
+
+def tab_get() -> str:
+    """The id of the game this tab holds ("" for none)."""
+    try:
+        value = js.sessionStorage.getItem(TAB_KEY)
+    except Exception:  # noqa: BLE001 - storage disabled
+        return ""
+    return "" if value is None or value is jsnull else str(value)
+
+
+def _tab_set(value: str) -> None:
+    with contextlib.suppress(Exception):
+        js.sessionStorage.setItem(TAB_KEY, value)
+
+
+def code_link(fragment: str) -> bool:
+    """Whether a link opened is sealed orders codes (for the game master's game) rather than a game. Never
+    raises: a fragment longer than any paste of codes is taken for a game link, whose guarded read refuses
+    it by its size, so that no link, however long, stops the page."""
+    return len(fragment) <= group_codes.MAX_PASTE and bool(group_codes.find_codes(fragment))
+
+
+def _now() -> str:
+    """The local date and time, as the list of recent games shows it."""
+    d = js.Date.new()
+    return f"{d.getFullYear()}-{d.getMonth() + 1:02d}-{d.getDate():02d} {d.getHours():02d}:{d.getMinutes():02d}"
+
+
+class _LocalStorage:
+    """localStorage as adjutant_ui.saves reads and writes it."""
+
+    def get(self, key: str) -> str | None:
+        return storage_get(key)
+
+    def set(self, key: str, value: str) -> bool:
+        return storage_set(key, value)
+
+
+class Saving:
+    """Which game this tab holds and where it is kept: its slot, the autosave, Recent games, the address
+    bar's history entries, and another tab's change to it."""
+
+    def __init__(self, page: Page, group: GroupController) -> None:
+        self.page = page
+        self.group = group
+        # the storage (adjutant_ui.saves); the id of the game in hand and whether its slot holds it now;
+        # the next address to be pushed as a new history entry (not replace the current one); and whether
+        # the autosave must be left alone (it holds an unreadable save there was no room to copy)
+        self.saves = Saves(_LocalStorage())
+        self.game_id = ""
+        self.saved = False
+        self.push_next = False
+        self.keep_autosave = False
+        #: the game the list of recent games was last filled for (it lists the others)
+        self.recent_for: str | None = None
+
+    def keep_unreadable(self, saved: str, error: str) -> str:
+        """Keep an autosave that cannot be read under another key; what to tell the user (the truth:
+        a save too large for the storage left cannot be copied, so it stays where it is)."""
+        if storage_set(UNREADABLE_KEY, saved):
+            return (
+                f"The autosaved game could not be read ({error}); starting a new game. "
+                f"The unreadable save is kept in this browser's storage as {UNREADABLE_KEY}, "
+                "and can be downloaded."
+            )
+        self.keep_autosave = True  # the only copy: the new game must not overwrite it
+        return (
+            f"The autosaved game could not be read ({error}); starting a new game. This browser's storage "
+            f"has no room for a copy of it ({len(saved):,} characters), so it is left where it was, and the "
+            "new game is saved beside it. Download it to keep it."
+        )
+
+    def offer_download(self, text: str, filename: str, label: str) -> None:
+        """A button in the message box that downloads ``text`` as ``filename``."""
+        button = document.createElement("button")
+        button.type = "button"
+        button.className = "message-action"
+        button.textContent = label
+        listener = self.page.on(button, "click", lambda event: self.download(text, filename, "text/plain"))
+        self.page.message_proxies.append(listener)
+        _id("message").insertBefore(button, _id("message-close"))
+
+    def download(self, text: str, filename: str, kind: str) -> None:
+        blob = js.Blob.new([text], js.Object.fromEntries(js.Array.of(js.Array.of("type", kind))))
+        url = js.URL.createObjectURL(blob)
+        link = document.createElement("a")
+        link.href = url
+        link.download = filename
+        document.body.appendChild(link)
+        link.click()
+        link.remove()
+        js.setTimeout(self.page.proxies.once(lambda: js.URL.revokeObjectURL(url)), 1000)
+
+    def store(self, link: str, autosave: bool = True) -> None:
+        """Save the game in hand: its own slot (listed under Recent games) and, unless told not to, the
+        autosave a fresh tab opens."""
+        session = self.page.session
+        if session is None or self.page.embed:
+            return
+        game = session.game
+        tag, phases = self.group.slot_tag(self.group.state)
+        self.saved = self.saves.save(self.game_id, link, game.variant.id, str(game.phase), _now(), tag, phases,
+                                     self.group.page_state())
+        if autosave and not self.keep_autosave:
+            storage_set(AUTOSAVE_KEY, link)
+            storage_set(VARIANT_KEY, game.variant.id)
+        _tab_set(self.game_id)
+
+    def slot_for(self, fragment: str) -> str | None:
+        """The saved game a link just read goes on in: the slot holding that link, else for a group
+        link the slot of the same game and view at an earlier phase (Saves.find_group)."""
+        return self.saves.find(fragment) or self.saves.find_group(*self.group.slot_tag(self.group.pending))
+
+    def set_hash(self, fragment: str) -> None:
+        """Put ``fragment`` in the address bar: a new history entry when a game has just replaced
+        another (so Back returns to it), else in place of the current entry."""
+        here = str(js.location.pathname) + str(js.location.search) + ("#" + fragment if fragment else "")
+        if self.push_next:
+            self.push_next = False
+            js.history.pushState(None, "", here)
+        else:
+            js.history.replaceState(None, "", here)
+
+    def may_replace(self) -> bool:
+        """Whether the game in hand may be replaced: at once when it is saved (it stays under Recent
+        games), else only if the user says so."""
+        self.page.save_now()
+        if self.page.embed or self.page.session is None or self.saved:
+            return True
+        return bool(
+            js.window.confirm(
+                "The game in hand is not saved in this browser (its storage is full or disabled, or the game "
+                "has no link yet): replacing it loses it unless you have downloaded it or copied its link. "
+                "Replace it?"
+            )
+        )
+
+    def replacing(self, game_id: str = "") -> None:
+        """The next game shown replaces the one in hand: give it its slot and a new history entry."""
+        self.page.save_now()
+        self.game_id = game_id or new_id()
+        self.saved = False
+        self.push_next = True
+        self.keep_autosave = False
+
+    def fill_recent(self) -> None:
+        select = _id("recent-select")
+        if select is None or self.page.embed:
+            return
+        self.recent_for = self.game_id
+        select.replaceChildren()
+        first = document.createElement("option")
+        first.value = ""
+        games = self.saves.recent(but=self.game_id)
+        # the game in hand is not listed: the empty list says "other", so it is not read as unsaved
+        first.textContent = "choose a game…" if games else "no other game yet"
+        select.appendChild(first)
+        for saved in games:
+            option = document.createElement("option")
+            option.value = saved.id
+            try:
+                name = load_variant(saved.variant).name
+            except AdjutantError:
+                name = saved.variant
+            option.textContent = saved.label(name)
+            select.appendChild(option)
+
+    def on_open_recent(self, event: Any) -> None:
+        game_id = str(_id("recent-select").value)
+        saved = self.saves.load(game_id) if game_id else None
+        if saved is None:
+            self.page.message("Choose a game from the list of recent games first.")
+            return
+        if not self.may_replace():
+            return
+        asyncio.ensure_future(self._open_link(saved.link, game_id=game_id, push=True))
+
+    def on_storage(self, event: Any) -> None:
+        """Another tab wrote to storage: the list of recent games, or the game in hand itself."""
+        key = "" if event.key is None or event.key is jsnull else str(event.key)
+        if key == RECENT_KEY:
+            self.fill_recent()
+            return
+        if key != slot_key(self.game_id) or event.newValue is None or event.newValue is jsnull:
+            return
+        saved = read_slot(self.game_id, str(event.newValue))
+        if saved is None or saved.link == self.page.last_link:
+            return
+        if self.page.link is not None or (self.page.session is not None and sealed.has_secrets(self.page.session.game)
+                                     and self.page.session.master is None):
+            self.page.message("This game was changed in another tab. Reload this page to see it here.", "info")
+            return
+        asyncio.ensure_future(self._refresh(saved.link))
+
+    async def _refresh(self, link: str) -> None:
+        try:
+            if self.group.claims(link):  # a group game: the other tab took in a code, say
+                held = self.group.state
+                new_session = self.group.read(link)
+                self.group.keep_unlocked(held)
+            else:
+                new_session = Session.of(decode_link(link))
+        except Exception as error:  # noqa: BLE001 - the other tab's save is unreadable: keep ours
+            self.group.pending = None
+            self.page.message(f"This game was changed in another tab, but that save could not be read: {error}")
+            return
+        self.page.pending_save = None  # (the other tab's save is the later one: it is not overwritten)
+        slot = self.saves.load(self.game_id)
+        await self.page.show(new_session)
+        self.group.restore_page(slot)
+        self.page.last_link = link
+        self.set_hash(link)
+        self.page.message("This game was changed in another tab: showing its latest state.", "info")
+        self.page.render()
+
+    def on_hash_change(self, event: Any) -> None:
+        fragment = str(js.location.hash).lstrip("#")
+        if not fragment or fragment == self.page.last_link:
+            return
+        if code_link(fragment):
+            if self.group.takes_codes():  # an orders code opened as a link in the game master's page
+                asyncio.ensure_future(self.group.open_codes(fragment))
+            else:  # a player's own code, say: what it is for; the game in hand stays
+                self.page.message(CODE_LINK, "info")
+                self.page.changed(replace_hash=True)
+            return
+        # (Back and Forward come here too: the browser has already moved to that entry)
+        if not self.may_replace():
+            self.set_hash(self.page.last_link)
+            return
+        asyncio.ensure_future(self._open_link(fragment))
+
+    async def _open_link(self, fragment: str, game_id: str = "", push: bool = False) -> None:
+        before = self.page.in_hand()
+        try:
+            if self.group.claims(fragment):
+                group_session = self.group.read(fragment)
+                self.replacing(game_id or self.slot_for(fragment) or "")
+                self.push_next = push
+                slot = self.saves.load(self.game_id)
+                await self.page.show(group_session)
+                self.group.restore_page(slot)
+                self.page.clear_message()
+                old_link = self.group.old_link_note()
+                if old_link:
+                    self.page.message(old_link, "info")
+                self.page.changed()
+                self.page.render()
+                self._focus_top()
+                return
+            new_session, link = self.page.read_fragment(fragment)
+            self.replacing(game_id or self.saves.find(fragment) or "")
+            self.push_next = push
+            await self.page.show(new_session, role="public" if link else "", link=link)
+            if link is not None:
+                self.page.last_link = fragment
+                self.store(fragment, autosave=False)
+                self.set_hash(fragment)
+                self.fill_recent()
+                self.page.clear_message()
+                self.page.render()
+                self._focus_top()
+                return
+            self.page.clear_message()
+            self.page.changed()
+            self.page.render()
+            self._focus_top()
+        except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
+            await self.page.put_back(before)
+            self.page.message(f"The link could not be opened: {error}. Your game is unchanged.")
+            self.page.changed(replace_hash=True)
+
+    @staticmethod
+    def _focus_top() -> None:
+        """Another game opened in this tab: where the focus was lost with what was drawn before, it goes to
+        the top of the page (the page's name), so that the next Tab goes on from there, not from where the
+        removed control was (the browser's starting point can end at the page's foot)."""
+        active = _v(document.activeElement)
+        if active is None or active.isSameNode(document.body) or not bool(active.isConnected):
+            _id("brand").focus()
