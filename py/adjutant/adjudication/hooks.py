@@ -23,7 +23,7 @@ from typing import Protocol
 from ..map.kinds import Season, UnitType
 from ..map.routes import convoy_chain
 from ..map.variant import Variant, province_of
-from .orders import CARRIERS, Convoy, Move, Unit, UnitOrder
+from .orders import CARRIERS, Convoy, Move, Protect, Unit, UnitOrder
 
 #: where the attack that dislodges each watched unit comes from (None: it is not dislodged), by province,
 #: in a trial of the phase in which the moves given do not take place (:meth:`AdjudicationHooks.voided_moves`)
@@ -112,6 +112,17 @@ class AdjudicationHooks:
     def may_carry(self, variant: Variant, unit: Unit) -> bool:
         """Whether ``unit`` may carry a fleet's move (none may in the classic rules)."""
         return False
+
+    # --- the orders offered (adjutant.legal) ----------------------------------------------------------
+    def carried_moves(self, variant: Variant, units: Mapping[str, Unit], prov: str, season: Season) -> list[Move]:
+        """The moves the unit in ``prov`` could make only carried by others' orders (not convoys: the
+        classic rules offer those by the seas), as offered to a player; none in the classic rules."""
+        return []
+
+    def carrier_orders(self, variant: Variant, units: Mapping[str, Unit], prov: str, season: Season) -> list[Protect]:
+        """The orders the unit in ``prov`` could give to carry another's move (:meth:`carried_moves`), as
+        offered to a player; none in the classic rules."""
+        return []
 
     # --- the resolver ---------------------------------------------------------------------------------
     def carries(self, carrier: UnitOrder, move: Move, carried: bool) -> bool:

@@ -26,7 +26,7 @@ from ..adjudication.hooks import CarrierFates
 from ..adjudication.orders import Move, Protect, Unit, UnitOrder
 from ..map.kinds import Season, UnitType
 from ..map.options import RuleOptions
-from ..map.routes import is_run, run_ends
+from ..map.routes import is_run, run_destinations, run_ends
 from ..map.variant import Variant
 from .hooks import VariantRules
 
@@ -55,6 +55,34 @@ class CoastRunning(VariantRules):
     def may_carry(self, variant: Variant, unit: Unit) -> bool:
         """An army in a coastal province may protect a fleet's run."""
         return variant.options.protect_order and unit.type == "A" and variant.provinces[unit.province].type == "coastal"
+
+    def _guards(self, variant: Variant, units: Mapping[str, Unit]) -> list[str]:
+        """The provinces of the armies (any power's) that could protect a run."""
+        return sorted(u.province for u in units.values() if self.may_carry(variant, u))
+
+    def carried_moves(self, variant: Variant, units: Mapping[str, Unit], prov: str, season: Season) -> list[Move]:
+        """The runs the fleet in ``prov`` could be ordered, as moves, one for each place
+        :func:`~adjutant.map.routes.run_destinations` gives with every army on a coast protecting it
+        (whether the armies do is known with their orders); none for an army, or in a variant without runs."""
+        u = units.get(prov)
+        if u is None or u.type != "F" or not variant.options.protect_order:
+            return []
+        return [Move(u, end) for end in run_destinations(variant, u.location, self._guards(variant, units), season)]
+
+    def carrier_orders(self, variant: Variant, units: Mapping[str, Unit], prov: str, season: Season) -> list[Protect]:
+        """The protect orders the army in ``prov`` could give, one for each fleet (any power's) and place it
+        could run to along a chain of coasts through this army's province (with every army on a coast
+        protecting it); none for a fleet, or in a variant without the order."""
+        u = units.get(prov)
+        if u is None or not self.may_carry(variant, u):
+            return []
+        guards = self._guards(variant, units)
+        return [
+            Protect(u, f.province, end)
+            for f in sorted(units.values(), key=lambda f: f.province)
+            if f.type == "F"
+            for end in run_destinations(variant, f.location, guards, season, via=prov)
+        ]
 
     def order_problem(self, variant: Variant, order: UnitOrder, season: Season) -> str:
         if isinstance(order, Protect) and not self.may_carry(variant, order.unit):
