@@ -11,7 +11,7 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 import js
@@ -74,9 +74,23 @@ def _draw_board(board: Board, session: Session, show_results: bool, chosen: str 
     ``show_results`` (the marks of the adjustments due for ``chosen``, a power, if given); returns the
     Sites of the Ancients drawn (a game with secrets). What is drawn is what a picture of the board shows
     (adjutant_ui.pictures.page_scene)."""
+    steps = _board_steps(board, session, show_results, chosen)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            sites: dict[str, int] = done.value
+            return sites
+
+
+def _board_steps(board: Board, session: Session, show_results: bool,
+                 chosen: str | None) -> Generator[None, None, dict[str, int]]:
+    """:func:`_draw_board` a step at a time (:meth:`Board.steps`: the board is put in the page at the last)."""
     drawn = page_scene(session, show_results, chosen)
-    board.draw(drawn.position, drawn.orders, session.selected, session.targets(), set(session.orderable_units()),
-               drawn.sites, drawn.strengths, drawn.results, drawn.changed, drawn.retreats, drawn.marks)
+    yield
+    yield from board.steps(drawn.position, drawn.orders, session.selected, session.targets(),
+                           set(session.orderable_units()), drawn.sites, drawn.strengths, drawn.results,
+                           drawn.changed, drawn.retreats, drawn.marks)
     return drawn.sites
 
 
@@ -725,11 +739,33 @@ class App:
         session, board = self.session, self.board
         if session is None or board is None:
             return {}
+        return _draw_board(board, session, *self._board_view())
+
+    def board_steps(self) -> Iterator[None]:
+        """:meth:`draw_board` a step at a time (the board is put in the page at the last step)."""
+        assert self.session is not None and self.board is not None
+        yield from _board_steps(self.board, self.session, *self._board_view())
+
+    def _board_view(self) -> tuple[bool, str | None]:
+        """Whether the board shows the last phase's results, and the power whose build places it marks."""
         show_results = self.embed or bool(_id("show-results").checked)
         chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
-        return _draw_board(board, session, show_results, chosen)
+        return show_results, chosen
+
+    #: how many renders were begun (:meth:`render_steps` stops if another began meanwhile)
+    _renders = 0
 
     def render(self) -> None:
+        """Draw the page for the phase shown: the board, then the panels beside it."""
+        for _ in self.render_steps():
+            pass
+
+    def render_steps(self) -> Iterator[None]:
+        """:meth:`render` a step at a time, for the tasks of its own each takes after an adjudication
+        (`Play.adjudicate_in_parts`): the board, the phase and the powers, the results and the orders,
+        the position and the secrets, the rest. A render begun meanwhile (a click) wins: these steps stop."""
+        App._renders += 1
+        mine = App._renders
         session = self.session
         board = self.board
         if session is None or board is None:
@@ -743,6 +779,9 @@ class App:
         sites = self.draw_board()
         if not self.embed:
             self.keyboard.rove()
+        yield
+        if App._renders != mine:
+            return
         _id("phase-label").textContent = session.shown_phase_title()
         last = len(game.history)
         _id("hist-first").disabled = session.view == 0
@@ -755,15 +794,27 @@ class App:
             _id("embed-results-text").textContent = session.shown_results_text()
             self.post_height()
             return
+        yield
+        if App._renders != mine:
+            return
         entries = session.results_entries() if show_results else []
         _id("results-key").hidden = not entries
         # the key to the variant's own marks: each item shown where the map draws its mark
         _id("map-legend").hidden = not show_drawn(_id("map-legend"), board.svg)
         _id("results-of").textContent = entries[0][0] if entries else ""
         self._results_list(entries[1:])
+        yield
+        if App._renders != mine:
+            return
         self.orders_panel()
+        yield
+        if App._renders != mine:
+            return
         self._position_text()
         self._secrets_panel(sites)
+        yield
+        if App._renders != mine:
+            return
         text = session.shown_results_text()
         if self._stale("results", text):
             _id("results").textContent = text
@@ -787,6 +838,9 @@ class App:
         else:
             over.hidden = True
         self.group.render()
+        yield
+        if App._renders != mine:
+            return
         self.computer.render()
 
     def _secrets_panel(self, sites: dict[str, int]) -> None:
@@ -971,15 +1025,8 @@ class App:
         the map (the listeners are on the list, wired once: see on_result_focus)."""
         if not self._stale("results-summary", entries):
             return
-        listing = _id("results-summary")
-        listing.replaceChildren()
-        for text, key in entries:
-            item = document.createElement("li")
-            item.textContent = text
-            if key:
-                item.dataset.result = key
-                item.tabIndex = 0
-            listing.appendChild(item)
+        # (one call to the page, not a few per line: a phase on a nine-power map has a hundred lines)
+        js.window.adjutantPage.fillResults(_id("results-summary"), json.dumps(entries))
 
     def on_result_focus(self, event: Any) -> None:
         """A result in the list is focused or pointed at: pick out its symbols on the map."""

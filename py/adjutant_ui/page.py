@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -186,6 +187,10 @@ class Page(GroupPage, Protocol):
     def save_now(self) -> None: ...
 
     def draw_board(self) -> dict[str, int]: ...
+
+    def board_steps(self) -> Iterator[None]: ...
+
+    def render_steps(self) -> Iterator[None]: ...
 
     def orders_panel(self) -> None: ...
 
