@@ -125,53 +125,29 @@ def variant_index() -> list[dict[str, str]]:
     return [{"id": vid, "name": name} for vid, name in available_variants(ROOT / "maps")]
 
 
-# Compiles every module under /src with the Pyodide the page runs (same Python, same magic number), in
-# the layout given: "pycache" (__pycache__/module.cpython-3xx.pyc, for the page's own modules) or "legacy"
-# (module.pyc beside module.py: where zipimport finds the standard library's bytecode without its source).
-# Unchecked-hash .pyc files are independent of timestamps, so builds are repeatable.
-COMPILE_SCRIPT = """
-const [pyodideModule, folder, layout, named = ""] = process.argv.slice(2);
-const { loadPyodide } = await import(pyodideModule);
-const pyodide = await loadPyodide();
-pyodide.FS.mkdirTree("/src");
-pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, "/src");
-pyodide.globals.set("named", named);
-const ok = pyodide.runPython(`
-import compileall, py_compile
-compileall.compile_dir("/src", quiet=1, legacy=${layout === "legacy" ? "True" : "False"}, ddir=named or None,
-                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
-`);
-process.exitCode = ok ? 0 : 1;
-"""
+#: The Node scripts the build runs Pyodide with (each says what it does; scripts/node-errors.mjs, which
+#: both import, makes a failure a few lines that say why).
+COMPILE_SCRIPT = ROOT / "scripts" / "pyodide-compile.mjs"
+SNAPSHOT_SCRIPT = ROOT / "scripts" / "pyodide-snapshot.mjs"
+#: How the build (and the tests) start Node to run Pyodide: without V8's optimising tier for WebAssembly.
+#: Pyodide's start then takes Node 6 s of CPU instead of 16 (the optimising compiler's background threads
+#: work on the 10 MB module meanwhile), and a run of minutes takes as long (docs/performance.md, "Tests and
+#: CI time"). What Pyodide computes, and so every file the build writes, is the same either way.
+NODE_FLAGS = ["--no-wasm-tier-up"]
 
 
-# Where a script run under Node fails, it says why in a few lines: Node's own report of an uncaught error
-# would echo the line of Pyodide's minified module that raised (a megabyte), and lose the Python traceback.
-NODE_ERRORS = """
-const failed = (error) => {
-  process.stderr.write(String((error && error.message) || error) + "\\n");
-  process.exit(1);
-};
-process.on("uncaughtException", failed);
-process.on("unhandledRejection", failed);
-"""
-
-
-def run_in_pyodide(script: str, *args: str) -> bool:
-    """Run a Node script (`script`'s text, given the URL of Pyodide's module and `args`) with the page's
-    own Pyodide. Returns False when Node is missing (or ADJUTANT_NO_BYTECODE=1), so nothing ran."""
+def run_in_pyodide(script: Path, *args: str) -> bool:
+    """Run the Node script `script` (given the URL of Pyodide's module and `args`) with the page's own
+    Pyodide. Returns False when Node is missing (or ADJUTANT_NO_BYTECODE=1), so nothing ran."""
     node = shutil.which("node")
     if node is None or os.environ.get("ADJUTANT_NO_BYTECODE") == "1":
         return False
     pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
-    with tempfile.TemporaryDirectory() as scratch:
-        path = Path(scratch) / "script.mjs"
-        path.write_text(NODE_ERRORS + script, encoding="utf-8")
-        try:
-            subprocess.run([node, str(path), pyodide, *args], check=True, capture_output=True, text=True)
-        except subprocess.CalledProcessError as error:
-            output = error.stdout + error.stderr
-            raise SystemExit(f"build: running Python with Pyodide under Node failed:\n{output}") from None
+    try:
+        subprocess.run([node, *NODE_FLAGS, str(script), pyodide, *args], check=True, capture_output=True, text=True)
+    except subprocess.CalledProcessError as error:
+        output = error.stdout + error.stderr
+        raise SystemExit(f"build: running Python with Pyodide under Node failed:\n{output}") from None
     return True
 
 
@@ -198,86 +174,12 @@ def write_compiled_stdlib(target: Path) -> bool:
     return True
 
 
-# Starts the page's Pyodide with the page's standard library (`stdlib`), imports the modules named in
-# `modules` (snapshot_imports: every module of the app, and the standard library PyScript's package
-# imports), puts the stand-in for PyScript's package that defers its import to its first use
-# (adjutant_ui.pyscript_deferred), loads every variant (the engine keeps each loaded variant: the page
-# then builds none at start), and records Pyodide's memory. The app's modules and the variants' data
-# (`app`: its py/ and maps/*.json) are put where the page writes them (/home/pyodide/py and maps), so
-# the modules in the snapshot have the paths, and the variants the folder, that the page's own have.
-# The hash seed is given (`seed`, from the build's inputs), and the random numbers and the clock are the
-# same at every build, so the same inputs make the same snapshot; the page seeds the random module anew
-# (SNAPSHOT_RESEED).
-SNAPSHOT_SCRIPT = """
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-const [pyodideModule, stdlib, app, seed, modules, out] = process.argv.slice(2);
-let state = BigInt(seed) | 1n;
-globalThis.crypto.getRandomValues = (view) => {
-  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-  for (let i = 0; i < bytes.length; i++) {
-    state = (state * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
-    bytes[i] = Number(state >> 56n);
-  }
-  return view;
-};
-// 1 January 2000, a millisecond a reading (file times, the time modules read at import)
-let tick = 0;
-Date.now = () => 946684800000 + tick++;
-performance.now = () => tick++;
-const { loadPyodide } = await import(pyodideModule);
-const pyodide = await loadPyodide({
-  _makeSnapshot: true,
-  _sysExecutable: "./this.program",  // as in the page
-  stdLibURL: stdlib,
-  env: { PYTHONHASHSEED: seed },
-});
-// The app's files are copied in (not mounted: the host's file times and numbers would be recorded).
-const copy = (from, to) => {
-  pyodide.FS.mkdirTree(to);
-  for (const entry of readdirSync(from, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (entry.isDirectory()) copy(from + "/" + entry.name, to + "/" + entry.name);
-    else pyodide.FS.writeFile(to + "/" + entry.name, readFileSync(from + "/" + entry.name));
-  }
-};
-copy(app + "/py", "/home/pyodide/py");
-copy(app + "/maps", "/home/pyodide/maps");
-pyodide.globals.set("seed", Number(seed));
-pyodide.globals.set("modules", modules);
-// The UI's modules take the page's document as they are imported (js.document). Pyodide keeps a
-// JavaScript value in the snapshot as the path it was reached by from the global object, and the
-// restored Python follows that path in the page, to the page's own document; here a stand-in gives
-// the path something to reach. Any other JavaScript value taken at import would fail the snapshot.
-globalThis.document = {};
-pyodide.runPython(`
-import importlib, json, sys
-
-sys.dont_write_bytecode = True
-sys.path.insert(0, "/home/pyodide/py")
-for name in json.loads(modules):
-    importlib.import_module(name)
-importlib.import_module("adjutant_ui.pyscript_deferred").defer()
-from adjutant.map.variant import available_variants, load_variant
-for variant_id, _name in available_variants(drafts=True):
-    load_variant(variant_id)
-del available_variants, load_variant
-sys.path.remove("/home/pyodide/py")
-for path in [path for path in sys.path_importer_cache if path.startswith("/home/pyodide")]:
-    del sys.path_importer_cache[path]
-importlib.invalidate_caches()
-sys.dont_write_bytecode = False
-if "random" in sys.modules:
-    sys.modules["random"].seed(seed)
-del importlib, json, modules, seed
-`);
-pyodide.runPython("import gc; gc.collect(); del gc");
-writeFileSync(out, pyodide.makeMemorySnapshot());
-"""
 
 
 def write_snapshot(stdlib: Path, target: Path) -> bool:
     """Write `target`: the gzipped memory snapshot of the page's Pyodide started with the standard library
     `stdlib` (the one the site ships), every module of the app imported and every variant loaded
-    (SNAPSHOT_SCRIPT). Returns
+    (scripts/pyodide-snapshot.mjs). Returns
     False (nothing written: the page then starts Python without it) when Node is missing."""
     digest = hashlib.sha256(stdlib.read_bytes())
     with tempfile.TemporaryDirectory() as scratch:
@@ -363,7 +265,7 @@ def copy_app(into: Path) -> None:
 
 
 def snapshot_imports() -> list[str]:
-    """The modules the snapshot imports (SNAPSHOT_SCRIPT), in order: every module of the app, the engine
+    """The modules the snapshot imports (scripts/pyodide-snapshot.mjs), in order: every module of the app, the engine
     and then the UI (with the standard library modules they import), and the standard library modules
     PyScript's own package imports (pyscript_sources; the package itself needs the page's PyScript) and
     pathlib, with which PyScript writes that package at every start."""

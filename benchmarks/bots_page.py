@@ -11,11 +11,12 @@ Emulation.setCPUThrottlingRate: 4 is the mobile profile Lighthouse uses for a mi
 machine as it is), which is how this models a phone-class budget.
 
 For each phase it prints: from the press of Adjudicate anyway to the new phase's results drawn (the next
-frame after the phase changes), ms; the main thread's long tasks meanwhile (a `longtask` PerformanceObserver
-in the page: every task over 50 ms, with the page's own work around the thinking's slices), their count
-and the longest; and how many times the progress line moved. Targets (issue 42): no task over 100 ms while
-the computer thinks; the results within 10 s of Adjudicate with eight computer players. Figures are kept
-in docs/computer-players.md.
+frame after the phase changes), ms; the main thread's long tasks meanwhile, and while the computer plays
+on by itself through the phases after it that ask nothing of the person (named at the end of the line): a
+`longtask` PerformanceObserver in the page (every task over 50 ms, with the page's own work around the
+thinking's slices), their count and the longest; and how many times the progress line moved. Targets
+(issue 42): no task over 100 ms while the computer thinks; the results within 10 s of Adjudicate with eight
+computer players. Figures are kept in docs/computer-players.md.
 
 --profile says what the long tasks are made of: the page's own Python functions on the computer players'
 path (those of PROFILED, each timed in the page; the share of each long task they took, nested calls
@@ -67,6 +68,20 @@ DRAWN = """before => new Promise(done => {
   look();
 })"""
 
+#: once the computer has played on through the phases that ask nothing of the person (the page's root
+#: then loses data-computer-thinking), the phases shown meanwhile
+PLAYED_ON = """() => new Promise(done => {
+  const look = () => document.documentElement.dataset.computerThinking ? setTimeout(look, 20) : done(window.__shown);
+  look();
+})"""
+
+#: every phase the page shows, from the press of Adjudicate
+SHOWN = """() => {
+  window.__shown = [];
+  new MutationObserver(() => window.__shown.push(document.documentElement.dataset.phase))
+    .observe(document.documentElement, {attributes: true, attributeFilter: ["data-phase"]});
+}"""
+
 
 #: the page's Python functions --profile times, by module and name
 PROFILED = {
@@ -74,10 +89,14 @@ PROFILED = {
     "adjutant.game": ["Game.adjudicate"],
     "adjutant.formats.link": ["encode_link"],
     "adjutant_ui.app": [
-        "App.render", "App.changed", "App.save_now", "App.save_snapshot", "App.adjudicate", "App.on_adjudicate",
-        "App._orders_panel", "App._position_text", "App._results_list", "App._powers", "App._secrets_panel",
-        "App.rove", "App._store", "App._fill_recent", "_draw_board", "encode_link"],
-    "adjutant_ui.board": ["Board.draw"],
+        "App.render", "App.changed", "App.save_now", "App.save_snapshot", "App.orders_panel", "App._position_text",
+        "App._results_list", "App._powers", "App._secrets_panel", "_draw_board", "encode_link"],
+    "adjutant_ui.play": ["Play.adjudicate", "Play.on_adjudicate"],
+    "adjutant_ui.keyboard": ["MapKeys.rove"],
+    "adjutant_ui.saving": ["Saving.store"],
+    "adjutant_ui.board": ["Board.draw", "Board._layer", "Board._update", "Board._colour_centres", "Board._highlight"],
+    "adjutant.pictures.drawing": ["Drawing.results", "Drawing.marks", "Drawing.unit", "Drawing.changed_centres",
+                                  "Drawing.retreats"],
     "adjutant_ui.session": ["Session.unordered", "Session.results_entries", "Session.shown_results_text",
                             "Session.orderable_units", "Session.targets", "position_snapshot"],
     "adjutant_ui.computer": ["give", "thinkers", "to_order"],
@@ -199,15 +218,22 @@ def main() -> None:
                 if options.profile:
                     browser.start_tracing(page=page, categories=TRACED)
                     origin_mark = float(page.evaluate("performance.mark('adjutant-origin').startTime"))
+                page.evaluate(SHOWN)
                 started = float(page.evaluate(PRESS))
                 drawn = float(page.evaluate(DRAWN, before))
+                shown: list[str] = []
+                for shown_phase in page.evaluate(PLAYED_ON):
+                    if not shown or shown[-1] != shown_phase:
+                        shown.append(shown_phase)
+                alone = shown[:-1]  # (the last waits for the person)
                 found = [(float(s), float(d)) for s, d in page.evaluate("window.__long") if s >= started - 1]
                 tasks = [d for _, d in found]
                 moved = int(page.evaluate("window.__moved"))
                 longest = max(tasks, default=0.0)
                 worst.append(longest)
                 spans.append(drawn - started)
-                print(f"{before:>8} {drawn - started:>14.0f} {len(tasks):>11} {longest:>11.0f} {moved:>15}")
+                print(f"{before:>8} {drawn - started:>14.0f} {len(tasks):>11} {longest:>11.0f} {moved:>15}"
+                      + (f"   then played by the computer alone: {', '.join(alone)}" if alone else ""))
                 if options.profile:
                     trace = browser.stop_tracing()
                     long = [t for t in found if t[1] > 50]

@@ -68,6 +68,26 @@ FILE_SECONDS = {
 }
 
 
+#: Files whose tests a parallel run hands out one by one, not as a whole file: tests of a minute or more
+#: each that share no set-up (test_engine_in_pyodide.py: the engine's tests in Pyodide, in parts).
+SPREAD = {"tests/pyodide/test_engine_in_pyodide.py"}
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadfile`, but each test of a file in SPREAD a unit of its own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file = nodeid.split("::", 1)[0]
+            return nodeid if file in SPREAD else file
+
+    return Scheduling(config, log)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # pytest-xdist would hand out files by their number of tests, most first; they go in the order
     # pytest_collection_modifyitems gives them instead (the longest first)

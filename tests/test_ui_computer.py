@@ -188,3 +188,46 @@ def test_secret_lines_list_each_powers_own_secrets_for_the_powers_played_at_one_
         assert any(line.startswith("Italy: its 3×") for line in lines)
         assert not any(line.startswith("Austria") for line in lines)
     assert any(line.startswith("Austria: its 3×") for line in sealed.secret_lines(session.kept, "gm", {}))
+
+
+def test_a_phase_with_nothing_for_the_people_is_the_computers_to_play_alone() -> None:
+    # France is a person's; Germany's army is dislodged in the fall, nobody else's
+    game = seated(["austria", "england", "germany", "italy", "russia", "turkey"])
+    assert not computer.plays_alone(game)  # a movement phase waits for Adjudicate
+    game.add_orders("A Par - Pic; A Mar H; F Bre H", "france")
+    game.add_orders("A Mun - Bur", "germany")
+    game.adjudicate()
+    game.add_orders("A Mar - Bur; A Pic S A Mar - Bur", "france")
+    game.adjudicate()
+    assert game.phase.kind == "retreat" and [d.unit.power for d in game.position.dislodged] == ["germany"]
+    assert computer.plays_alone(game)
+    game.set_computer("germany", None)  # a person's unit dislodged: the phase is theirs to order
+    assert not computer.plays_alone(game)
+    game.set_computer("germany", "heuristic", 7)
+    game.adjudicate()  # (the army disbanded)
+    # the winter: Germany builds (Munich is free), France neither builds nor removes
+    assert game.phase.kind == "adjustment" and {p: n for p, n in game.adjustments().items() if n} == {"germany": 1}
+    assert computer.plays_alone(game)
+    game.set_computer("france", "heuristic", 7)  # every power the computer's: it plays on alone too
+    assert computer.plays_alone(game)
+    game.set_computer("germany", None)
+    assert not computer.plays_alone(game)
+
+
+def test_an_adjustment_phase_where_a_person_builds_waits_for_them() -> None:
+    game = seated(["austria", "england", "germany", "italy", "russia", "turkey"])
+    game.add_orders("A Mar - Spa", "france")
+    game.add_orders("F Kie - Den", "germany")
+    game.adjudicate()
+    game.adjudicate()
+    assert game.phase.kind == "adjustment"
+    assert {p: n for p, n in game.adjustments().items() if n} == {"france": 1, "germany": 1}
+    assert not computer.plays_alone(game)
+    game.add_orders("Build A Mar", "france")  # France's build given: what is left is the computer's
+    assert computer.plays_alone(game)
+
+
+def test_phases_are_listed_as_a_sentence_lists_them() -> None:
+    assert computer.joined(["Fall 1901 retreat"]) == "Fall 1901 retreat"
+    assert computer.joined(["a", "b", "c"]) == "a, b and c"
+    assert computer.joined([]) == ""

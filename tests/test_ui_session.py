@@ -21,6 +21,7 @@ from adjutant_ui.session import (
     game_from_text,
     game_to_text,
     position_snapshot,
+    read_link,
     rehearsal,
 )
 from session_games import (
@@ -230,6 +231,70 @@ def test_decoding_step_by_step_gives_the_links_game_and_refuses_a_bad_link_the_s
     with pytest.raises(GameFileError) as whole:
         decode_link(bad)
     assert str(refused.value) == str(whole.value) and gc.isenabled()
+
+
+def _against_the_computer() -> Game:
+    game = cluster_views.new_game(seed=7)
+    for power in game.variant.powers:
+        if power != "france":
+            game.set_computer(power, "random", 1)
+    game.add_orders("France: A par - bur")
+    game.adjudicate()
+    return game
+
+
+def _sealed_fragment() -> str:
+    from adjutant_ui import sealed
+
+    return sealed.sealed_link(cluster_views.new_game(1901), {sealed.GM: "A" * 66}).fragment()
+
+
+def _seen(read: tuple[Session, object]) -> tuple[object, ...]:
+    session, link = read
+    master = game_to_text(session.master) if session.master is not None else None
+    return game_to_text(session.game), master, session.readonly, session.viewers, link
+
+
+@pytest.mark.parametrize("make", ["long", "computer", "sealed"])
+def test_the_one_link_reader_gives_the_same_session_sliced_or_in_one_go(make: str) -> None:
+    # The page reads every link through read_link: at its start (sliced) and for a link opened later (a
+    # changed address, a pasted link, another tab's save). Sliced at every phase or not, the session is one.
+    import asyncio
+
+    fragment = {
+        "long": lambda: encode_link(list(random_game("cline5", 4, 3))[-1]),
+        "computer": lambda: encode_link(_against_the_computer()),
+        "sealed": _sealed_fragment,
+    }[make]()
+    turns: list[int] = []
+
+    async def pause() -> None:
+        turns.append(len(turns))
+        await asyncio.sleep(0)
+
+    sliced = asyncio.run(read_link(fragment, pause, slice_s=0))
+    whole = asyncio.run(read_link(fragment))
+    assert _seen(sliced) == _seen(whole)
+    session, link = whole
+    if make == "long":  # a turn after each phase replayed (with no time left in the slice)
+        assert len(turns) == sum(not r.skipped for r in session.game.history) >= 6 and link is None
+        assert game_to_text(session.game) == game_to_text(decode_link(fragment))
+    elif make == "computer":  # seen as its people see it (the slip of the last CI failure)
+        assert session.master is not None and session.viewers == ("france",) and link is None
+    else:  # a sealed game's public view, read only, with the link it came from
+        assert session.readonly and link is not None and link.fragment() == fragment
+
+
+@pytest.mark.parametrize("bad", ["not-a-game", "A" * 50, "cluster.s=2~x~y~z"])
+def test_the_one_link_reader_refuses_a_bad_link_as_decode_link_does(bad: str) -> None:
+    import asyncio
+
+    async def pause() -> None:
+        await asyncio.sleep(0)
+
+    with pytest.raises(GameFileError):
+        asyncio.run(read_link(bad, pause, slice_s=0))
+    assert gc.isenabled()
 
 
 def test_an_adjudication_draws_its_results_from_the_orders_given_without_reading_them_again(

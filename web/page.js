@@ -1,9 +1,10 @@
 // The page's DOM work that Python (py/adjutant_ui) calls in one call where a call per element or
-// attribute from Python would cost milliseconds a render: window.adjutantPage.make, .mapStops and
-// .showDrawn; .nextSlice, the browser's turn between two slices of the computer's thinking; and the pictures
-// of the board (.rasterise and the rest). They live in a file of the site, not in JS source that Python evaluates, so that the
-// page's Content-Security-Policy needs no 'unsafe-eval' (docs/security.md). Only createElementNS,
-// setAttribute, textContent and CSSOM: no markup is ever parsed here.
+// attribute from Python would cost milliseconds a render: window.adjutantPage.make, .makeTree, .fillResults,
+// .mapStops and .showDrawn; .nextSlice, the browser's turn between two slices of the computer's thinking;
+// and the pictures of the board (.rasterise and the rest). They live in a file of the site, not in JS
+// source that Python evaluates, so that the page's Content-Security-Policy needs no 'unsafe-eval'
+// (docs/security.md). Only createElement(NS), setAttribute, textContent and CSSOM: no markup is ever
+// parsed here.
 (function () {
   "use strict";
   const SVG_NS = "http://www.w3.org/2000/svg";
@@ -24,6 +25,35 @@
     if (text !== null && text !== undefined) element.textContent = text;
     if (parent) parent.appendChild(element);
     return element;
+  }
+
+  // The SVG elements of `data`, JSON text of [tag, [[name, value], ...], text, [children]]
+  // (adjutant.pictures.drawing.Node.as_data), each made as `make` makes one, appended to `parent` if any;
+  // returns the outermost. One call from Python per drawing, however many elements it holds (a phase's
+  // results on a nine-power map are hundreds: a call each costs more than building them).
+  function makeTree(parent, data) {
+    const build = function (into, [tag, attributes, text, children]) {
+      const element = make(into, tag, text, ...attributes.flat());
+      for (const child of children) build(element, child);
+      return element;
+    };
+    return build(parent, JSON.parse(data));
+  }
+
+  // The results list (index.html #results-summary) filled with one item per [text, key] of `data` (JSON
+  // text, adjutant_ui.session results_entries): its text, and with a key its data-result and a place in
+  // the Tab order (app.py _results_list). One call, and one change to the page, for a phase's hundred lines.
+  function fillResults(listing, data) {
+    const items = JSON.parse(data).map(([text, key]) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      if (key) {
+        item.dataset.result = key;
+        item.tabIndex = 0;
+      }
+      return item;
+    });
+    listing.replaceChildren(...items);
   }
 
   // The map's buttons in list order (Home and End go to its ends; the arrow keys choose by the map,
@@ -143,6 +173,6 @@
   }
 
   window.adjutantPage = Object.freeze({
-    make, mapStops, showDrawn, nextSlice, svgBlob, rasterise, saveBlob, canShareFiles, shareFile,
+    make, makeTree, fillResults, mapStops, showDrawn, nextSlice, svgBlob, rasterise, saveBlob, canShareFiles, shareFile,
   });
 })();

@@ -10,8 +10,7 @@ import asyncio
 import contextlib
 import json
 import math
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 import js
@@ -24,6 +23,7 @@ from .board import Board, show_drawn
 from .computer_page import ComputerPlayers
 from .dom import by_id as _id
 from .dom import js_value as _v
+from .dom import mark as _mark
 from .group import CODE_LINK, GroupController, inert
 from .keyboard import MapKeys
 from .page import InHand
@@ -36,25 +36,21 @@ from .saving import code_link as _code_link
 from .saving import storage_get as _storage_get
 from .saving import storage_set as _storage_set
 from .saving import tab_get as _tab_get
-from .sealed import GM, SealedLink, decode_sealed_link, is_sealed_link, public_game
+from .sealed import GM, SealedLink
 from .sealing import Sealing
 from .session import (
     Session,
-    decode_link,
-    decoding,
     encode_link,
     game_from_text,
     game_to_text,
     order_label,
     position_snapshot,
+    read_link,
     rehearsal,
 )
 from .setup import SetupPanel
 
 document = js.document
-#: the longest stretch, in seconds, a link's replay at start-up runs before the page gets its turn (a long
-#: task is one over 50 ms; each turn costs the replay a few milliseconds more)
-SLICE_S = 0.04
 
 
 async def _page_turn() -> None:
@@ -63,20 +59,28 @@ async def _page_turn() -> None:
     await asyncio.sleep(0)
 
 
-def _mark(name: str) -> None:
-    """A performance mark for the start-up benchmark (benchmarks/startup.py --profile)."""
-    with contextlib.suppress(Exception):
-        js.performance.mark("adjutant:" + name)
-
-
 def _draw_board(board: Board, session: Session, show_results: bool, chosen: str | None) -> dict[str, int]:
     """Draw ``session``'s shown position and orders on ``board``, with the last phase's results if
     ``show_results`` (the marks of the adjustments due for ``chosen``, a power, if given); returns the
     Sites of the Ancients drawn (a game with secrets). What is drawn is what a picture of the board shows
     (adjutant_ui.pictures.page_scene)."""
+    steps = _board_steps(board, session, show_results, chosen)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            sites: dict[str, int] = done.value
+            return sites
+
+
+def _board_steps(board: Board, session: Session, show_results: bool,
+                 chosen: str | None) -> Generator[None, None, dict[str, int]]:
+    """:func:`_draw_board` a step at a time (:meth:`Board.steps`: the board is put in the page at the last)."""
     drawn = page_scene(session, show_results, chosen)
-    board.draw(drawn.position, drawn.orders, session.selected, session.targets(), set(session.orderable_units()),
-               drawn.sites, drawn.strengths, drawn.results, drawn.changed, drawn.retreats, drawn.marks)
+    yield
+    yield from board.steps(drawn.position, drawn.orders, session.selected, session.targets(),
+                           set(session.orderable_units()), drawn.sites, drawn.strengths, drawn.results,
+                           drawn.changed, drawn.retreats, drawn.marks)
     return drawn.sites
 
 
@@ -212,7 +216,7 @@ class App:
                 if self.group.claims(fragment):
                     game_session = self.group.read(fragment)
                 else:
-                    game_session, link = await self.read_fragment_in_slices(fragment)
+                    game_session, link = await self.read_link(fragment)
                 from_link = True
                 self.saving.game_id = self.saving.slot_for(fragment) or new_id()
             except Exception as error:  # noqa: BLE001 - no link may stop the page from starting
@@ -228,7 +232,7 @@ class App:
                     if self.group.claims(saved):
                         game_session = self.group.read(saved)
                     else:
-                        game_session, link = await self.read_fragment_in_slices(saved)
+                        game_session, link = await self.read_link(saved)
                     self.last_link = saved
                     self.saving.game_id = mine.id if mine is not None else self.saving.saves.find(saved) or new_id()
                 except Exception as error:  # noqa: BLE001 - nor may a damaged autosave
@@ -333,29 +337,13 @@ class App:
             option.textContent = name
             select.appendChild(option)
 
-    async def read_fragment_in_slices(self, fragment: str) -> tuple[Session, SealedLink | None]:
-        """:meth:`read_fragment`, with the page given its turn (drawing, input) every ``SLICE_S`` seconds while
-        a long game's phases are replayed."""
-        if is_sealed_link(fragment):
-            return self.read_fragment(fragment)
-        steps = decoding(fragment)
-        pause = time.perf_counter() + SLICE_S
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return Session.of(done.value), None
-            if time.perf_counter() > pause:
-                await _page_turn()
-                pause = time.perf_counter() + SLICE_S
-
-    @staticmethod
-    def read_fragment(fragment: str) -> tuple[Session, SealedLink | None]:
-        """The game in a link's fragment: an ordinary game, or a sealed one's public view (read only)."""
-        if is_sealed_link(fragment):
-            link = decode_sealed_link(fragment)
-            return Session(public_game(link), readonly=True), link
-        return Session.of(decode_link(fragment)), None
+    async def read_link(self, fragment: str) -> tuple[Session, SealedLink | None]:
+        """The game in a link's fragment (:func:`adjutant_ui.session.read_link`, the one reader of links), its
+        replay given the page's turn (drawing, input) every ``SLICE_S`` seconds: at the start, and for a
+        link opened later (a changed address, a pasted link, another tab's save). While a game is in hand
+        its table takes no input meanwhile, so that nothing is given to a game about to be replaced."""
+        with inert(("main.table",) if self.session is not None else ()):
+            return await read_link(fragment, _page_turn)
 
     async def show(self, new_session: Session, role: str = "", link: SealedLink | None = None,
                    keys: dict[str, Any] | None = None, passphrases: dict[str, str] | None = None) -> None:
@@ -725,11 +713,33 @@ class App:
         session, board = self.session, self.board
         if session is None or board is None:
             return {}
+        return _draw_board(board, session, *self._board_view())
+
+    def board_steps(self) -> Iterator[None]:
+        """:meth:`draw_board` a step at a time (the board is put in the page at the last step)."""
+        assert self.session is not None and self.board is not None
+        yield from _board_steps(self.board, self.session, *self._board_view())
+
+    def _board_view(self) -> tuple[bool, str | None]:
+        """Whether the board shows the last phase's results, and the power whose build places it marks."""
         show_results = self.embed or bool(_id("show-results").checked)
         chosen = None if self.embed else (str(_id("orders-power").value) or self.group.player_power())
-        return _draw_board(board, session, show_results, chosen)
+        return show_results, chosen
+
+    #: how many renders were begun (:meth:`render_steps` stops if another began meanwhile)
+    _renders = 0
 
     def render(self) -> None:
+        """Draw the page for the phase shown: the board, then the panels beside it."""
+        for _ in self.render_steps():
+            pass
+
+    def render_steps(self) -> Iterator[None]:
+        """:meth:`render` a step at a time, for the tasks of its own each takes after an adjudication
+        (`Play.adjudicate_in_parts`): the board, the phase and the powers, the results and the orders,
+        the position and the secrets, the rest. A render begun meanwhile (a click) wins: these steps stop."""
+        App._renders += 1
+        mine = App._renders
         session = self.session
         board = self.board
         if session is None or board is None:
@@ -743,6 +753,9 @@ class App:
         sites = self.draw_board()
         if not self.embed:
             self.keyboard.rove()
+        yield
+        if App._renders != mine:
+            return
         _id("phase-label").textContent = session.shown_phase_title()
         last = len(game.history)
         _id("hist-first").disabled = session.view == 0
@@ -755,15 +768,27 @@ class App:
             _id("embed-results-text").textContent = session.shown_results_text()
             self.post_height()
             return
+        yield
+        if App._renders != mine:
+            return
         entries = session.results_entries() if show_results else []
         _id("results-key").hidden = not entries
         # the key to the variant's own marks: each item shown where the map draws its mark
         _id("map-legend").hidden = not show_drawn(_id("map-legend"), board.svg)
         _id("results-of").textContent = entries[0][0] if entries else ""
         self._results_list(entries[1:])
+        yield
+        if App._renders != mine:
+            return
         self.orders_panel()
+        yield
+        if App._renders != mine:
+            return
         self._position_text()
         self._secrets_panel(sites)
+        yield
+        if App._renders != mine:
+            return
         text = session.shown_results_text()
         if self._stale("results", text):
             _id("results").textContent = text
@@ -787,6 +812,9 @@ class App:
         else:
             over.hidden = True
         self.group.render()
+        yield
+        if App._renders != mine:
+            return
         self.computer.render()
 
     def _secrets_panel(self, sites: dict[str, int]) -> None:
@@ -971,15 +999,8 @@ class App:
         the map (the listeners are on the list, wired once: see on_result_focus)."""
         if not self._stale("results-summary", entries):
             return
-        listing = _id("results-summary")
-        listing.replaceChildren()
-        for text, key in entries:
-            item = document.createElement("li")
-            item.textContent = text
-            if key:
-                item.dataset.result = key
-                item.tabIndex = 0
-            listing.appendChild(item)
+        # (one call to the page, not a few per line: a phase on a nine-power map has a hundred lines)
+        js.window.adjutantPage.fillResults(_id("results-summary"), json.dumps(entries))
 
     def on_result_focus(self, event: Any) -> None:
         """A result in the list is focused or pointed at: pick out its symbols on the map."""

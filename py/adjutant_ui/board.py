@@ -11,6 +11,8 @@ built with createElementNS, setAttribute and textContent only.
 from __future__ import annotations
 
 import functools
+import json
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 import js
@@ -37,17 +39,18 @@ def _attr(element: Any, name: str) -> str | None:
     return None if value is None else str(value)
 
 
+@functools.cache
+def _make_tree() -> Any:
+    """The page's maker of a drawing's elements from its data (web/page.js adjutantPage.makeTree)."""
+    return js.window.adjutantPage.makeTree
+
+
 def build(parent: Any, node: Node) -> Any:
     """``node`` and its children as page elements, appended to ``parent`` (None: not yet in the page);
     returns the element made of ``node``."""
-    flat: list[str] = []
-    for pair in node.attrs:
-        flat += pair
-    # one JS call per element, not one per attribute (speed: a phase's results are some 250 elements)
-    element = _make()(parent, node.tag, node.text, *flat)
-    for child in node.children:
-        build(element, child)
-    return element
+    # one JS call per drawing, its elements passed as JSON text (speed: a phase's results are hundreds of
+    # elements, and a call from Python costs more than making one); made without parsing markup
+    return _make_tree()(parent, json.dumps(node.as_data(), separators=(",", ":")))
 
 
 class Board:
@@ -81,12 +84,19 @@ class Board:
         self._owners: dict[str, str | None] = {}
         #: the marks a whole layer ("results", "marks") drew in the unit-marks layer, removed with it
         self._beside: dict[str, list[Any]] = {}
+        #: how many drawings were begun (a drawing in steps puts nothing in if another began meanwhile)
+        self._generation = 0
 
     def anchor(self, location: str) -> tuple[float, float] | None:
         return self.drawing.anchor(location)
 
     # --- drawing -------------------------------------------------------------------------------------
-    def draw(
+    def draw(self, *args: Any, **kwargs: Any) -> None:
+        """Draw the position and the orders at once (:meth:`steps`' arguments, its steps all taken)."""
+        for _ in self.steps(*args, **kwargs):
+            pass
+
+    def steps(
         self,
         position: Any,
         shapes: list[Shape],
@@ -99,7 +109,7 @@ class Board:
         changed: dict[str, str] | None = None,
         retreats: dict[str, list[str]] | None = None,
         marks: PhaseMarks | None = None,
-    ) -> None:
+    ) -> Iterator[None]:
         """Draw the position and the orders; in a game with secrets, also the Sites of the Ancients
         (province -> level) and the units' strengths (province -> "3" or "2") the viewer may see.
         ``results`` are the last phase's orders with their results, drawn under the orders; ``changed``
@@ -110,24 +120,35 @@ class Board:
         Only what differs from the last drawing is drawn again (a click changes one order or one unit's
         look, not the board): each layer is kept with what it was drawn from, and the orders and units
         one by one. What is drawn again is built apart from the page and put in at once (PyScript watches
-        every change to the page)."""
+        every change to the page).
+
+        The drawing comes a step at a time, for one too large for a task (a new phase with its results,
+        on a phone): each layer, then each new order and unit, is built apart from the page in a step of
+        its own, and the last step puts everything in the page together, so no half-drawn board is ever
+        shown. A drawing begun after this one (a click meanwhile) wins: this one's last step then puts
+        nothing in."""
+        self._generation += 1
+        mine = self._generation
         drawing = self.drawing
-        self._colour_centres(position.centres)
+        commits: list[Callable[[], None]] = []
         self._kept_layer("unit-marks")  # before the layers that draw in it (see LAYERS)
-        if list(targets or []) != self._targets:
-            self._highlight(targets or [])
-            self._targets = list(targets or [])
-        self._layer("sites", dict(sites or {}), lambda: (drawing.sites(sites or {}), []))
         centres = {p: position.centres.get(p, "") for p in changed or {}}
-        self._layer("changed", (dict(changed or {}), centres),
-                    lambda: (drawing.changed_centres(position.centres, changed or {}), []))
-        self._layer("results", list(results or []), lambda: drawing.results(list(results or [])))
-        self._layer("retreats", dict(retreats or {}), lambda: (drawing.retreats(retreats or {}), []))
-        spots = tuple(sorted(u.location for u in position.units.values()))
-        self._layer("marks", (marks, spots), lambda: drawing.marks(marks, spots) if marks is not None else (None, []))
-        orders = self._kept_layer("orders")
-        self._update(self._orders, orders, [(shape, shape) for shape in shapes], drawing.order)
-        units = self._kept_layer("units")
+        layers: list[tuple[str, Any, Callable[[], tuple[Node | None, list[Node]]]]] = [
+            ("sites", dict(sites or {}), lambda: (drawing.sites(sites or {}), [])),
+            ("changed", (dict(changed or {}), centres),
+             lambda: (drawing.changed_centres(position.centres, changed or {}), [])),
+            ("results", list(results or []), lambda: drawing.results(list(results or []))),
+            ("retreats", dict(retreats or {}), lambda: (drawing.retreats(retreats or {}), [])),
+            ("marks", (marks, tuple(sorted(u.location for u in position.units.values()))),
+             lambda: drawing.marks(marks, tuple(sorted(u.location for u in position.units.values())))
+             if marks is not None else (None, [])),
+        ]
+        for name, inputs, paint in layers:
+            if not (name in self._inputs and self._inputs[name] == inputs):
+                commits.append(self._layer(name, inputs, paint))
+                yield
+        commits.append((yield from self._update(self._orders, "orders", [(shape, shape) for shape in shapes],
+                                                drawing.order)))
         drawn: list[tuple[Any, Any]] = []
         # in a retreat phase only the dislodged units are ordered (one may share its place with the victor)
         standing = position.phase.kind != "retreat"
@@ -140,30 +161,50 @@ class Board:
             if self.anchor(d.unit.location) is not None:
                 key = (d.unit, True, selected == d.unit.location, d.unit.location in (orderable or set()), None)
                 drawn.append((key, key))
-        self._update(self._units, units, drawn, lambda key: drawing.unit(*key))
-
-    def _layer(self, name: str, inputs: Any, paint: Any) -> None:
-        """Draw layer ``name`` again with ``paint`` (which returns its element, or None when there is
-        nothing to draw, and the marks it draws in the unit-marks layer) unless it was last drawn from
-        equal ``inputs``."""
-        if name in self._inputs and self._inputs[name] == inputs:
+        commits.append((yield from self._update(self._units, "units", drawn, lambda key: drawing.unit(*key))))
+        if mine != self._generation:
             return
-        self._inputs[name] = inputs
-        old = self._layers.pop(name, None)
-        if old is not None:
-            old.remove()
-        for mark in self._beside.pop(name, []):
-            mark.remove()
-        layer, beside = paint()
-        if layer is not None:
-            self._place(name, build(None, layer))
-        if beside:
-            self._beside[name] = self._beside_marks(beside)
+        self._colour_centres(position.centres)
+        if list(targets or []) != self._targets:
+            self._highlight(targets or [])
+            self._targets = list(targets or [])
+        for commit in commits:
+            commit()
 
-    def _beside_marks(self, nodes: list[Node]) -> list[Any]:
-        """``nodes`` put in the unit-marks layer, above the units; returns their elements."""
+    def _layer(self, name: str, inputs: Any, paint: Any) -> Callable[[], None]:
+        """Layer ``name`` drawn again with ``paint`` (which returns its element, or None when there is
+        nothing to draw, and the marks it draws in the unit-marks layer), apart from the page; returns
+        what puts it in the page in place of the last one, recording ``inputs`` as what it was drawn
+        from."""
+        layer, beside = paint()
+        element = build(None, layer) if layer is not None else None
+        marks = self._apart(beside)
+
+        def commit() -> None:
+            self._inputs[name] = inputs
+            old = self._layers.pop(name, None)
+            if old is not None:
+                old.remove()
+            for mark in self._beside.pop(name, []):
+                mark.remove()
+            if element is not None:
+                self._place(name, element)
+            if marks is not None:
+                self._beside[name] = self._beside_marks(*marks)
+
+        return commit
+
+    @staticmethod
+    def _apart(nodes: list[Node]) -> tuple[Any, list[Any]] | None:
+        """``nodes`` built in a fragment apart from the page, and their elements (None if there are none)."""
+        if not nodes:
+            return None
         fragment = js.document.createDocumentFragment()
-        elements = [build(fragment, node) for node in nodes]
+        return fragment, [build(fragment, node) for node in nodes]
+
+    def _beside_marks(self, fragment: Any, elements: list[Any]) -> list[Any]:
+        """The marks built in ``fragment`` put in the unit-marks layer, above the units; returns their
+        ``elements``."""
         self._layers["unit-marks"].appendChild(fragment)
         return elements
 
@@ -184,30 +225,38 @@ class Board:
             self._place(name, layer)
         return layer
 
-    def _update(self, kept: dict[Any, list[list[Any]]], layer: Any, items: list[tuple[Any, Any]], paint: Any) -> None:
-        """Make ``layer`` hold one drawing per item: ``items`` are (key, what ``paint(what)`` draws: its
-        element and the marks beside it, drawn in the unit-marks layer); a drawing whose key is still
-        there is kept, the others are removed, the new ones drawn (apart, then put in the layer together)."""
+    def _update(self, kept: dict[Any, list[list[Any]]], name: str, items: list[tuple[Any, Any]],
+                paint: Any) -> Generator[None, None, Callable[[], None]]:
+        """What makes the kept layer ``name`` hold one drawing per item: ``items`` are (key, what
+        ``paint(what)`` draws: its element and the marks beside it, drawn in the unit-marks layer); a
+        drawing whose key is still there is kept, the others are removed, the new ones drawn. The new
+        ones are drawn now, apart from the page, a step each; the step returned puts them in together."""
         wanted: dict[Any, int] = {}
         for key, _ in items:
             wanted[key] = wanted.get(key, 0) + 1
-        for key in list(kept):
-            drawings = kept[key]
-            while len(drawings) > wanted.get(key, 0):
-                for element in drawings.pop():
-                    element.remove()
-            if not drawings:
-                del kept[key]
         new = js.document.createDocumentFragment()
+        fresh: list[tuple[Any, list[Any], tuple[Any, list[Any]] | None]] = []
         for key, what in items:
-            if len(kept.get(key, ())) < wanted[key]:
+            if len(kept.get(key, ())) + sum(k == key for k, _, _ in fresh) < wanted[key]:
                 node, beside = paint(what)
-                elements = [build(new, node)]
-                if beside:
-                    elements += self._beside_marks(beside)
-                kept.setdefault(key, []).append(elements)
-        if new.childElementCount:
-            layer.appendChild(new)
+                fresh.append((key, [build(new, node)], self._apart(beside)))
+                yield
+
+        def commit() -> None:
+            layer = self._kept_layer(name)
+            for key in list(kept):
+                drawings = kept[key]
+                while len(drawings) > wanted.get(key, 0):
+                    for element in drawings.pop():
+                        element.remove()
+                if not drawings:
+                    del kept[key]
+            for key, elements, marks in fresh:
+                kept.setdefault(key, []).append(elements + (self._beside_marks(*marks) if marks else []))
+            if new.childElementCount:
+                layer.appendChild(new)
+
+        return commit
 
     def _colour_centres(self, centres: dict[str, str]) -> None:
         for circle, province in self._centres:

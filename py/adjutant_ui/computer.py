@@ -44,7 +44,12 @@ def level_choices() -> list[tuple[str, str]]:
 
 def names(game: Game, powers: Iterable[str]) -> str:
     """Powers' names as a sentence lists them: ``Austria, England and France``."""
-    said = [game.variant.powers[p].name for p in powers if p in game.variant.powers]
+    return joined(game.variant.powers[p].name for p in powers if p in game.variant.powers)
+
+
+def joined(items: Iterable[str]) -> str:
+    """Items as a sentence lists them: ``Fall 1901 retreat and Winter 1901 adjustments``."""
+    said = list(items)
     if len(said) < 2:
         return "".join(said)
     return ", ".join(said[:-1]) + " and " + said[-1]
@@ -70,6 +75,17 @@ def to_order(game: Game, powers: Iterable[str]) -> list[str]:
     due = game.orders_due()
     whole = game.phase.kind == "adjustment"
     return [p for p in powers if p in due and not (whole and game.orders_of(p))]
+
+
+def plays_alone(game: Game) -> bool:
+    """Whether the computer plays the current phase by itself, as soon as it is reached: a retreat or
+    adjustment phase in which the computer's powers have something to order and the people's powers
+    nothing (only the computer's units dislodged; no person's power building or removing). A movement
+    phase waits for Adjudicate, even with nothing of the people's left on the board: it is the game's
+    turn, and a game the computer plays alone is watched one movement at a time."""
+    if game.over or game.phase.kind == "movement" or not game.computer:
+        return False
+    return not to_order(game, people(game)) and bool(to_order(game, seated(game)))
 
 
 def summary(game: Game) -> str:

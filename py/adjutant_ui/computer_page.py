@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import js
 from adjutant import AdjutantError, load_variant
+from adjutant.adjudication.orders import Order
 from adjutant.bots import DEFAULT_LEVEL
 from adjutant.formats.link import link_steps
 from adjutant.group_play import cluster_views
@@ -87,6 +88,15 @@ def checked(holder: Any) -> list[str]:
     return [str(entry.value) for entry in holder.querySelectorAll("input[type=checkbox]") if entry.checked]
 
 
+class _Thought(NamedTuple):
+    """The computer's orders for one phase (:meth:`ComputerPlayers._orders`), the phase's title, and the
+    powers that were given them (filled as they are given)."""
+
+    orders: dict[str, list[Order]]
+    phase: str
+    given: list[str]
+
+
 class ComputerPlayers:
     def __init__(self, app: Page) -> None:
         self.app = app
@@ -99,6 +109,8 @@ class ComputerPlayers:
         self.said = -1
         #: the game the list of seats was last opened or closed for
         self.opened_for: Any = None
+        #: the phases the computer has played by itself since a person last pressed Adjudicate
+        self.alone: list[str] = []
 
     # --- hooks the app calls ----------------------------------------------------------------------
     def on_show(self, session: Session) -> None:
@@ -132,8 +144,33 @@ class ComputerPlayers:
         session = self.app.session
         if not powers or session is None:
             return False
-        asyncio.ensure_future(self._think(session, powers, None, then))
+        self.alone = []
+        self._start_thinking(session, powers, None, then)
         return True
+
+    def play_on(self, then: Adjudication, chained: bool = False) -> bool:
+        """An adjudication is over: if the phase reached asks nothing of the people
+        (:func:`computer.plays_alone`), the computer thinks for it and ``then`` adjudicates it, as for any
+        phase, and so on until a phase needs a person or the game ends; True if so. Not in a group game:
+        there each phase adjudicated is the game master's step, with its message to the players
+        (docs/computer-players.md, "When the computer orders"). ``chained``: called at the end of a phase
+        the computer played by itself (the phases so far are said together at the end)."""
+        session = self.app.session
+        if (self.thinking or session is None or not session.at_current or session.readonly
+                or self.app.group.state is not None or not self.offered(session)
+                or not computer.plays_alone(session.kept)):
+            return False
+        if not chained:
+            self.alone = []
+        self._start_thinking(session, self.will_order(), None, then, alone=True)
+        return True
+
+    def _start_thinking(self, session: Session, powers: list[str], level: str | None, then: Adjudication | None,
+                        alone: bool = False) -> None:
+        """:meth:`_think` begun in a task of its own; the page's root says meanwhile, from now until the
+        computer's last phase is drawn, ``data-computer-thinking`` (for tests and benchmarks to wait on)."""
+        document.documentElement.dataset.computerThinking = "yes"
+        asyncio.ensure_future(self._think(session, powers, level, then, alone))
 
     # --- starting a game against the computer -----------------------------------------------------
     def start_new(self, variant_id: str) -> None:
@@ -333,7 +370,7 @@ class ComputerPlayers:
             self._say("Every power has its orders: nothing left for the computer to fill.")
             return
         level = computer.check_level(str(_id("computer-level").value))
-        asyncio.ensure_future(self._think(session, powers, level, None))
+        self._start_thinking(session, powers, level, None)
 
     def on_stop(self, event: Any) -> None:
         self.stop = True
@@ -356,11 +393,45 @@ class ComputerPlayers:
         powers = list(powers)
         return computer.names(game, powers) if len(powers) <= 3 else f"{len(powers)} powers"
 
-    async def _think(self, session: Session, powers: list[str], level: str | None, then: Adjudication | None) -> None:
+    async def _think(self, session: Session, powers: list[str], level: str | None, then: Adjudication | None,
+                     alone: bool = False) -> None:
         """Think for ``powers`` in slices, the page taking input meanwhile (only Stop and the map's zoom:
-        the rest is inert), then give their orders and call ``then`` (adjudicate), or draw them."""
+        the rest is inert), then give their orders and call ``then`` (adjudicate), or draw them; then
+        play on through the phases that ask nothing of the people (:meth:`play_on`). ``alone``: the
+        phase is one of those."""
+        going_on = False
+        try:
+            orders = await self._orders(session, powers, level)
+            if orders is not None and await self._give(session, orders, then):
+                if then is not None:
+                    if alone:
+                        self.alone.append(orders.phase)
+                    going_on = self.play_on(then, chained=True)
+                    if not going_on:
+                        self._say(self._adjudicated_line(session.kept, orders.given))
+                else:
+                    self._say(f"The computer gave orders for {computer.names(session.kept, orders.given)}: they "
+                              "are drawn on the map and listed under Orders. Change any you like, then press "
+                              "Adjudicate." if orders.given else "The computer found nothing to order.")
+        finally:
+            if not going_on:
+                document.documentElement.removeAttribute("data-computer-thinking")
+
+    def _adjudicated_line(self, game: Any, given: list[str]) -> str:
+        """What the progress line says once the computer's orders are adjudicated: whose orders they were,
+        and the phases it then played by itself."""
+        if self.alone:
+            phases = computer.joined(self.alone)
+            return (f"The computer played {phases} by itself (nothing there was yours to order): its orders are "
+                    "in the results; step back through the phases to see each.")
+        return f"The computer gave the orders of {computer.names(game, given)}: they are in the results." \
+            if given else ""
+
+    async def _orders(self, session: Session, powers: list[str], level: str | None) -> _Thought | None:
+        """The computer's orders for ``powers``, thought in slices (None if stopped or the game moved on)."""
         app, game = self.app, session.kept
         phase, busy = str(game.phase), _id("computer-busy")
+        title = game.phase.title
         self.thinking, self.stop, self.said = True, False, -1
         active = _v(document.activeElement)
         todo = computer.thinkers(game, powers, level, new_seed())
@@ -387,13 +458,20 @@ class ComputerPlayers:
         if orders is None or app.session is not session or str(game.phase) != phase:
             if self.stop:
                 self._say("Stopped: the computer gave no orders, and nothing was adjudicated.")
-            return
+            return None
+        return _Thought(orders, title, [])
+
+    async def _give(self, session: Session, thought: _Thought, then: Adjudication | None) -> bool:
+        """Give the orders thought (``thought.given`` says to whom) and await ``then`` (the adjudication);
+        False if the game moved on first, or the adjudication did not happen."""
+        app, game = self.app, session.kept
+        phase, count = str(game.phase), len(game.history)
         self.thinking = True  # (until adjudicated: Adjudicate pressed meanwhile does nothing)
         try:
             await _pause()  # the last slice's task ends: the orders are given, and adjudicated, in tasks of their own
             if app.session is not session or str(game.phase) != phase:
-                return
-            given = computer.give(game, orders)
+                return False
+            thought.given.extend(computer.give(game, thought.orders))
             if then is not None:
                 # the link's work for this phase's orders, made now in slices: the link made once it is
                 # adjudicated (holding them as its record) then takes no long task
@@ -402,12 +480,8 @@ class ComputerPlayers:
                 await then(_pause)
         finally:
             self.thinking = False
-        if then is not None:
-            self._say(f"The computer gave the orders of {computer.names(game, given)}: they are in the results."
-                      if given else "")
-            return
-        app.changed()
-        app.render()
-        self._say(f"The computer gave orders for {computer.names(game, given)}: they are drawn on the map and "
-                  "listed under Orders. Change any you like, then press Adjudicate." if given else
-                  "The computer found nothing to order.")
+        if then is None:
+            app.changed()
+            app.render()
+            return True
+        return len(game.history) > count  # (not if the adjudication was refused: its message is said)

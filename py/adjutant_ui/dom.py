@@ -1,9 +1,10 @@
 """The few DOM helpers every part of the page uses: an element by its id, JavaScript's null as None, an
-element's attribute.
+element's attribute, a performance mark.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import js
@@ -24,3 +25,10 @@ def attr_of(element: Any, name: str) -> str | None:
     """``element``'s attribute ``name``; None when it has none (or is not an element)."""
     value = element.getAttribute(name) if hasattr(element, "getAttribute") else None
     return None if value is None or value is jsnull else str(value)
+
+
+def mark(name: str) -> None:
+    """A performance mark, ``adjutant:`` and ``name``, for the benchmarks (benchmarks/startup.py --profile)
+    and the browser tests."""
+    with contextlib.suppress(Exception):
+        js.performance.mark("adjutant:" + name)

@@ -179,6 +179,7 @@ class Play:
             return False
         self.page.changed()
         self.page.render()
+        self.computer.play_on(lambda pause: self.adjudicate_in_parts(by_keyboard, pause))
         return by_keyboard and self.group.to_message()
 
     async def adjudicate_in_parts(self, by_keyboard: bool, pause: Callable[[], Awaitable[object]]) -> bool:
@@ -193,9 +194,13 @@ class Play:
             await computer.in_slices(link_steps(session.kept), pause)
         self.page.changed()
         await pause()
-        self.page.draw_board()  # (the largest part of drawing the new phase: the rest of the page in the next task)
+        # the largest part of drawing the new phase, in slices (each layer built in a step of its own, all put
+        # in the page at the last); the rest of the page after it
+        if self.page.board is not None and self.page.session is not None:
+            await computer.in_slices(self.page.board_steps(), pause)
         await pause()
-        self.page.render()  # (the board is drawn: nothing of it is drawn again)
+        # the rest of the page, a panel or two a task (the board is drawn: nothing of it is drawn again)
+        await computer.in_slices(self.page.render_steps(), pause)
         return by_keyboard and self.group.to_message()
 
     def _adjudicate_phase(self) -> bool:

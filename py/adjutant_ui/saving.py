@@ -23,10 +23,10 @@ from pyodide.ffi import jsnull
 from . import sealed
 from .dom import by_id as _id
 from .dom import js_value as _v
+from .dom import mark as _mark
 from .group import CODE_LINK, GroupController
 from .page import Page
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
-from .session import Session, decode_link
 
 AUTOSAVE_KEY = "adjutant.autosave"
 #: the autosaved game's position as plain data, painted by web/shell.js before Python is ready
@@ -112,6 +112,8 @@ class Saving:
         self.keep_autosave = False
         #: the game the list of recent games was last filled for (it lists the others)
         self.recent_for: str | None = None
+        #: the links opened later counted (:meth:`_open_link`): one read while another was is not shown
+        self.opening = 0
 
     def keep_unreadable(self, saved: str, error: str) -> str:
         """Keep an autosave that cannot be read under another key; what to tell the user (the truth:
@@ -252,20 +254,21 @@ class Saving:
         asyncio.ensure_future(self._refresh(saved.link))
 
     async def _refresh(self, link: str) -> None:
+        sealed_link = None
         try:
             if self.group.claims(link):  # a group game: the other tab took in a code, say
                 held = self.group.state
                 new_session = self.group.read(link)
                 self.group.keep_unlocked(held)
             else:
-                new_session = Session.of(decode_link(link))
+                new_session, sealed_link = await self.page.read_link(link)
         except Exception as error:  # noqa: BLE001 - the other tab's save is unreadable: keep ours
             self.group.pending = None
             self.page.message(f"This game was changed in another tab, but that save could not be read: {error}")
             return
         self.page.pending_save = None  # (the other tab's save is the later one: it is not overwritten)
         slot = self.saves.load(self.game_id)
-        await self.page.show(new_session)
+        await self.page.show(new_session, role="public" if sealed_link else "", link=sealed_link)
         self.group.restore_page(slot)
         self.page.last_link = link
         self.set_hash(link)
@@ -291,6 +294,8 @@ class Saving:
 
     async def _open_link(self, fragment: str, game_id: str = "", push: bool = False) -> None:
         before = self.page.in_hand()
+        self.opening += 1
+        mine = self.opening
         try:
             if self.group.claims(fragment):
                 group_session = self.group.read(fragment)
@@ -307,7 +312,11 @@ class Saving:
                 self.page.render()
                 self._focus_top()
                 return
-            new_session, link = self.page.read_fragment(fragment)
+            _mark("linkOpening")
+            new_session, link = await self.page.read_link(fragment)
+            _mark("linkRead")
+            if mine != self.opening:  # another link was opened while this one was read: that one is shown
+                return
             self.replacing(game_id or self.saves.find(fragment) or "")
             self.push_next = push
             await self.page.show(new_session, role="public" if link else "", link=link)
@@ -325,6 +334,8 @@ class Saving:
             self.page.render()
             self._focus_top()
         except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
+            if mine != self.opening:  # (a link opened later is the one that counts)
+                return
             await self.page.put_back(before)
             self.page.message(f"The link could not be opened: {error}. Your game is unchanged.")
             self.page.changed(replace_hash=True)

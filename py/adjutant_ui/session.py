@@ -9,12 +9,12 @@ from __future__ import annotations
 import contextlib
 import gc
 import random
-from collections.abc import Callable, Collection, Generator, Iterator
+import time
+from collections.abc import Awaitable, Callable, Collection, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from adjutant import AdjutantError, GameFileError, load_variant
-from adjutant.adjudication.legality import may_protect
 from adjutant.adjudication.orders import (
     POWER_ORDERS,
     Build,
@@ -43,6 +43,8 @@ from adjutant.pictures.drawing import Drawing
 from adjutant.pictures.scene import PhaseMarks, Shape, order_shape
 from adjutant.randomgame import random_orders
 from adjutant.variants.cluster import GM, cluster_state
+
+from .sealed import SealedLink, decode_sealed_link, is_sealed_link, public_game
 
 
 # --- saving and sharing ---------------------------------------------------------------------------
@@ -112,6 +114,52 @@ def decoding(fragment: str) -> Generator[int, None, Game]:
     finally:
         if enabled:
             gc.enable()
+
+
+#: the longest stretch, in seconds, a link's replay runs before the page gets its turn (a long task is one
+#: over 50 ms; each turn costs the replay a few milliseconds more)
+SLICE_S = 0.04
+
+
+def reading(fragment: str) -> Generator[int, None, tuple[Session, SealedLink | None]]:
+    """The one reader of a link's fragment, one phase at a time: yields after each phase replayed and
+    returns the session that shows the game (:meth:`Session.of`: a Cluster game against the computer as
+    its people see it), with the sealed link for a game with secrets (its public view, read only; None
+    for an ordinary game). Raises only GameFileError, and replaces nothing: the caller keeps what it
+    had until the session is returned."""
+    if is_sealed_link(fragment):
+        link = decode_sealed_link(fragment)
+        return Session(public_game(link), readonly=True), link
+    game = yield from decoding(fragment)
+    return Session.of(game), None
+
+
+async def read_link(
+    fragment: str, pause: Callable[[], Awaitable[None]] | None = None, slice_s: float = SLICE_S
+) -> tuple[Session, SealedLink | None]:
+    """:func:`reading` run to its end: ``pause`` (the page's turn: drawing, input) awaited whenever the
+    replay has run ``slice_s`` seconds since the last, or with no ``pause`` in one go.
+
+    >>> import asyncio
+    >>> from adjutant import Game
+    >>> game = Game.new("standard")
+    >>> _ = game.add_orders("A Par - Bur")
+    >>> _ = game.adjudicate()
+    >>> session, sealed = asyncio.run(read_link(encode_link(game)))
+    >>> str(session.game.units["bur"]), sealed
+    ('A bur', None)
+    """
+    steps = reading(fragment)
+    due = time.perf_counter() + slice_s
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            read: tuple[Session, SealedLink | None] = done.value
+            return read
+        if pause is not None and time.perf_counter() >= due:
+            await pause()
+            due = time.perf_counter() + slice_s
 
 
 def position_snapshot(game: Game, drawing: Drawing | None = None) -> dict[str, Any]:
@@ -773,7 +821,7 @@ class Session:
 
     def can_protect(self, unit: Any) -> bool:
         """Whether ``unit`` may be given a protect order (Coast-Running: an army in a coastal province)."""
-        return may_protect(self.game.variant, unit)
+        return self.game.rules.may_carry(self.game.variant, unit)
 
     def run_targets(self, fleet: Any, via: str | None = None) -> list[str]:
         """Coast-Running: where ``fleet`` could run along coasts held by armies (any power's) that could
@@ -1244,5 +1292,7 @@ __all__ = [
     "game_to_text",
     "order_shape",
     "position_snapshot",
+    "read_link",
+    "reading",
     "rehearsal",
 ]

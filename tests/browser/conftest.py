@@ -19,6 +19,7 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import shutil
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -94,11 +95,13 @@ def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     of a parallel run share it: the first to come builds it in their shared folder (tests/shared_folder.py) while
     holding a lock, the others wait, then take it.
 
-    The maps are drawn in a thread of their own while the build runs Pyodide under Node (a process of
-    its own) to compile the standard library and take the start-up snapshot, so the two take a core each;
-    a worker that waits for another's build draws the maps that worker has not started meanwhile
+    The compiled standard library and the snapshot are those of tests/built_runtime.py (made once per run;
+    test_snapshot.py and test_compiled_stdlib.py check them). The maps are drawn in a thread of their own
+    while they are made (Pyodide under Node, a process of its own), so the two take a core each; a worker
+    that waits for another's build draws the maps that worker has not started meanwhile
     (`drawn_maps.draw_all`), which the build and the map tests need."""
     import adjutant_maps
+    import built_runtime
     import drawn_maps
 
     import build
@@ -117,6 +120,8 @@ def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     try:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(adjutant_maps, "render_variant", render)
+            patch.setattr(build, "write_compiled_stdlib", lambda to: copied(built_runtime.compiled_stdlib(), to))
+            patch.setattr(build, "write_snapshot", lambda _stdlib, to: copied(built_runtime.snapshot(), to))
             if shared is None:
                 return build.build(tmp_path_factory.mktemp("site") / "dist")
             dist, done = shared / "site" / "dist", shared / "site" / "built"
@@ -128,6 +133,14 @@ def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
             return dist
     finally:
         drawing.join()
+
+
+def copied(source: Path | None, target: Path) -> bool:
+    """Whether there was a file `source` to copy to `target` (as build.py's writers say whether they wrote)."""
+    if source is None:
+        return False
+    shutil.copyfile(source, target)
+    return True
 
 
 @dataclass

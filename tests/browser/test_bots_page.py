@@ -14,7 +14,8 @@ from typing import Any
 from adjutant import decode_link
 from adjutant.game import Game
 from adjutant.group_play import codes as group
-from app_driver import Site, adjudicate, enter_text, open_app, phase
+from app_driver import Site, adjudicate, enter_text, focused, open_app, phase
+from test_board_redraw import DRAWN, drawn_afresh
 from test_group_game import gm_fragment, listed_orders
 from test_phone import HEIGHT, WIDTH, on_screen, small_controls
 
@@ -79,9 +80,104 @@ def start_against_the_computer(page: Any, variant: str, mine: list[str], level: 
 
 
 def adjudicated(page: Any, before: str) -> str:
-    """Wait until the phase ``before`` is adjudicated (the computer thinks first); the phase now."""
-    page.wait_for_function("p => document.documentElement.dataset.phase !== p", arg=before, timeout=120_000)
+    """Wait until the phase ``before`` is adjudicated (the computer thinks first), and the phases after it
+    that the computer plays by itself; the phase now."""
+    page.wait_for_function(
+        "p => document.documentElement.dataset.phase !== p && !document.documentElement.dataset.computerThinking",
+        arg=before, timeout=120_000)
     return phase(page)
+
+
+#: Records every phase the page shows (its root's data-phase), from the start.
+PHASES = """(() => {
+  window.__phases = [];
+  new MutationObserver(() => {
+    const now = document.documentElement.dataset.phase;
+    if (now && window.__phases[window.__phases.length - 1] !== now) window.__phases.push(now);
+  }).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-phase"]});  // (no root yet)
+})();"""
+
+
+def germany_dislodged_in_the_fall() -> str:
+    """A game's link at Fall 1901 movement, France a person's and the six others the computer's: Germany's
+    army in Burgundy holds, France's orders (given) dislodge it, and nothing of France's can be dislodged
+    or lose a centre. So Fall 1901 retreats is Germany's alone, and Winter 1901 adjustments the computer's
+    (its powers build; France neither builds nor removes) at any seed the seats have
+    (tests/test_ui_computer.py checks the rule)."""
+    from adjutant.formats.link import encode_link
+
+    game = Game.new("standard")
+    for power in ("austria", "england", "germany", "italy", "russia", "turkey"):
+        game.set_computer(power, "heuristic", 11)
+    game.add_orders("A Par H; A Mar H; F Bre H", "france")
+    game.add_orders("A Mun - Bur", "germany")
+    game.adjudicate()
+    game.add_orders("A Bur H", "germany")
+    game.add_orders("A Mar - Bur; A Par S A Mar - Bur; F Bre H", "france")
+    return encode_link(game)
+
+
+def played_alone(page: Any) -> None:
+    """After Adjudicate in the game of :func:`germany_dislodged_in_the_fall`: the page showed the fall's
+    results, then played the retreats and the winter by itself, each shown, and waits at Spring 1902 with
+    the history of every phase; it says so."""
+    assert adjudicated(page, "F1901M") == "S1902M"
+    assert page.evaluate("window.__phases")[-4:] == ["F1901M", "F1901R", "W1901A", "S1902M"]
+    said = page.inner_text("#computer-status")
+    assert "The computer played Fall 1901 retreats and Winter 1901 adjustments by itself" in said, said
+    game = the_game(page)
+    played = {str(r.phase): r for r in game.history if not r.skipped}
+    assert list(played) == ["S1901M", "F1901M", "F1901R", "W1901A"]
+    assert played["F1901R"].orders.get("germany") and not played["F1901R"].orders.get("france")
+    assert any(played["W1901A"].orders.get(p) for p in game.computer) and not played["W1901A"].orders.get("france")
+    assert not page.locator("#adjudicate").is_disabled()  # Spring 1902 is the person's to order
+
+
+def test_phases_that_ask_nothing_of_the_person_are_played_by_the_computer_on_a_phone(
+        new_context: Any, site: Site) -> None:
+    context, recorder = new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
+    context.add_init_script(PHASES)
+    page = open_app(context, site.url + "#" + germany_dislodged_in_the_fall())
+    assert phase(page) == "F1901M"
+    adjudicate(page, tap=True)
+    played_alone(page)
+    # Each phase the computer played is shown with its results (those of the phase that made it), back
+    # through the history
+    assert "Results of Winter 1901 adjustments" in page.inner_text("#results-of")
+    page.locator("#hist-prev").tap()
+    assert phase(page) == "W1901A" and page.locator("#adjudicate").is_disabled()
+    assert "Results of Fall 1901 retreats" in page.inner_text("#results-of")
+    page.locator("#hist-prev").tap()
+    assert phase(page) == "F1901R" and "Results of Fall 1901 movement" in page.inner_text("#results-of")
+    held = [line for line in page.inner_text("#results").splitlines() if "A Bur H" in line]
+    assert len(held) == 1 and "dislodged" in held[0], held  # the German army
+    page.locator("#hist-last").tap()
+    # Undo takes back one phase, the computer's winter: shown, it waits for Adjudicate (undone, not played again)
+    page.locator("#undo").tap()
+    page.wait_for_timeout(500)
+    assert phase(page) == "W1901A" and not page.evaluate("document.documentElement.dataset.computerThinking")
+    assert str(the_game(page).history[-1].phase) == "F1901R"
+    adjudicate(page, tap=True)
+    assert adjudicated(page, "W1901A") == "S1902M"
+    assert recorder.page_errors == []
+
+
+def test_phases_played_by_the_computer_from_the_keyboard(new_context: Any, site: Site) -> None:
+    context, recorder = new_context()
+    context.add_init_script(PHASES)
+    page = open_app(context, site.url + "#" + germany_dislodged_in_the_fall())
+    page.focus("#adjudicate")
+    page.keyboard.press("Enter")
+    played_alone(page)
+    assert focused(page) == "adjudicate"  # the focus back where it was, for the spring's Adjudicate
+    # the board drawn in steps after each adjudication is the board a fresh tab draws from the link
+    assert page.evaluate(DRAWN) == drawn_afresh(context, site, page)
+    page.focus("#hist-prev")
+    page.keyboard.press("Enter")
+    assert phase(page) == "W1901A" and "Results of Fall 1901 retreats" in page.inner_text("#results-of")
+    page.keyboard.press("Enter")
+    assert phase(page) == "F1901R" and "Results of Fall 1901 movement" in page.inner_text("#results-of")
+    assert recorder.page_errors == []
 
 
 def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(new_context: Any, site: Site) -> None:
@@ -124,9 +220,10 @@ def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(new_context: A
     while not now.startswith("S1903"):
         adjudicate(page, tap=True)
         now = adjudicated(page, now)
-        assert "The computer gave the orders of" in page.inner_text("#computer-status")
+        said = page.inner_text("#computer-status")  # (a phase that is the computer's alone played on)
+        assert "The computer gave the orders of" in said or "by itself" in said, said
         assert recorder.page_errors == []
-    assert "they are in the results" in page.inner_text("#computer-status")
+    assert "in the results" in page.inner_text("#computer-status")
     game = the_game(page)
     assert {p: seat.level for p, seat in game.computer.items()} == dict.fromkeys(computer, "heuristic")
     assert sum(record.phase.kind == "movement" for record in game.history) == 4
@@ -283,7 +380,8 @@ def test_a_cluster_game_against_the_computer_on_a_phone_shows_only_the_players_o
     while now.startswith(("S1901", "F1901")):  # the year's movements (and its retreats)
         adjudicate(page, tap=True)
         now = adjudicated(page, now)
-        assert "The computer gave the orders of" in page.inner_text("#computer-status")
+        said = page.inner_text("#computer-status")  # (a phase that is the computer's alone played on)
+        assert "The computer gave the orders of" in said or "by itself" in said, said
     game = the_game(page)  # the link holds the game itself, its computer seats with it
     state = cluster_state(game.position.variant_state)
     assert state is not None and state.view == GM and set(game.computer) == set(game.variant.powers) - {"france"}

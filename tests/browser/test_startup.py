@@ -146,3 +146,62 @@ def test_a_long_games_link_is_replayed_with_the_page_given_turns_meanwhile(new_c
     assert page.evaluate(BETWEEN) >= 2
     assert game.phase.title in page.inner_text("#phase-label")
     assert recorder.page_errors == []
+
+
+# The frames the page draws from now on, and whether the game table was ever inert meanwhile.
+WATCH = """() => {
+  window.adjutantTicks = [];
+  window.adjutantInert = false;
+  (function tick() {
+    window.adjutantTicks.push(performance.now());
+    if (document.querySelector("main.table").inert) window.adjutantInert = true;
+    requestAnimationFrame(tick);
+  })();
+}"""
+READ_BETWEEN = """() => {
+  const at = (name) => performance.getEntriesByName("adjutant:" + name).at(-1).startTime;
+  return window.adjutantTicks.filter((t) => t > at("linkOpening") && t < at("linkRead")).length;
+}"""
+
+
+def test_a_long_games_link_opened_later_is_read_as_at_the_start_with_the_page_given_turns(
+    new_context: Any, site: Site
+) -> None:
+    from adjutant import encode_link
+    from adjutant.randomgame import random_game
+
+    *_, game = random_game("cline5", 2, 40)
+    context, recorder = new_context(service_workers="block")
+    page = _open(context.new_page(), site.url)
+    page.evaluate(WATCH)
+    # a changed address (a pasted link, say): the same reader as at the start, in slices, frames drawn
+    # between them, the table in hand taking no input meanwhile
+    page.evaluate("(link) => { location.hash = link; }", encode_link(game))
+    page.wait_for_function("() => performance.getEntriesByName('adjutant:linkRead').length > 0")
+    page.wait_for_function("(title) => document.querySelector('#phase-label').textContent.includes(title)",
+                           arg=game.phase.title)
+    assert page.evaluate(READ_BETWEEN) >= 2
+    assert page.evaluate("window.adjutantInert") is True
+    assert page.evaluate("document.querySelector('main.table').inert") is False
+    assert recorder.page_errors == []
+
+
+def test_a_link_opened_while_a_long_one_is_read_is_the_one_shown(new_context: Any, site: Site) -> None:
+    from adjutant import Game, encode_link
+    from adjutant.randomgame import random_game
+
+    *_, long_game = random_game("cline5", 2, 40)
+    short = Game.new("standard")
+    short.add_orders("A Par - Bur")
+    short.adjudicate()
+    context, recorder = new_context(service_workers="block")
+    page = _open(context.new_page(), site.url)
+    # the long link's replay is under way (its first slice read) when the second link is opened
+    page.evaluate("(link) => { location.hash = link; }", encode_link(long_game))
+    page.wait_for_function("() => performance.getEntriesByName('adjutant:linkOpening').length === 1")
+    page.evaluate("(link) => { location.hash = link; }", encode_link(short))
+    page.wait_for_function("() => performance.getEntriesByName('adjutant:linkRead').length === 2")
+    page.wait_for_timeout(300)  # (time for a page that would show the first link's game after it)
+    assert short.phase.title in page.inner_text("#phase-label")
+    assert page.evaluate("location.hash.slice(1)") == encode_link(short)
+    assert recorder.page_errors == []

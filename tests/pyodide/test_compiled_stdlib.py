@@ -9,6 +9,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import built_runtime
 import pytest
 
 import build
@@ -45,8 +46,8 @@ MODULES = [
 def test_the_compiled_stdlib_holds_every_module_as_bytecode_only(tmp_path: Path) -> None:
     if shutil.which("node") is None:
         pytest.fail("node is not installed: the Pyodide tests need Node.js and `npm ci`")
-    target = tmp_path / "python_stdlib.zip"
-    assert build.write_compiled_stdlib(target)
+    target = built_runtime.compiled_stdlib()  # build.write_compiled_stdlib's, once per run
+    assert target is not None
     source = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
     with zipfile.ZipFile(source) as original, zipfile.ZipFile(target) as compiled:
         modules = {name for name in original.namelist() if name.endswith(".py")}
@@ -59,7 +60,10 @@ def test_the_compiled_stdlib_holds_every_module_as_bytecode_only(tmp_path: Path)
     script.write_text(IMPORT_SCRIPT, encoding="utf-8")
     pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
     done = subprocess.run(
-        ["node", str(script), pyodide, str(target), ",".join(MODULES)], capture_output=True, text=True, timeout=600
+        ["node", *build.NODE_FLAGS, str(script), pyodide, str(target), ",".join(MODULES)],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     origins = json.loads(done.stdout.strip().splitlines()[-1])

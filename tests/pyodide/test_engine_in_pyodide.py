@@ -1,14 +1,19 @@
 """The engine inside real Pyodide (the npm package, under Node) gives the same results as under CPython.
 
-The engine's own test files (the DATC suite among them) run under pytest in both interpreters; every
-test must end the same way in both. Pyodide gets this virtualenv's pure-Python pytest through
-tests/pyodide/run_python.mjs. Test files that import anything but the standard library, pytest and
-the engine (hypothesis, the renderer's libraries, the reference judge, subprocesses) stay on CPython.
+The engine's own test files (the DATC suite among them) run under pytest inside Pyodide, and every test
+CPython collects from them must pass there (the suite runs the same files under CPython, where they pass
+too: a test skipped or failing in either fails the run). Pyodide gets this virtualenv's pure-Python pytest
+through tests/pyodide/run_python.mjs. Test files that import anything but the standard library, pytest
+and the engine (hypothesis, the renderer's libraries, the reference judge, subprocesses) stay on CPython.
+
+The files run in PARTS parts, each a test of its own, which a parallel run hands to different workers
+(tests/conftest.py, SPREAD): each part takes every PARTS-th test collected, so a share of every file.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import shutil
@@ -16,8 +21,11 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+import build
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "pyodide" / "run_python.mjs"
@@ -32,6 +40,10 @@ PYODIDE_IMPORTS = (set(sys.stdlib_module_names) - {"subprocess", "multiprocessin
     "tests",
 }
 MARKER = "ADJUTANT-OUTCOMES "
+COLLECTED = "ADJUTANT-COLLECTED "
+#: How many Pyodide processes run the engine's tests, one after another on one worker or side by side on
+#: two; each starts Pyodide and collects every file again (docs/performance.md, "Tests and CI time").
+PARTS = 2
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -61,21 +73,26 @@ def pytest_args(files: list[str]) -> list[str]:
     return ["-q", "-p", "no:hypothesispytest", "-p", "no:xdist", "-p", "outcomes_plugin", "--rootdir", ".", *files]
 
 
-def outcomes(output: str) -> dict[str, str]:
+def printed(output: str, marker: str) -> Any:
+    """What outcomes_plugin printed after `marker` (the last such line)."""
     for line in reversed(output.splitlines()):
-        if line.startswith(MARKER):
-            result: dict[str, str] = json.loads(line[len(MARKER) :])
-            return result
-    raise AssertionError(f"the run printed no outcomes:\n{output[-3000:]}")
+        if line.startswith(marker):
+            return json.loads(line[len(marker) :])
+    raise AssertionError(f"the run printed no {marker.strip()} line:\n{output[-3000:]}")
 
 
-def run_cpython(files: list[str]) -> str:
+@functools.cache
+def cpython_collected(files: tuple[str, ...]) -> list[str]:
+    """The tests CPython collects from `files`, in the order it would run them (the order the parts
+    are cut from)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests" / "pyodide"), str(ROOT / "py")])}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", *pytest_args(files)],
+        [sys.executable, "-m", "pytest", "--collect-only", *pytest_args(list(files))],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
     )
-    return done.stdout + done.stderr
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr
+    collected: list[str] = printed(done.stdout, COLLECTED)
+    return collected
 
 
 def run_pyodide(code: str) -> subprocess.CompletedProcess[str]:
@@ -86,7 +103,12 @@ def run_pyodide(code: str) -> subprocess.CompletedProcess[str]:
         pytest.fail("node_modules/pyodide is missing: run `npm ci` (scripts/dev setup does)")
     env = {**os.environ, "ADJUTANT_PYODIDE_SITE": sysconfig.get_paths()["purelib"]}
     return subprocess.run(
-        [node, str(RUNNER), "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800
+        [node, *build.NODE_FLAGS, str(RUNNER), "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
 
 
@@ -103,26 +125,33 @@ def test_a_python_failure_is_a_failed_run() -> None:
     assert "ValueError: seen" in done.stderr
 
 
-def test_engine_tests_end_the_same_in_pyodide_as_in_cpython() -> None:
+def test_the_engine_tests_are_found_with_the_whole_datc_suite() -> None:
+    collected = cpython_collected(tuple(engine_test_files()))
+    datc = [test for test in collected if test.startswith("tests/test_datc.py::test_datc[")]
+    assert len(datc) >= 165
+    assert len(collected) > 1000
+
+
+@pytest.mark.parametrize("part", range(PARTS), ids=lambda part: f"part{part + 1}of{PARTS}")
+def test_the_engine_tests_pass_in_pyodide(part: int) -> None:
     files = engine_test_files()
-    assert files, "no engine test files found under tests/"
+    expected = cpython_collected(tuple(files))[part::PARTS]
+    assert expected, "CPython collects no engine test"
     code = (
         "import sys, pytest\n"
         "sys.path.insert(0, 'tests/pyodide')\n"
-        f"sys.exit(pytest.main({pytest_args(files)!r}))\n"
+        f"sys.exit(pytest.main({[*pytest_args(files), f'--part={part}/{PARTS}']!r}))\n"
     )
-    in_pyodide = run_pyodide(code)
-    pyodide_outcomes = outcomes(in_pyodide.stdout + in_pyodide.stderr)
-    cpython_outcomes = outcomes(run_cpython(files))
-    assert cpython_outcomes, "CPython ran no engine test"
-    differ = {
-        test: (cpython_outcomes.get(test), pyodide_outcomes.get(test))
-        for test in cpython_outcomes.keys() | pyodide_outcomes.keys()
-        if cpython_outcomes.get(test) != pyodide_outcomes.get(test)
-    }
-    assert differ == {}, "tests that end differently (CPython, Pyodide):\n" + "\n".join(
-        f"{test}: {pair}" for test, pair in sorted(differ.items())
+    done = run_pyodide(code)
+    output = done.stdout + done.stderr
+    collected, outcomes = set(printed(output, COLLECTED)), printed(output, MARKER)
+    assert collected == set(expected), (
+        f"collected by CPython only: {sorted(set(expected) - collected)[:20]}\n"
+        f"collected by Pyodide only: {sorted(collected - set(expected))[:20]}"
     )
-    # the DATC suite is among them, whole, and passes inside Pyodide
-    datc = {t: o for t, o in pyodide_outcomes.items() if t.startswith("tests/test_datc.py::test_datc[")}
-    assert len(datc) >= 165 and set(datc.values()) == {"passed"}
+    not_passed = {test: outcome for test, outcome in outcomes.items() if outcome != "passed"}
+    assert not_passed == {}, "tests that do not pass in Pyodide:\n" + "\n".join(
+        f"{test}: {outcome}" for test, outcome in sorted(not_passed.items())
+    ) + "\n" + output[-3000:]
+    assert set(outcomes) == collected, f"collected but not run: {sorted(collected - set(outcomes))[:20]}"
+    assert done.returncode == 0, output[-3000:]

@@ -13,6 +13,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import built_runtime
 import pytest
 
 import build
@@ -66,15 +67,13 @@ json.dumps([random.random()])
 
 
 @pytest.fixture(scope="module")
-def shipped(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """The compiled standard library and the snapshot made with it, as build.py writes them."""
+def shipped() -> tuple[Path, Path]:
+    """The compiled standard library and the snapshot made with it, as build.py writes them (once per run:
+    tests/built_runtime.py)."""
     if shutil.which("node") is None:
         pytest.fail("node is not installed: the Pyodide tests need Node.js and `npm ci`")
-    folder = tmp_path_factory.mktemp("runtime")
-    stdlib = folder / "python_stdlib.zip"
-    snapshot = folder / build.SNAPSHOT_NAME
-    assert build.write_compiled_stdlib(stdlib)
-    assert build.write_snapshot(stdlib, snapshot)
+    stdlib, snapshot = built_runtime.compiled_stdlib(), built_runtime.snapshot()
+    assert stdlib is not None and snapshot is not None
     return stdlib, snapshot
 
 
@@ -103,7 +102,7 @@ def restore(shipped: tuple[Path, Path], code: str, tmp_path: Path) -> object:
     script.write_text(RESTORE_SCRIPT, encoding="utf-8")
     pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
     done = subprocess.run(
-        ["node", str(script), pyodide, str(stdlib), str(snapshot), str(ROOT), code],
+        ["node", *build.NODE_FLAGS, str(script), pyodide, str(stdlib), str(snapshot), str(ROOT), code],
         capture_output=True,
         text=True,
         timeout=600,
@@ -278,7 +277,10 @@ def test_pyscripts_package_is_imported_from_the_builds_bytecode(
     script.write_text(PYSCRIPT_SCRIPT, encoding="utf-8")
     pyodide = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").as_uri()
     done = subprocess.run(
-        ["node", str(script), pyodide, str(folder), str(listing)], capture_output=True, text=True, timeout=600
+        ["node", *build.NODE_FLAGS, str(script), pyodide, str(folder), str(listing)],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
