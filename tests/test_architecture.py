@@ -138,6 +138,13 @@ def test_no_engine_module_knows_cluster_but_its_own(name: str) -> None:
     assert cluster_uses(name) == [], f"{name} should call a hook of adjutant.variants.hooks"
 
 
+def plant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, source: str) -> None:
+    """Have module ``name``, with ``source`` for its code, among our modules for this test."""
+    path = tmp_path / f"{name.rsplit('.', 1)[-1]}.py"
+    path.write_text(source, encoding="utf-8")
+    monkeypatch.setitem(MODULES, name, path)
+
+
 def test_the_cluster_check_finds_a_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = (
         "from adjutant.group_play.cluster_links import game_digest\n"
@@ -145,12 +152,85 @@ def test_the_cluster_check_finds_a_use(tmp_path: Path, monkeypatch: pytest.Monke
         "def f(game):\n"
         "    return game.variant.cluster is not None\n"
     )
-    path = tmp_path / "asking.py"
-    path.write_text(source, encoding="utf-8")
-    monkeypatch.setitem(MODULES, "adjutant.asking", path)
+    plant(tmp_path, monkeypatch, "adjutant.asking", source)
     assert cluster_uses("adjutant.asking") == [
         "imports adjutant.group_play.cluster_links",
         "line 4: game.variant.cluster",
+    ]
+
+
+#: the core: the layers below the variants' rules (the map, adjudication), which reach a variant's rules only
+#: through the hooks of adjutant.adjudication.hooks
+CORE = sorted(name for name in ENGINE_MODULES if (layer := layer_of(name)) is not None and 0 < layer < 3)
+#: the modules that read the variants' data into the map model, and so define its variant-specific parts
+VARIANT_DATA = {"adjutant.map.variant", "adjutant.map.options"}
+#: the modules of the variants' own rules
+VARIANT_MODULES = sorted(name for name in MODULES if name.startswith("adjutant.variants."))
+
+
+def _fields(tree: ast.Module, cls: str | None = None) -> dict[str, str]:
+    """The annotated fields of the classes of ``tree`` (of class ``cls`` only, if given), each with its
+    annotation's text."""
+    found: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and cls in (None, node.name):
+            for item in node.body:
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    found[item.target.id] = ast.unparse(item.annotation)
+    return found
+
+
+def variant_specific_attributes() -> set[str]:
+    """The attributes that belong to some variants' rules, from what the variant data's modules define: the
+    fields of the option and section classes of ``map.options`` (Coast-Running's options, Cluster's sites),
+    and the fields of ``Variant`` that hold them; not those ``Variant`` declares as data of its own (the
+    order kinds a variant takes, the strengths it may nominate), which any variant may have."""
+    sections = _fields(_tree("adjutant.map.options"))
+    classes = {n.name for n in _tree("adjutant.map.options").body if isinstance(n, ast.ClassDef)}
+    variant = _fields(_tree("adjutant.map.variant"), "Variant")
+    holding = {name for name, annotation in variant.items() if any(c in annotation for c in classes)}
+    return (set(sections) | holding) - (set(variant) - holding)
+
+
+def variant_uses(name: str, attributes: set[str]) -> list[str]:
+    """Where module ``name`` asks which variant it is adjudicating: imports a variant's module, or reads
+    a variant-specific attribute (one of ``attributes``) off anything."""
+    out = [f"imports {m}" for m in sorted(set(imports(name).values()) & set(VARIANT_MODULES))]
+    read = [node for node in ast.walk(_tree(name)) if isinstance(node, ast.Attribute) and node.attr in attributes]
+    read.sort(key=lambda node: (node.lineno, node.col_offset, -(node.end_col_offset or 0)))
+    return out + [f"line {node.lineno}: {ast.unparse(node)}" for node in read]
+
+
+def test_the_variant_specific_attributes_are_found_from_the_data_modules() -> None:
+    found = variant_specific_attributes()
+    assert {"options", "cluster", "protect_order", "backup_rule", "any_carrier_disrupts", "site_levels"} <= found
+    assert not found & {"order_kinds", "multiples", "provinces", "powers"}
+
+
+@pytest.mark.parametrize("name", sorted(set(CORE) - VARIANT_DATA))
+def test_no_core_module_asks_which_variant_it_is(name: str) -> None:
+    """The map and adjudication ask a variant's hooks (adjutant.adjudication.hooks.rules_of) and read its
+    data only where every variant has it."""
+    assert variant_uses(name, variant_specific_attributes()) == [], f"{name} should ask a hook"
+
+
+def test_the_variant_check_finds_a_planted_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the legality check as it was: Coast-Running's option read, and its rules imported lazily
+    source = (
+        "def may_protect(variant, unit):\n"
+        "    from ..variants.coast_running import CoastRunning\n"
+        "    return variant.options.protect_order and CoastRunning().may_carry(variant, unit)\n"
+        "\n"
+        "def levels(v):\n"
+        "    return v.cluster.site_levels, v.multiples\n"
+    )
+    plant(tmp_path, monkeypatch, "adjutant.adjudication.asking", source)
+    assert variant_uses("adjutant.adjudication.asking", variant_specific_attributes()) == [
+        "imports adjutant.variants.coast_running",
+        "line 3: variant.options.protect_order",
+        "line 3: variant.options",
+        "line 6: v.cluster.site_levels",
+        "line 6: v.cluster",
     ]
 
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 from adjutant.adjudication.orders import POWER_ORDERS, UnitOrder
-from adjutant.adjudication.resolver import BACKUP_RULES, RESOLVED, Resolver
+from adjutant.adjudication.resolver import RESOLVED, Resolver
 from adjutant.game import Game
 from adjutant.randomgame import random_orders
 
@@ -41,8 +41,7 @@ def test_every_shortcut_agrees_with_the_plain_algorithm(variant: str) -> None:
     for seed in range(3):
         for game, orders in _movement_phases(variant, seed, 6):
             unit_orders: list[UnitOrder] = orders  # type: ignore[assignment]
-            backup, prepare = BACKUP_RULES[game.variant.options.backup_rule]
-            args = (game.variant, game.units, unit_orders, game.phase.season, backup, prepare)
+            args = (game.variant, game.units, unit_orders, game.phase.season, game.rules)
             fast, plain = Resolver(*args), Plain(*args)
             settled = [
                 i

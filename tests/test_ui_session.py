@@ -8,7 +8,7 @@ import random
 
 import pytest
 from adjutant import AdjutantError, GameFileError, available_variants, load_variant
-from adjutant.adjudication.orders import Build, Support, Unit
+from adjutant.adjudication.orders import Support, Unit
 from adjutant.game import Game, Position
 from adjutant.group_play import cluster_views
 from adjutant.map.variant import province_of
@@ -24,94 +24,14 @@ from adjutant_ui.session import (
     read_link,
     rehearsal,
 )
-
-
-def order_list(session: Session) -> list[str]:
-    from adjutant.adjudication.orders import format_order
-
-    return sorted(format_order(o) for os in session.game.all_orders().values() for o in os)
-
-
-def test_clicking_a_unit_then_a_target_moves_it() -> None:
-    session = Session.new("standard")
-    assert session.click("par") == (None, [])
-    assert session.selected == "par"
-    assert session.targets() == ["bre", "bur", "gas", "pic"]
-    order, coasts = session.click("bur")
-    assert (order, coasts) == ("A par - bur", [])
-    assert session.selected is None
-
-
-def test_clicking_the_unit_again_holds_and_a_non_target_does_nothing() -> None:
-    session = Session.new("standard")
-    session.click("mar")
-    assert session.click("mos") == (None, [])
-    assert session.selected == "mar"
-    assert session.click("mar") == ("A mar hold", [])
-
-
-def test_split_coast_destination_offers_both_coasts() -> None:
-    game = Game.new("standard")
-    game.add_orders("France: F bre - mao")
-    game.adjudicate()
-    game.adjudicate()  # autumn: no orders
-    session = Session(game)
-    if game.phase.kind == "adjustment":
-        game.adjudicate()
-        session = Session(game)
-    session.click("mao")
-    assert {"spa/nc", "spa/sc"} <= set(session.targets())
-    order, coasts = session.click("spa")
-    assert order is None and coasts == ["spa/nc", "spa/sc"]
-    assert session.click("spa/sc") == ("F mao - spa/sc", [])
-
-
-def test_support_by_clicking_the_supported_unit_then_its_destination() -> None:
-    session = Session.new("standard")
-    session.click("mar")
-    session.mode = "support"
-    assert "par" in session.targets()
-    session.click("par")
-    assert session.target == "par"
-    assert "bur" in session.targets() and "gas" in session.targets()
-    assert session.click("bur") == ("A mar S A par - bur", [])
-
-
-def test_support_of_a_fleet_and_support_to_hold() -> None:
-    session = Session.new("standard")
-    session.click("lon")
-    session.mode = "support"
-    assert session.targets() == ["bre", "edi", "lvp"]
-    session.click("edi")
-    assert session.targets() == ["nth", "yor"]
-    assert session.click("nth") == ("F lon S F edi - nth", [])
-    session.click("kie")
-    session.mode = "support"
-    session.click("ber")
-    assert "ber" in session.targets()
-    assert session.click("ber") == ("F kie S A ber", [])
-
-
-def test_convoy_by_clicking_the_army_then_the_destination() -> None:
-    game = Game.new("standard")
-    game.add_orders("England: F lon - nth\nA lvp - yor")
-    game.adjudicate()
-    session = Session(game)
-    session.click("nth")
-    session.mode = "convoy"
-    assert session.targets() == ["yor"]
-    session.click("yor")
-    assert "nwy" in session.targets() and "bel" in session.targets()
-    assert session.click("nwy") == ("F nth C A yor - nwy", [])
-
-
-def test_an_army_is_offered_convoyed_destinations() -> None:
-    game = Game.new("standard")
-    game.add_orders("England: F lon - nth\nA lvp - yor")
-    game.adjudicate()
-    session = Session(game)
-    session.click("yor")
-    assert "nwy" in session.targets()  # by the fleet in the North Sea
+from session_games import (
+    austria_removes_two,
+    cluster_game_knowing,
+    failed_waive_file,
+    order_list,
+    played,
+    russia_builds,
+)
 
 
 def test_loeb9_arctic_is_closed_in_fall() -> None:
@@ -126,38 +46,6 @@ def test_loeb9_arctic_is_closed_in_fall() -> None:
         session.clear_selection()
         session.click(unit.location)
         assert not {t.split("/")[0] for t in session.targets()} & set(arctic), unit
-
-
-def coast_running_with_army_in_tunis() -> Game:
-    game = Game.new("coast_running")
-    game.add_orders("Italy: F nap - ion\nA rom - apu")
-    game.adjudicate()
-    game.add_orders("Italy: F ion C A apu - tun\nA apu - tun")
-    game.adjudicate()
-    while game.phase.kind != "movement":
-        game.adjudicate()
-    return game
-
-
-def test_coast_running_protect_by_clicking_and_the_run_succeeds() -> None:
-    game = coast_running_with_army_in_tunis()
-    session = Session(game)
-    session.click("tun")
-    assert session.can_protect(game.units["tun"])
-    session.mode = "protect"
-    assert session.targets() == ["ion"]
-    session.click("ion")
-    assert "wes" in session.targets()
-    order, _ = session.click("wes")
-    assert order == "A tun P F ion - wes"
-    session.click("ion")
-    assert "wes" in session.targets()  # the run is offered to the fleet
-    order, _ = session.click("wes")
-    assert order == "F ion - wes"
-    problems = session.game.add_orders("A tun P F ion - wes\nF ion - wes", "italy")
-    assert [p for p in problems if not getattr(p, "kept", False)] == []
-    session.game.adjudicate()
-    assert session.game.units["wes"].type == "F"
 
 
 def test_the_runs_offered_are_the_adjudicators_a_run_cannot_cross_a_province_between_its_coasts() -> None:
@@ -185,120 +73,10 @@ def test_the_runs_offered_are_the_adjudicators_a_run_cannot_cross_a_province_bet
     assert session.game.units["bla"] == Unit("turkey", "F", "bla")
 
 
-def test_a_run_to_the_far_coast_of_a_province_is_offered_and_succeeds() -> None:
-    """A fleet in the Black Sea borders Bulgaria's east coast; with an army in Constantinople the page offers
-    the run to the south coast (and not the east coast, an ordinary move), by clicking the army then the
-    fleet then the coast, and the adjudicator takes it."""
-    game = Game.new("coast_running")
-    units = {"bla": Unit("turkey", "F", "bla"), "con": Unit("turkey", "A", "con")}
-    game.position = Position(game.phase, units, dict(game.position.centres))
-    session = Session(game)
-    assert "bul/sc" in session.run_targets(game.units["bla"])
-    assert "bul/ec" not in session.run_targets(game.units["bla"])
-    session.click("con")
-    session.mode = "protect"
-    session.click("bla")
-    assert "bul/sc" in session.targets()
-    order, _ = session.click("bul/sc")
-    assert order == "A con P F bla - bul/sc"
-    session.click("bla")
-    order, _ = session.click("bul/sc")
-    assert order == "F bla - bul/sc"
-    assert not [p for p in session.game.add_orders("A con P F bla - bul/sc\nF bla - bul/sc", "turkey")
-                if not getattr(p, "kept", False)]
-    session.game.adjudicate()
-    assert session.game.units["bul"] == Unit("turkey", "F", "bul/sc")
-
-
 def test_no_protect_order_outside_coast_running() -> None:
     session = Session.new("standard")
     assert not session.can_protect(session.game.units["par"])
     assert session.run_targets(session.game.units["bre"]) == []
-
-
-def test_adjustment_build_and_removal_by_clicking() -> None:
-    game = Game.new("standard")
-    game.add_orders("Austria: A vie - gal\nF tri - alb\nA bud - ser")
-    game.adjudicate()
-    game.add_orders("Austria: F alb - gre")
-    game.adjudicate()
-    assert game.phase.kind == "adjustment"
-    session = Session(game)
-    assert "vie" in session.targets() and "tri" in session.targets()
-    session.click("vie")
-    assert session.selected == "vie"
-    assert session.build("A") == ("Build A vie", [])
-
-
-def _russia_builds() -> Session:
-    """Winter 1901 with Russia owed a build and St Petersburg (two coasts) empty."""
-    game = Game.new("standard")
-    game.add_orders("Russia: F stp/sc - bot\nA mos - ukr\nA war - gal\nF sev - bla")
-    game.adjudicate()
-    game.add_orders("Russia: F bot - swe\nA ukr - rum")
-    game.adjudicate()
-    assert game.phase.kind == "adjustment" and game.adjustments()["russia"] > 0
-    return Session(game)
-
-
-def test_building_a_fleet_by_click_in_a_two_coast_province_asks_for_the_coast() -> None:
-    session = _russia_builds()
-    session.click("stp")
-    assert session.selected == "stp"
-    assert session.build("F") == (None, ["stp/nc", "stp/sc"])
-    assert "which coast" in session.prompt()
-    assert session.click("stp/nc") == ("Build F stp/nc", [])
-    session.enter_orders("Build F stp/nc")
-    assert order_list(session) == ["Build F stp/nc"]
-    # a click on the other coast builds the fleet there instead
-    assert session.click("stp/sc") == ("Build F stp/sc", []) and order_list(session) == []
-    session.enter_orders("Build F stp/sc")
-    assert session.click("stp/sc") == (None, []) and order_list(session) == []  # its own coast: taken back
-    assert session.note == "The build of F St Petersburg (south coast) is withdrawn: Russia may build 2 units."
-    session.enter_orders("Build F stp/sc")
-    # a click on the build given takes it back; the next builds anew (an army needs no coast)
-    assert session.click("stp") == (None, []) and order_list(session) == []
-    session.click("stp")
-    assert session.build("A") == ("Build A stp", [])
-
-
-def test_an_inland_build_place_offers_an_army_only() -> None:
-    """Moscow is inland: a fleet is not offered there (it could only be refused); St Petersburg and
-    Sevastopol, on coasts, offer both."""
-    session = _russia_builds()
-    session.click("mos")
-    assert session.selected == "mos" and session.build_types() == [("A", "Army")]
-    assert session.prompt() == "Build an army in Moscow (a fleet is built only on a coast): choose Build Army."
-    session.clear_selection()
-    session.click("stp")
-    assert session.build_types() == [("A", "Army"), ("F", "Fleet")]
-    assert session.prompt() == "Build what in St Petersburg? Choose Army or Fleet."
-
-
-def test_clicking_another_of_the_powers_units_selects_it() -> None:
-    session = Session.new("standard")
-    session.click("par")
-    assert session.click("bre") == (None, [])  # not "A par - bre"
-    assert session.selected == "bre"
-    session.click("par")  # (Paris is next to Brest, but it holds a French unit: selected, not moved into)
-    assert session.selected == "par"
-    # another power's unit on a legal destination is attacked, not selected
-    session.clear_selection()
-    session.click("ven")
-    assert session.click("tri") == ("A ven - tri", [])
-
-
-def test_a_click_that_does_nothing_says_why() -> None:
-    session = Session.new("standard")
-    assert session.click("bur") == (None, [])
-    assert "no unit in Burgundy" in session.note
-    session.click("par")
-    assert session.click("mun") == (None, [])
-    assert session.selected == "par"
-    assert session.note == ("A Paris cannot move to Munich: choose a highlighted place, click another French "
-                            "unit, or Cancel.")
-    session.click("bur")
-    assert session.note == ""
 
 
 def test_typed_illegal_orders_are_refused_unless_kept_anyway() -> None:
@@ -349,7 +127,7 @@ def test_adjudicating_lists_what_has_no_order() -> None:
     missing = session.unordered()
     assert len(missing) == 21 and "France: F Brest (will hold)" in missing
     assert not any("Paris" in line for line in missing)
-    builds = _russia_builds()
+    builds = Session(russia_builds())
     assert builds.unordered() == ["Russia: 2 builds not ordered (will be waived)"]
 
 
@@ -705,73 +483,6 @@ def test_a_damaged_opened_part_raises_a_clear_error(name: str, plaintext: bytes,
         open_part({}, name, plaintext)
 
 
-def test_research_by_clicking_a_unit_in_cluster_only() -> None:
-    session = Session.new("cluster")
-    session.click("par")
-    assert session.research() == "A par RES"
-    assert session.selected is None
-    standard = Session.new("standard")
-    standard.click("par")
-    assert standard.research() is None
-
-
-def cluster_game_knowing(*knowledge: str) -> Game:
-    """A Cluster game (spring 1901, nominations made) where France's A Par is a triple unit standing on a
-    level 2 site France has found, France knowing ``knowledge`` ("transfer", "mattermission")."""
-    from dataclasses import replace
-
-    from adjutant.variants.cluster import Aura
-
-    game = cluster_views.new_game(11)
-    state = game.position.variant_state
-    assert state is not None
-    state = replace(state, sites={**state.sites, "par": 2}, auras={"par": Aura(3)}, deferred={}, started=True,
-                    knowledge={"france": knowledge}, found={"france": {"par": 2}})
-    game.position = replace(game.position, variant_state=state)
-    return game
-
-
-def test_cluster_click_entry_offers_only_the_engines_legal_cluster_orders() -> None:
-    from adjutant.variants.cluster import mattermission_targets
-
-    plain = Session(cluster_game_knowing())
-    plain.click("par")
-    assert plain.cluster_choices() == [("research", "Research")]  # France knows neither Transfer nor Mattermission
-    knowing = Session(cluster_game_knowing("transfer", "mattermission"))
-    knowing.click("mar")  # not on a site France has found: research only
-    assert knowing.cluster_choices() == [("research", "Research")]
-    knowing.clear_selection()
-    knowing.click("par")
-    assert knowing.cluster_choices() == [("research", "Research"), ("transfer", "Transfer"),
-                                         ("mattermit", "Mattermission")]
-    knowing.mode = "transfer"  # into any other army (the fleets are not Paris's type)
-    armies = sorted(u.location for u in knowing.game.units.values() if u.type == "A" and u.province != "par")
-    assert knowing.targets() == armies
-    assert knowing.click("lon") == (None, []) and "cannot transfer to the unit in London" in knowing.note
-    assert knowing.click("bre") == (None, []) and knowing.selected == "bre"  # another French unit: selected
-    knowing.click("par")
-    knowing.mode = "transfer"
-    assert knowing.click("mun") == ("A par TRA A mun", [])
-    knowing.click("par")
-    knowing.mode = "mattermit"
-    assert knowing.targets() == sorted(mattermission_targets(knowing.game.variant, "par", "A"))
-    dest = knowing.targets()[0]
-    assert knowing.click(dest) == (f"A par MAT {dest}", [])
-    assert knowing.enter_orders("A par MAT " + dest) == []
-    knowing.click("par")
-    assert knowing.research() == "A par RES"
-    standard = Session.new("standard")
-    standard.click("par")
-    assert standard.cluster_choices() == [] and standard.research() is None
-
-
-def test_a_read_only_view_offers_nothing_to_click() -> None:
-    session = Session(Game.new("standard"), readonly=True)
-    assert session.orderable_units() == {} and session.targets() == []
-    assert session.click("par") == (None, []) and session.selected is None
-    assert "game master" in session.prompt()
-
-
 def _played_cluster_game() -> Game:
     from adjutant_ui import sealed
 
@@ -955,90 +666,6 @@ def test_a_build_is_drawn_with_the_unit_it_makes() -> None:
     assert waive is not None and (waive.kind, waive.unit) == ("build", "")
 
 
-def test_support_convoy_and_protect_are_offered_only_when_the_unit_has_one_to_give() -> None:
-    """The buttons offered for a unit are its kinds of legal orders: every unit holds; Support only where it
-    has someone to support, Convoy only for a fleet at sea with an army on its shore, Protect only for an
-    army some fleet could run past (Coast-Running)."""
-    game = Game.new("standard")
-    alone = {"par": Unit("france", "A", "par"), "nth": Unit("england", "F", "nth"),
-             "yor": Unit("england", "A", "yor"), "lon": Unit("england", "F", "lon")}
-    game.position = Position(game.phase, alone, dict(game.position.centres))
-    session = Session(game)
-    session.click("par")
-    assert session.unit_choices() == [("hold", "Hold")]
-    session.clear_selection()
-    session.click("nth")
-    assert session.unit_choices() == [("hold", "Hold"), ("support", "Support"), ("convoy", "Convoy")]
-    session.clear_selection()
-    session.click("lon")  # a fleet on a coast convoys nobody
-    assert session.unit_choices() == [("hold", "Hold"), ("support", "Support")]
-    running = Session.new("coast_running")
-    running.click("ven")  # F Nap could run along Venice's coast
-    assert ("protect", "Protect") in running.unit_choices()
-    running.clear_selection()
-    running.click("lvp")  # a coastal army no fleet could run past
-    assert ("protect", "Protect") not in running.unit_choices()
-    assert Session.new("standard").unit_choices() == []  # nothing selected
-
-
-def test_a_click_that_does_nothing_in_support_or_convoy_says_what_was_being_ordered() -> None:
-    session = Session.new("standard")
-    session.click("mar")
-    session.mode = "support"
-    session.click("par")
-    assert session.click("mun") == (None, [])
-    assert "A Marseilles cannot support A Paris into Munich" in session.note
-
-
-def transferee_in_munich() -> Game:
-    """Fall 1901 of a Cluster game: France's triple A Par took over Germany's A Mun in spring (France knows
-    Transfer); Munich has a level 1 site that France has found, so France may transfer its aura out."""
-    from dataclasses import replace
-
-    game = cluster_game_knowing("transfer")
-    assert game.add_orders("France: A par TRA A mun") == []
-    game.adjudicate()
-    state = game.position.variant_state
-    assert state is not None and state.transferees[0].host == "mun"
-    state = replace(state, sites={**state.sites, "mun": 1}, found={"france": {"par": 2, "mun": 1}})
-    game.position = replace(game.position, variant_state=state)
-    return game
-
-
-def test_the_transferees_power_transfers_its_aura_out_of_its_host_by_click() -> None:
-    """Cluster 5.2, moving out: the host (Germany's A Mun) offers "Transfer out (France)", from the engine's
-    legal orders; the other armies are highlighted; the click gives France's order, named, which is taken
-    and adjudicated."""
-    from adjutant.adjudication.orders import Transfer, format_order
-    from adjutant.legal import possible_orders
-
-    session = Session(transferee_in_munich())
-    session.click("mun")
-    assert ("transfer-out", "Transfer out (France)") in session.unit_choices()
-    assert ("transfer", "Transfer") not in session.unit_choices()  # Germany's own A Mun knows no Transfer
-    session.mode = "transfer-out"
-    assert session.prompt() == ("France's aura, hosted by A Munich, transfers out: click the unit it takes over "
-                                "(highlighted)")
-    offered = [o for o in possible_orders(session.game, "mun") if isinstance(o, Transfer)]
-    assert session.targets() == sorted(o.target for o in offered) and "ber" in session.targets()
-    assert session.click("lon") == (None, [])  # a fleet, and England's: no choice
-    assert "A Munich cannot transfer out to the unit in London" in session.note
-    order, _ = session.click("ber")
-    assert order == "France: A mun TRA A ber"
-    assert session.enter_orders(order) == []
-    assert [format_order(o) for o in session.game.orders_of("france")] == ["A mun TRA A ber"]
-    assert [s.kind for s in session.shapes() if s.at == "mun"] == ["transfer"]
-    record = session.game.adjudicate()[0]
-    assert next(r for r in record.results if r.unit == "A mun").reason == "transfer: took over A ber"
-    original = Session(transferee_in_munich())
-    original.click("par")  # the original unit, its aura away: it only stands
-    assert original.unit_choices() == [("hold", "Hold")] and original.targets() == []
-    assert original.prompt() == "A Paris cannot move: click it again to hold."
-    plain = Session(cluster_game_knowing("transfer"))
-    plain.click("mun")  # no aura in it: nothing to transfer out
-    assert [mode for mode, _ in plain.unit_choices()] == ["hold", "support", "research"]
-
-
 def test_the_units_offered_for_a_nomination_are_those_the_rules_allow() -> None:
     """Rule 2: in the first movement phase any unit of the power's own, by name; later, a level left over
     goes only to a unit the power has just built."""
@@ -1071,46 +698,6 @@ def test_the_results_list_tells_cluster_orders_outcomes() -> None:
     session.game.adjudicate()
     session.step(to=len(session.game.history))
     assert "France: A Paris, transfer: took over A Mun." in session.results_summary()
-
-
-def test_a_transfer_out_is_offered_in_the_transferees_powers_view_only() -> None:
-    """In a group game each player orders in their own view: France's shows the host's Transfer out, and the
-    click's order is taken as France's; Germany's, which does not know of the aura in its unit, offers none."""
-    game = transferee_in_munich()
-    public, parts = cluster_views.public_data(game), cluster_views.secret_parts(game)
-    france = Session(cluster_views.join_parts(public, [parts["france"]]))
-    france.click("mun")
-    assert ("transfer-out", "Transfer out (France)") in france.unit_choices()
-    france.mode = "transfer-out"
-    order, _ = france.click("ber")
-    assert order is not None and france.enter_orders(order, "france") == []
-    germany = Session(cluster_views.join_parts(public, [parts["germany"]]))
-    germany.click("mun")
-    assert [mode for mode, _ in germany.unit_choices()] == ["hold", "support", "research"]
-
-
-def test_another_of_the_powers_units_is_selected_at_every_step_and_the_note_says_only_what_works() -> None:
-    """The note under the prompt advises clicking another unit: that click works at every step of an
-    order (support's unit and destination, protect's run), and Cancel leaves no note behind."""
-    session = Session.new("standard")
-    session.click("bre")
-    session.mode = "convoy"  # (a fleet in a coastal province convoys no army: nothing is highlighted)
-    assert session.click("par") == (None, [])  # not an army Brest can convoy: A Paris is selected
-    assert (session.selected, session.mode) == ("par", "move")
-    session.mode = "support"
-    session.click("mar")  # the unit to support
-    assert session.target == "mar"
-    assert session.click("bre") == (None, [])  # not one of Marseilles' destinations: Brest is selected
-    assert (session.selected, session.mode, session.target) == ("bre", "move", None)
-    # another power's unit is no choice either: the note says which units a click selects
-    session.click("par")
-    session.mode = "support"
-    session.click("mar")
-    assert session.click("lon") == (None, [])
-    assert session.selected == "par"
-    assert "choose a highlighted place, click another French unit, or Cancel" in session.note
-    session.clear_selection()
-    assert session.note == ""
 
 
 def test_a_coast_running_protect_step_selects_another_unit() -> None:
@@ -1151,56 +738,6 @@ def test_the_page_rehearsal_plays_three_phases_with_every_unit_ordered(variant_i
     phases = [str(record.phase) for record in game.history]
     assert [phase for phase, _ in entered] == [p for p in phases if p in dict(entered)]
     assert decode_link(encode_link(game)).history == game.history
-
-
-def _two_powers_build() -> Game:
-    """Winter 1901: Austria owed 2 builds (Budapest, Trieste and Vienna empty), France 2 (Brest, Marseilles)."""
-    game = Game.new("standard")
-    game.add_orders("Austria: A vie - gal\nF tri - alb\nA bud - ser\nFrance: A mar - spa\nF bre - mao")
-    game.adjudicate()
-    game.add_orders("Austria: F alb - gre\nFrance: F mao - por")
-    game.adjudicate()
-    assert game.adjustments() == {"austria": 2, "france": 2}
-    return game
-
-
-def test_a_players_view_offers_only_its_own_build_places_and_says_why_not_elsewhere() -> None:
-    sandbox = Session(_two_powers_build())
-    assert sandbox.targets() == ["bre", "bud", "mar", "tri", "vie"]
-    assert "a unit of a power that must remove one" in sandbox.prompt()
-    session = Session(_two_powers_build(), player="austria")
-    assert session.targets() == ["bud", "tri", "vie"]
-    assert session.prompt() == "Austria may build 2 units: click one of your highlighted home centres to build."
-    assert session.click("mar") == (None, [])  # France's build place
-    assert session.selected is None and "Austria cannot build in Marseilles" in session.note
-    assert session.click("par") == (None, [])  # a French unit
-    assert session.note == "The unit in Paris is France's, not yours: you order Austria's units."
-    session.click("vie")
-    assert session.selected == "vie" and session.build("A") == ("Build A vie", [])
-
-
-def test_a_players_view_orders_only_its_own_units() -> None:
-    session = Session(Game.new("standard"), player="france")
-    assert sorted(session.orderable_units()) == ["bre", "mar", "par"]
-    assert session.prompt() == "Click or tap one of your units to order it."
-    assert session.click("lvp") == (None, []) and session.selected is None
-    assert session.note == "The unit in Liverpool is England's, not yours: you order France's units."
-    session.click("par")
-    assert session.selected == "par"
-    assert session.click("bur") == ("A par - bur", [])
-
-
-def failed_waive_file() -> str:
-    """A game file at Winter 1901 (France with two builds due) whose orders hold a Waive for Germany, which
-    has nothing to adjust: the order box refuses such an order; a file's orders are given as written."""
-    game = Game.new("standard")
-    game.add_orders("France: A Par - Bur; A Mar - Spa; F Bre - Mao")
-    game.adjudicate()
-    game.add_orders("France: F Mao - Por")
-    game.adjudicate()
-    data = json.loads(game_to_text(game))
-    data["orders"] = {"germany": ["Waive"]}
-    return json.dumps(data)
 
 
 def test_a_failed_waive_read_from_a_file_is_told_in_the_results() -> None:
@@ -1277,150 +814,24 @@ def test_a_past_position_lists_the_orders_given_there() -> None:
     assert session.past_orders() == [("france", "F Bre - Mao"), ("france", "A Par - Bur")]
 
 
-def test_a_move_into_a_province_the_powers_own_unit_leaves_is_offered_when_that_unit_is_selected() -> None:
-    """In the move step a click on another of the power's units selects it; where that unit stands in a
-    province the unit selected before could move to, the move is offered, so a click alone gives
-    "A Vie - Bud" while A Bud leaves (no offer where the move is not possible, or once the step changed)."""
-    session = Session.new("standard")
-    session.click("vie")
-    assert session.click("bud") == (None, [])
-    assert session.selected == "bud" and session.offered_move() == "Move A Vienna to Budapest instead"
-    assert session.take_offer() == ("A vie - bud", [])
-    assert (session.selected, session.offered_move()) == (None, "")
-    # Paris is not next to Marseilles: selecting A Marseilles offers nothing
-    session.click("par")
-    session.click("mar")
-    assert session.selected == "mar" and session.offered_move() == ""
-    assert session.take_offer() == (None, []) and session.selected == "mar"
-    # the offer lasts while the unit it selected is in the move step, and goes with it
-    session.clear_selection()
-    session.click("ber")
-    session.click("kie")
-    assert session.offered_move() == "Move A Berlin to Kiel instead"
-    session.mode = "support"
-    assert session.offered_move() == ""
-    session.mode = "move"
-    session.click("den")  # a move for F Kiel: the order is given, the offer gone with the selection
-    assert session.offered_move() == "" and session.offer is None
-
-
-def test_an_offered_move_into_a_two_coast_province_asks_for_the_coast() -> None:
-    game = Game.new("standard")
-    game.add_orders("France: F bre - mao\nA mar - spa")
-    game.adjudicate()
-    session = Session(game)
-    session.click("mao")
-    session.click("spa")
-    assert session.selected == "spa" and session.offered_move() == "Move F Mid-Atlantic Ocean to Spain instead"
-    assert session.take_offer() == (None, ["spa/nc", "spa/sc"])
-    assert session.selected == "mao"
-    assert session.click("spa/sc") == ("F mao - spa/sc", [])
-    assert session.selected is None and session.into is None
-    # without the offer taken, a click on Spain selects A Spain as before
-    session.click("mao")
-    session.click("spa/nc")
-    assert session.selected == "spa"
-
-
-def _played(*turns: str) -> Game:
-    """A game of Standard after each turn's orders (one text per phase) are given and adjudicated."""
-    return _played_in("standard", *turns)
-
-
-def _played_in(variant: str, *turns: str) -> Game:
-    """A game of ``variant`` after each turn's orders (one text per phase) are given and adjudicated."""
-    game = Game.new(variant)
-    for orders in turns:
-        assert game.add_orders(orders) == []
-        game.adjudicate()
-    return game
-
-
-def _austria_removes_two() -> Game:
-    """Winter 1901: Russia took Vienna and Italy Trieste, both left empty; Austria has 3 units, 1 centre."""
-    game = _played("Austria: A vie - boh\nF tri - alb\nRussia: A war - gal", "Russia: A gal - vie\nItaly: A ven - tri")
-    assert str(game.phase) == "W1901A" and game.adjustments()["austria"] == -2
-    return game
-
-
-def test_removals_by_click_stop_at_the_number_due_and_a_second_click_keeps_the_unit() -> None:
-    """A click on a unit removes it until as many removals are given as are due; then a click on another
-    gives nothing and says how to change the choice; a click on a unit chosen keeps it (its removal taken
-    back, :attr:`Session.withdrawn` says which). The prompt counts what is still due."""
-    session = Session(_austria_removes_two(), player="austria")
-    assert session.prompt() == "Austria must remove 2 units: click one of your units to remove it."
-    session.enter_orders(session.click("boh")[0] or "", "austria")
-    assert session.prompt() == ("Austria must remove 1 more unit: click one of your units to remove it, or one "
-                                "chosen to keep it.")
-    session.enter_orders(session.click("alb")[0] or "", "austria")
-    said = "Austria has chosen its 2 removals (A Bohemia, F Albania): click one of those units to keep it instead."
-    assert session.prompt() == said
-    assert session.click("bud") == (None, []) and session.note == said
-    assert order_list(session) == ["A boh D", "F alb D"]
-    assert session.click("boh") == (None, [])
-    assert session.withdrawn == "A Bohemia"
-    assert session.note == "A Bohemia is kept: Austria must remove 1 more unit."
-    assert order_list(session) == ["F alb D"]
-    order, _ = session.click("bud")
-    assert order == "A bud disband" and session.withdrawn == ""
-    session.enter_orders(order, "austria")
-    session.game.adjudicate()
-    assert sorted(u.location for u in session.game.units.values() if u.power == "austria") == ["boh"]
-
-
-def test_one_removal_is_kept_back_by_a_click_and_then_due_again() -> None:
-    """With one removal due, the note names "that unit"; after keeping it back, nothing is given, so the
-    removal is due again, not "1 more"."""
-    session = Session(_played("Austria: F tri - alb", "Italy: A ven - tri"), player="austria")
-    assert session.game.adjustments()["austria"] == -1
-    session.enter_orders(session.click("alb")[0] or "", "austria")
-    said = "Austria has chosen its 1 removal (F Albania): click that unit to keep it instead."
-    assert session.prompt() == said
-    assert session.click("vie") == (None, []) and session.note == said
-    session.click("alb")
-    assert session.note == "F Albania is kept: Austria must remove 1 unit."
-    assert session.prompt() == "Austria must remove 1 unit: click one of your units to remove it."
-
-
 def test_the_note_on_builds_used_names_those_that_count_and_how_a_waive_goes() -> None:
     """Typed orders beyond those due: the note lists the first given (they count) and how many more will not;
     a waive cannot be clicked on the map, so the note says how it is taken back."""
-    session = Session(_austria_removes_two(), player="austria")
+    session = Session(austria_removes_two(), player="austria")
     session.enter_orders("Austria: A boh D\nF alb D\nA bud D")
     assert session.prompt() == ("Austria has chosen its 2 removals (A Bohemia, F Albania; 1 more given will not "
                                 "count): click one of those units to keep it instead.")
-    game = _played("Austria: A vie - gal\nF tri - alb\nA bud - ser", "Austria: F alb - gre")
+    game = played("Austria: A vie - gal\nF tri - alb\nA bud - ser", "Austria: F alb - gre")
     session = Session(game, player="austria")
     session.enter_orders("Austria: Build F tri\nWaive", "austria")
     assert session.prompt() == ("Austria has used its 2 builds (F Trieste, a build waived): click a build given to "
                                 "withdraw it (a waive is taken back only by clearing the power's orders).")
 
 
-def test_builds_by_click_stop_at_the_number_due_and_a_build_given_is_withdrawn_by_a_click() -> None:
-    game = _played("Austria: A vie - gal\nF tri - alb\nA bud - ser", "Austria: F alb - gre")
-    assert game.adjustments()["austria"] == 2
-    session = Session(game, player="austria")
-    for place, unit_type in (("bud", "A"), ("tri", "F")):
-        session.click(place)
-        session.enter_orders(session.build(unit_type)[0] or "", "austria")
-    said = "Austria has used its 2 builds (A Budapest, F Trieste): click a build given to withdraw it."
-    assert session.prompt() == said
-    assert session.targets() == ["bud", "tri"]  # Vienna, still empty, is no choice now
-    assert session.click("vie") == (None, []) and session.note == said and session.selected is None
-    assert session.click("bud") == (None, [])
-    assert session.note == "The build of A Budapest is withdrawn: Austria may build 1 more unit."
-    assert order_list(session) == ["Build F tri"] and session.targets() == ["bud", "tri", "vie"]
-    session.click("vie")
-    assert session.build("A") == ("Build A vie", [])
-    # the sandbox's prompt says a click takes back what was given
-    session.player = ""
-    assert session.prompt().endswith("a build or removal given, to withdraw it.")
-
-
 def test_builds_or_removals_typed_beyond_those_due_are_named_before_adjudicating() -> None:
     """Typed orders are not capped: the Adjudicate warning's list names what will not count (the last given),
     and the engine indeed takes the first as many as are due."""
-    session = Session(_austria_removes_two())
+    session = Session(austria_removes_two())
     assert session.beyond_due() == []
     session.enter_orders("Austria: A boh D\nF alb D")
     assert session.beyond_due() == []
@@ -1428,7 +839,7 @@ def test_builds_or_removals_typed_beyond_those_due_are_named_before_adjudicating
     assert session.beyond_due() == ["Austria: 3 removals given, 2 due (the last given, A Budapest, will not count)"]
     session.game.adjudicate()
     assert [u.location for u in session.game.units.values() if u.power == "austria"] == ["bud"]
-    game = _played("Austria: A vie - gal\nF tri - alb\nA bud - ser", "Austria: F alb - gre")
+    game = played("Austria: A vie - gal\nF tri - alb\nA bud - ser", "Austria: F alb - gre")
     session = Session(game)
     session.enter_orders("Austria: Build F tri\nBuild A vie\nBuild A bud")
     assert session.beyond_due() == ["Austria: 3 builds given, 2 due (the last given, A Budapest, will not count)"]
@@ -1437,16 +848,3 @@ def test_builds_or_removals_typed_beyond_those_due_are_named_before_adjudicating
     assert session.beyond_due_of("austria") == "3 builds given, 2 due (the last given, A Budapest, will not count)"
     assert session.beyond_due_of("france") == ""
 
-
-def test_the_game_master_builds_at_a_build_site_that_is_no_centre_by_click() -> None:
-    """Cline VI's Arkangel is a Russian build site but no home centre: the game master's click-build there
-    gives an order the game takes as Russia's."""
-    game = _played_in("cline6", "Russia: A ark - fin\nF sev - rum", "Russia: A fin - swe")
-    assert game.adjustments() == {"russia": 1}
-    session = Session(game)
-    assert "ark" in session.targets()
-    session.click("ark")
-    order, _ = session.build("F")
-    assert session.enter_orders(order or "") == []
-    assert order_list(session) == ["Build F ark"]
-    assert session.game.all_orders() == {"russia": (Build("russia", "F", "ark"),)}

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from adjutant.adjudication.legality import illegal_reason
-from adjutant.adjudication.orders import Move, Research, Unit, UnitOrder, parse_order
+from adjutant.adjudication.orders import Convoy, Move, Research, Unit, UnitOrder, parse_order
 from adjutant.errors import OrderError
 from adjutant.formats.gamefile import dumps, loads
 from adjutant.game import Game
@@ -147,3 +147,29 @@ def test_a_nomination_names_one_of_the_variants_multiples() -> None:
     units = Game.new("cluster", seed=1).units
     with pytest.raises(OrderError, match="there is no 4 times force unit to nominate \\(only 3 or 2\\)"):
         parse_order("Nominate 4 par", load_variant("cluster"), units, power="france")
+
+
+class NoConvoys(VariantRules):
+    """A made-up variant's rule for the resolver: no convoy ever has its path."""
+
+    def applies_to(self, variant: Variant) -> bool:
+        return variant.id == "standard"
+
+    def carried_path(self, *args: Any) -> bool:
+        return False
+
+
+def test_a_variants_hook_changes_the_resolver_without_the_resolver_knowing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resolver asks the registry's rules for a variant (adjutant.adjudication.hooks.rules_of), not
+    which variant it is."""
+    from adjutant import load_variant
+    from adjutant.adjudication.resolver import adjudicate_movement
+
+    v = load_variant("standard")
+    army, fleet = Unit("england", "A", "lon"), Unit("england", "F", "nth")
+    units = {"lon": army, "nth": fleet}
+    orders: list[UnitOrder] = [Move(army, "nwy", True), Convoy(fleet, "lon", "nwy")]
+    assert adjudicate_movement(v, units, orders).units.get("nwy") == Unit("england", "A", "nwy")
+    monkeypatch.setattr(rulebook, "RULEBOOK", (NoConvoys(),))
+    (move, _) = adjudicate_movement(v, units, orders).results
+    assert (move.success, move.reason) == (False, "no convoy path")

@@ -16,11 +16,11 @@ import weakref
 from bisect import bisect_left
 from collections.abc import Mapping
 
-from .adjudication.legality import illegal_reason, may_protect
+from .adjudication.legality import illegal_reason
 from .adjudication.orders import Build, Convoy, Disband, Hold, Move, Order, Protect, Retreat, Support, Unit, Waive
 from .game import Game
 from .map.kinds import Season, UnitType
-from .map.routes import is_convoy_sea, run_destinations
+from .map.routes import is_convoy_sea
 from .map.variant import Variant, province_of
 from .variants.hooks import VariantState
 from .variants.registry import rules_for
@@ -297,7 +297,8 @@ def candidates(game: Game, prov: str) -> list[Order]:
     """Every order offered for the unit in ``prov`` (a dislodged one in a retreat phase), and those another
     power may give for it (:meth:`VariantRules.candidates_for_others
     <adjutant.variants.hooks.VariantRules.candidates_for_others>`: in Cluster, the transfers out of a host);
-    in Coast-Running, a fleet's runs and an army's protect orders follow (:func:`runs`, :func:`protects`).
+    the moves others' orders would carry and the orders to carry them follow (:func:`runs`, :func:`protects`:
+    Coast-Running's runs and protect orders).
     (:class:`Candidates`, whose lists a game's link counts in, leaves those two out.)"""
     kind = game.phase.kind
     if kind == "movement":
@@ -311,32 +312,25 @@ def candidates(game: Game, prov: str) -> list[Order]:
     raise ValueError("in an adjustment phase, use adjustment_candidates")
 
 
-def _guards(game: Game) -> list[str]:
-    """Coast-Running: the provinces of the armies (any power's) that could protect a run."""
-    return sorted(u.province for u in game.units.values() if may_protect(game.variant, u))
-
-
 def runs(game: Game, prov: str) -> list[Move]:
-    """Coast-Running, in a movement phase: the runs the fleet in ``prov`` could be ordered, as moves, one
-    for each place :func:`adjutant.map.routes.run_destinations` gives with every army on a coast protecting it
-    (whether the armies do is known with their orders); none for an army, or in a variant without runs.
+    """In a movement phase, the moves the unit in ``prov`` could make only carried by others' orders, as
+    the variant's rules offer them (:meth:`~adjutant.adjudication.hooks.AdjudicationHooks.carried_moves`:
+    Coast-Running's runs); none under the classic rules.
 
     >>> from adjutant.game import Game
     >>> g = Game.new("coast_running")
     >>> [o.dest for o in runs(g, "ank")][:3]
     ['aeg', 'bul/ec', 'bul/sc']
     """
-    u = game.units.get(prov)
-    v = game.variant
-    if u is None or u.type != "F" or not v.options.protect_order or game.phase.kind != "movement":
+    if game.phase.kind != "movement":
         return []
-    return [Move(u, end) for end in run_destinations(v, u.location, _guards(game), game.phase.season)]
+    return game.rules.carried_moves(game.variant, game.units, prov, game.phase.season)
 
 
 def protects(game: Game, prov: str) -> list[Protect]:
-    """Coast-Running, in a movement phase: the protect orders the army in ``prov`` could give, one for each
-    fleet (any power's) and place it could run to along a chain of coasts through this army's province
-    (with every army on a coast protecting it); none for a fleet, or in a variant without the order.
+    """In a movement phase, the orders the unit in ``prov`` could give to carry another's move, as the
+    variant's rules offer them (:meth:`~adjutant.adjudication.hooks.AdjudicationHooks.carrier_orders`:
+    Coast-Running's protect orders); none under the classic rules.
 
     >>> from adjutant.game import Game
     >>> from adjutant.adjudication.orders import format_order
@@ -344,17 +338,9 @@ def protects(game: Game, prov: str) -> list[Protect]:
     >>> [format_order(o) for o in protects(g, "ven")]
     ['A ven P F tri - apu']
     """
-    u = game.units.get(prov)
-    v = game.variant
-    if u is None or not may_protect(v, u) or game.phase.kind != "movement":
+    if game.phase.kind != "movement":
         return []
-    guards, season = _guards(game), game.phase.season
-    return [
-        Protect(u, f.province, end)
-        for f in sorted(game.units.values(), key=lambda f: f.province)
-        if f.type == "F"
-        for end in run_destinations(v, f.location, guards, season, via=prov)
-    ]
+    return game.rules.carrier_orders(game.variant, game.units, prov, game.phase.season)
 
 
 def retreat_candidates(variant: Variant, u: Unit) -> list[Order]:

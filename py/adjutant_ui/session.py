@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjutant import AdjutantError, GameFileError, load_variant
-from adjutant.adjudication.legality import may_protect
 from adjutant.adjudication.orders import (
     POWER_ORDERS,
     Build,
@@ -822,7 +821,7 @@ class Session:
 
     def can_protect(self, unit: Any) -> bool:
         """Whether ``unit`` may be given a protect order (Coast-Running: an army in a coastal province)."""
-        return may_protect(self.game.variant, unit)
+        return self.game.rules.may_carry(self.game.variant, unit)
 
     def run_targets(self, fleet: Any, via: str | None = None) -> list[str]:
         """Coast-Running: where ``fleet`` could run along coasts held by armies (any power's) that could

@@ -288,7 +288,7 @@ def test_links_that_open_a_game_the_panels_could_not_draw_or_a_broken_intake(new
     are told; a game master's link whose list of received orders holds a time no clock shows is refused
     with the reason, and the game in hand, its link and its autosave stay as they were."""
     from adjutant.group_play import codes as group
-    from test_ui_session import failed_waive_file
+    from session_games import failed_waive_file
 
     waive = _game_file_link(failed_waive_file())
     key = group.b64(b"\x04" + bytes(range(64)))

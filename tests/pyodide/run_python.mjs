@@ -1,6 +1,5 @@
 // Run Python inside real Pyodide (the npm package in node_modules) under Node, with this repository
-// mounted at /repo (the working directory; py/ and the repository are on sys.path, as under pytest)
-// and the shared/ folder beside it at /shared.
+// mounted at /repo (the working directory; py/ and the repository are on sys.path, as under pytest).
 //
 //   node tests/pyodide/run_python.mjs FILE.py [ARGS...]    run a file (its sys.argv gets ARGS)
 //   node tests/pyodide/run_python.mjs -c 'print(1)'        run a snippet
@@ -10,7 +9,7 @@
 //
 // Python's stdout and stderr go to Node's. The exit status is 1 when the Python raised, else the
 // status the Python passed to sys.exit (0 by default).
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,9 +37,6 @@ const pyodide = await loadPyodide();
 pyodide.setStdout({ write: (bytes) => (process.stdout.write(Buffer.from(bytes)), bytes.length) });
 pyodide.setStderr({ write: (bytes) => (process.stderr.write(Buffer.from(bytes)), bytes.length) });
 const mounts = { "/repo": repo };
-// The reference data (DATC cases) lives beside the repository, in shared/: mounted at the same place.
-// (resolved: NODEFS does not follow a symbolic link at the mount root)
-if (existsSync(resolve(repo, "..", "shared"))) mounts["/shared"] = realpathSync(resolve(repo, "..", "shared"));
 if (process.env.ADJUTANT_PYODIDE_SITE) mounts["/site"] = resolve(process.env.ADJUTANT_PYODIDE_SITE);
 for (const [target, source] of Object.entries(mounts)) {
   pyodide.FS.mkdirTree(target);

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..map.kinds import Season
-from ..map.routes import is_run, sea_route_exists
+from ..map.routes import sea_route_exists
 from ..map.variant import Variant, province_of
-from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder
+from .hooks import rules_of
+from .orders import Convoy, Hold, Move, Research, Support, Unit, UnitOrder, kind_refused
 
 
 def _reaches(variant: Variant, unit: Unit, province: str, season: Season) -> bool:
@@ -18,12 +19,6 @@ def _reaches(variant: Variant, unit: Unit, province: str, season: Season) -> boo
     if province in variant.closed_in(season) or not variant.reaches(unit.type, unit.location, province):
         return False
     return unit.type != "A" or variant.edge_kind(unit.location, province) != "weak"
-
-
-def may_protect(variant: Variant, unit: Unit) -> bool:
-    """Coast-Running: whether ``unit`` may protect a fleet's run (an army in a coastal province), in a variant
-    with the protect order."""
-    return variant.options.protect_order and unit.type == "A" and variant.provinces[unit.province].type == "coastal"
 
 
 def normalize_move(variant: Variant, order: Move, season: Season) -> tuple[Move | None, str]:
@@ -59,10 +54,9 @@ def normalize_move(variant: Variant, order: Move, season: Season) -> tuple[Move 
         return None, f"a fleet cannot go inland ({name})"
     options = v.fleet_reaches(unit.location, dprov)
     real = dest == dprov or dest in v.fleet_locations(dprov)
-    if v.options.protect_order and real and is_run(v, unit.location, dest):
-        # a coast run: legal if armies protect an unbroken chain of coast to it, and with no coast named the
-        # chain must reach only one (both checked with the orders, by the resolver)
-        return Move(unit, dest, True), ""
+    carried = rules_of(v).carried_move(v, Move(unit, dest), season) if real else None
+    if carried is not None:
+        return carried, ""
     if "/" in dest:
         if dest not in options:
             where = v.province_name(dest)
@@ -86,7 +80,7 @@ def check_order(variant: Variant, order: UnitOrder, season: Season) -> tuple[Uni
     if kind is Hold:
         return order, ""
     if kind is Research:
-        return order, "" if "research" in variant.order_kinds else f"there is no research in {variant.name}"
+        return order, kind_refused(variant, order)
     if kind is Move:
         closed = variant.closed_in(season)
         if order.unit.province in closed:
@@ -127,10 +121,5 @@ def _other_reason(variant: Variant, order: UnitOrder, season: Season) -> str:
         if v.provinces[order.target].type != "coastal" or v.provinces[order.dest].type != "coastal":
             return "only armies on a coast can be convoyed to a coast"
         return ""
-    if isinstance(order, Protect):
-        if not v.options.protect_order:
-            return f"there is no protect order in {v.name}"
-        if not may_protect(v, unit):
-            return "only armies on a coast can protect"
-        return ""
-    return ""
+    # an order of a kind the classic rules do not have: the variant's, if its data names the kind
+    return kind_refused(v, order) or rules_of(v).order_problem(v, order, season)

@@ -145,6 +145,9 @@ Order = UnitOrder | Build | Waive | Nominate
 #: orders given by a power rather than to a unit
 POWER_ORDERS = (Build, Waive, Nominate)
 
+#: the orders that carry another unit's move: a convoy, and Coast-Running's protection of a run
+CARRIERS = (Convoy, Protect)
+
 MOVEMENT_ORDERS = (Hold, Move, Support, Convoy, Protect, Research, Transfer, Mattermit, Nominate)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Disband, Waive)
@@ -608,13 +611,22 @@ def _nominate(r: _Reader, power: str | None, phase: PhaseKind, units: Mapping[st
     return _check_phase(order, phase, r)
 
 
-#: the orders only some variants take, by the kind their data names (:attr:`Variant.order_kinds`)
-_VARIANT_KINDS: dict[type, str] = {
-    Research: "research",
-    Transfer: "transfer",
-    Mattermit: "mattermission",
-    Nominate: "nomination",
+#: the orders only some variants take: by type, the kind their data names (:attr:`Variant.order_kinds`) and
+#: what a message calls it
+_VARIANT_KINDS: dict[type, tuple[str, str]] = {
+    Protect: ("protect", "protect order"),
+    Research: ("research", "research"),
+    Transfer: ("transfer", "transfer"),
+    Mattermit: ("mattermission", "mattermission"),
+    Nominate: ("nomination", "nomination"),
 }
+
+
+def kind_refused(variant: Variant, order: Order) -> str:
+    """Why ``variant`` takes no order of ``order``'s kind ("" if it does: a classic order, or one of a kind
+    its data names)."""
+    kind, noun = _VARIANT_KINDS.get(type(order), ("", ""))
+    return f"there is no {noun} in {variant.name}" if kind and kind not in variant.order_kinds else ""
 
 
 def _check_phase(order: Order, phase: PhaseKind, r: _Reader) -> Order:
@@ -636,11 +648,9 @@ def _check_phase(order: Order, phase: PhaseKind, r: _Reader) -> Order:
             Waive: "waive",
         }[type(order)]
         raise r.error(f"a {name} order cannot be given in a {phase} phase")
-    if isinstance(order, Protect) and not r.v.options.protect_order:
-        raise r.error(f"there is no protect order in {r.v.name}")
-    kind = _VARIANT_KINDS.get(type(order))
-    if kind is not None and kind not in r.v.order_kinds:
-        raise r.error(f"there is no {kind} in {r.v.name}")
+    refused = kind_refused(r.v, order)
+    if refused:
+        raise r.error(refused)
     if isinstance(order, Nominate) and order.level not in r.v.multiples:
         levels = " or ".join(str(k) for k in r.v.multiples)
         raise r.error(f"there is no {order.level} times force unit to nominate (only {levels})")

@@ -2,7 +2,9 @@
 
 Every order is a decision (a move succeeds, a support is given, a convoy or protection holds);
 :meth:`Resolver.resolve` guesses and checks, and a cycle with two or no consistent answers is handed to
-the backup rule, which is injected (Szykman by default; Coast-Running's rule for that variant).
+the backup rule. What a variant changes (which units carry which moves, a carried move's path, the
+moves that do not take place, the backup rule) the resolver asks the variant's hooks
+(:mod:`.hooks`), which the variants' registry names.
 
 >>> from adjutant import load_variant
 >>> from adjutant.adjudication.orders import Move, Unit
@@ -15,17 +17,16 @@ the backup rule, which is injected (Szykman by default; Coast-Running's rule for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, assert_never
+from typing import NamedTuple
 
 from ..map.kinds import Season
-from ..map.options import BACKUP_RULES as BACKUP_RULE_NAMES
-from ..map.options import BackupRuleName
-from ..map.routes import convoy_chain, run_ends, sea_route_exists
+from ..map.routes import sea_route_exists
 from ..map.variant import Variant, province_of
+from .hooks import AdjudicationHooks, SupportRule, rules_of
 from .legality import check_order
-from .orders import Convoy, Hold, Move, Protect, Research, Support, Unit, UnitOrder, format_order
+from .orders import CARRIERS, Convoy, Hold, Move, Support, Unit, UnitOrder, format_order
 from .phases import Dislodgement
 
 #: a decision's state (DATC 5.E)
@@ -55,39 +56,22 @@ class MovementOutcome:
     contested: set[str] = field(default_factory=set)
 
 
-# --- backup rules -------------------------------------------------------------------------------
-
-BackupRule = Callable[["Resolver", Sequence[int]], None]
-
-
 class _Restart(Exception):
     """Adjudication must start again because the backup rule changed how a move is made."""
-
-
-def szykman(resolver: Resolver, cycle: Sequence[int]) -> None:
-    """DATC's preferred backup rule: circular movement succeeds; in a convoy paradox, an army whose convoy
-    was only implied (it could go overland) goes overland, and otherwise every convoy in the cycle fails
-    (so the convoyed armies hold and have no effect)."""
-    carriers = [i for i in cycle if isinstance(resolver.orders[i], (Convoy, Protect))]
-    implied = resolver.implied_convoys(carriers)
-    if implied:
-        resolver.go_overland(implied)
-    if not carriers:
-        for i in cycle:
-            resolver.settle(i, isinstance(resolver.orders[i], Move))
-        return
-    for i in carriers:
-        resolver.settle(i, False)
 
 
 # --- the resolver ---------------------------------------------------------------------------------
 
 
-#: The kinds of order, as the resolver tells them apart (anything else is adjudicated as a hold).
-HOLD, MOVE, SUPPORT, CONVOY, PROTECT, RESEARCH = range(6)
-_KIND: dict[type, int] = {
-    Hold: HOLD, Move: MOVE, Support: SUPPORT, Convoy: CONVOY, Protect: PROTECT, Research: RESEARCH
-}
+#: The kinds of order, as the resolver tells them apart (anything else is adjudicated as a hold): a carry
+#: is any of :data:`~.orders.CARRIERS` (a convoy; Coast-Running's protection of a run).
+#: An order of a kind the classic rules do not have (Cluster's research, transfer, mattermission) is its
+#: variant's own: adjudicated as a hold, with the strength the variant's rules give it
+#: (:meth:`~.hooks.AdjudicationHooks.standing_strength`).
+HOLD, MOVE, SUPPORT, CARRY, OWN = range(5)
+_KIND: dict[type, int] = {Hold: HOLD, Move: MOVE, Support: SUPPORT} | dict.fromkeys(CARRIERS, CARRY)
+#: the orders that serve another unit's
+_SERVING = (Support, *CARRIERS)
 
 
 class Checked(NamedTuple):
@@ -124,10 +108,10 @@ def _row(order: UnitOrder, written: UnitOrder, text: str, illegal: str = "", wea
     to, via, target = "", False, ""
     if isinstance(order, Move):
         to, via = province_of(order.dest), order.via_convoy
-    elif isinstance(order, (Support, Convoy, Protect)):
+    elif isinstance(order, _SERVING):
         target = order.target
     return Checked(
-        order=order, illegal=illegal, kind=_KIND.get(type(order), HOLD), to=to, text=text,
+        order=order, illegal=illegal, kind=_KIND.get(type(order), OWN), to=to, text=text,
         unit=f"{u.type} {u.location}", power=u.power, via=via, weak=weak, target=target, written=written,
     )
 
@@ -174,8 +158,6 @@ class Given(NamedTuple):
     checks: Mapping[str, Checked]
     #: :class:`Checked` for each unit on the board, in province order
     rows: list[Checked]
-    #: the variant's preparation before resolving, if any
-    prepare: Callable[[Resolver], None] | None
 
 
 class Resolver:
@@ -185,9 +167,9 @@ class Resolver:
     of an order (its kind, destination, the unit standing there, its supports) is in lists by that index."""
 
     __slots__ = (
-        "v", "season", "backup", "given", "prov", "at", "orders", "illegal", "kind", "to", "text", "unit_text",
+        "v", "season", "rules", "given", "prov", "at", "orders", "illegal", "kind", "to", "text", "unit_text",
         "power", "targets", "convoyed", "weak", "k", "moves", "moves_to", "occupant", "opponent", "supports_of",
-        "carriers_of", "void", "live", "voided", "deps", "reducing", "leads_of", "state", "result",
+        "carriers_of", "void", "live", "voided", "voids_decided", "deps", "stand", "strong", "state", "result",
     )
 
     def __init__(
@@ -196,24 +178,24 @@ class Resolver:
         units: Mapping[str, Unit],
         orders: Iterable[UnitOrder],
         season: Season = "spring",
-        backup: BackupRule = szykman,
-        prepare: Callable[[Resolver], None] | None = None,
+        rules: AdjudicationHooks | None = None,
         strengths: Mapping[str, int] | None = None,
         checks: Mapping[str, Checked] | None = None,
     ) -> None:
-        """``checks``, if given, holds :func:`checked_order`'s answer for each order, by the province of its
+        """``rules``: the variant's hooks (None: those the registry names, :func:`~.hooks.rules_of`).
+        ``checks``, if given, holds :func:`checked_order`'s answer for each order, by the province of its
         unit, and ``orders`` is not read (a :class:`~adjutant.game.Game` checks each order as it is given,
         so it need not be checked again)."""
         self.v = variant
         self.season = season
-        self.backup = backup
+        self.rules = rules or rules_of(variant)
         if checks is None:
             checks = {o.unit.province: checked_order(variant, o, season, units) for o in orders}
         self.prov = provs = sorted(units)
         self.at = {p: i for i, p in enumerate(provs)}
         #: one row per unit on the board (an order given for no unit there is left out)
         rows = [checks.get(p) or _holding(units[p]) for p in provs]
-        self.given = Given(units, dict(strengths or {}), checks, rows, prepare)
+        self.given = Given(units, dict(strengths or {}), checks, rows)
         # the rows' fields as columns, one list each (``zip`` transposes them in C: a third of the setup's time)
         columns = map(list, zip(*rows, strict=True)) if rows else ([] for _ in Checked._fields)
         orders_, illegal, kind, to, text, unit_text, power, via, weak, targets, _ = columns
@@ -230,9 +212,16 @@ class Resolver:
         #: moves that go by convoy (or coast run): ordered so, or found to below
         self.convoyed: list[bool] = via
         self.weak: list[bool] = weak
-        #: each unit's own strength: 1, or more for Cluster Diplomacy's multiple units (rule 1)
+        #: each unit's own strength: one, or as given (Cluster Diplomacy's multiple units, rule 1)
         strength = self.given.strengths
         self.k = [strength.get(p, 1) for p in provs] if strength else [1] * len(provs)
+        #: the strength each unit stands with (without supports): its own, or as the variant's rules give
+        #: a unit given an order of the variant's own kind
+        self.stand = list(self.k)
+        if OWN in kind:
+            for i, k in enumerate(kind):
+                if k == OWN:
+                    self.stand[i] = self.rules.standing_strength(orders_[i], self.k[i])
         #: the moves, and the moves by destination province
         self.moves = [i for i, dest in enumerate(to) if dest]
         self.moves_to: dict[str, list[int]] = {}
@@ -258,8 +247,10 @@ class Resolver:
             self.live.append(i)
             if j is not None and self._carrier_matches(i, j):
                 self.carriers_of.setdefault(j, []).append(i)
-        #: moves that the variant's rule made hold without effect (Coast-Running)
+        #: moves that the variant's rules make hold without effect (:meth:`~.hooks.AdjudicationHooks.voided_moves`)
         self.voided: set[int] = set()
+        #: whether :attr:`voided` is decided (a trial of the phase is given it)
+        self.voids_decided = False
         if self.carriers_of:
             for i in self.moves:
                 if not self.convoyed[i] and self._convoy_intended(i):
@@ -271,10 +262,10 @@ class Resolver:
         self.opponent: list[int] = []
         self._index_moves()
         self.deps: list[int] = []
-        #: the multiple supports whose reduction (Cluster rule 4) is being worked out, innermost last, and
-        #: which multiple supports each leads to (:meth:`_leads_to`), found when first needed
-        self.reducing: list[int] = []
-        self.leads_of: dict[int, list[int]] | None = None
+        #: the variant's rule for the supports of units of strength other than one (None: there are none)
+        self.strong: SupportRule | None = None
+        if strength and any(k != 1 for k in self.k):
+            self.strong = self.rules.support_rule(self, self.resolve)
         self.state: list[int] = []
         self.result: list[bool] = []
         self._start_states()
@@ -285,28 +276,21 @@ class Resolver:
         return [row.written for row in self.given.rows]
 
     def _check_routes(self) -> None:
-        """Make illegal (a hold) each convoyed move that no unit on the board could carry: a coast run with no
-        chain of protecting armies, an army whose convoy was only implied with no fleets where a convoy
-        could be (an army ordered by convoy was checked with its order, :func:`checked_order`). A run with no
-        coast named to a province with coasts goes to the one coast its chain reaches (as an ordinary move
-        goes to the only coast it could, DATC 4.B, 6.B.2); if it reaches both, it is illegal."""
+        """Make illegal (a hold) each carried move that no unit on the board could carry: a fleet's that the
+        variant's rules say its carriers cannot carry (:meth:`~.hooks.AdjudicationHooks.carried_fleet`,
+        which may fill in its coast), an army whose convoy was only implied with no fleets where a convoy
+        could be (an army ordered by convoy was checked with its order, :func:`checked_order`)."""
         for i in [i for i in self.moves if self.convoyed[i]]:
             o = self.orders[i]
             assert isinstance(o, Move)
             if o.unit.type == "F":
-                v = self.v
-                ends = set(self._run_ends(i, lambda c: True))
-                named = "/" in o.dest or not v.provinces[o.dest].coasts
-                reached = [d for d in ([o.dest] if named else v.fleet_locations(o.dest)) if d in ends]
-                to = v.province_name(o.dest)
-                if not reached:
-                    where = v.province_name(o.unit.location)
-                    self._make_hold(i, f"no unbroken chain of protecting armies runs from {where} to {to}")
-                elif len(reached) > 1:
-                    self._make_hold(i, f"say which coast of {to} the run goes to ({', '.join(reached)})")
-                elif not named:
-                    self.orders[i] = Move(o.unit, reached[0], True)
-                    self._match_void_supports(i)  # (a support naming that coast)
+                carriers = [self.prov[c] for c in self.carriers_of.get(i, ())]
+                move, why = self.rules.carried_fleet(self.v, o, carriers)
+                if move is None:
+                    self._make_hold(i, why)
+                elif move != o:
+                    self.orders[i] = move
+                    self._match_void_supports(i)  # (a support naming its coast)
             elif not o.via_convoy:
                 why = _no_fleets_to_convoy(self.v, o, self.season, self.given.units)
                 if why:
@@ -371,16 +355,13 @@ class Resolver:
         return self.to[j] == province_of(dest) and isinstance(target, Move) and target.dest == dest
 
     def _carrier_matches(self, c: int, j: int) -> bool:
-        """Whether convoy or protection ``c`` is for the move unit ``j`` was given."""
+        """Whether carrier ``c`` (a convoy or another of :data:`~.orders.CARRIERS`) is for the move unit
+        ``j`` was given: one to the same province that the variant's rules let it carry."""
         carrier, target = self.orders[c], self.orders[j]
-        assert isinstance(carrier, (Convoy, Protect))
+        assert isinstance(carrier, CARRIERS)
         if not isinstance(target, Move) or province_of(target.dest) != province_of(carrier.dest):
             return False
-        if isinstance(carrier, Convoy):
-            return target.unit.type == "A"
-        # a fleet's move to a place it can reach directly is an ordinary move, not a coast run
-        # (:func:`~adjutant.map.routes.is_run`): nothing to protect
-        return target.unit.type == "F" and self.convoyed[j]
+        return self.rules.carries(carrier, target, self.convoyed[j])
 
     def implied_convoys(self, carriers: Iterable[int]) -> list[int]:
         """Moves carried by these convoys that were not ordered 'via convoy' and could go overland."""
@@ -404,7 +385,7 @@ class Resolver:
             return False
         route = None
         for c in self.carriers_of.get(i, ()):
-            if self.kind[c] == CONVOY and self.power[c] == m.unit.power:
+            if isinstance(self.orders[c], Convoy) and self.power[c] == m.unit.power:
                 route = route or self.v.convoy_route_seas(m.unit.province, province_of(m.dest), self.season)
                 if self.prov[c] in route:
                     return True
@@ -457,7 +438,7 @@ class Resolver:
         for j in cycle:
             state[j] = UNRESOLVED
         del deps[mark:]
-        self.backup(self, cycle)
+        self.rules.backup(self, cycle)
         return self.resolve(i)
 
     def adjudicate(self, i: int) -> bool:
@@ -467,20 +448,14 @@ class Resolver:
             return self._move_succeeds(i)
         if kind == SUPPORT:
             return self._support_given(i)
-        if kind in (CONVOY, PROTECT):
-            return not self._dislodged(self.prov[i])
+        if kind == CARRY:
+            return not self.dislodged(self.prov[i])
         return True
-
-    def _run_ends(self, i: int, holds: Callable[[int], bool]) -> Iterator[str]:
-        """Coast-Running: where the fleet of move ``i`` may end a run along the coasts of provinces whose
-        armies protect it (those for which ``holds`` is true), in search order (:func:`~adjutant.map.routes.run_ends`:
-        each step goes along a shared coastline, so a run cannot cross a province between two of its coasts)."""
-        guards = {self.prov[c]: c for c in self.carriers_of.get(i, ())}
-        return run_ends(self.v, self.orders[i].unit.location, guards, lambda p: holds(guards[p]))
 
     # --- the rules of DATC 5.B ----------------------------------------------------------------------
     def _path(self, i: int) -> bool:
-        """Whether move ``i`` has its path: over land, or a chain of carriers that are not dislodged."""
+        """Whether move ``i`` has its path: over land, or carried by carriers that are not dislodged (the
+        variant's rules say which carry it, :meth:`~.hooks.AdjudicationHooks.carried_path`)."""
         if i in self.voided:
             return False
         if not self.convoyed[i]:
@@ -490,71 +465,24 @@ class Resolver:
             return False  # no unit was ordered to carry it
         o = self.orders[i]
         assert isinstance(o, Move)
-        # the 1971 reading of an ambiguous route: every unit ordered to carry must survive
-        if self.v.options.any_carrier_disrupts and not all([self.resolve(c) for c in carriers]):
-            return False
-        if o.unit.type == "F":
-            return o.dest in self._run_ends(i, self.resolve)
-        # a chain of the carrying fleets that hold, from a sea by the army to a sea by its destination
-        fleets = {self.prov[c]: c for c in carriers}
-        return convoy_chain(self.v, self.season, self.prov[i], self.to[i], fleets, lambda s: self.resolve(fleets[s]))
+        return self.rules.carried_path(self.v, self.season, o, {self.prov[c]: c for c in carriers}, self.resolve)
 
     def _support_count(self, i: int, exclude_power: str | None = None) -> int:
-        """The strength the supports of order ``i`` give it (those of ``exclude_power`` left out)."""
+        """The strength the supports of order ``i`` give it (those of ``exclude_power`` left out): one for
+        each support given by a unit of strength one, and what the variant's rule gives the others'."""
         n = 0
         for s in self.supports_of.get(i, ()):
             if exclude_power is not None and self.power[s] == exclude_power:
                 continue
             if self.k[s] != 1:
-                if not self._in_circle_with_reduced(s):
-                    n += self._support_value(s)
+                assert self.strong is not None
+                n += self.strong.strength(s)
             elif self.resolve(s):
                 n += 1
         return n
 
-    def _support_value(self, s: int) -> int:
-        """Cluster rule 4: a multiple unit's support is reduced by the strength of the strongest attack
-        on it (one that would cut an ordinary support), not cut; nothing if it is dislodged."""
-        if self._dislodged(self.prov[s]):
-            return 0
-        self.reducing.append(s)
-        try:
-            attacks = [self._attack_strength(j) for j in self._cutters(s) if self._cuts(j)]
-        finally:
-            self.reducing.pop()
-        return max(0, self.k[s] - max(attacks, default=0))
-
-    def _in_circle_with_reduced(self, s: int) -> bool:
-        """Whether multiple support ``s`` is in a circle of multiple supports that reduce one another
-        (each gives to an attack on the next) with the support whose reduction is being worked out: such
-        a support adds nothing to that attack (maps/cluster.md, "Rule 4 in a circle")."""
-        if not self.reducing:
-            return False
-        top = self.reducing[-1]
-        return self._leads_to(s, top) and self._leads_to(top, s)
-
-    def _leads_to(self, start: int, goal: int) -> bool:
-        """Whether multiple support ``start`` leads to ``goal`` (reaches it or itself, for ``goal ==
-        start``): each support leads to the multiple supports given to a move that would reduce it."""
-        if self.leads_of is None:
-            multiple = [s for s in self.live if self.kind[s] == SUPPORT and self.k[s] != 1]
-            self.leads_of = {
-                s: [t for j in self._cutters(s) for t in self.supports_of.get(j, ()) if self.k[t] != 1]
-                for s in multiple
-            }
-        leads, seen, todo = self.leads_of, set(), list(self.leads_of.get(start, ()))
-        while todo:
-            t = todo.pop()
-            if t == goal:
-                return True
-            if t not in seen:
-                seen.add(t)
-                todo += leads.get(t, ())
-        return False
-
     def _base(self, i: int) -> int:
-        """A unit's own strength (one, or a Cluster multiple), or none across a weak passage (only its
-        supports count)."""
+        """A unit's own strength, or none across a weak passage (only its supports count)."""
         return 0 if self.weak[i] else self.k[i]
 
     def _hold_strength(self, prov: str) -> int:
@@ -563,11 +491,9 @@ class Resolver:
             return 0
         if self.to[j]:
             return 0 if self.resolve(j) else self.k[j]
-        # a researching unit stands one weaker (Cluster rule 5.1)
-        own = self.k[j] - 1 if self.kind[j] == RESEARCH else self.k[j]
-        return own + self._support_count(j)
+        return self.stand[j] + self._support_count(j)
 
-    def _attack_strength(self, i: int) -> int:
+    def attack_strength(self, i: int) -> int:
         if not self._path(i):
             return 0
         j = self.occupant[i]
@@ -592,7 +518,7 @@ class Resolver:
         return self._defend_strength(i)
 
     def _move_succeeds(self, i: int) -> bool:
-        attack = self._attack_strength(i)
+        attack = self.attack_strength(i)
         if attack == 0:
             return False
         h2h = self.opponent[i]
@@ -603,7 +529,7 @@ class Resolver:
             return False
         return all(attack > self._prevent_strength(j) for j in self.moves_to[self.to[i]] if j != i)
 
-    def _cutters(self, i: int) -> list[int]:
+    def cutters(self, i: int) -> list[int]:
         """Moves that would cut support ``i`` if they are valid attacks."""
         s = self.orders[i]
         assert isinstance(s, Support)
@@ -611,19 +537,20 @@ class Resolver:
         power = self.power[i]
         return [j for j in self.moves_to.get(self.prov[i], ()) if self.power[j] != power and self.prov[j] != against]
 
-    def _cuts(self, j: int) -> bool:
+    def cuts(self, j: int) -> bool:
         """Whether an attack is real enough to cut a support: it has its path, and a move across a weak
         passage only with support behind it."""
         return self._path(j) and (not self.weak[j] or self._support_count(j) > 0)
 
     def _support_given(self, i: int) -> bool:
         if self.k[i] != 1:
-            return self._support_value(i) > 0
-        if any(self._cuts(j) for j in self._cutters(i)):
+            assert self.strong is not None
+            return self.strong.given(i)
+        if any(self.cuts(j) for j in self.cutters(i)):
             return False
-        return not self._dislodged(self.prov[i])
+        return not self.dislodged(self.prov[i])
 
-    def _dislodged(self, prov: str) -> bool:
+    def dislodged(self, prov: str) -> bool:
         j = self.at.get(prov)
         if j is not None and self.to[j] and self.resolve(j):
             return False
@@ -658,9 +585,8 @@ class Resolver:
 
     def decide(self) -> None:
         """Resolve every order, from the start again whenever the backup rule changes how a move is made."""
-        if self.given.prepare is not None:
-            self.given.prepare(self)
-            self._start_states()  # (the preparation may void moves)
+        if self._void_carried_moves():
+            self._start_states()
         while True:
             try:
                 for i in range(len(self.orders)):
@@ -672,6 +598,32 @@ class Resolver:
                 self._start_states()
                 continue
             return
+
+    def _void_carried_moves(self) -> bool:
+        """Void the carried moves the variant's rules say do not take place
+        (:meth:`~.hooks.AdjudicationHooks.voided_moves`); whether any was."""
+        if self.voids_decided or not self.carriers_of:
+            return False
+        self.voids_decided = True
+        carried = {
+            i: sorted(self.prov[c] for c in self.carriers_of[i])
+            for i in self.moves
+            if self.convoyed[i] and self.carriers_of.get(i)
+        }
+        if not carried:
+            return False
+        self.voided = set(self.rules.voided_moves(self.v, carried, self._carrier_fates))
+        return bool(self.voided)
+
+    def _carrier_fates(self, voided: frozenset[int], watch: Sequence[str]) -> dict[str, str | None]:
+        """For each province in ``watch``: where the attack that dislodges its unit comes from (None: the unit
+        is not dislodged), in a trial of the phase with the ``voided`` carried moves not taking place."""
+        given = self.given
+        trial = Resolver(self.v, given.units, (), self.season, self.rules, given.strengths, given.checks)
+        trial.voided, trial.voids_decided = set(voided), True
+        out = trial.run()
+        hit = {d.unit.province: d.attacker.province for d in out.dislodged}
+        return {p: hit.get(p) for p in watch}
 
     def _start_states(self) -> None:
         """Every decision as before any is guessed: the moves and the supports and carriers are to decide,
@@ -731,7 +683,7 @@ class Resolver:
         """Why a move that had its path failed: the unit it may not dislodge, or whom it bounced with."""
         j = self.occupant[i]
         power, text = self.power, self.unit_text
-        if j >= 0 and power[j] == power[i] and self._attack_strength(i) == 0:
+        if j >= 0 and power[j] == power[i] and self.attack_strength(i) == 0:
             return f"may not dislodge own unit {text[j]}"
         movers = self.moves_to[self.to[i]]
         # the unit that stayed where it went, then the other units that went there
@@ -753,8 +705,7 @@ class Resolver:
             if i in self.voided:
                 return False, "the attack may not affect its own convoy or protection: it does not take place" + tail
             if self.convoyed[i] and not self._path(i):
-                how = "convoy" if self.orders[i].unit.type == "A" else "protected coast"
-                return False, f"no {how} path" + tail
+                return False, f"no {self.rules.path_name(self.orders[i].unit.type)} path" + tail
             return False, self._bounced(i) + tail
         if kind == SUPPORT:
             j = self.at.get(self.targets[i])
@@ -764,11 +715,11 @@ class Resolver:
                 return False, _VOID_SUPPORT + tail
             if result:
                 return True, hit
-            cut = [self.unit_text[c] for c in self._cutters(i) if self._cuts(c)]
+            cut = [self.unit_text[c] for c in self.cutters(i) if self.cuts(c)]
             return False, (f"cut by {', '.join(cut)}" + tail) if cut else hit
-        if kind in (CONVOY, PROTECT):
+        if kind == CARRY:
             j = self.at.get(self.targets[i])
-            what = "the convoyed army" if kind == CONVOY else "the protected fleet"
+            what = self.rules.carried_name(self.orders[i])
             if j is not None and self.illegal[j]:
                 return False, f"void: {what}'s move is illegal ({self.illegal[j]})" + tail
             if j is None or i not in self.carriers_of.get(j, ()):
@@ -779,70 +730,18 @@ class Resolver:
         return by is None, hit
 
 
-def carried_attacks_spare_their_carriers(resolver: Resolver) -> None:
-    """Coast-Running: "a convoyed attack may not affect the convoying fleets" (and a coast run may not
-    affect its protecting armies). A carried move whose attack would change the outcome of an attack on
-    any unit carrying it does not take place: the unit holds, with no effect anywhere.
-
-    The rule is decided for all carried moves at once, so that no move's fate hangs on the names of the
-    provinces: in each round every carried move not yet void is tried against the same position (the moves
-    voided in the rounds before), and those that would affect a carrier are voided together; rounds go on
-    until one voids nothing."""
-    carried = [
-        i
-        for i, o in enumerate(resolver.orders)
-        if isinstance(o, Move) and resolver.convoyed[i] and resolver.carriers_of.get(i)
-    ]
-    if not carried:
-        return
-    carriers = {i: sorted(resolver.orders[c].unit.province for c in resolver.carriers_of[i]) for i in carried}
-    watched = sorted({p for provinces in carriers.values() for p in provinces})
-    voided: set[int] = set()
-    while True:
-        baseline = _carrier_fates(resolver, voided, watched)
-        newly = {
-            i
-            for i in carried
-            if i not in voided
-            and any(baseline[p] != fate for p, fate in _carrier_fates(resolver, voided | {i}, carriers[i]).items())
-        }
-        if not newly:
-            break
-        voided |= newly
-    resolver.voided = voided
-
-
-def _carrier_fates(resolver: Resolver, voided: set[int], watch: list[str]) -> dict[str, str | None]:
-    """For each province in ``watch``: where the attack that dislodges its unit comes from (None: the unit
-    is not dislodged), in a trial of the phase with the ``voided`` carried moves not taking place."""
-    trial = Resolver(
-        resolver.v,
-        resolver.given.units,
-        (),
-        resolver.season,
-        resolver.backup,
-        strengths=resolver.given.strengths,
-        checks=resolver.given.checks,
-    )
-    trial.voided = set(voided)
-    out = trial.run()
-    hit = {d.unit.province: d.attacker.province for d in out.dislodged}
-    return {p: hit.get(p) for p in watch}
-
-
 def adjudicate_movement(
     variant: Variant,
     units: Mapping[str, Unit],
     orders: Iterable[UnitOrder],
     season: Season = "spring",
-    backup: BackupRule | None = None,
     strengths: Mapping[str, int] | None = None,
     checks: Mapping[str, Checked] | None = None,
 ) -> MovementOutcome:
     """Resolve a movement phase. Units without orders hold; illegal orders become holds. ``strengths``
     gives units other than one their own strength, by province (Cluster Diplomacy's multiple units).
     ``checks``, if given, holds :func:`checked_order`'s answer for each order, by its unit's province."""
-    return movement_resolver(variant, units, orders, season, backup, strengths, checks).run()
+    return movement_resolver(variant, units, orders, season, strengths, checks).run()
 
 
 def movement_resolver(
@@ -850,24 +749,9 @@ def movement_resolver(
     units: Mapping[str, Unit],
     orders: Iterable[UnitOrder],
     season: Season = "spring",
-    backup: BackupRule | None = None,
     strengths: Mapping[str, int] | None = None,
     checks: Mapping[str, Checked] | None = None,
 ) -> Resolver:
-    """The resolver :func:`adjudicate_movement` runs, with the variant's backup rule, for a caller that
-    reads the outcome itself (:meth:`Resolver.decide`, then :meth:`Resolver.tally`)."""
-    rule = BACKUP_RULES[variant.options.backup_rule]
-    return Resolver(variant, units, orders, season, backup or rule[0], rule[1], strengths, checks)
-
-
-def backup_rule(name: BackupRuleName) -> tuple[BackupRule, Callable[[Resolver], None] | None]:
-    """What the backup rule a variant names does: (paradox rule, preparation before resolving)."""
-    if name == "szykman":
-        return szykman, None
-    if name == "coast_running":
-        return szykman, carried_attacks_spare_their_carriers
-    assert_never(name)
-
-
-#: Each backup rule a variant may name (:data:`adjutant.map.options.BACKUP_RULES`), by its name.
-BACKUP_RULES = {name: backup_rule(name) for name in BACKUP_RULE_NAMES}
+    """The resolver :func:`adjudicate_movement` runs, with the variant's hooks, for a caller that reads the
+    outcome itself (:meth:`Resolver.decide`, then :meth:`Resolver.tally`)."""
+    return Resolver(variant, units, orders, season, rules_of(variant), strengths, checks)

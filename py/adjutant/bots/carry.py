@@ -29,7 +29,6 @@ import random
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 
-from ..adjudication.legality import may_protect
 from ..adjudication.orders import Convoy, Move, Protect, Unit, UnitOrder
 from ..game import Game
 from ..map.routes import run_destinations
@@ -161,14 +160,14 @@ def runs(choices: Choices, busy: set[str], keep: set[str]) -> list[Carried]:
     (they may protect, at no cost, but not run)."""
     game, mine, values, taken = choices.game, choices.mine, choices.values, choices.taken
     v = game.variant
-    if not v.options.protect_order:
+    if "protect" not in v.order_kinds:
         return []
     season = game.phase.season
     # what each army that could protect gives up by staying (none whose place another of ours is taking)
     cost = {
         p: max(0.0, choices.worth(p) - values.of("A", u.location))
         for p, u in mine.items()
-        if may_protect(v, u) and (p in keep or p not in busy) and taken.get(p, p) == p
+        if game.rules.may_carry(v, u) and (p in keep or p not in busy) and taken.get(p, p) == p
     }
     fleets = sorted(p for p, u in mine.items() if u.type == "F" and p not in busy and p not in keep)
     out: list[Carried] = []

@@ -7,8 +7,9 @@ from typing import Any, ClassVar, Literal, get_args
 
 from ..errors import VariantError
 
-#: The backup rules a variant may name: the one list of them (the resolver's ``backup_rule`` says what
-#: each does, and mypy checks it handles every one).
+#: The backup rules a variant may name: the one list of them. Szykman's is the classic rules' backup
+#: (``adjutant.adjudication.hooks.AdjudicationHooks.backup``); Coast-Running's adds to it that a carried
+#: attack may not affect its carriers (``adjutant.variants.coast_running.CoastRunning.voided_moves``).
 BackupRuleName = Literal["szykman", "coast_running"]
 BACKUP_RULES: tuple[BackupRuleName, ...] = get_args(BackupRuleName)
 
@@ -29,6 +30,11 @@ class RuleOptions:
     #: The 1971 reading of ambiguous convoy routes: a convoy (or coast run) fails if any unit ordered to
     #: carry it is dislodged, even when another route survives. Off: any surviving route will do (DATC).
     any_carrier_disrupts: bool = False
+
+    @property
+    def order_kinds(self) -> frozenset[str]:
+        """The orders a variant with these options takes beyond the classic ones."""
+        return frozenset({"protect"}) if self.protect_order else frozenset()
 
     @classmethod
     def from_data(cls, data: dict[str, Any], source: str) -> RuleOptions:

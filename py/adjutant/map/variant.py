@@ -129,7 +129,8 @@ class Variant:
     #: Cluster Diplomacy's site rules, for that variant only
     cluster: ClusterRules | None = None
     #: the kinds of order the variant takes beyond the classic ones (its data's: Cluster's research,
-    #: transfer, mattermission and nomination), which the parser and :mod:`adjutant.adjudication.legality` ask
+    #: transfer, mattermission and nomination; Coast-Running's protect), which the parser and
+    #: :mod:`adjutant.adjudication.legality` ask
     order_kinds: frozenset[str] = frozenset()
     #: the strengths of a power's multiple units, strongest first (none: the variant has no multiples)
     multiples: tuple[int, ...] = ()
@@ -701,18 +702,20 @@ def build_variant(data: dict[str, Any], source: str = "<data>") -> Variant:
     if not isinstance(data.get("options", {}), dict):
         raise VariantError(f"{source}: options must be an object")
     cluster = ClusterRules.from_data(data["cluster"], source, set(provinces)) if "cluster" in data else None
+    options = RuleOptions.from_data(data.get("options", {}), source)
+    order_kinds = (cluster.ORDER_KINDS if cluster is not None else frozenset()) | options.order_kinds
     return Variant(
         id=str(data["id"]),
         name=str(data["name"]),
         first_year=first_year,
         victory_centres=victory,
-        options=RuleOptions.from_data(data.get("options", {}), source),
+        options=options,
         provinces=provinces,
         powers=powers,
         edges=tuple(edges),
         source=source,
         cluster=cluster,
-        order_kinds=cluster.ORDER_KINDS if cluster is not None else frozenset(),
+        order_kinds=order_kinds,
         multiples=cluster.multiples if cluster is not None else (),
         _army={k: frozenset(v) for k, v in army.items()},
         _fleet={k: frozenset(v) for k, v in fleet.items()},

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..adjudication.hooks import SupportRule, Supports
 from ..adjudication.orders import (
     Disband,
     Hold,
@@ -1246,6 +1247,67 @@ def setup_settings(
     return out
 
 
+class MultipleSupports:
+    """Rule 4 in one movement phase: a multiple unit's support is reduced by the strength of the strongest
+    attack on it (one that would cut an ordinary support), not cut; nothing if it is dislodged."""
+
+    def __init__(self, phase: Supports) -> None:
+        self.phase = phase
+        #: the multiple supports whose reduction is being worked out, innermost last
+        self.reducing: list[int] = []
+        #: which multiple supports each leads to (:meth:`_leads_to`), found when first needed
+        self.leads_of: dict[int, list[int]] | None = None
+
+    def strength(self, s: int) -> int:
+        """What support ``s`` adds: its reduced strength, or nothing in a circle with the support whose
+        reduction is being worked out."""
+        return 0 if self._in_circle_with_reduced(s) else self._value(s)
+
+    def given(self, s: int) -> bool:
+        return self._value(s) > 0
+
+    def _value(self, s: int) -> int:
+        """The support's strength, reduced by the strongest attack on it; nothing if it is dislodged."""
+        phase = self.phase
+        if phase.dislodged(phase.prov[s]):
+            return 0
+        self.reducing.append(s)
+        try:
+            attacks = [phase.attack_strength(j) for j in phase.cutters(s) if phase.cuts(j)]
+        finally:
+            self.reducing.pop()
+        return max(0, phase.k[s] - max(attacks, default=0))
+
+    def _in_circle_with_reduced(self, s: int) -> bool:
+        """Whether multiple support ``s`` is in a circle of multiple supports that reduce one another
+        (each gives to an attack on the next) with the support whose reduction is being worked out: such
+        a support adds nothing to that attack (maps/cluster.md, "Rule 4 in a circle")."""
+        if not self.reducing:
+            return False
+        top = self.reducing[-1]
+        return self._leads_to(s, top) and self._leads_to(top, s)
+
+    def _leads_to(self, start: int, goal: int) -> bool:
+        """Whether multiple support ``start`` leads to ``goal`` (reaches it or itself, for ``goal ==
+        start``): each support leads to the multiple supports given to a move that would reduce it."""
+        phase = self.phase
+        if self.leads_of is None:
+            multiple = sorted(s for given in phase.supports_of.values() for s in given if phase.k[s] != 1)
+            self.leads_of = {
+                s: [t for j in phase.cutters(s) for t in phase.supports_of.get(j, ()) if phase.k[t] != 1]
+                for s in multiple
+            }
+        leads, seen, todo = self.leads_of, set(), list(self.leads_of.get(start, ()))
+        while todo:
+            t = todo.pop()
+            if t == goal:
+                return True
+            if t not in seen:
+                seen.add(t)
+                todo += leads.get(t, ())
+        return False
+
+
 class ClusterDiplomacy(VariantRules):
     """Cluster Diplomacy's rules as the game's hooks: the sites drawn at the start, nominations, hosts
     ordered by their transferees' powers, Transfer and Mattermission checked as they are given and
@@ -1260,6 +1322,15 @@ class ClusterDiplomacy(VariantRules):
 
     def applies_to(self, variant: Variant) -> bool:
         return variant.cluster is not None
+
+    # --- strengths in the resolver (rules 1, 4 and 5.1) -------------------------------------------------
+    def standing_strength(self, order: UnitOrder, strength: int) -> int:
+        """A researching unit stands one weaker (rule 5.1)."""
+        return strength - 1 if isinstance(order, Research) else strength
+
+    def support_rule(self, phase: Supports, given: Callable[[int], bool]) -> SupportRule:
+        """A multiple unit's support is reduced, not cut (rule 4)."""
+        return MultipleSupports(phase)
 
     def start(self, variant: Variant, seed: int | None) -> ClusterState:
         return start(variant, seed)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..adjudication.hooks import AdjudicationHooks
 from ..adjudication.orders import Disband, Nominate, Order, Retreat, Unit, UnitOrder
 from ..adjudication.phases import AdjustmentResult, Phase, RetreatResult
 from ..adjudication.resolver import MovementOutcome
@@ -51,10 +52,11 @@ class VariantMovement(NamedTuple):
     orders: list[UnitOrder]
 
 
-class VariantRules:
+class VariantRules(AdjudicationHooks):
     """The classic rules: every hook leaves the plain adjudication as it is. A variant's subclass overrides
-    the hooks its rules need; each hook is handed the position's :class:`VariantState` (None in a game
-    whose variant adds none)."""
+    the hooks its rules need: those of the game here, each handed the position's :class:`VariantState`
+    (None in a game whose variant adds none), and those of legality and the resolver
+    (:class:`~adjutant.adjudication.hooks.AdjudicationHooks`)."""
 
     #: the rules' name in messages
     title = "classic"
