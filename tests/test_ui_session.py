@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import gc
 import json
 import random
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import pytest
 from adjutant import AdjutantError, GameFileError, available_variants, load_variant
@@ -32,6 +36,8 @@ from session_games import (
     played,
     russia_builds,
 )
+
+T = TypeVar("T")
 
 
 def test_loeb9_arctic_is_closed_in_fall() -> None:
@@ -255,12 +261,17 @@ def _seen(read: tuple[Session, object]) -> tuple[object, ...]:
     return game_to_text(session.game), master, session.readonly, session.viewers, link
 
 
+def run_apart(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``coroutine`` run to its end by an event loop in a thread of its own: a worker that has run a browser
+    test has Playwright's loop running in this thread, where ``asyncio.run`` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 @pytest.mark.parametrize("make", ["long", "computer", "sealed"])
 def test_the_one_link_reader_gives_the_same_session_sliced_or_in_one_go(make: str) -> None:
     # The page reads every link through read_link: at its start (sliced) and for a link opened later (a
     # changed address, a pasted link, another tab's save). Sliced at every phase or not, the session is one.
-    import asyncio
-
     fragment = {
         "long": lambda: encode_link(list(random_game("cline5", 4, 3))[-1]),
         "computer": lambda: encode_link(_against_the_computer()),
@@ -272,8 +283,8 @@ def test_the_one_link_reader_gives_the_same_session_sliced_or_in_one_go(make: st
         turns.append(len(turns))
         await asyncio.sleep(0)
 
-    sliced = asyncio.run(read_link(fragment, pause, slice_s=0))
-    whole = asyncio.run(read_link(fragment))
+    sliced = run_apart(read_link(fragment, pause, slice_s=0))
+    whole = run_apart(read_link(fragment))
     assert _seen(sliced) == _seen(whole)
     session, link = whole
     if make == "long":  # a turn after each phase replayed (with no time left in the slice)
@@ -287,13 +298,11 @@ def test_the_one_link_reader_gives_the_same_session_sliced_or_in_one_go(make: st
 
 @pytest.mark.parametrize("bad", ["not-a-game", "A" * 50, "cluster.s=2~x~y~z"])
 def test_the_one_link_reader_refuses_a_bad_link_as_decode_link_does(bad: str) -> None:
-    import asyncio
-
     async def pause() -> None:
         await asyncio.sleep(0)
 
     with pytest.raises(GameFileError):
-        asyncio.run(read_link(bad, pause, slice_s=0))
+        run_apart(read_link(bad, pause, slice_s=0))
     assert gc.isenabled()
 
 
