@@ -129,10 +129,9 @@ def variant_index() -> list[dict[str, str]]:
 #: both import, makes a failure a few lines that say why).
 COMPILE_SCRIPT = ROOT / "scripts" / "pyodide-compile.mjs"
 SNAPSHOT_SCRIPT = ROOT / "scripts" / "pyodide-snapshot.mjs"
-#: How the build (and the tests) start Node to run Pyodide: without V8's optimising tier for WebAssembly.
-#: Pyodide's start then takes Node 6 s of CPU instead of 16 (the optimising compiler's background threads
-#: work on the 10 MB module meanwhile), and a run of minutes takes as long (docs/performance.md, "Tests and
-#: CI time"). What Pyodide computes, and so every file the build writes, is the same either way.
+#: How the build (and the tests) start Node to run Pyodide: without V8's optimising tier for WebAssembly,
+#: which costs a start a third of its CPU (docs/performance.md, "Tests and CI time"). What Pyodide
+#: computes, and so every file the build writes, is the same either way.
 NODE_FLAGS = ["--no-wasm-tier-up"]
 
 
