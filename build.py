@@ -129,9 +129,8 @@ def variant_index() -> list[dict[str, str]]:
 #: both import, makes a failure a few lines that say why).
 COMPILE_SCRIPT = ROOT / "scripts" / "pyodide-compile.mjs"
 SNAPSHOT_SCRIPT = ROOT / "scripts" / "pyodide-snapshot.mjs"
-#: How the build (and the tests) start Node to run Pyodide: without V8's optimising tier for WebAssembly,
-#: which costs a start a third of its CPU (docs/performance.md, "Tests and CI time"). What Pyodide
-#: computes, and so every file the build writes, is the same either way.
+#: How the build (and the tests) start Node to run Pyodide: without V8's optimising tier for WebAssembly
+#: (the reason: docs/performance.md, "Tests and CI time"). Every file the build writes is the same either way.
 NODE_FLAGS = ["--no-wasm-tier-up"]
 
 
