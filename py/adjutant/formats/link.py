@@ -1,7 +1,8 @@
 """The URL form of a game: compact, for the fragment of a shared link.
 
-A link holds only the variant and the orders of every phase; the positions and results are found again
-by replaying them. Each unit's order is written as its index among the orders the position offers it
+A link holds the variant and the orders of every phase; the positions and results are found again by
+replaying them. It also carries the position they lead to (version 3), which a reader can show at once,
+before the replay, and which the replay must reach. Each unit's order is written as its index among the orders the position offers it
 (:mod:`adjutant.legal`), all indices packed into one mixed-radix number; an order outside that list is
 kept as text. The whole is deflated and written in base64url, after the variant's id and a dot
 (``standard.``): readable, and read by the page, which paints that variant's map while Python starts
@@ -21,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import weakref
@@ -28,13 +30,13 @@ import zlib
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
-from ..adjudication.orders import Build, Disband, Order, Waive, format_order
+from ..adjudication.orders import Build, Disband, Order, Unit, Waive, format_order
 from ..errors import AdjutantError, GameFileError
 from ..game import Game, PhaseRecord, Position
 from ..legal import Candidates, adjustment_candidates, retreat_candidates
-from ..map.variant import load_variant
+from ..map.variant import Variant, load_variant
 from ..seats import seats_from_data, seats_to_data
-from ..setup import start_from_data, start_of
+from ..setup import Placed, set_up, start_from_data, start_of
 from . import base64url
 from .gamefile import from_data, position_data, to_data
 from .limits import inflate, read_json
@@ -50,6 +52,118 @@ MAX_LINK = 400_000
 MAX_INFLATED = 4_000_000
 #: nor hold more adjudicated phases than this (about two hundred game years): replaying them takes time
 MAX_PHASES = 1000
+
+
+#: the version of a link that also carries the position its history leads to (``"q"``, :func:`_position_code`),
+#: so that a reader can show it at once and replay the history after it: written by every game with an
+#: adjudicated phase (but a hidden setup's, whose link is its game file); version 1 and 2 links still open
+POSITION_LINK_VERSION = 3
+
+
+class _Table:
+    """A variant's numbering of what a carried position names: its powers, provinces, supply centres and
+    places (provinces and coasts a unit may stand on), each in sorted order."""
+
+    __slots__ = ("centres", "place_index", "places", "power_index", "powers", "province_index", "provinces")
+
+    def __init__(self, v: Variant) -> None:
+        self.powers = sorted(v.powers)
+        self.provinces = sorted(v.provinces)
+        self.centres = [p for p in self.provinces if v.provinces[p].centre]
+        self.places = [loc for p in self.provinces for loc in v.locations(p)]
+        self.power_index = {p: i for i, p in enumerate(self.powers)}
+        self.province_index = {p: i for i, p in enumerate(self.provinces)}
+        self.place_index = {p: i for i, p in enumerate(self.places)}
+
+    def unit_code(self, unit: Unit) -> int:
+        """A unit as one integer: its place, its type (fleet or army) and its power."""
+        return (self.place_index[unit.location] * 2 + (unit.type == "F")) * len(self.powers) + self.power_index[
+            unit.power
+        ]
+
+    def unit(self, code: Any, what: str) -> Placed:
+        """The unit a code names; refuses a code that names none."""
+        if type(code) is not int or not 0 <= code < len(self.places) * 2 * len(self.powers):
+            raise GameFileError(f"the link's position is damaged: {what} names no unit of the map")
+        rest, power = divmod(code, len(self.powers))
+        place, fleet = divmod(rest, 2)
+        return Placed(self.powers[power], "F" if fleet else "A", self.places[place])
+
+
+#: by variant id, the variant and its :class:`_Table`
+_TABLES: dict[str, tuple[Variant, _Table]] = {}
+
+
+def _table(v: Variant) -> _Table:
+    made = _TABLES.get(v.id)
+    if made is None or made[0] is not v:
+        made = _TABLES[v.id] = (v, _Table(v))
+    return made[1]
+
+
+def _position_code(game: Game) -> list[Any] | None:
+    """The current position of ``game`` as a link carries it: ``[phase, units, centres, dislodged,
+    stand-offs]``, the units as :meth:`_Table.unit_code` (ascending), each supply centre's owner (its
+    power's index plus 1, 0 for none), each dislodged unit's code and the place its attacker came from
+    (its province's index plus 1, 0 for a convoyed attack), the stand-offs' provinces (ascending). None for a position
+    a link does not carry: a variant's own state in it (Cluster's)."""
+    p = game.position
+    if p.variant_state is not None:
+        return None
+    t = _table(game.variant)
+    try:
+        units = sorted(t.unit_code(u) for u in p.units.values())
+        gone: list[int] = []
+        for d in sorted(p.dislodged, key=lambda d: d.unit.province):
+            came = d.attacker_from
+            gone += [t.unit_code(d.unit), 0 if came is None else t.province_index[came] + 1]
+        contested = sorted(t.province_index[c] for c in p.contested)
+    except KeyError:  # (a place the map does not number: not carried)
+        return None
+    owners = [t.power_index[p.centres[c]] + 1 if c in p.centres else 0 for c in t.centres]
+    return [str(p.phase), units, owners, gone, contested]
+
+
+def _int_list(value: Any, most: int, what: str) -> list[int]:
+    if not (isinstance(value, list) and len(value) <= most and all(type(x) is int for x in value)):
+        raise GameFileError(f"the link's position is damaged: its {what} are not a list of at most {most} numbers")
+    return value
+
+
+def _carried(v: Variant, code: Any) -> Game:
+    """The game at the position a link carries (``"q"``: :func:`_position_code`), checked as hostile input:
+    every number in range, no unit twice, the sizes bounded by the map's; a :class:`GameFileError` names
+    what is wrong."""
+    if not (isinstance(code, list) and len(code) == 5 and isinstance(code[0], str) and len(code[0]) <= 12):
+        raise GameFileError("the link's position is damaged: it is not [phase, units, centres, dislodged, stand-offs]")
+    t = _table(v)
+    units = _int_list(code[1], len(t.provinces), "units")
+    if any(a >= b for a, b in zip(units, units[1:], strict=False)):
+        raise GameFileError("the link's position is damaged: its units are not in order, or one is there twice")
+    owners = _int_list(code[2], len(t.centres), "centre owners")
+    if len(owners) != len(t.centres) or any(not 0 <= k <= len(t.powers) for k in owners):
+        raise GameFileError(
+            f"the link's position is damaged: it does not give an owner or none to each of the "
+            f"{len(t.centres)} supply centres"
+        )
+    gone = _int_list(code[3], 2 * len(t.provinces), "dislodged units")
+    if len(gone) % 2 or any(not 0 <= k <= len(t.provinces) for k in gone[1::2]):
+        raise GameFileError(
+            "the link's position is damaged: a dislodged unit's attacker came from no province of the map"
+        )
+    contested = _int_list(code[4], len(t.provinces), "stand-offs")
+    if any(not 0 <= k < len(t.provinces) for k in contested):
+        raise GameFileError("the link's position is damaged: a stand-off is in no province of the map")
+    placed = [t.unit(c, "a unit") for c in units]
+    dislodged = [
+        dataclasses.replace(t.unit(c, "a dislodged unit"), attacker_from=t.provinces[k - 1] if k else None)
+        for c, k in zip(gone[::2], gone[1::2], strict=True)
+    ]
+    centres = {prov: t.powers[k - 1] for prov, k in zip(t.centres, owners, strict=True) if k}
+    try:
+        return set_up(v, code[0], placed, centres, dislodged, [t.provinces[k] for k in contested])
+    except AdjutantError as e:
+        raise GameFileError(f"the link's position is damaged: {e}") from None
 
 
 #: the readable start of a link: the variant's id and a dot
@@ -473,6 +587,10 @@ def encode_link(game: Game) -> str:
         payload["c"] = base64url.encode(number.to_bytes((number.bit_length() + 7) // 8, "big"))
     if extra:
         payload["x"] = extra
+    if n:
+        carried = _position_code(game)
+        if carried is not None:
+            payload["a"], payload["q"] = POSITION_LINK_VERSION, carried
     if game.draw:
         payload["d"] = list(game.draw)
     if game.computer:  # the computer seats: {power: {"level": ..., "seed": ...}}, as the game file has them
@@ -494,15 +612,21 @@ def decode_link(text: str) -> Game:
             return game
 
 
-def decoding(text: str) -> Generator[int, None, Game]:
+def decoding(text: str, carried: Callable[[Game], None] | None = None) -> Generator[int, None, Game]:
     """:func:`decode_link` one phase at a time: yields the number of phases replayed so far after each, and
     returns the game (``StopIteration.value``), so that a caller can pause between phases (the page lets
-    the browser draw and answer input while a long game's link is replayed).
+    the browser draw and answer input while a long game's link is replayed). A link that carries its
+    current position (version 3) has it read and checked first, given to ``carried`` (a game at that
+    position, with no history: to be shown, not played), and 0 yielded, before the history is replayed;
+    a history that does not lead to that position is refused at its end.
 
     >>> g = Game.new("standard")
     >>> _ = g.add_orders("A Par - Bur")
     >>> _ = g.adjudicate()
-    >>> steps = decoding(encode_link(g))
+    >>> steps = decoding(encode_link(g), lambda shown: print("shown:", shown.units["bur"]))
+    >>> next(steps)
+    shown: A bur
+    0
     >>> next(steps)
     1
     >>> try:
@@ -525,21 +649,21 @@ def decoding(text: str) -> Generator[int, None, Game]:
     if isinstance(payload, dict):  # (what is not a game at all is said so below)
         check_named_variant(named, payload.get("v"))
     try:
-        return (yield from _from_payload(payload))
+        return (yield from _from_payload(payload, carried))
     except GameFileError:
         raise
     except (AdjutantError, KeyError, IndexError, TypeError, ValueError) as e:
         raise GameFileError(f"the link is damaged: {e}") from None
 
 
-def _from_payload(payload: Any) -> Generator[int, None, Game]:
+def _from_payload(payload: Any, shown: Callable[[Game], None] | None = None) -> Generator[int, None, Game]:
     if not isinstance(payload, dict) or "a" not in payload:
         raise GameFileError("the link's contents are not a game")
     version = payload["a"]
-    if not isinstance(version, int) or version > START_LINK_VERSION:
+    if not isinstance(version, int) or version > POSITION_LINK_VERSION:
         raise GameFileError(
             f"this link was made by a newer Adjutant (link version {version}); this one reads up to "
-            f"{START_LINK_VERSION}"
+            f"{POSITION_LINK_VERSION}"
         )
     variant = payload.get("v")
     if not isinstance(variant, str):
@@ -574,6 +698,11 @@ def _from_payload(payload: Any) -> Generator[int, None, Game]:
         if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int) and isinstance(item[1], str)):
             raise GameFileError("the link is damaged: a written-out order is malformed")
         extra.setdefault((item[0], item[1]), []).append(item[2])
+    if "q" in payload:
+        position = _carried(game.variant, payload["q"])
+        if shown is not None:
+            shown(position)
+        yield 0
     parts = _Parts(payload)
     for n in range(records):
         if game.over:
@@ -589,6 +718,11 @@ def _from_payload(payload: Any) -> Generator[int, None, Game]:
         _decode_phase(game, digits, extra, records)
     if digits.number != 0 or any(extra.values()):
         raise GameFileError("the link is damaged: it holds more than a game")
+    if "q" in payload and _position_code(game) != payload["q"]:
+        raise GameFileError(
+            "the link is damaged: the position it carries is not the one its orders lead to (it was changed "
+            "after it was made)"
+        )
     if "d" in payload:
         game.declare_draw(payload["d"])
     if "s" in payload:
