@@ -2,11 +2,12 @@
 
 A link holds the variant and the orders of every phase; the positions and results are found again by
 replaying them. It also carries the position they lead to (version 3), which a reader can show at once,
-before the replay, and which the replay must reach. Each unit's order is written as its index among the orders the position offers it
-(:mod:`adjutant.legal`), all indices packed into one mixed-radix number; an order outside that list is
-kept as text. The whole is deflated and written in base64url, after the variant's id and a dot
-(``standard.``): readable, and read by the page, which paints that variant's map while Python starts
-(base64url has no dot, so the two parts cannot be confused). A link without the id is read as well.
+before the replay, and which the replay must reach. Each unit's order is written as its index among the
+orders the position offers it (:mod:`adjutant.legal`), all indices packed into one mixed-radix number; an
+order outside that list is kept as text. The whole is deflated and written in base64url, after the
+variant's id and a dot (``standard.``): readable, and read by the page, which paints that variant's map
+while Python starts (base64url has no dot, so the two parts cannot be confused). A link without the id is
+read as well.
 
 >>> from adjutant.game import Game
 >>> g = Game.new("standard")
