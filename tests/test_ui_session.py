@@ -222,7 +222,9 @@ def test_decoding_pauses_the_cycle_collector_and_leaves_it_as_it_was() -> None:
 @pytest.mark.parametrize("bad", ["", "not-a-game", "A" * 50])
 def test_decoding_step_by_step_gives_the_links_game_and_refuses_a_bad_link_the_same_way(bad: str) -> None:
     *_, game = random_game("cline5", 3, 2)
-    steps, replayed = decoding(encode_link(game)), 0
+    carried: list[Game] = []
+    steps, replayed = decoding(encode_link(game), carried.append), 0
+    assert next(steps) == 0 and carried[0].units == game.units  # (the position the link carries, first)
     while True:
         try:
             assert next(steps) == replayed + 1  # (one step per adjudicated phase)

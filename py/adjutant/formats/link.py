@@ -65,7 +65,16 @@ class _Table:
     """A variant's numbering of what a carried position names: its powers, provinces, supply centres and
     places (provinces and coasts a unit may stand on), each in sorted order."""
 
-    __slots__ = ("centres", "place_index", "places", "power_index", "powers", "province_index", "provinces")
+    __slots__ = (
+        "centres",
+        "place_index",
+        "places",
+        "power_index",
+        "powers",
+        "province_index",
+        "provinces",
+        "unit_codes",
+    )
 
     def __init__(self, v: Variant) -> None:
         self.powers = sorted(v.powers)
@@ -75,6 +84,8 @@ class _Table:
         self.power_index = {p: i for i, p in enumerate(self.powers)}
         self.province_index = {p: i for i, p in enumerate(self.provinces)}
         self.place_index = {p: i for i, p in enumerate(self.places)}
+        #: how many codes :meth:`unit_code` gives
+        self.unit_codes = len(self.places) * 2 * len(self.powers)
 
     def unit_code(self, unit: Unit) -> int:
         """A unit as one integer: its place, its type (fleet or army) and its power."""
@@ -82,10 +93,8 @@ class _Table:
             unit.power
         ]
 
-    def unit(self, code: Any, what: str) -> Placed:
-        """The unit a code names; refuses a code that names none."""
-        if type(code) is not int or not 0 <= code < len(self.places) * 2 * len(self.powers):
-            raise GameFileError(f"the link's position is damaged: {what} names no unit of the map")
+    def unit(self, code: int) -> Placed:
+        """The unit a code (below :attr:`unit_codes`) names."""
         rest, power = divmod(code, len(self.powers))
         place, fleet = divmod(rest, 2)
         return Placed(self.powers[power], "F" if fleet else "A", self.places[place])
@@ -103,66 +112,82 @@ def _table(v: Variant) -> _Table:
 
 
 def _position_code(game: Game) -> list[Any] | None:
-    """The current position of ``game`` as a link carries it: ``[phase, units, centres, dislodged,
-    stand-offs]``, the units as :meth:`_Table.unit_code` (ascending), each supply centre's owner (its
-    power's index plus 1, 0 for none), each dislodged unit's code and the place its attacker came from
-    (its province's index plus 1, 0 for a convoyed attack), the stand-offs' provinces (ascending). None for a position
-    a link does not carry: a variant's own state in it (Cluster's)."""
+    """The current position of ``game`` as a link carries it: ``[phase, units, dislodged, stand-offs,
+    digits]``, the three counts, and one number in base64url of mixed-radix digits, least significant
+    first: each unit as :meth:`_Table.unit_code` (ascending), each supply centre's owner (its power's
+    index plus 1, 0 for none), each dislodged unit's code and the province its attacker came from (index
+    plus 1, 0 for a convoyed attack), each stand-off's province (ascending). None for a position a link
+    does not carry: one with a variant's own state in it (Cluster's)."""
     p = game.position
     if p.variant_state is not None:
         return None
     t = _table(game.variant)
+    digits = _Digits()
     try:
-        units = sorted(t.unit_code(u) for u in p.units.values())
-        gone: list[int] = []
+        for code in sorted(t.unit_code(u) for u in p.units.values()):
+            digits.put(code, t.unit_codes)
+        for c in t.centres:
+            digits.put(t.power_index[p.centres[c]] + 1 if c in p.centres else 0, len(t.powers) + 1)
         for d in sorted(p.dislodged, key=lambda d: d.unit.province):
             came = d.attacker_from
-            gone += [t.unit_code(d.unit), 0 if came is None else t.province_index[came] + 1]
-        contested = sorted(t.province_index[c] for c in p.contested)
+            digits.put(t.unit_code(d.unit), t.unit_codes)
+            digits.put(0 if came is None else t.province_index[came] + 1, len(t.provinces) + 1)
+        for prov in sorted(t.province_index[c] for c in p.contested):
+            digits.put(prov, len(t.provinces))
     except KeyError:  # (a place the map does not number: not carried)
         return None
-    owners = [t.power_index[p.centres[c]] + 1 if c in p.centres else 0 for c in t.centres]
-    return [str(p.phase), units, owners, gone, contested]
-
-
-def _int_list(value: Any, most: int, what: str) -> list[int]:
-    if not (isinstance(value, list) and len(value) <= most and all(type(x) is int for x in value)):
-        raise GameFileError(f"the link's position is damaged: its {what} are not a list of at most {most} numbers")
-    return value
+    number = digits.pack()
+    packed = base64url.encode(number.to_bytes((number.bit_length() + 7) // 8, "big"))
+    return [str(p.phase), len(p.units), len(p.dislodged), len(p.contested), packed]
 
 
 def _carried(v: Variant, code: Any) -> Game:
     """The game at the position a link carries (``"q"``: :func:`_position_code`), checked as hostile input:
-    every number in range, no unit twice, the sizes bounded by the map's; a :class:`GameFileError` names
-    what is wrong."""
-    if not (isinstance(code, list) and len(code) == 5 and isinstance(code[0], str) and len(code[0]) <= 12):
-        raise GameFileError("the link's position is damaged: it is not [phase, units, centres, dislodged, stand-offs]")
+    the sizes bounded by the map's (before any arithmetic), every number in range, no unit twice; a
+    :class:`GameFileError` names what is wrong."""
+    if not (
+        isinstance(code, list)
+        and len(code) == 5
+        and isinstance(code[0], str)
+        and len(code[0]) <= 12
+        and all(type(n) is int for n in code[1:4])
+        and isinstance(code[4], str)
+    ):
+        raise GameFileError("the link's position is damaged: it is not [phase, units, dislodged, stand-offs, digits]")
     t = _table(v)
-    units = _int_list(code[1], len(t.provinces), "units")
-    if any(a >= b for a, b in zip(units, units[1:], strict=False)):
+    units, gone, contested = code[1:4]
+    if not (0 <= units <= len(t.provinces) and 0 <= gone <= len(t.provinces) and 0 <= contested <= len(t.provinces)):
+        raise GameFileError(
+            f"the link's position is damaged: it counts more units, dislodged units or stand-offs than the "
+            f"{len(t.provinces)} provinces of {v.name} hold"
+        )
+    radices = (
+        [t.unit_codes] * units
+        + [len(t.powers) + 1] * len(t.centres)
+        + [t.unit_codes, len(t.provinces) + 1] * gone
+        + [len(t.provinces)] * contested
+    )
+    bits = sum(r.bit_length() for r in radices)
+    if len(code[4]) * 6 > bits + 8:
+        raise GameFileError("the link's position is damaged: its digits are longer than its units can need")
+    digits = _Digits(int.from_bytes(base64url.decode(code[4], "the link's position"), "big"))
+    codes = [digits.get(t.unit_codes) for _ in range(units)]
+    if any(a >= b for a, b in zip(codes, codes[1:], strict=False)):
         raise GameFileError("the link's position is damaged: its units are not in order, or one is there twice")
-    owners = _int_list(code[2], len(t.centres), "centre owners")
-    if len(owners) != len(t.centres) or any(not 0 <= k <= len(t.powers) for k in owners):
-        raise GameFileError(
-            f"the link's position is damaged: it does not give an owner or none to each of the "
-            f"{len(t.centres)} supply centres"
-        )
-    gone = _int_list(code[3], 2 * len(t.provinces), "dislodged units")
-    if len(gone) % 2 or any(not 0 <= k <= len(t.provinces) for k in gone[1::2]):
-        raise GameFileError(
-            "the link's position is damaged: a dislodged unit's attacker came from no province of the map"
-        )
-    contested = _int_list(code[4], len(t.provinces), "stand-offs")
-    if any(not 0 <= k < len(t.provinces) for k in contested):
-        raise GameFileError("the link's position is damaged: a stand-off is in no province of the map")
-    placed = [t.unit(c, "a unit") for c in units]
-    dislodged = [
-        dataclasses.replace(t.unit(c, "a dislodged unit"), attacker_from=t.provinces[k - 1] if k else None)
-        for c, k in zip(gone[::2], gone[1::2], strict=True)
-    ]
+    owners = [digits.get(len(t.powers) + 1) for _ in t.centres]
+    dislodged = []
+    for _ in range(gone):
+        unit, came = t.unit(digits.get(t.unit_codes)), digits.get(len(t.provinces) + 1)
+        dislodged.append(dataclasses.replace(unit, attacker_from=t.provinces[came - 1] if came else None))
+    standoffs = [digits.get(len(t.provinces)) for _ in range(contested)]
+    if digits.number != 0:
+        raise GameFileError("the link's position is damaged: it holds more than its units")
+    if any(a >= b for a, b in zip(standoffs, standoffs[1:], strict=False)):
+        raise GameFileError("the link's position is damaged: its stand-offs are not in order")
+    placed = [t.unit(c) for c in codes]
     centres = {prov: t.powers[k - 1] for prov, k in zip(t.centres, owners, strict=True) if k}
     try:
-        return set_up(v, code[0], placed, centres, dislodged, [t.provinces[k] for k in contested])
+        return set_up(v, code[0], placed, centres, dislodged, [t.provinces[k] for k in standoffs])
     except AdjutantError as e:
         raise GameFileError(f"the link's position is damaged: {e}") from None
 
