@@ -16,6 +16,7 @@ from adjutant.randomgame import random_game
 from adjutant.setup import Placed, set_up
 from hypothesis import given
 from hypothesis import strategies as st
+from session_games import carrying
 from test_hostile_engine import FUZZ, JSON_VALUES, link_of, payload_of
 
 #: links written by the version-1 writer (main at d38c644, before links carried their position), of
@@ -110,7 +111,7 @@ def test_a_game_set_up_from_a_position_carries_its_start_and_its_current_positio
 def test_a_position_its_history_does_not_reach_is_refused_after_the_replay() -> None:
     game = played("standard", 5, 2)
     other = played("standard", 6, 2)  # (a position the map allows, reached by other orders)
-    tampered = relinked(game, q=payload_of(encode_link(other))["q"])
+    tampered = carrying(game, other)
     carried: list[Game] = []
     with pytest.raises(GameFileError, match="the position it carries is not the one its orders lead to"):
         for _ in decoding(tampered, carried.append):
