@@ -44,8 +44,9 @@ from .limits import inflate, read_json
 
 LINK_VERSION = 1
 #: the version of a link that adds the starting position of a game set up from any position (``"p"``,
-#: :mod:`adjutant.setup`), written only by such a game: every other link is version 1, which every earlier
-#: reader reads, and an earlier reader refuses this one by its version
+#: :mod:`adjutant.setup`), written only by such a game before its first adjudication (then, as every game's,
+#: version 3); a new game's link is version 1, which every earlier reader reads, and an earlier reader
+#: refuses a later version by its number
 START_LINK_VERSION = 2
 #: a link longer than this is refused before it is decoded
 MAX_LINK = 400_000
