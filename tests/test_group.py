@@ -456,3 +456,24 @@ def test_a_link_with_a_character_no_text_can_hold_is_refused_as_damaged() -> Non
     text = group.gm_link(game, KEY, SEALED_KEY, group.Intake(0))
     with pytest.raises(GameFileError, match=re.escape(group.LINK_DAMAGED)):
         group.read_group_link(text.replace(SEALED_KEY, SEALED_KEY[:9] + "\ud800" + SEALED_KEY[9:]))
+
+
+#: Phase digests (key b"k" * 32) of a seeded random Cline V game, as the link version without the carried
+#: position made them: a code sealed before links carried the position binds these.
+DIGESTS_BEFORE_THE_CARRIED_POSITION = {
+    0: "687acca5920a305e606be321dcf0f8dc980775c0d2bacae5c3d6223992089ef1",
+    1: "d8c73a28791080b8f2b2dff595951db2c2dd97b1ea626abe35f2597db8b1546f",
+    4: "a3b3f6ad0436eacd2cdfb45e98936a9c5c7375837f7b8705032f298fa02ddeea",
+}
+
+
+def test_the_phase_digest_is_the_same_whichever_link_version_carries_the_game() -> None:
+    """The players' link carries the current position; the digest a code binds is made as before, so a
+    code sealed against a link of the version before still opens."""
+    from adjutant.randomgame import random_game
+
+    for index, game in enumerate(random_game("cline5", 3, 2)):
+        if index in DIGESTS_BEFORE_THE_CARRIED_POSITION:
+            assert group.phase_digest(game, b"k" * 32).hex() == DIGESTS_BEFORE_THE_CARRIED_POSITION[index]
+            if game.history:
+                assert group.public_body(game) != group.public_body(game, position=False)

@@ -18,9 +18,9 @@ from adjutant.map.variant import province_of
 from adjutant.randomgame import random_game, random_orders
 
 
-def replayed_payload(game: Game) -> dict[str, Any]:
+def replayed_payload(game: Game, position: bool = True) -> dict[str, Any]:
     """The link's contents as the whole game replayed from the start gives them (the reference: every
-    phase's part found again, none kept)."""
+    phase's part found again, none kept); without the position it reached unless ``position``."""
     g = Game.new(game.variant)
     digits = codec._Digits()
     extra: list[Any] = []
@@ -38,6 +38,10 @@ def replayed_payload(game: Game) -> dict[str, Any]:
         payload["c"] = base64url.encode(number.to_bytes((number.bit_length() + 7) // 8, "big"))
     if extra:
         payload["x"] = extra
+    if records and position:  # the position the replay reached, which a link with an adjudicated phase carries
+        carried = codec._position_code(g)
+        if carried is not None:
+            payload["a"], payload["q"] = codec.POSITION_LINK_VERSION, carried
     if game.draw:
         payload["d"] = list(game.draw)
     return payload
@@ -100,8 +104,8 @@ def test_a_record_whose_orders_change_is_encoded_again() -> None:
     game = next(random_game("standard", 5, 1))
     encode_link(game)
     record = game.history[0]
-    record.orders = {"france": ["A par H"]}  # the same record object, other orders
-    assert payload_of(encode_link(game)) == replayed_payload(game)
+    record.orders = {"france": ["A par H"]}  # the same record object, other orders (the position unchanged)
+    assert payload_of(encode_link(game, position=False)) == replayed_payload(game, position=False)
 
 
 def test_parts_are_dropped_with_their_games() -> None:

@@ -583,8 +583,10 @@ def _joined(game: Game, segments: list[_Segment]) -> tuple[int, int, list[Any]]:
     return number, radix, extra
 
 
-def encode_link(game: Game) -> str:
-    """The fragment text that :func:`decode_link` turns back into the same game."""
+def encode_link(game: Game, *, position: bool = True) -> str:
+    """The fragment text that :func:`decode_link` turns back into the same game; without ``position``,
+    one that does not carry the current position (the link version before it, which a group game's phase
+    digest is made from, so that codes sealed against that version still open)."""
     if game.rules.hidden_setup:
         # a game with a hidden setup (Cluster's sites) cannot be replayed from its orders alone: the link
         # holds its game file (the page seals the secrets before sharing; see adjutant.group_play.cluster_views)
@@ -614,7 +616,7 @@ def encode_link(game: Game) -> str:
         payload["c"] = base64url.encode(number.to_bytes((number.bit_length() + 7) // 8, "big"))
     if extra:
         payload["x"] = extra
-    if n:
+    if n and position:
         carried = _position_code(game)
         if carried is not None:
             payload["a"], payload["q"] = POSITION_LINK_VERSION, carried

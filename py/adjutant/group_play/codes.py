@@ -157,23 +157,24 @@ def game_id(public_key: bytes) -> bytes:
     return hashlib.sha256(b"adjutant group game\0" + public_key).digest()[:6]
 
 
-def public_body(game: Game) -> str:
+def public_body(game: Game, *, position: bool = True) -> str:
     """The game as everyone may see it, without any pending orders: :func:`encode_link`'s text without
-    the variant's id."""
+    the variant's id (without the current position it carries when not ``position``)."""
     if game.rules.keeps_secrets:
         raise AdjutantError(
             f"a {game.rules.title} game keeps secrets: it is shared as a sealed link, not a group link"
         )
     bare = game.copy()
     bare.clear_orders()  # the pending orders are all encode_link writes of the current phase
-    return split_link(encode_link(bare))[1]
+    return split_link(encode_link(bare, position=position))[1]
 
 
 def phase_digest(game: Game, public_key: bytes) -> bytes:
     """SHA-256 of the key and the public game at its current phase: what the additional data binds. A
     game that keeps secrets has no public game here: its own group game gives its digest (Cluster's,
     :func:`adjutant.group_play.cluster_links.game_digest`), which the functions that bind one are handed."""
-    return hashlib.sha256(b"adjutant group phase\0" + public_key + public_body(game).encode("ascii")).digest()
+    body = public_body(game, position=False)  # (the same digest whichever link version carries the game)
+    return hashlib.sha256(b"adjutant group phase\0" + public_key + body.encode("ascii")).digest()
 
 
 # --- one power's orders, compactly -----------------------------------------------------------------
