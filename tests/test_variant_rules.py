@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from adjutant.adjudication.legality import illegal_reason
-from adjutant.adjudication.orders import Convoy, Move, Research, Unit, UnitOrder, parse_order
+from adjutant.adjudication.orders import Convoy, Move, Unit, UnitOrder, parse_order
 from adjutant.errors import OrderError
 from adjutant.formats.gamefile import dumps, loads
 from adjutant.game import Game
@@ -18,6 +18,7 @@ from adjutant.map.variant import Variant
 from adjutant.randomgame import random_game
 from adjutant.variants import registry as rulebook
 from adjutant.variants.cluster import ClusterDiplomacy
+from adjutant.variants.cluster_orders import Research
 from adjutant.variants.hooks import CLASSIC, Objection, VariantRules, VariantState
 
 #: every hook a variant's rules may override
