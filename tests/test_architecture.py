@@ -311,6 +311,49 @@ def test_the_variant_check_finds_a_planted_order_word(tmp_path: Path, monkeypatc
     ]
 
 
+DESIGN = ROOT / "docs" / "design.md"
+
+
+def design_rows() -> dict[str, str]:
+    """The rows of docs/design.md's table of modules: each row's text by the path it is about (the rows
+    about one folder joined)."""
+    rows: dict[str, str] = {}
+    for line in DESIGN.read_text(encoding="utf-8").splitlines():
+        cells = line.split("|")
+        if len(cells) > 3 and cells[1].strip().startswith("`"):
+            path = cells[1].strip().strip("`")
+            rows[path] = rows.get(path, "") + "|".join(cells[2:])
+    return rows
+
+
+def unnamed_modules(rows: dict[str, str]) -> list[str]:
+    """The modules of ours (but the sub-packages' ``__init__``) that the row of their folder does not
+    name (in backticks): the table names every module and, by its row, the layer it is in."""
+    out = []
+    for name, path in MODULES.items():
+        folder = f"{path.parent.relative_to(ROOT).as_posix()}/"
+        if path.parent == ROOT:  # (build.py: a row of its own)
+            named = path.name in rows
+        elif path.stem == "__init__" and name != "adjutant":  # a sub-package: its row says what it holds
+            named = folder in rows
+        else:
+            named = f"`{path.stem}`" in rows.get(folder, "")
+        if not named:
+            out.append(name)
+    return sorted(out)
+
+
+def test_the_design_notes_name_every_module() -> None:
+    assert unnamed_modules(design_rows()) == []
+
+
+def test_the_module_check_finds_a_module_left_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = design_rows()
+    rows["py/adjutant/variants/"] = rows["py/adjutant/variants/"].replace("`cluster_orders`", "Cluster's orders")
+    monkeypatch.setitem(MODULES, "adjutant.formats.planted", ENGINE / "formats" / "planted.py")
+    assert unnamed_modules(rows) == ["adjutant.formats.planted", "adjutant.variants.cluster_orders"]
+
+
 def import_cycles(names: list[str]) -> list[list[str]]:
     """The import cycles among modules ``names`` (imports at any depth of their code, a function's too),
     each as the modules it runs through, back to the first."""
