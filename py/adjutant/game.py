@@ -369,9 +369,11 @@ class Game:
         return LEGAL, None
 
     def nominate(self, power: str, level: int, location: str | None) -> None:
-        """Cluster Diplomacy (rule 2): name ``power``'s ``level`` times force unit, the unit in ``location``,
-        or leave it to a later build (None). Secret; it takes effect when the movement phase is adjudicated,
-        and may be changed until then. Raises :class:`OrderError` saying why it cannot be made now."""
+        """Name ``power``'s ``level`` times force unit, the unit in ``location``, or leave it to a later build
+        (None): the order the variant's rules make of it (:meth:`VariantRules.nomination
+        <adjutant.variants.hooks.VariantRules.nomination>`: Cluster Diplomacy's rule 2; the classic rules
+        have none). Secret; it takes effect when the movement phase is adjudicated, and may be changed until
+        then. Raises :class:`OrderError` saying why it cannot be made now."""
         if self.over:
             raise AdjutantError("the game is over")
         p = self.position
