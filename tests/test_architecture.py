@@ -6,6 +6,8 @@ into another's private names."""
 from __future__ import annotations
 
 import ast
+import importlib
+from collections.abc import Collection, Iterable
 from pathlib import Path
 
 import pytest
@@ -20,8 +22,13 @@ MODULES = {
     if "__pycache__" not in path.parts
 }
 MODULES["build"] = ROOT / "build.py"
-#: the Cluster Diplomacy modules: its rules, its views, its group links
-CLUSTER = {"adjutant.variants.cluster", "adjutant.group_play.cluster_views", "adjutant.group_play.cluster_links"}
+#: the Cluster Diplomacy modules: its rules, its kinds of order, its views, its group links
+CLUSTER = {
+    "adjutant.variants.cluster",
+    "adjutant.variants.cluster_orders",
+    "adjutant.group_play.cluster_views",
+    "adjutant.group_play.cluster_links",
+}
 #: what a NamedTuple offers under a leading underscore: public by its own documentation
 NAMED_TUPLE_API = {"_replace", "_fields", "_asdict", "_make", "_field_defaults"}
 
@@ -119,14 +126,21 @@ def test_the_layer_check_finds_an_import_from_above(tmp_path: Path, monkeypatch:
 KNOW_CLUSTER = CLUSTER | {"adjutant.variants.registry", "adjutant.cli", "adjutant.bots.cluster"}
 
 
+def classes_of(names: Iterable[str]) -> set[str]:
+    """The classes modules ``names`` define at their top level."""
+    return {node.name for name in names for node in _tree(name).body if isinstance(node, ast.ClassDef)}
+
+
 def cluster_uses(name: str) -> list[str]:
     """Where module ``name`` knows Cluster Diplomacy itself: imports a Cluster module, or reads a
-    variant's Cluster section (``.cluster``) or names Cluster's state."""
+    variant's Cluster section (``.cluster``) or names a class of Cluster's modules (its state, its rules, its
+    kinds of order: found from those modules' code)."""
     out = [f"imports {m}" for m in sorted(set(imports(name).values()) & CLUSTER)]
+    classes = classes_of(CLUSTER)
     for node in ast.walk(_tree(name)):
-        if isinstance(node, ast.Attribute) and node.attr == "cluster":
+        if isinstance(node, ast.Attribute) and (node.attr == "cluster" or node.attr in classes):
             out.append(f"line {node.lineno}: {ast.unparse(node)}")
-        elif isinstance(node, ast.Name) and node.id in ("ClusterState", "ClusterDiplomacy"):
+        elif isinstance(node, ast.Name) and node.id in classes:
             out.append(f"line {node.lineno}: {node.id}")
     return out
 
@@ -156,6 +170,19 @@ def test_the_cluster_check_finds_a_use(tmp_path: Path, monkeypatch: pytest.Monke
     assert cluster_uses("adjutant.asking") == [
         "imports adjutant.group_play.cluster_links",
         "line 4: game.variant.cluster",
+    ]
+
+
+def test_the_cluster_check_finds_a_class_of_cluster_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the game as it kept a power's nominations: Cluster's order class, reached without importing its module
+    source = (
+        "def kept(orders, rules):\n"
+        "    return [o for o in orders if isinstance(o, (Nominate, rules.cluster_orders.Research))]\n"
+    )
+    plant(tmp_path, monkeypatch, "adjutant.asking", source)
+    assert cluster_uses("adjutant.asking") == [
+        "line 2: Nominate",
+        "line 2: rules.cluster_orders.Research",
     ]
 
 
@@ -192,11 +219,37 @@ def variant_specific_attributes() -> set[str]:
     return (set(sections) | holding) - (set(variant) - holding)
 
 
-def variant_uses(name: str, attributes: set[str]) -> list[str]:
-    """Where module ``name`` asks which variant it is adjudicating: imports a variant's module, or reads
-    a variant-specific attribute (one of ``attributes``) off anything."""
+def variant_order_words() -> set[str]:
+    """The words of the variants' own kinds of order, as the variants' modules list them for the parser
+    (``KINDS``: each kind's token and words, its kind's name, its noun and its class's name)."""
+    words: set[str] = set()
+    for name in VARIANT_MODULES:
+        for kind in getattr(importlib.import_module(name), "KINDS", ()):
+            words |= {kind.token, *kind.words, kind.order.KIND, kind.order.NOUN, kind.order.__name__}
+    return words
+
+
+def _strings(tree: ast.Module) -> list[ast.Constant]:
+    """The string constants of ``tree`` but its docstrings."""
+    docs = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+
+
+def variant_uses(name: str, attributes: set[str], words: Collection[str] = ()) -> list[str]:
+    """Where module ``name`` asks which variant it is adjudicating: imports a variant's module, reads a
+    variant-specific attribute (one of ``attributes``) off anything, or writes one of the words of a
+    variant's own kinds of order (one of ``words``: ``kw == "RES"``, a keyword table's ``"research"``)."""
+    tree = _tree(name)
     out = [f"imports {m}" for m in sorted(set(imports(name).values()) & set(VARIANT_MODULES))]
-    read = [node for node in ast.walk(_tree(name)) if isinstance(node, ast.Attribute) and node.attr in attributes]
+    read: list[ast.expr] = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr in attributes]
+    read += [node for node in _strings(tree) if node.value in words]
     read.sort(key=lambda node: (node.lineno, node.col_offset, -(node.end_col_offset or 0)))
     return out + [f"line {node.lineno}: {ast.unparse(node)}" for node in read]
 
@@ -207,11 +260,17 @@ def test_the_variant_specific_attributes_are_found_from_the_data_modules() -> No
     assert not found & {"order_kinds", "multiples", "provinces", "powers"}
 
 
+def test_the_words_of_the_variants_order_kinds_are_found_from_their_modules() -> None:
+    found = variant_order_words()
+    assert {"RES", "research", "TRA", "mattermission", "NOM", "nominate", "nomination", "Nominate"} <= found
+    assert not found & {"H", "S", "C", "P", "protect", "hold", "move"}  # (the classic orders, Coast-Running's protect)
+
+
 @pytest.mark.parametrize("name", sorted(set(CORE) - VARIANT_DATA))
 def test_no_core_module_asks_which_variant_it_is(name: str) -> None:
     """The map and adjudication ask a variant's hooks (adjutant.adjudication.hooks.rules_of) and read its
     data only where every variant has it."""
-    assert variant_uses(name, variant_specific_attributes()) == [], f"{name} should ask a hook"
+    assert variant_uses(name, variant_specific_attributes(), variant_order_words()) == [], f"{name} should ask a hook"
 
 
 def test_the_variant_check_finds_a_planted_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -232,6 +291,67 @@ def test_the_variant_check_finds_a_planted_use(tmp_path: Path, monkeypatch: pyte
         "line 6: v.cluster.site_levels",
         "line 6: v.cluster",
     ]
+
+
+def test_the_variant_check_finds_a_planted_order_word(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the parser as it was: Cluster's keywords in its table and its branches (a docstring may name them)
+    source = (
+        '"""Reads ``A Par RES``."""\n'
+        'KEYWORDS = {"res": "RES", "hold": "H"}\n'
+        "\n"
+        "def read(kw, reader):\n"
+        '    """A research, or a hold."""\n'
+        '    return reader.research() if kw == "RES" else reader.hold()\n'
+    )
+    plant(tmp_path, monkeypatch, "adjutant.adjudication.asking", source)
+    assert variant_uses("adjutant.adjudication.asking", set(), variant_order_words()) == [
+        "line 2: 'res'",
+        "line 2: 'RES'",
+        "line 6: 'RES'",
+    ]
+
+
+DESIGN = ROOT / "docs" / "design.md"
+
+
+def design_rows() -> dict[str, str]:
+    """The rows of docs/design.md's table of modules: each row's text by the path it is about (the rows
+    about one folder joined)."""
+    rows: dict[str, str] = {}
+    for line in DESIGN.read_text(encoding="utf-8").splitlines():
+        cells = line.split("|")
+        if len(cells) > 3 and cells[1].strip().startswith("`"):
+            path = cells[1].strip().strip("`")
+            rows[path] = rows.get(path, "") + "|".join(cells[2:])
+    return rows
+
+
+def unnamed_modules(rows: dict[str, str]) -> list[str]:
+    """The modules of ours (but the sub-packages' ``__init__``) that the row of their folder does not
+    name (in backticks): the table names every module and, by its row, the layer it is in."""
+    out = []
+    for name, path in MODULES.items():
+        folder = f"{path.parent.relative_to(ROOT).as_posix()}/"
+        if path.parent == ROOT:  # (build.py: a row of its own)
+            named = path.name in rows
+        elif path.stem == "__init__" and name != "adjutant":  # a sub-package: its row says what it holds
+            named = folder in rows
+        else:
+            named = f"`{path.stem}`" in rows.get(folder, "")
+        if not named:
+            out.append(name)
+    return sorted(out)
+
+
+def test_the_design_notes_name_every_module() -> None:
+    assert unnamed_modules(design_rows()) == []
+
+
+def test_the_module_check_finds_a_module_left_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = design_rows()
+    rows["py/adjutant/variants/"] = rows["py/adjutant/variants/"].replace("`cluster_orders`", "Cluster's orders")
+    monkeypatch.setitem(MODULES, "adjutant.formats.planted", ENGINE / "formats" / "planted.py")
+    assert unnamed_modules(rows) == ["adjutant.formats.planted", "adjutant.variants.cluster_orders"]
 
 
 def import_cycles(names: list[str]) -> list[list[str]]:

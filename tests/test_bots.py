@@ -14,7 +14,6 @@ from adjutant.adjudication.orders import (
     Convoy,
     Disband,
     Move,
-    Nominate,
     Order,
     Protect,
     Retreat,
@@ -36,6 +35,7 @@ from adjutant.map.kinds import unit_type_of
 from adjutant.map.routes import is_run, run_destinations, sea_route_exists
 from adjutant.map.variant import available_variants, province_of
 from adjutant.seats import Seat
+from adjutant.variants.cluster_orders import Nominate
 
 VARIANTS = [vid for vid, _ in available_variants()]
 #: the variants whose maps have convoys

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 from adjutant import AdjutantError, Game, GameFileError, OrderError, Result, Unit, load_variant
-from adjutant.adjudication.orders import Transfer, format_order
+from adjutant.adjudication.orders import format_order
 from adjutant.adjudication.phases import Phase
 from adjutant.formats import gamefile
 from adjutant.formats.gamefile import dumps, loads
@@ -29,6 +29,7 @@ from adjutant.group_play.cluster_views import (
 from adjutant.map.variant import available_variants
 from adjutant.randomgame import random_game
 from adjutant.variants.cluster import Aura, ClusterState
+from adjutant.variants.cluster_orders import Transfer
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 

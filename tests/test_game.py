@@ -17,9 +17,10 @@ from adjutant import (
     encode_link,
     loads,
 )
-from adjutant.adjudication.orders import Move, Nominate, Unit, format_order
+from adjutant.adjudication.orders import Move, Unit, format_order
 from adjutant.map.variant import available_variants
 from adjutant.randomgame import random_game
+from adjutant.variants.cluster_orders import Nominate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from adjutant.adjudication.orders import Build, Transfer, Unit, format_order
+from adjutant.adjudication.orders import Build, Unit, format_order
 from adjutant.game import Game, Position
 from adjutant.group_play import cluster_views
 from adjutant.legal import possible_orders
 from adjutant.variants.cluster import mattermission_targets
+from adjutant.variants.cluster_orders import Transfer
 from adjutant_ui.session import Session
 from session_games import (
     austria_builds_two,

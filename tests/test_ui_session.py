@@ -652,8 +652,9 @@ def test_centres_that_changed_hands_and_retreat_choices() -> None:
 
 
 def test_protect_and_the_cluster_orders_have_shapes_of_their_own() -> None:
-    from adjutant.adjudication.orders import Mattermit, Protect, Research, Transfer, Unit
+    from adjutant.adjudication.orders import Protect, Unit
     from adjutant.pictures.scene import order_shape
+    from adjutant.variants.cluster_orders import Mattermit, Research, Transfer
 
     army, fleet = Unit("italy", "A", "tun"), Unit("italy", "F", "ion")
     units = {"tun": army, "ion": fleet}

@@ -4,13 +4,15 @@ without the game knowing which variant it is."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import pytest
 from adjutant.adjudication.legality import illegal_reason
-from adjutant.adjudication.orders import Convoy, Move, Research, Unit, UnitOrder, parse_order
+from adjutant.adjudication.orders import Convoy, Move, Unit, UnitOrder, parse_order
 from adjutant.errors import OrderError
 from adjutant.formats.gamefile import dumps, loads
 from adjutant.game import Game
@@ -18,6 +20,7 @@ from adjutant.map.variant import Variant
 from adjutant.randomgame import random_game
 from adjutant.variants import registry as rulebook
 from adjutant.variants.cluster import ClusterDiplomacy
+from adjutant.variants.cluster_orders import Research
 from adjutant.variants.hooks import CLASSIC, Objection, VariantRules, VariantState
 
 #: every hook a variant's rules may override
@@ -173,3 +176,65 @@ def test_a_variants_hook_changes_the_resolver_without_the_resolver_knowing(monke
     monkeypatch.setattr(rulebook, "RULEBOOK", (NoConvoys(),))
     (move, _) = adjudicate_movement(v, units, orders).results
     assert (move.success, move.reason) == (False, "no convoy path")
+
+
+#: a made-up variant's own kind of order, in a module of its own: "A Par SAL", a unit's salute, which stands
+SALUTE = '''
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from adjutant import format_order, load_variant
+from adjutant.adjudication.legality import illegal_reason
+from adjutant.adjudication.orders import UnitOrderKind, VariantUnitOrder, add_order_kind, describe, parse_order
+from adjutant.errors import OrderError
+from adjutant.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Salute(VariantUnitOrder):
+    KIND: ClassVar[str] = "salute"
+    NOUN: ClassVar[str] = "salute"
+    STANDS: ClassVar[bool] = True
+
+    def text(self):
+        return f"{self.unit} SAL"
+
+    def long_form(self, variant):
+        return f"{self.unit} SALUTES."
+
+
+def read(r, unit, units):
+    r.expect_end()
+    return Salute(unit)
+
+
+add_order_kind(UnitOrderKind(Salute, "SAL", ("sal", "salute"), read))
+standard = load_variant("standard")
+saluting = replace(standard, order_kinds=frozenset({"salute"}))
+units = Game.new("standard").units
+order = parse_order("France: A Paris salute", saluting, units)
+legal = illegal_reason(saluting, order, units, "spring") or "legal"
+print(format_order(order), "|", describe(order, saluting), "|", legal)
+try:
+    parse_order("A Par SAL", standard, units)
+except OrderError as e:
+    print(e.reason)
+try:
+    parse_order("A Par SAL", saluting, units, phase="retreat", dislodged=units)
+except OrderError as e:
+    print(e.reason)
+'''
+
+
+def test_a_variant_adds_a_kind_of_order_without_the_parser_knowing_it() -> None:
+    """A variant's module lists its own kind of order with its grammar (as Cluster's does,
+    adjutant.variants.cluster_orders): the parser, the canonical text, the long form and legality take it
+    where the variant's data names the kind, and refuse it by its name elsewhere. (In a process of its own:
+    a kind listed stays listed.)"""
+    done = subprocess.run([sys.executable, "-c", SALUTE], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "A par SAL | A par SALUTES. | legal",
+        "there is no salute in Standard Diplomacy",
+        "a salute order cannot be given in a retreat phase",
+    ]

@@ -20,14 +20,15 @@ from typing import Literal, NamedTuple
 
 from .adjudication import records
 from .adjudication.orders import (
+    POWER_ORDER_TYPES,
     POWER_ORDERS,
     Build,
     Disband,
-    Nominate,
     Order,
     Retreat,
     Unit,
     UnitOrder,
+    VariantPowerOrder,
     Waive,
     find_power,
     format_order,
@@ -56,7 +57,8 @@ from .seats import DEFAULT_LEVEL, Seat, seat_problem
 from .variants.hooks import VariantRules, VariantState
 from .variants.registry import rules_for
 
-_POWER_ORDER_TYPES = frozenset(POWER_ORDERS)
+#: the classes of the orders a power gives (its variant's kinds too): the set the parser keeps
+_POWER_ORDER_TYPES = POWER_ORDER_TYPES
 
 
 @dataclass(frozen=True)
@@ -280,9 +282,9 @@ class Game:
         """Replace all of one power's orders for this phase by those in ``text``."""
         if power not in self.variant.powers:
             raise AdjutantError(f"{power!r} is not a power of {self.variant.name}")
-        # Cluster nominations are not orders to units: they stay
+        # a power's orders of a variant's own kind (Cluster's nominations) are not orders to units: they stay
         mine = self._orders.get(power, [])
-        self._orders[power] = [o for o in mine if isinstance(o, Nominate)]
+        self._orders[power] = [o for o in mine if isinstance(o, VariantPowerOrder)]
         self._forget(mine)
         return self.add_orders(text, power)
 
@@ -334,9 +336,9 @@ class Game:
     def _judge(self, order: Order) -> tuple[OrderCheck, Checked | None]:
         """:meth:`check_order`'s answer, with a movement order's row (for :meth:`_keep`, if it is given)."""
         state, rules = self.position.variant_state, self.rules
-        if isinstance(order, Nominate):
+        if isinstance(order, VariantPowerOrder):
             mine = self._orders.get(order.power, [])
-            pending = [o for o in mine if isinstance(o, Nominate) and o.level != order.level]
+            pending = [o for o in mine if isinstance(o, VariantPowerOrder) and o.slot() != order.slot()]
             why = rules.nomination_problem(self.variant, state, self.units, order, pending)
             return OrderCheck("refused", why) if why else LEGAL, None
         if self.phase.kind == "movement" and not isinstance(order, POWER_ORDERS):
@@ -367,22 +369,15 @@ class Game:
         return LEGAL, None
 
     def nominate(self, power: str, level: int, location: str | None) -> None:
-        """Cluster Diplomacy (rule 2): name ``power``'s ``level`` times force unit, the unit in ``location``,
-        or leave it to a later build (None). Secret; it takes effect when the movement phase is adjudicated,
-        and may be changed until then. Raises :class:`OrderError` saying why it cannot be made now."""
+        """Name ``power``'s ``level`` times force unit, the unit in ``location``, or leave it to a later build
+        (None): the order the variant's rules make of it (:meth:`VariantRules.nomination
+        <adjutant.variants.hooks.VariantRules.nomination>`: Cluster Diplomacy's rule 2; the classic rules
+        have none). Secret; it takes effect when the movement phase is adjudicated, and may be changed until
+        then. Raises :class:`OrderError` saying why it cannot be made now."""
         if self.over:
             raise AdjutantError("the game is over")
-        refused = self.rules.nominations_refused(self.variant, self.position.variant_state)
-        if refused:
-            raise OrderError(refused)
-        if power not in self.variant.powers:
-            raise OrderError(f"{power!r} is not a power of {self.variant.name}")
-        if self.phase.kind != "movement":
-            raise OrderError(f"nominations are made in a movement phase, not in {self.phase.title}")
-        if location is not None:
-            unit = self.units.get(location.split("/")[0])
-            location = unit.location if unit is not None else location
-        order = Nominate(power, level, location)
+        p = self.position
+        order = self.rules.nomination(self.variant, p.variant_state, p.phase, p.units, power, level, location)
         check = self.check_order(order)
         if check.verdict != "legal":
             raise OrderError(check.reason, format_order(order))
@@ -410,8 +405,9 @@ class Game:
             held = self._centre_counts().get(order.power, 0)
             if sum(type(o) is Waive for o in mine) >= held:
                 return  # (a power has fewer builds to waive than centres it holds: a waive beyond them never counts)
-        if isinstance(order, Nominate):
-            mine[:] = [o for o in mine if not (isinstance(o, Nominate) and o.level == order.level)]
+        if isinstance(order, VariantPowerOrder):
+            slot = order.slot()
+            mine[:] = [o for o in mine if not (isinstance(o, VariantPowerOrder) and o.slot() == slot)]
         elif not isinstance(order, (Build, Waive)):
             mine[:] = [o for o in mine if isinstance(o, POWER_ORDERS) or o.unit.province != order.unit.province]
         elif isinstance(order, Build):
@@ -580,7 +576,7 @@ class Game:
         <adjutant.variants.hooks.VariantRules.adjudicate_movement>`: Cluster's nominations, transfers and
         mattermissions around the resolver)."""
         given: list[UnitOrder] = [o for os in self._orders.values() for o in os if not isinstance(o, POWER_ORDERS)]
-        nominations = [o for os in self._orders.values() for o in os if isinstance(o, Nominate)]
+        nominations = [o for os in self._orders.values() for o in os if isinstance(o, VariantPowerOrder)]
         out, state, given = self.rules.adjudicate_movement(
             self.variant, p.phase, p.units, p.variant_state, given, nominations
         )

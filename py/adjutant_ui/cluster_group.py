@@ -129,6 +129,14 @@ class Cluster:
     def role_text(self, state: GroupState) -> str:
         return role_text(state, state.game)
 
+    def set_passphrases(self, state: GroupState, phrases: dict[str, str]) -> bool:
+        asyncio.ensure_future(set_passphrases(self.ctrl, phrases))
+        return True
+
+    async def unlock(self, state: GroupState, phrase: str) -> bool:
+        await unlock(self.ctrl, phrase)
+        return True
+
 
 async def derive_keys(phrases: dict[str, str]) -> dict[str, Any]:
     """One PBKDF2 key per power's passphrase (web/seal.js), all at once."""

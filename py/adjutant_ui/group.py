@@ -294,6 +294,12 @@ class Classic:
             return "You are a player in this group game. Choose the power you play to give and send your orders."
         return f"You play {state.game.variant.powers[state.power].name}. {_what_to_do(state.game, state.power)}"
 
+    def set_passphrases(self, state: GroupState, phrases: dict[str, str]) -> bool:
+        return False
+
+    async def unlock(self, state: GroupState, phrase: str) -> bool:
+        return False
+
 
 class GroupController:
     def __init__(self, app: GroupPage) -> None:

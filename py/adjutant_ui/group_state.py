@@ -104,6 +104,18 @@ class GroupKind(Protocol):
         """The Group game panel's line for a player."""
         ...
 
+    def set_passphrases(self, state: GroupState, phrases: dict[str, str]) -> bool:
+        """The passphrase dialog's passphrases, given in the group game: whether the group game takes them
+        (Cluster's game master seals the players' parts under them again); a Classic group game has no
+        secrets of its own, and the page uses them as for any game."""
+        ...
+
+    async def unlock(self, state: GroupState, phrase: str) -> bool:
+        """The Secrets panel's passphrase, typed in the group game: whether the group game opened it
+        (Cluster's: a player's part, or the game master's key and game); a Classic group game has no parts,
+        and the page tries the sealed link's."""
+        ...
+
 
 @dataclass
 class GroupState:

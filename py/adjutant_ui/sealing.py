@@ -133,9 +133,7 @@ class Sealing:
         _id("passphrase-dialog").close()
         if purpose == "group":  # a Cluster group game (py/adjutant_ui/cluster_group.py)
             asyncio.ensure_future(cluster_group.start(self.group, variant_id, phrases))
-        elif self.group.state is not None and self.group.state.cluster is not None:
-            asyncio.ensure_future(cluster_group.set_passphrases(self.group, phrases))
-        else:
+        elif (state := self.group.state) is None or not state.kind.set_passphrases(state, phrases):
             asyncio.ensure_future(self._use_passphrases(purpose, variant_id, phrases))
 
     async def _use_passphrases(self, purpose: str, variant_id: str, phrases: dict[str, str]) -> None:
@@ -254,8 +252,8 @@ class Sealing:
             _id("unlock-another").focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
     async def _unlock(self, phrase: str) -> None:
-        if self.group.state is not None and self.group.state.cluster is not None:
-            await cluster_group.unlock(self.group, phrase)
+        state = self.group.state
+        if state is not None and await state.kind.unlock(state, phrase):
             return
         link = self.page.link
         if link is None:

@@ -20,14 +20,10 @@ from adjutant.adjudication.orders import (
     Build,
     Convoy,
     Disband,
-    Mattermit,
     Move,
-    Nominate,
     Order,
     Protect,
-    Research,
     Support,
-    Transfer,
     Waive,
     format_order,
     order_power,
@@ -43,6 +39,7 @@ from adjutant.pictures.drawing import Drawing
 from adjutant.pictures.scene import PhaseMarks, Shape, order_shape
 from adjutant.randomgame import random_orders
 from adjutant.variants.cluster import GM, cluster_state
+from adjutant.variants.cluster_orders import Mattermit, Nominate, Research, Transfer
 
 from .sealed import SealedLink, decode_sealed_link, is_sealed_link, public_game
 

@@ -11,7 +11,7 @@ from ..map.kinds import Season
 from ..map.routes import sea_route_exists
 from ..map.variant import Variant, province_of
 from .hooks import rules_of
-from .orders import Convoy, Hold, Move, Research, Support, Unit, UnitOrder, kind_refused
+from .orders import Convoy, Hold, Move, Support, Unit, UnitOrder, VariantUnitOrder, kind_refused
 
 
 def _reaches(variant: Variant, unit: Unit, province: str, season: Season) -> bool:
@@ -79,8 +79,6 @@ def check_order(variant: Variant, order: UnitOrder, season: Season) -> tuple[Uni
     kind = type(order)
     if kind is Hold:
         return order, ""
-    if kind is Research:
-        return order, kind_refused(variant, order)
     if kind is Move:
         closed = variant.closed_in(season)
         if order.unit.province in closed:
@@ -100,6 +98,8 @@ def check_order(variant: Variant, order: UnitOrder, season: Season) -> tuple[Uni
 
 def _other_reason(variant: Variant, order: UnitOrder, season: Season) -> str:
     v = variant
+    if isinstance(order, VariantUnitOrder) and order.STANDS:
+        return kind_refused(v, order)  # (legal wherever a hold is: Cluster's Research)
     unit = order.unit
     here = v.provinces[unit.province]
     if not here.open_in(season):

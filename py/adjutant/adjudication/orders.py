@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..errors import OrderError
 from ..map.kinds import PhaseKind, UnitType
@@ -82,37 +83,65 @@ class Protect:
 
 
 @dataclass(frozen=True, slots=True)
-class Research:
-    """Cluster Diplomacy: the unit stands, one weaker, and learns the site it stands on."""
+class VariantOrder:
+    """An order of a kind only some variants take (the kinds a variant's data names,
+    :attr:`~adjutant.map.variant.Variant.order_kinds`). Its class is the variant's, in the variant's module,
+    with its grammar (:class:`UnitOrderKind`, :class:`PowerOrderKind`, listed with :func:`add_order_kind`):
+    the order writes, describes and checks itself, so that the parser, the canonical form and legality
+    read every such kind alike, as python-chess's board reads a variant's moves."""
 
-    unit: Unit
+    #: the kind's name among a variant's :attr:`~adjutant.map.variant.Variant.order_kinds`
+    KIND: ClassVar[str] = ""
+    #: what a message calls an order of the kind ("there is no research in Standard Diplomacy")
+    NOUN: ClassVar[str] = ""
+    #: the kind of phase the order is given in
+    PHASE: ClassVar[PhaseKind] = "movement"
+
+    def text(self) -> str:
+        """The canonical text, which :func:`parse_order` reads back to the same order."""
+        raise NotImplementedError
+
+    def long_form(self, variant: Variant) -> str:
+        """The judge-style long form (:func:`describe`)."""
+        raise NotImplementedError
+
+    def problem(self, variant: Variant) -> str:
+        """Why ``variant``'s data makes the order impossible, once its kind is taken ("" if nothing does)."""
+        return ""
 
 
 @dataclass(frozen=True, slots=True)
-class Transfer:
-    """Cluster Diplomacy (5.2): the unit's aura takes over the unit in ``target``; the unit stands."""
+class VariantUnitOrder(VariantOrder):
+    """An order of a variant's own kind to a unit (Cluster's Research, Transfer, Mattermission)."""
 
     unit: Unit
-    target: str
-    target_type: UnitType
+    #: whether the unit stands as it would holding: the order is legal wherever a hold is
+    STANDS: ClassVar[bool] = False
+
+    def drawn(self) -> tuple[str, str, str]:
+        """How the order is drawn (:func:`adjutant.pictures.scene.order_shape`): the shape's kind, where
+        it goes ("" if nowhere) and the province of the unit it serves ("" if none)."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True)
-class Mattermit:
-    """Cluster Diplomacy (5.3): the unit is sent from its Site of the Ancients to ``dest``."""
-
-    unit: Unit
-    dest: str
-
-
-@dataclass(frozen=True, slots=True)
-class Nominate:
-    """Cluster Diplomacy (rule 2): which unit of the power is its ``level`` times force unit, or None to
-    leave it to a later build. Secret; given in a movement phase."""
+class VariantPowerOrder(VariantOrder):
+    """An order of a variant's own kind given by a power rather than to a unit (Cluster's nomination)."""
 
     power: str
-    level: int
-    location: str | None = None
+
+    def slot(self) -> object:
+        """What the order decides: a later order of the power for the same slot replaces it."""
+        return self
+
+    def record_key(self) -> str:
+        """Where the order goes among its power's orders in a phase's record, after the unit orders."""
+        return self.text()
+
+
+def long_unit(variant: Variant, unit: Unit) -> str:
+    """A unit as the long form of its order starts: ``Fleet London``."""
+    return f"{UNIT_NAMES[unit.type].title()} {variant.province_name(unit.location)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,15 +169,18 @@ class Waive:
     power: str
 
 
-UnitOrder = Hold | Move | Support | Convoy | Protect | Research | Transfer | Mattermit | Retreat | Disband
-Order = UnitOrder | Build | Waive | Nominate
+UnitOrder = Hold | Move | Support | Convoy | Protect | VariantUnitOrder | Retreat | Disband
+Order = UnitOrder | Build | Waive | VariantPowerOrder
 #: orders given by a power rather than to a unit
-POWER_ORDERS = (Build, Waive, Nominate)
+POWER_ORDERS = (Build, Waive, VariantPowerOrder)
+#: the classes of the orders given by a power: Build, Waive and those of the variants' kinds, added as they
+#: are listed (:func:`add_order_kind`); for ``type(order) in POWER_ORDER_TYPES``, quicker than ``isinstance``
+POWER_ORDER_TYPES: set[type] = {Build, Waive}
 
 #: the orders that carry another unit's move: a convoy, and Coast-Running's protection of a run
 CARRIERS = (Convoy, Protect)
 
-MOVEMENT_ORDERS = (Hold, Move, Support, Convoy, Protect, Research, Transfer, Mattermit, Nominate)
+MOVEMENT_ORDERS = (Hold, Move, Support, Convoy, Protect)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Disband, Waive)
 
@@ -171,8 +203,8 @@ def format_order(order: Order) -> str:
         return f"Build {order.type} {order.location}"
     if isinstance(order, Waive):
         return "Waive"
-    if isinstance(order, Nominate):
-        return f"Nominate {order.level} " + (order.location or "later")
+    if isinstance(order, VariantOrder):
+        return order.text()
     unit = f"{order.unit.type} {order.unit.location}"
     if isinstance(order, Hold):
         return f"{unit} H"
@@ -180,12 +212,6 @@ def format_order(order: Order) -> str:
         return f"{unit} C A {order.target} - {order.dest}"
     if isinstance(order, Protect):
         return f"{unit} P F {order.target} - {order.dest}"
-    if isinstance(order, Research):
-        return f"{unit} RES"
-    if isinstance(order, Transfer):
-        return f"{unit} TRA {order.target_type} {order.target}"
-    if isinstance(order, Mattermit):
-        return f"{unit} MAT {order.dest}"
     if isinstance(order, Retreat):
         return f"{unit} R {order.dest}"
     return f"{unit} D"
@@ -193,6 +219,7 @@ def format_order(order: Order) -> str:
 
 # --- the parser -----------------------------------------------------------------------------------
 
+#: the words of the orders, each by its token (those of the variants' own kinds added as they are listed)
 _KEYWORDS = {
     "hold": "H",
     "holds": "H",
@@ -228,17 +255,6 @@ _KEYWORDS = {
     "removes": "X",
     "waive": "W",
     "waives": "W",
-    "res": "RES",
-    "research": "RES",
-    "researches": "RES",
-    "tra": "TRA",
-    "transfer": "TRA",
-    "transfers": "TRA",
-    "mat": "MAT",
-    "mattermit": "MAT",
-    "mattermits": "MAT",
-    "nominate": "NOM",
-    "nominates": "NOM",
     "via": "VIA",
     "by": "VIA",
 }
@@ -285,7 +301,10 @@ def _hyphenated_names(variant: Variant) -> list[str]:
 _HYPHENATED: weakref.WeakKeyDictionary[Variant, list[str]] = weakref.WeakKeyDictionary()
 
 
-class _Reader:
+class OrderReader:
+    """The words of one order as the parser reads them, from the start: what a variant's order kind reads
+    the rest of its order with (:class:`UnitOrderKind`, :class:`PowerOrderKind`)."""
+
     def __init__(self, tokens: list[str], text: str, variant: Variant) -> None:
         self.t = tokens
         self.i = 0
@@ -293,9 +312,15 @@ class _Reader:
         self.v = variant
 
     def peek(self, k: int = 0) -> str | None:
+        """The word ``k`` words on (None past the end)."""
         return self.t[self.i + k] if self.i + k < len(self.t) else None
 
+    def advance(self) -> None:
+        """Go on to the next word."""
+        self.i += 1
+
     def error(self, message: str) -> OrderError:
+        """An error saying ``message`` of the order read."""
         return OrderError(message, self.text)
 
     def keyword(self) -> str | None:
@@ -303,6 +328,7 @@ class _Reader:
         return _KEYWORDS.get(tok) if tok is not None else None
 
     def unit_type(self) -> UnitType | None:
+        """The unit type named here (read), or None if none is."""
         tok = self.peek()
         if tok in _UNIT_WORDS and not self._starts_place_longer():
             self.i += 1
@@ -364,8 +390,14 @@ class _Reader:
         return coast
 
     def expect_end(self) -> None:
+        """Raise an error if any word is left."""
         if self.peek() is not None:
             raise self.error(f"unexpected {' '.join(self.t[self.i :])!r} at the end")
+
+    def own_unit(self, units: Mapping[str, Unit], utype: str | None, loc: str, power: str | None) -> Unit:
+        """The unit in ``loc`` (of type ``utype`` and ``power``'s, if given) on the board ``units``, in a
+        movement phase; raises an error saying there is none."""
+        return _find_unit(units, None, "movement", utype, loc, power, self)
 
 
 def _power_prefix(tokens: list[str], variant: Variant) -> tuple[Power | None, list[str]]:
@@ -387,7 +419,8 @@ def _power_prefix(tokens: list[str], variant: Variant) -> tuple[Power | None, li
 
 #: words that come after a unit's place, never after a power's name: ``Norway - Sweden`` (Loeb9, where
 #: Norway is a power and a province) moves the unit in Norway
-_AFTER_A_PLACE = frozenset({"H", "-", "S", "C", "P", "R", "RES", "TRA", "MAT", "VIA"})
+#: (and the tokens of the variants' unit order kinds, added as they are listed)
+_AFTER_A_PLACE = {"H", "-", "S", "C", "P", "R", "VIA"}
 
 
 def _follows_a_place(rest: list[str]) -> bool:
@@ -449,7 +482,7 @@ def parse_order(
     named = " ".join(tokens)
     if prefix is None and find_power(variant, named) is not None and variant.lookup(named) is None:
         raise OrderError(f"{text!r} is a power's name: its orders go after it (e.g. 'England: F Lon - Nth')", text)
-    r = _Reader(tokens, text, variant)
+    r = OrderReader(tokens, text, variant)
     head = r.keyword()
     if head == "W":
         r.i += 1
@@ -457,8 +490,10 @@ def parse_order(
         if power is None:
             raise r.error("say which power waives its build (e.g. 'England: waive')")
         return _check_phase(Waive(power), phase, r)
-    if head == "NOM":
-        return _nominate(r, power, phase, units)
+    power_kind = _POWER_KINDS.get(head) if head is not None else None
+    if power_kind is not None:
+        r.i += 1
+        return _check_phase(power_kind.read(r, power, units), phase, r)
     if head in ("B", "X", "D") and r.peek(1) is not None:
         r.i += 1
         utype = r.unit_type()
@@ -485,12 +520,13 @@ def parse_order(
         "H": "hold",
         "-": "move",
         "R": "retreat",
-        "RES": "research",
-        "TRA": "transfer",
-        "MAT": "mattermission",
     }
+    unit_kind = _UNIT_KINDS.get(kw) if kw is not None else None
     if kw in names and (phase == "adjustment" or (phase == "retreat" and kw not in ("-", "R"))):
         raise r.error(f"a {names[kw]} order cannot be given in a{'n' if phase == 'adjustment' else ''} {phase} phase")
+    if unit_kind is not None and phase != unit_kind.order.PHASE:
+        a = "an" if phase == "adjustment" else "a"
+        raise r.error(f"a {unit_kind.order.NOUN} order cannot be given in {a} {phase} phase")
     unit = _find_unit(units, dislodged, phase, utype, loc, power, r)
     order: Order
     if kw is None and r.peek() is None:
@@ -501,25 +537,9 @@ def parse_order(
         r.i += 1
         r.expect_end()
         order = Hold(unit)
-    elif kw == "RES":
+    elif unit_kind is not None:
         r.i += 1
-        r.expect_end()
-        order = Research(unit)
-    elif kw == "TRA":
-        r.i += 1
-        ttype = r.unit_type()
-        target = r.place("the unit taken over")
-        r.expect_end()
-        host = units.get(province_of(target))
-        if host is None or (ttype is not None and host.type != ttype):
-            what = UNIT_NAMES[ttype] if ttype else "unit"
-            raise r.error(f"there is no {what} in {r.v.province_name(target)} to take over")
-        order = Transfer(unit, host.province, host.type)
-    elif kw == "MAT":
-        r.i += 1
-        dest = r.place("where the unit is mattermitted")
-        r.expect_end()
-        order = Mattermit(unit, dest)
+        order = unit_kind.read(r, unit, units)
     elif kw == "D":
         r.i += 1
         r.expect_end()
@@ -586,62 +606,73 @@ def parse_order(
     return _check_phase(order, phase, r)
 
 
-def _nominate(r: _Reader, power: str | None, phase: PhaseKind, units: Mapping[str, Unit]) -> Order:
-    """``Nominate 3 A par`` / ``Nominate 2 later`` (Cluster rule 2)."""
-    r.i += 1
-    level_text = r.peek()
-    # ASCII digits only, and few (int() reads "²" and other Unicode digits, and refuses 5,000 of them)
-    if level_text is None or re.fullmatch(r"[0-9]{1,3}", level_text.rstrip("x")) is None:
-        raise r.error("say which multiple is nominated (e.g. 'Nominate 3 A Par' or 'Nominate 2 later')")
-    level = int(level_text.rstrip("x"))
-    r.i += 1
-    location: str | None = None
-    if r.peek() in ("later", "defer", "deferred", "none"):
-        r.i += 1
+@dataclass(frozen=True)
+class UnitOrderKind:
+    """The grammar of a variant's own kind of order to a unit: the words that name it after the unit
+    (``A Par RES``), and what reads the rest of the order (the reader just past the word, the unit ordered
+    and the board)."""
+
+    order: type[VariantUnitOrder]
+    #: the token its words stand for, and the words, in lower case
+    token: str
+    words: tuple[str, ...]
+    read: Callable[[OrderReader, Unit, Mapping[str, Unit]], VariantUnitOrder]
+
+
+@dataclass(frozen=True)
+class PowerOrderKind:
+    """The grammar of a variant's own kind of order given by a power: the words that start it
+    (``Nominate 3 Par``), and what reads the rest of the order (the reader just past the word, whose order
+    it is if known, and the board)."""
+
+    order: type[VariantPowerOrder]
+    token: str
+    words: tuple[str, ...]
+    read: Callable[[OrderReader, str | None, Mapping[str, Unit]], VariantPowerOrder]
+
+
+#: the variants' own kinds of order, by token: every one the parser reads, taken only where a variant's
+#: data names its kind (:func:`kind_refused`), so a map said to have a kind takes it
+_UNIT_KINDS: dict[str, UnitOrderKind] = {}
+_POWER_KINDS: dict[str, PowerOrderKind] = {}
+
+
+def add_order_kind(kind: UnitOrderKind | PowerOrderKind) -> None:
+    """Have the parser read orders of a variant's own ``kind`` (called by the variant's module as it is
+    imported, which importing any part of ``adjutant`` does: the variants' registry imports them)."""
+    if isinstance(kind, UnitOrderKind):
+        _UNIT_KINDS[kind.token] = kind
+        _AFTER_A_PLACE.add(kind.token)
     else:
-        utype = r.unit_type()
-        loc = r.place("the nominated unit")
-        unit = _find_unit(units, None, "movement", utype, loc, power, r)
-        power = unit.power
-        location = unit.location
-    r.expect_end()
-    if power is None:
-        raise r.error("say which power nominates (e.g. 'France: Nominate 2 later')")
-    order = Nominate(power, level, location)
-    return _check_phase(order, phase, r)
-
-
-#: the orders only some variants take: by type, the kind their data names (:attr:`Variant.order_kinds`) and
-#: what a message calls it
-_VARIANT_KINDS: dict[type, tuple[str, str]] = {
-    Protect: ("protect", "protect order"),
-    Research: ("research", "research"),
-    Transfer: ("transfer", "transfer"),
-    Mattermit: ("mattermission", "mattermission"),
-    Nominate: ("nomination", "nomination"),
-}
+        _POWER_KINDS[kind.token] = kind
+        POWER_ORDER_TYPES.add(kind.order)
+    _KEYWORDS.update(dict.fromkeys(kind.words, kind.token))
 
 
 def kind_refused(variant: Variant, order: Order) -> str:
     """Why ``variant`` takes no order of ``order``'s kind ("" if it does: a classic order, or one of a kind
     its data names)."""
-    kind, noun = _VARIANT_KINDS.get(type(order), ("", ""))
-    return f"there is no {noun} in {variant.name}" if kind and kind not in variant.order_kinds else ""
+    if isinstance(order, VariantOrder):
+        kind, noun = order.KIND, order.NOUN
+    elif isinstance(order, Protect):
+        kind, noun = "protect", "protect order"
+    else:
+        return ""
+    return f"there is no {noun} in {variant.name}" if kind not in variant.order_kinds else ""
 
 
-def _check_phase(order: Order, phase: PhaseKind, r: _Reader) -> Order:
+def _check_phase(order: Order, phase: PhaseKind, r: OrderReader) -> Order:
     allowed = {"movement": MOVEMENT_ORDERS, "retreat": RETREAT_ORDERS, "adjustment": ADJUSTMENT_ORDERS}[phase]
-    if not isinstance(order, allowed):
+    if isinstance(order, VariantOrder):
+        if phase != order.PHASE:
+            raise r.error(f"a {order.NOUN} order cannot be given in a {phase} phase")
+    elif not isinstance(order, allowed):
         name = {
             Hold: "hold",
             Move: "move",
             Support: "support",
             Convoy: "convoy",
             Protect: "protect",
-            Research: "research",
-            Transfer: "transfer",
-            Mattermit: "mattermission",
-            Nominate: "nomination",
             Retreat: "retreat",
             Disband: "disband",
             Build: "build",
@@ -651,13 +682,13 @@ def _check_phase(order: Order, phase: PhaseKind, r: _Reader) -> Order:
     refused = kind_refused(r.v, order)
     if refused:
         raise r.error(refused)
-    if isinstance(order, Nominate) and order.level not in r.v.multiples:
-        levels = " or ".join(str(k) for k in r.v.multiples)
-        raise r.error(f"there is no {order.level} times force unit to nominate (only {levels})")
+    problem = order.problem(r.v) if isinstance(order, VariantOrder) else ""
+    if problem:
+        raise r.error(problem)
     return order
 
 
-def _build(utype: UnitType | None, loc: str, power: str | None, phase: PhaseKind, r: _Reader) -> Order:
+def _build(utype: UnitType | None, loc: str, power: str | None, phase: PhaseKind, r: OrderReader) -> Order:
     if phase != "adjustment":
         raise r.error(f"a build order cannot be given in a {phase} phase")
     if utype is None:
@@ -680,7 +711,7 @@ def _find_unit(
     utype: str | None,
     loc: str,
     power: str | None,
-    r: _Reader,
+    r: OrderReader,
 ) -> Unit:
     board = dislodged if phase == "retreat" and dislodged is not None else units
     prov = province_of(loc)
@@ -773,9 +804,9 @@ def describe(order: Order, variant: Variant, units: Iterable[Unit] = ()) -> str:
         return f"Build {UNIT_NAMES[order.type]} {name(order.location)}."
     if isinstance(order, Waive):
         return "Waive."
-    if isinstance(order, Nominate):
-        return f"Nominate {order.level} times force: {name(order.location) if order.location else 'a later build'}."
-    u = f"{UNIT_NAMES[order.unit.type].title()} {name(order.unit.location)}"
+    if isinstance(order, VariantOrder):
+        return order.long_form(variant)
+    u = long_unit(variant, order.unit)
     if isinstance(order, Hold):
         return f"{u} HOLD."
     if isinstance(order, Move):
@@ -788,12 +819,6 @@ def describe(order: Order, variant: Variant, units: Iterable[Unit] = ()) -> str:
         return f"{u} CONVOY army {name(order.target)} -> {name(order.dest)}."
     if isinstance(order, Protect):
         return f"{u} PROTECT fleet {name(order.target)} -> {name(order.dest)}."
-    if isinstance(order, Research):
-        return f"{u} RESEARCH."
-    if isinstance(order, Transfer):
-        return f"{u} TRANSFER to {UNIT_NAMES[order.target_type]} {name(order.target)}."
-    if isinstance(order, Mattermit):
-        return f"{u} MATTERMIT to {name(order.dest)}."
     if isinstance(order, Retreat):
         return f"{u} RETREAT {name(order.dest)}."
     return f"{u} DISBAND."

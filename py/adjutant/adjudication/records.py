@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..map.kinds import PhaseKind
-from .orders import POWER_ORDERS, Build, Disband, Nominate, Order, Unit, UnitOrder, format_order
+from .orders import POWER_ORDERS, Build, Disband, Order, Unit, UnitOrder, VariantPowerOrder, format_order
 from .phases import AdjustmentResult, Phase, RetreatResult
 from .resolver import MovementOutcome, Resolver
 
@@ -111,10 +111,11 @@ def movement(
 
 
 def variant_movement(
-    phase: Phase, outcome: MovementOutcome, given: Sequence[UnitOrder], nominations: Iterable[Nominate]
+    phase: Phase, outcome: MovementOutcome, given: Sequence[UnitOrder], power_orders: Iterable[VariantPowerOrder]
 ) -> PhaseRecord:
     """The record of a movement phase a variant adjudicated itself (Cluster's): its outcome, the unit orders
-    that counted (one per unit) and the power orders given (nominations, written strongest first)."""
+    that counted (one per unit) and the orders of the variant's own kinds the powers gave (each power's in
+    the order of their :meth:`~.orders.VariantPowerOrder.record_key`: Cluster's nominations strongest first)."""
     texts = {o.unit.province: format_order(o) for o in given}
     dislodged = {d.unit.province for d in outcome.dislodged}
     results = [
@@ -125,8 +126,8 @@ def variant_movement(
     written: dict[str, list[str]] = {}
     for o in sorted(given, key=lambda o: o.unit.province):
         written.setdefault(o.unit.power, []).append(texts[o.unit.province])
-    for n in sorted(nominations, key=lambda n: n.level, reverse=True):
-        written.setdefault(n.power, []).append(format_order(n))
+    for po in sorted(power_orders, key=lambda po: po.record_key()):
+        written.setdefault(po.power, []).append(format_order(po))
     return PhaseRecord(phase, dict(sorted(written.items())), results)
 
 
@@ -162,9 +163,10 @@ def adjustments(phase: Phase, orders: dict[str, list[str]], results: Iterable[Ad
 
 
 def _unit_order_key(o: Order) -> tuple[str, str]:
-    """Unit orders in province order, then a power's own (Cluster nominations, strongest first)."""
-    if isinstance(o, Nominate):
-        return ("~", str(9 - o.level))
+    """Unit orders in province order, then a power's own (a variant's kind by its record key: Cluster's
+    nominations strongest first)."""
+    if isinstance(o, VariantPowerOrder):
+        return ("~", o.record_key())
     if isinstance(o, POWER_ORDERS):
         return ("~", format_order(o))
     return (o.unit.province, "")

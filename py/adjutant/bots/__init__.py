@@ -49,7 +49,7 @@ import random
 import time
 from collections.abc import Generator, Sequence
 
-from ..adjudication.orders import Hold, Nominate, Order, order_power
+from ..adjudication.orders import POWER_ORDERS, Hold, Order, order_power
 from ..errors import BotError
 from ..game import Game
 from ..randomgame import random_orders
@@ -145,7 +145,7 @@ def _legal(game: Game, orders: list[Order]) -> list[Order]:
     for o in orders:
         if game.check_order(o).verdict == "legal":
             out.append(o)
-        elif not isinstance(o, Nominate) and hasattr(o, "unit") and game.phase.kind == "movement":
+        elif not isinstance(o, POWER_ORDERS) and game.phase.kind == "movement":
             out.append(Hold(o.unit))
     return out
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..adjudication.orders import Hold, Mattermit, Move, Nominate, Order, Research
+from ..adjudication.orders import Hold, Move, Order
 from ..game import Game
 from ..group_play.cluster_views import join_parts, pending_nominations, public_data, secret_parts
 from ..legal import Candidates
 from ..map.variant import province_of
 from ..variants.cluster import GM, cluster_state, nomination_problem, nominations_due
+from ..variants.cluster_orders import Mattermit, Nominate, Research
 from .values import Values
 
 

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..adjudication.orders import Nominate, format_order
+from ..adjudication.orders import format_order
 from ..errors import AdjutantError, GameFileError
 from ..formats import gamefile
 from ..formats.gamefile import view_from_data, view_to_data
@@ -51,6 +51,7 @@ from ..variants.cluster import (
     state_from_data,
     state_to_data,
 )
+from ..variants.cluster_orders import Nominate
 
 VARIANT = "cluster"
 #: the key of the game master's part in :func:`secret_parts`

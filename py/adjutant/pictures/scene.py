@@ -20,14 +20,12 @@ from ..adjudication.orders import (
     Build,
     Convoy,
     Disband,
-    Mattermit,
-    Nominate,
     Order,
     Protect,
-    Research,
     Retreat,
     Support,
-    Transfer,
+    VariantPowerOrder,
+    VariantUnitOrder,
     Waive,
     format_order,
     parse_order,
@@ -85,8 +83,9 @@ class PhaseMarks:
 
 
 def order_shape(order: Order, units: Mapping[str, Any], success: bool | None = None) -> Shape | None:
-    """How ``order`` is drawn; None for an order with nothing to draw (Cluster's secret nomination)."""
-    if isinstance(order, Nominate):
+    """How ``order`` is drawn; None for an order with nothing to draw (a power's order of its variant's own
+    kind: Cluster's secret nomination)."""
+    if isinstance(order, VariantPowerOrder):
         return None
     if isinstance(order, (Build, Waive)):
         unit = order.type if isinstance(order, Build) else ""
@@ -108,12 +107,9 @@ def order_shape(order: Order, units: Mapping[str, Any], success: bool | None = N
         return Shape("convoy", power, at, order.dest, location(order.target), success)
     if isinstance(order, Protect):
         return Shape("protect", power, at, order.dest, location(order.target), success)
-    if isinstance(order, Transfer):
-        return Shape("transfer", power, at, via=location(order.target), success=success)
-    if isinstance(order, Mattermit):
-        return Shape("mattermit", power, at, order.dest, success=success)
-    if isinstance(order, Research):
-        return Shape("research", power, at, success=success)
+    if isinstance(order, VariantUnitOrder):  # (Cluster's Transfer, Mattermission, Research)
+        kind, dest, served = order.drawn()
+        return Shape(kind, power, at, dest, location(served) if served else "", success=success)
     if isinstance(order, Disband):
         return Shape("disband", power, at, success=success)
     return Shape("hold", power, at, success=success)

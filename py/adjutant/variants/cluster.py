@@ -30,24 +30,22 @@ from ..adjudication.hooks import SupportRule, Supports
 from ..adjudication.orders import (
     Disband,
     Hold,
-    Mattermit,
     Move,
-    Nominate,
     Order,
-    Research,
     Retreat,
     Support,
-    Transfer,
     Unit,
     UnitOrder,
+    VariantPowerOrder,
     find_power,
 )
 from ..adjudication.phases import AdjustmentResult, Phase, RetreatResult
 from ..adjudication.resolver import MovementOutcome, OrderResult, adjudicate_movement
-from ..errors import AdjutantError, GameFileError
+from ..errors import AdjutantError, GameFileError, OrderError
 from ..map.kinds import Season, UnitType
 from ..map.options import ClusterRules
 from ..map.variant import Variant, province_of
+from .cluster_orders import Mattermit, Nominate, Research, Transfer
 from .hooks import Objection, VariantMovement, VariantRules, VariantState
 
 #: How many times placement starts again from scratch before giving up (it never needs many).
@@ -1312,6 +1310,11 @@ class MultipleSupports:
         return False
 
 
+def _nominations(orders: Iterable[VariantPowerOrder]) -> list[Nominate]:
+    """The nominations among a power's orders of a variant's own kind (the only such kind Cluster has)."""
+    return [o for o in orders if isinstance(o, Nominate)]
+
+
 class ClusterDiplomacy(VariantRules):
     """Cluster Diplomacy's rules as the game's hooks: the sites drawn at the start, nominations, hosts
     ordered by their transferees' powers, Transfer and Mattermission checked as they are given and
@@ -1383,13 +1386,37 @@ class ClusterDiplomacy(VariantRules):
         variant: Variant,
         state: VariantState | None,
         units: Mapping[str, Unit],
-        order: Nominate,
-        pending: Iterable[Nominate],
+        order: VariantPowerOrder,
+        pending: Iterable[VariantPowerOrder],
     ) -> str:
         found = cluster_state(state)
-        if found is None:
+        if found is None or not isinstance(order, Nominate):
             return super().nomination_problem(variant, state, units, order, pending)
-        return nomination_problem(variant, found, units, order, pending)
+        return nomination_problem(variant, found, units, order, _nominations(pending))
+
+    def nomination(
+        self,
+        variant: Variant,
+        state: VariantState | None,
+        phase: Phase,
+        units: Mapping[str, Unit],
+        power: str,
+        level: int,
+        location: str | None,
+    ) -> Nominate:
+        """Rule 2: name ``power``'s ``level`` times force unit, the unit in ``location``, or leave it to a
+        later build (None); in a movement phase."""
+        refused = self.nominations_refused(variant, state)
+        if refused:
+            raise OrderError(refused)
+        if power not in variant.powers:
+            raise OrderError(f"{power!r} is not a power of {variant.name}")
+        if phase.kind != "movement":
+            raise OrderError(f"nominations are made in a movement phase, not in {phase.title}")
+        if location is not None:
+            unit = units.get(location.split("/")[0])
+            location = unit.location if unit is not None else location
+        return Nominate(power, level, location)
 
     def unit_order_problem(self, variant: Variant, state: VariantState | None, order: UnitOrder) -> Objection | None:
         found = cluster_state(state)
@@ -1432,13 +1459,13 @@ class ClusterDiplomacy(VariantRules):
         units: Mapping[str, Unit],
         state: VariantState | None,
         given: Sequence[UnitOrder],
-        nominations: Sequence[Nominate],
+        nominations: Sequence[VariantPowerOrder],
     ) -> VariantMovement:
         """Nominations, transfers and mattermissions around the resolver (:func:`adjudicate_movement_phase`),
         with one order per unit (:func:`effective_orders`)."""
         found = _own(state)
         orders = effective_orders(found, units, given, phase=phase)
-        outcome, after = adjudicate_movement_phase(variant, phase, units, found, orders, nominations)
+        outcome, after = adjudicate_movement_phase(variant, phase, units, found, orders, _nominations(nominations))
         return VariantMovement(outcome, after, orders)
 
     def retreat_orders(

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..adjudication.hooks import AdjudicationHooks
-from ..adjudication.orders import Disband, Nominate, Order, Retreat, Unit, UnitOrder
+from ..adjudication.orders import Disband, Order, Retreat, Unit, UnitOrder, VariantPowerOrder
 from ..adjudication.phases import AdjustmentResult, Phase, RetreatResult
 from ..adjudication.resolver import MovementOutcome
+from ..errors import OrderError
 from ..map.variant import Variant
 
 
@@ -92,17 +93,32 @@ class VariantRules(AdjudicationHooks):
         return units, dislodged
 
     def nominations_refused(self, variant: Variant, state: VariantState | None) -> str:
-        """Why no nomination (:class:`~adjutant.adjudication.orders.Nominate`) can be made in the game ("" if they
-        can)."""
+        """Why no nomination (:class:`~adjutant.variants.cluster_orders.Nominate`, an order of the variant's own
+        kind given by a power) can be made in the game ("" if they can)."""
         return f"there are no multiple units in {variant.name}"
+
+    def nomination(
+        self,
+        variant: Variant,
+        state: VariantState | None,
+        phase: Phase,
+        units: Mapping[str, Unit],
+        power: str,
+        level: int,
+        location: str | None,
+    ) -> VariantPowerOrder:
+        """The nomination of ``power``'s ``level`` times force unit, the unit in ``location`` (None: a later
+        build), as :meth:`adjutant.game.Game.nominate` gives it; raises
+        :class:`~adjutant.errors.OrderError` saying why none can be made now."""
+        raise OrderError(self.nominations_refused(variant, state))
 
     def nomination_problem(
         self,
         variant: Variant,
         state: VariantState | None,
         units: Mapping[str, Unit],
-        order: Nominate,
-        pending: Iterable[Nominate],
+        order: VariantPowerOrder,
+        pending: Iterable[VariantPowerOrder],
     ) -> str:
         """Why ``order`` cannot be made now ("" if it can), beside the power's other ``pending`` ones."""
         return self.nominations_refused(variant, state)
@@ -150,7 +166,7 @@ class VariantRules(AdjudicationHooks):
         units: Mapping[str, Unit],
         state: VariantState | None,
         given: Sequence[UnitOrder],
-        nominations: Sequence[Nominate],
+        nominations: Sequence[VariantPowerOrder],
     ) -> VariantMovement:
         """A movement phase by the variant's own rules, around the resolver."""
         raise NotImplementedError(f"{type(self).__name__} leaves movement to the classic rules")
