@@ -416,22 +416,26 @@ class _Clearance:
     """What blocks a province's unit and dot points while its name is tried at one point after another:
     the boxes placed before it (``base``, and ``names``, the names among them), the same at every try,
     and, for each thing placed beside the name (its parts and its rings), which of the province's
-    ``anywhere`` points (``grid``) are clear of them, worked out at the first try. A point is clear of
-    all that is blocked at a try when it is clear of the base and of what the try adds: :func:`_clear`
-    tests each point against each box on its own."""
+    ``anywhere`` points (``grid``, with their ``room``) have room and are clear of them, worked out at
+    the first try. A point is clear of all that is blocked at a try when it is clear of the base and of
+    what the try adds: :func:`_clear` tests each point against each box on its own."""
 
     base: np.ndarray
     names: np.ndarray
     grid: np.ndarray
+    room: np.ndarray
     known: dict[tuple[tuple[Box, ...], tuple[Box, ...]], np.ndarray] = field(default_factory=dict)
 
-    def grid_clear(self, parts: list[Box], rings: list[Box], added: np.ndarray) -> np.ndarray:
-        """For each grid point, whether the thing made of ``parts`` meets nothing of the base nor
-        ``added``, and its ``rings`` no name."""
+    def open_points(self, parts: list[Box], rings: list[Box], added: np.ndarray) -> np.ndarray:
+        """The indices of the grid points with EDGE of room at least where the thing made of ``parts``
+        meets nothing of the base nor ``added``, and its ``rings`` no name."""
         key = (tuple(parts), tuple(rings))
         if key not in self.known:
-            self.known[key] = _clear(self.grid, parts, self.base) & _clear(self.grid, rings, self.names)
-        return np.asarray(self.known[key] & _clear(self.grid, parts, added))
+            roomy = np.flatnonzero(self.room >= EDGE)
+            pts = self.grid[roomy]
+            self.known[key] = roomy[_clear(pts, parts, self.base) & _clear(pts, rings, self.names)]
+        known = self.known[key]
+        return np.asarray(known[_clear(self.grid[known], parts, added)])
 
 
 def _beside(shape: tuple[BaseGeometry, BaseGeometry], around: Box, parts: list[Box], need: float,
@@ -444,8 +448,8 @@ def _beside(shape: tuple[BaseGeometry, BaseGeometry], around: Box, parts: list[B
     anchor) if it has ``need`` units of the province around it, else of the points around the name (in
     reading order) and the ``anywhere`` points the best trade of room (up to ``need``) against distance
     from the name, so a unit stays near its name rather than going to the roomiest corner; None if every
-    one meets something. ``blocked`` is ``clearance``'s base and ``added``; ``shape``: the province's
-    main part (prepared) and its boundary."""
+    one meets something (or has less than EDGE of room). ``blocked`` is ``clearance``'s base and
+    ``added``; ``shape``: the province's main part (prepared) and its boundary."""
     cx, cy = (around[0] + around[2]) / 2, (around[1] + around[3]) / 2
     reach = _union(parts)
     order = [UP, RIGHT, LEFT, DOWN, *DIAGONALS[2:], *DIAGONALS[:2]] if up_first else [DOWN, RIGHT, LEFT, UP, *DIAGONALS]
@@ -461,24 +465,23 @@ def _beside(shape: tuple[BaseGeometry, BaseGeometry], around: Box, parts: list[B
             cands.append((round(cx + dx * t, 1), round(cy + dy * t, 1)))
     ring = len(cands)
     first = np.array(cands).reshape(-1, 2)
-    pts = np.vstack([first, clearance.grid])
-    clear = np.concatenate([
-        _clear(first, parts, blocked) & _clear(first, *rings), clearance.grid_clear(parts, rings[0], added),
-    ])
     near = shapely.points(first)
     inside = shapely.contains(shape[0], near)
     room_near = np.full(len(first), -1.0)
     room_near[inside] = shapely.distance(near[inside], shape[1])
-    room = np.concatenate([room_near, anywhere[1]])
-    room = np.where(clear, room, -np.inf)
-    far = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
-    if prefer and room[0] >= need:
+    room_near = np.where(_clear(first, parts, blocked) & _clear(first, *rings), room_near, -np.inf)
+    if prefer and room_near[0] >= need:
         return prefer
+    # of the grid, only the points that may be chosen (clear, with room) are scored
+    open_points = clearance.open_points(parts, rings[0], added)
+    pts = np.vstack([first, clearance.grid[open_points]])
+    room = np.concatenate([room_near, clearance.room[open_points]])
+    far = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
     score = np.where(room >= EDGE, np.minimum(room, need) - NEAR_WEIGHT * far, -np.inf)
     best = int(np.argmax(score))
     if not np.isfinite(score[best]):
         return None
-    return cands[best] if best < ring else anywhere[0][best - ring]
+    return cands[best] if best < ring else anywhere[0][open_points[best - ring]]
 
 
 def _label_candidates(area: BaseGeometry, start: tuple[float, float],
@@ -635,7 +638,7 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
                          "edge": main.boundary,
                          "grid": np.array(grid).reshape(-1, 2), "cands_arr": np.array(cands).reshape(-1, 2)}
         cands, anywhere, inner, shores = (memo[pid][k] for k in ("cands", "anywhere", "inner", "shores"))
-        clearance = _Clearance(blocked, names_arr, memo[pid]["grid"])
+        clearance = _Clearance(blocked, names_arr, memo[pid]["grid"], anywhere[1])
         taken = np.vstack([names_arr, marks_arr, rings_arr])
         chosen = None
         # the name's points (and styles) where its unit, dot and coasts found no room: what is placed
