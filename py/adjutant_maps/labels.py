@@ -402,13 +402,12 @@ def _clear(pts: np.ndarray, parts: list[Box], blocked: np.ndarray) -> np.ndarray
                       & (blocked[:, 1] < hi[1] + reach[3]) & (blocked[:, 3] > lo[1] + reach[1])]
     if not len(blocked):
         return ok
-    # each part's box at each point (a row) against each blocked box (a column), as _meet tests two
-    x0, y0, x1, y1 = (blocked[None, :, k] for k in range(4))
-    xs, ys = pts[:, 0:1], pts[:, 1:2]
-    for part in parts:
-        meet = (xs + part[0] < x1) & (x0 < xs + part[2]) & (ys + part[1] < y1) & (y0 < ys + part[3])
-        ok &= ~meet.any(axis=1)
-    return ok
+    # each part's box (axis 1) at each point (axis 0) against each blocked box (axis 2), as _meet tests two
+    x0, y0, x1, y1 = (blocked[None, None, :, k] for k in range(4))
+    xs, ys = pts[:, None, 0:1], pts[:, None, 1:2]
+    p0, p1, p2, p3 = (np.array(parts)[None, :, k:k + 1] for k in range(4))
+    meet = (xs + p0 < x1) & (x0 < xs + p2) & (ys + p1 < y1) & (y0 < ys + p3)
+    return np.asarray(~meet.any(axis=(1, 2)))
 
 
 @dataclass
@@ -632,9 +631,8 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
             shores = {loc: _shore_points(mg, pid, loc, (grid, near)) for loc in _free_coasts(prov, fixed)}
             # a name's point stays a little inside its province, off its border
             cands = cands[:1] + [q for q, r in zip(grid, near, strict=True) if r >= EDGE]
-            inner = main.buffer(1.0)
-            shapely.prepare(inner)
-            memo[pid] = {"cands": cands, "anywhere": (grid, near), "inner": inner, "shores": shores,
+            # (not prepared: GEOS's prepared test of a box inside it answers otherwise for a few boxes)
+            memo[pid] = {"cands": cands, "anywhere": (grid, near), "inner": main.buffer(1.0), "shores": shores,
                          "edge": main.boundary,
                          "grid": np.array(grid).reshape(-1, 2), "cands_arr": np.array(cands).reshape(-1, 2)}
         cands, anywhere, inner, shores = (memo[pid][k] for k in ("cands", "anywhere", "inner", "shores"))
