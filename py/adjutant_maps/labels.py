@@ -448,7 +448,7 @@ def _beside(shape: tuple[BaseGeometry, BaseGeometry], around: Box, parts: list[B
     reading order) and the ``anywhere`` points the best trade of room (up to ``need``) against distance
     from the name, so a unit stays near its name rather than going to the roomiest corner; None if every
     one meets something (or has less than EDGE of room). ``blocked`` is ``clearance``'s base and
-    ``added``; ``shape``: the province's main part (prepared) and its boundary."""
+    ``added``; ``shape``: the province's main part and its boundary."""
     cx, cy = (around[0] + around[2]) / 2, (around[1] + around[3]) / 2
     reach = _union(parts)
     order = [UP, RIGHT, LEFT, DOWN, *DIAGONALS[2:], *DIAGONALS[:2]] if up_first else [DOWN, RIGHT, LEFT, UP, *DIAGONALS]
@@ -523,7 +523,6 @@ def place(mg: MapGeometry) -> None:
     mains: dict[str, BaseGeometry] = {}
     for pid, shape in mg.shapes.items():
         main = max(shapely.get_parts(shape), key=lambda p: p.area)
-        shapely.prepare(main)  # for the many points tested inside it
         mains[pid] = main
         over = overrides.get(pid, {})
         if "label" in over:
@@ -631,7 +630,7 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
             shores = {loc: _shore_points(mg, pid, loc, (grid, near)) for loc in _free_coasts(prov, fixed)}
             # a name's point stays a little inside its province, off its border
             cands = cands[:1] + [q for q, r in zip(grid, near, strict=True) if r >= EDGE]
-            # (not prepared: GEOS's prepared test of a box inside it answers otherwise for a few boxes)
+            # (not prepared, nor is main: GEOS's prepared tests answer otherwise for a few boxes)
             memo[pid] = {"cands": cands, "anywhere": (grid, near), "inner": main.buffer(1.0), "shores": shores,
                          "edge": main.boundary,
                          "grid": np.array(grid).reshape(-1, 2), "cands_arr": np.array(cands).reshape(-1, 2)}
