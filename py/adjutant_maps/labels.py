@@ -16,6 +16,7 @@ fallbacks, plus the halo stroke.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,11 +69,16 @@ DESCENDERS = set("gjpqy,;")
 
 def text_box(text: str, size: float, x: float, baseline: float, italic: bool = False) -> Box:
     """The box a centred (``text-anchor: middle``) line of text covers, halo included."""
-    table = OBLIQUE_EM if italic else BOLD_EM
-    width = sum(table.get(ch, DEFAULT_EM) for ch in text) * size * WIDTH_MARGIN
+    width = _text_width(text, size, italic)
     halo = HALO.get(size, 1.5)
     below = DESCENT * size if DESCENDERS & set(text) else 0.0
     return (x - width / 2 - halo, baseline - ASCENT * size - halo, x + width / 2 + halo, baseline + below + halo)
+
+
+@functools.lru_cache(maxsize=4096)  # the placement asks for the same names' boxes thousands of times
+def _text_width(text: str, size: float, italic: bool) -> float:
+    table = OBLIQUE_EM if italic else BOLD_EM
+    return sum(table.get(ch, DEFAULT_EM) for ch in text) * size * WIDTH_MARGIN
 
 
 def baseline(size: float) -> float:
@@ -396,13 +402,12 @@ def _clear(pts: np.ndarray, parts: list[Box], blocked: np.ndarray) -> np.ndarray
                       & (blocked[:, 1] < hi[1] + reach[3]) & (blocked[:, 3] > lo[1] + reach[1])]
     if not len(blocked):
         return ok
-    # each part's box at each point (a row) against each blocked box (a column), as _meet tests two
-    x0, y0, x1, y1 = (blocked[None, :, k] for k in range(4))
-    xs, ys = pts[:, 0:1], pts[:, 1:2]
-    for part in parts:
-        meet = (xs + part[0] < x1) & (x0 < xs + part[2]) & (ys + part[1] < y1) & (y0 < ys + part[3])
-        ok &= ~meet.any(axis=1)
-    return ok
+    # each part's box (axis 1) at each point (axis 0) against each blocked box (axis 2), as _meet tests two
+    x0, y0, x1, y1 = (blocked[None, None, :, k] for k in range(4))
+    xs, ys = pts[:, None, 0:1], pts[:, None, 1:2]
+    p0, p1, p2, p3 = (np.array(parts)[None, :, k:k + 1] for k in range(4))
+    meet = (xs + p0 < x1) & (x0 < xs + p2) & (ys + p1 < y1) & (y0 < ys + p3)
+    return np.asarray(~meet.any(axis=(1, 2)))
 
 
 @dataclass
@@ -410,34 +415,40 @@ class _Clearance:
     """What blocks a province's unit and dot points while its name is tried at one point after another:
     the boxes placed before it (``base``, and ``names``, the names among them), the same at every try,
     and, for each thing placed beside the name (its parts and its rings), which of the province's
-    ``anywhere`` points (``grid``) are clear of them, worked out at the first try. A point is clear of
-    all that is blocked at a try when it is clear of the base and of what the try adds: :func:`_clear`
-    tests each point against each box on its own."""
+    ``anywhere`` points (``grid``, with their ``room``) have room and are clear of them, worked out at
+    the first try. A point is clear of all that is blocked at a try when it is clear of the base and of
+    what the try adds: :func:`_clear` tests each point against each box on its own."""
 
     base: np.ndarray
     names: np.ndarray
     grid: np.ndarray
+    room: np.ndarray
     known: dict[tuple[tuple[Box, ...], tuple[Box, ...]], np.ndarray] = field(default_factory=dict)
 
-    def grid_clear(self, parts: list[Box], rings: list[Box], added: np.ndarray) -> np.ndarray:
-        """For each grid point, whether the thing made of ``parts`` meets nothing of the base nor
-        ``added``, and its ``rings`` no name."""
+    def open_points(self, parts: list[Box], rings: list[Box], added: np.ndarray) -> np.ndarray:
+        """The indices of the grid points with EDGE of room at least where the thing made of ``parts``
+        meets nothing of the base nor ``added``, and its ``rings`` no name."""
         key = (tuple(parts), tuple(rings))
         if key not in self.known:
-            self.known[key] = _clear(self.grid, parts, self.base) & _clear(self.grid, rings, self.names)
-        return np.asarray(self.known[key] & _clear(self.grid, parts, added))
+            roomy = np.flatnonzero(self.room >= EDGE)
+            pts = self.grid[roomy]
+            self.known[key] = roomy[_clear(pts, parts, self.base) & _clear(pts, rings, self.names)]
+        known = self.known[key]
+        return np.asarray(known[_clear(self.grid[known], parts, added)])
 
 
-def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blocked: np.ndarray, up_first: bool,
-            prefer: tuple[float, float] | None, anywhere: Anywhere, rings: tuple[list[Box], np.ndarray],
-            clearance: _Clearance, added: np.ndarray) -> tuple[float, float] | None:
+def _beside(shape: tuple[BaseGeometry, BaseGeometry], around: Box, parts: list[Box], need: float,
+            blocked: np.ndarray, up_first: bool, prefer: tuple[float, float] | None, anywhere: Anywhere,
+            rings: tuple[list[Box], np.ndarray], clearance: _Clearance, added: np.ndarray
+            ) -> tuple[float, float] | None:
     """A point for a thing made of ``parts`` (boxes around the point) just off the box ``around`` (a
     name), meeting nothing ``blocked``, with the rings drawn round it (``rings``: their boxes around the
     point, and the other provinces' names they must not meet) clear too: ``prefer`` (the geo file's
     anchor) if it has ``need`` units of the province around it, else of the points around the name (in
     reading order) and the ``anywhere`` points the best trade of room (up to ``need``) against distance
     from the name, so a unit stays near its name rather than going to the roomiest corner; None if every
-    one meets something. ``blocked`` is ``clearance``'s base and ``added``."""
+    one meets something (or has less than EDGE of room). ``blocked`` is ``clearance``'s base and
+    ``added``; ``shape``: the province's main part and its boundary."""
     cx, cy = (around[0] + around[2]) / 2, (around[1] + around[3]) / 2
     reach = _union(parts)
     order = [UP, RIGHT, LEFT, DOWN, *DIAGONALS[2:], *DIAGONALS[:2]] if up_first else [DOWN, RIGHT, LEFT, UP, *DIAGONALS]
@@ -453,36 +464,40 @@ def _beside(shape: BaseGeometry, around: Box, parts: list[Box], need: float, blo
             cands.append((round(cx + dx * t, 1), round(cy + dy * t, 1)))
     ring = len(cands)
     first = np.array(cands).reshape(-1, 2)
-    pts = np.vstack([first, clearance.grid])
-    clear = np.concatenate([
-        _clear(first, parts, blocked) & _clear(first, *rings), clearance.grid_clear(parts, rings[0], added),
-    ])
     near = shapely.points(first)
-    room = np.concatenate([
-        np.where(shapely.contains(shape, near), shapely.distance(near, shape.boundary), -1.0), anywhere[1],
-    ])
-    room = np.where(clear, room, -np.inf)
-    far = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
-    if prefer and room[0] >= need:
+    inside = shapely.contains(shape[0], near)
+    room_near = np.full(len(first), -1.0)
+    room_near[inside] = shapely.distance(near[inside], shape[1])
+    room_near = np.where(_clear(first, parts, blocked) & _clear(first, *rings), room_near, -np.inf)
+    if prefer and room_near[0] >= need:
         return prefer
+    # of the grid, only the points that may be chosen (clear, with room) are scored
+    open_points = clearance.open_points(parts, rings[0], added)
+    pts = np.vstack([first, clearance.grid[open_points]])
+    room = np.concatenate([room_near, clearance.room[open_points]])
+    far = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
     score = np.where(room >= EDGE, np.minimum(room, need) - NEAR_WEIGHT * far, -np.inf)
     best = int(np.argmax(score))
     if not np.isfinite(score[best]):
         return None
-    return cands[best] if best < ring else anywhere[0][best - ring]
+    return cands[best] if best < ring else anywhere[0][open_points[best - ring]]
 
 
 def _label_candidates(area: BaseGeometry, start: tuple[float, float],
                       first: bool = True) -> list[tuple[float, float]]:
     """Label points to try: the preferred one, then points of a grid inside ``area``, nearest first."""
     x0, y0, x1, y1 = area.bounds
-    xs, ys = np.meshgrid(np.arange(x0, x1, GRID), np.arange(y0, y1, GRID))
-    pts = shapely.points(xs.ravel(), ys.ravel())
-    inside = shapely.contains(area, pts)
-    grid = np.column_stack([xs.ravel()[inside], ys.ravel()[inside]])
+    across, down = np.arange(x0, x1, GRID), np.arange(y0, y1, GRID)
+    col, row = (index.ravel() for index in np.meshgrid(np.arange(len(across)), np.arange(len(down))))
+    inside = shapely.contains(area, shapely.points(across[col], down[row]))
+    col, row = col[inside], row[inside]
+    grid = np.column_stack([across[col], down[row]])
     d = np.hypot(grid[:, 0] - start[0], grid[:, 1] - start[1])
     order = np.lexsort((grid[:, 0], grid[:, 1], np.round(d, 3)))
-    return ([start] if first else []) + [(round(float(x), 1), round(float(y), 1)) for x, y in grid[order]]
+    # each grid line's coordinate rounded once, not once per point on it
+    xs = np.array([round(float(x), 1) for x in across])[col[order]].tolist()
+    ys = np.array([round(float(y), 1) for y in down])[row[order]].tolist()
+    return ([start] if first else []) + list(zip(xs, ys, strict=True))
 
 
 NEAR_WEIGHT = 0.15  # a unit or dot point: the room (up to what it needs) one unit nearer its name is worth
@@ -591,6 +606,7 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
             fixed.add(loc)
     failed = []
     later = set(order)
+    bounds = {q: mg.shapes[q].bounds for q in order}
     for pid in order:
         later.discard(pid)
         prov = v.provinces[pid]
@@ -614,12 +630,17 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
             shores = {loc: _shore_points(mg, pid, loc, (grid, near)) for loc in _free_coasts(prov, fixed)}
             # a name's point stays a little inside its province, off its border
             cands = cands[:1] + [q for q, r in zip(grid, near, strict=True) if r >= EDGE]
+            # (not prepared, nor is main: GEOS's prepared tests answer otherwise for a few boxes)
             memo[pid] = {"cands": cands, "anywhere": (grid, near), "inner": main.buffer(1.0), "shores": shores,
+                         "edge": main.boundary,
                          "grid": np.array(grid).reshape(-1, 2), "cands_arr": np.array(cands).reshape(-1, 2)}
         cands, anywhere, inner, shores = (memo[pid][k] for k in ("cands", "anywhere", "inner", "shores"))
-        clearance = _Clearance(blocked, names_arr, memo[pid]["grid"])
+        clearance = _Clearance(blocked, names_arr, memo[pid]["grid"], anywhere[1])
         taken = np.vstack([names_arr, marks_arr, rings_arr])
         chosen = None
+        # the name's points (and styles) where its unit, dot and coasts found no room: what is placed
+        # before it is the same when the name's box may go over the edge, so they find none there either
+        no_room: set[tuple[bool, bool, tuple[float, float]]] = set()
         if pid in outside_first:
             chosen = _outside(mg, pid, starts[pid], blocked, names_arr, rings_arr, over, homes, anywhere, shores, later,
                               memo[pid])
@@ -637,20 +658,23 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
                 tries = CHOICES if mg.shapes[pid].area < CHOOSE_AREA else 1
                 surely = _surely_hit(name_boxes(mg, pid, (0.0, 0.0)), memo[pid]["cands_arr"], taken)
                 for at, hit in zip(cands, surely, strict=True):
-                    if hit:
+                    if hit or (small, sea_name, at) in no_room:
                         continue
                     boxes = name_boxes(mg, pid, at)
-                    if any(_hits(b, names_arr) or _hits(b, marks_arr) or _hits(b, rings_arr) for b in boxes):
+                    if any(_hits(b, taken) for b in boxes):
                         continue
                     if strict and not all(inner.contains(shapely.box(*b)) for b in boxes[:1]):
                         continue
-                    found = _fit_beside(mg, pid, main, at, boxes, clearance, over, homes, anywhere, shores)
-                    if found is not None:
-                        fits.append((at, found))
-                        if len(fits) >= tries:
-                            break
+                    found = _fit_beside(mg, pid, (main, memo[pid]["edge"]), at, boxes, clearance, over, homes,
+                                        anywhere, shores)
+                    if found is None:
+                        no_room.add((small, sea_name, at))
+                        continue
+                    fits.append((at, found))
+                    if len(fits) >= tries:
+                        break
                 if fits:
-                    chosen = min(fits, key=lambda fit: _room_taken(mg, pid, fit[0], fit[1], later, homes))
+                    chosen = min(fits, key=lambda fit: _room_taken(mg, pid, fit[0], fit[1], later, homes, bounds))
                     break
         if chosen is None and pid not in outside_first and mg.shapes[pid].area < OUTSIDE_AREA:
             chosen = _outside(mg, pid, starts[pid], blocked, names_arr, rings_arr, over, homes, anywhere, shores, later,
@@ -692,10 +716,11 @@ CHOICES = 40  # ... among this many, the first that fit (nearest its start point
 
 
 def _room_taken(mg: MapGeometry, pid: str, at: tuple[float, float], pts: dict[str, tuple[float, float]],
-                later: set[str], homes: set[str]) -> float:
+                later: set[str], homes: set[str], bounds: dict[str, Box]) -> float:
     """How much of the land provinces placed ``later`` a province's name at ``at`` and its unit,
     dislodged unit, centre dot and coasts at ``pts`` cover: the shares of each, added up (a small share
-    of a small neighbour counts as much as a large share of a large one)."""
+    of a small neighbour counts as much as a large share of a large one). ``bounds``: each province's
+    bounding box."""
     boxes = list(name_boxes(mg, pid, at))
     for loc, val in pts.items():
         if loc == "sc":
@@ -709,7 +734,7 @@ def _room_taken(mg: MapGeometry, pid: str, at: tuple[float, float], pts: dict[st
         shape = mg.shapes[other]
         if mg.variant.provinces[other].type == "sea":
             continue
-        sx0, sy0, sx1, sy1 = shape.bounds
+        sx0, sy0, sx1, sy1 = bounds[other]
         if sx1 < x0 or x1 < sx0 or sy1 < y0 or y1 < sy0:
             continue  # (apart: their bounding boxes are)
         if shape.intersects(covers):
@@ -881,11 +906,12 @@ def _line_hits_each(line: tuple[tuple[float, float], tuple[float, float]], boxes
     return out
 
 
-def _fit_beside(mg: MapGeometry, pid: str, main: BaseGeometry, at: tuple[float, float], boxes: list[Box],
-                clearance: _Clearance, over: dict[str, tuple[float, float]], homes: set[str],
+def _fit_beside(mg: MapGeometry, pid: str, main: tuple[BaseGeometry, BaseGeometry], at: tuple[float, float],
+                boxes: list[Box], clearance: _Clearance, over: dict[str, tuple[float, float]], homes: set[str],
                 anywhere: Anywhere, shores: dict[str, np.ndarray]) -> dict[str, tuple[float, float]] | None:
     """The unit point, centre dot and coast points of a province whose name is at ``at``, each clear of
-    the name, of one another and of everything blocked (``clearance``); None if one does not fit."""
+    the name, of one another and of everything blocked (``clearance``); None if one does not fit.
+    ``main``: the province's main part and its boundary."""
     prov = mg.variant.provinces[pid]
     around = _union(boxes)
     out: dict[str, tuple[float, float]] = {}
