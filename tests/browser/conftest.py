@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_driver import Site, open_app
+from app_driver import Openings, Site, open_app
 from chromium import CHROMIUM_LOG
 from shared_folder import shared_folder
 
@@ -46,11 +46,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.flaky(reruns=1, only_rerun=RENDERER_CRASHED))
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    item.stash[OPENINGS_START] = Openings.count
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     report = yield
     if report.when == "call":
         item.stash[FAILED] = report.failed
+    if report.when == "teardown" and OPENINGS_START in item.stash:
+        # (a report's user_properties reach the controller of a parallel run, which sums them)
+        report.user_properties.append((OPENINGS, Openings.count - item.stash[OPENINGS_START]))
     if report.failed and LOG_START in item.stash:
         lines = chromium_log_since(item.stash[LOG_START])
         if lines:
@@ -59,6 +67,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 FAILED = pytest.StashKey[bool]()
+OPENINGS_START = pytest.StashKey[int]()
+#: the name of a test's count of page openings in its teardown report (tests/conftest.py sums them)
+OPENINGS = "page_openings"
 LOG_START = pytest.StashKey[int]()
 #: Lines of Chromium's log that say nothing about the page: this machine has no D-Bus, no screen saver.
 LOG_NOISE = re.compile(r"dbus|D-Bus|finished temporary directories")
@@ -181,6 +192,7 @@ def new_context(browser: Any, site: Site, request: pytest.FixtureRequest) -> Ite
         options.setdefault("accept_downloads", True)
         context = browser.new_context(**options)
         recorder = Recorder()
+        context.on("page", Openings.count_loads)
         context.on("request", lambda req: recorder.requests.append(req.url))
         context.on("page", recorder.watch)
         contexts.append((context, recorder))
