@@ -218,3 +218,14 @@ def order_list(page: Any) -> str:
 def focused(page: Any) -> str:
     """The id of the element that has the focus (its tag where it has none)."""
     return str(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
+
+
+def open_link(page: Any, link: str, variant: str, phase: str) -> None:
+    """Open a game's ``link`` in the page as a link opened later (its fragment put in the address bar: the
+    page reads it as when a player pastes a link there) and wait until its game, of ``variant`` at
+    ``phase``, is shown."""
+    page.evaluate("h => { location.hash = h; }", link)
+    page.wait_for_function(
+        "([variant, phase]) => document.getElementById('map').dataset.variant === variant"
+        " && document.documentElement.dataset.phase === phase",
+        arg=[variant, phase], timeout=30_000)
