@@ -262,7 +262,7 @@ FRESH_STATE = r"""() => {
     selected: document.querySelectorAll('#map .selected, #map [aria-pressed="true"]').length,
     controls: ['variant-select', 'game-kind', 'orders-power', 'orders-text'].map(value),
     errors: document.getElementById('orders-errors').textContent, scroll: [scrollX, scrollY],
-    view: svg && svg.getAttribute('viewBox'),
+    view: svg && svg.getAttribute('viewBox').trim().split(/[\s,]+/).map(Number),
   });
 }"""
 
@@ -318,15 +318,15 @@ class SharedPage:
             page.bring_to_front()
             page.keyboard.press("Escape")
             page.keyboard.press("Escape")
-            page.evaluate("scrollTo(0, 0)")  # (as a player scrolls back up)
             if page.locator("#zoom-reset").is_visible():
                 page.click("#zoom-reset", timeout=5_000)
             page.select_option("#game-kind", "sandbox", timeout=5_000)
             page.select_option("#variant-select", "standard", timeout=5_000)
             page.click("#new-game", timeout=5_000)
-            # (the focus taken off the button as a click on no control does, until the state is reached)
+            # (the focus taken off the button, as a click on no control does, and the page scrolled back to
+            # its top, until the state is reached)
             page.wait_for_function(
-                "fresh => { document.activeElement.blur(); return (" + FRESH_STATE + ")() === fresh; }",
+                "fresh => { document.activeElement.blur(); scrollTo(0, 0); return (" + FRESH_STATE + ")() === fresh; }",
                 arg=self.fresh, timeout=15_000)
         except PlaywrightError as error:
             try:
