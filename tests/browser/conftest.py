@@ -248,7 +248,7 @@ def app(new_context: Any, site: Site) -> tuple[Any, Recorder]:
 
 #: What a test may count on in a page just opened in a fresh browser: a new Standard sandbox game at its
 #: first phase (its link in the address bar or none yet; the game itself is the phase and its orders), no order,
-#: the focus on no control, the whole map shown, no message, no dialog, the header's controls as
+#: the focus on no control, the map's Tab stop, the whole map shown, no message, no dialog, the header's controls as
 #: they start. A page shared by the tests of a file must show the same before each test (`shared_app`).
 FRESH_STATE = r"""() => {
   const html = document.documentElement, value = id => document.getElementById(id).value;
@@ -263,6 +263,7 @@ FRESH_STATE = r"""() => {
     controls: ['variant-select', 'game-kind', 'orders-power', 'orders-text'].map(value),
     errors: document.getElementById('orders-errors').textContent, scroll: [scrollX, scrollY],
     view: svg && svg.getAttribute('viewBox').trim().split(/[\s,]+/).map(Number),
+    stops: [...document.querySelectorAll('#map [tabindex="0"]')].map(e => e.getAttribute('data-location') || e.id),
   });
 }"""
 
@@ -298,11 +299,10 @@ class SharedPage:
         return self.page
 
     def reset(self, browser: Any, url: str) -> Any:
-        """The shared page brought to the fresh state by the app's own New game (a Standard sandbox game,
-        chosen in the header; the focus then taken off the button), after Escape has closed any dialog, the
-        page is scrolled to its top, the map's Whole map button has shown the whole map and the other pages
-        of the context are closed; a fresh context when the page is gone or the state is not reached
-        within 15 s."""
+        """The shared page brought to the fresh state by the app's own New game (a Standard sandbox game, chosen in the
+        header; the order box emptied, the focus taken off the button), after Escape has closed any dialog, the page
+        is scrolled to its top, the map's Whole map button has shown the whole map and the other pages of the context
+        are closed; a fresh context when the page is gone or the state is not reached within 15 s."""
         from playwright.sync_api import Error as PlaywrightError
 
         if self.context is None:
@@ -323,6 +323,7 @@ class SharedPage:
             page.select_option("#game-kind", "sandbox", timeout=5_000)
             page.select_option("#variant-select", "standard", timeout=5_000)
             page.click("#new-game", timeout=5_000)
+            page.fill("#orders-text", "", timeout=5_000)  # (the order box keeps a draft across games)
             # (the focus taken off the button, as a click on no control does, and the page scrolled back to
             # its top, until the state is reached)
             page.wait_for_function(
