@@ -246,10 +246,11 @@ def app(new_context: Any, site: Site) -> tuple[Any, Recorder]:
 
 
 
-#: What a test may count on in a page just opened in a fresh browser: a new Standard sandbox game at its
-#: first phase (its link in the address bar or none yet; the game itself is the phase and its orders), no order,
-#: the focus on no control, the map's Tab stop, the whole map shown, no message, no dialog, the header's controls as
-#: they start. A page shared by the tests of a file must show the same before each test (`shared_app`).
+#: What a test may count on in a page just opened in a fresh browser: a new Standard sandbox game at its first phase
+#: (its link in the address bar or none yet; the game itself is the phase and its orders), no order, the focus on no
+#: control, the map's Tab stop, the folding sections as they start, the whole map shown, no message, no dialog, the
+#: header's controls as they start. A page shared by the tests of a file must show the same before each test
+#: (`shared_app`).
 FRESH_STATE = r"""() => {
   const html = document.documentElement, value = id => document.getElementById(id).value;
   const svg = document.querySelector('#map svg');
@@ -264,6 +265,7 @@ FRESH_STATE = r"""() => {
     errors: document.getElementById('orders-errors').textContent, scroll: [scrollX, scrollY],
     view: svg && svg.getAttribute('viewBox').trim().split(/[\s,]+/).map(Number),
     stops: [...document.querySelectorAll('#map [tabindex="0"]')].map(e => e.getAttribute('data-location') || e.id),
+    details: [...document.querySelectorAll('details')].map(e => e.open),
   });
 }"""
 
@@ -324,6 +326,7 @@ class SharedPage:
             page.select_option("#variant-select", "standard", timeout=5_000)
             page.click("#new-game", timeout=5_000)
             page.fill("#orders-text", "", timeout=5_000)  # (the order box keeps a draft across games)
+            self._as_fresh(page)
             # (the focus taken off the button, as a click on no control does, and the page scrolled back to
             # its top, until the state is reached)
             page.wait_for_function(
@@ -341,6 +344,20 @@ class SharedPage:
                           stacklevel=2)
             return self.open(browser, url)
         return page
+
+
+    def _as_fresh(self, page: Any) -> None:
+        """What a new game leaves as the last game had it, put back as a player would: each folding
+        section (<details>) opened or closed with a click on its summary, and the map's Tab stop moved to
+        the one a fresh page has by focusing that button (the map keeps the stop its buttons last had)."""
+        fresh = json.loads(self.fresh)
+        now = json.loads(str(page.evaluate(FRESH_STATE)))
+        for index, (was, is_open) in enumerate(zip(fresh["details"], now["details"], strict=False)):
+            if was != is_open:
+                page.locator("details").nth(index).locator("summary").first.click(timeout=5_000)
+        if now["stops"] != fresh["stops"] and fresh["stops"]:
+            where = fresh["stops"][0]
+            page.locator(f'#map [data-location="{where}"], #map [id="{where}"]').first.focus(timeout=5_000)
 
 
 @pytest.fixture(scope="module")
