@@ -302,9 +302,10 @@ class SharedPage:
 
     def reset(self, browser: Any, url: str) -> Any:
         """The shared page brought to the fresh state by the app's own New game (a Standard sandbox game, chosen in the
-        header; the order box emptied, the focus taken off the button), after Escape has closed any dialog, the page
-        is scrolled to its top, the map's Whole map button has shown the whole map and the other pages of the context
-        are closed; a fresh context when the page is gone or the state is not reached within 15 s."""
+        header, its question whether to replace a game not saved in this browser answered yes; the order box emptied,
+        the focus taken off the button), after Escape has closed any dialog, the page is scrolled to its top, the
+        map's Whole map button has shown the whole map and the other pages of the context are closed; a fresh context
+        when the page is gone or the state is not reached within 15 s."""
         from playwright.sync_api import Error as PlaywrightError
 
         if self.context is None:
@@ -324,7 +325,11 @@ class SharedPage:
                 page.click("#zoom-reset", timeout=5_000)
             page.select_option("#game-kind", "sandbox", timeout=5_000)
             page.select_option("#variant-select", "standard", timeout=5_000)
-            page.click("#new-game", timeout=5_000)
+            page.on("dialog", _replace_it)
+            try:
+                page.click("#new-game", timeout=5_000)
+            finally:
+                page.remove_listener("dialog", _replace_it)
             page.fill("#orders-text", "", timeout=5_000)  # (the order box keeps a draft across games)
             self._as_fresh(page)
             # (the focus taken off the button, as a click on no control does, and the page scrolled back to
@@ -358,6 +363,12 @@ class SharedPage:
         if now["stops"] != fresh["stops"] and fresh["stops"]:
             where = fresh["stops"][0]
             page.locator(f'#map [data-location="{where}"], #map [id="{where}"]').first.focus(timeout=5_000)
+
+
+def _replace_it(dialog: Any) -> None:
+    """The player's yes when New game asks whether to replace a game that is not saved in this browser
+    (a Cluster game opened from a file, say)."""
+    dialog.accept()
 
 
 @pytest.fixture(scope="module")
