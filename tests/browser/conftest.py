@@ -325,13 +325,14 @@ class SharedPage:
                 page.click("#zoom-reset", timeout=5_000)
             page.select_option("#game-kind", "sandbox", timeout=5_000)
             page.select_option("#variant-select", "standard", timeout=5_000)
+            self._details_as_fresh(page)
             page.on("dialog", _replace_it)
             try:
                 page.click("#new-game", timeout=5_000)
             finally:
                 page.remove_listener("dialog", _replace_it)
             page.fill("#orders-text", "", timeout=5_000)  # (the order box keeps a draft across games)
-            self._as_fresh(page)
+            self._stop_as_fresh(page)
             # (the focus taken off the button, as a click on no control does, and the page scrolled back to
             # its top, until the state is reached)
             page.wait_for_function(
@@ -351,18 +352,21 @@ class SharedPage:
         return page
 
 
-    def _as_fresh(self, page: Any) -> None:
-        """What a new game leaves as the last game had it, put back as a player would: each folding
-        section (<details>) opened or closed with a click on its summary, and the map's Tab stop moved to
-        the one a fresh page has by focusing that button (the map keeps the stop its buttons last had)."""
-        fresh = json.loads(self.fresh)
-        now = json.loads(str(page.evaluate(FRESH_STATE)))
-        for index, (was, is_open) in enumerate(zip(fresh["details"], now["details"], strict=False)):
+    def _details_as_fresh(self, page: Any) -> None:
+        """Each folding section (<details>) opened or closed as a fresh page has it, with a click on its
+        summary as a player would, before the new game (which keeps them as they are, and may hide one)."""
+        fresh = json.loads(self.fresh)["details"]
+        now = json.loads(str(page.evaluate(FRESH_STATE)))["details"]
+        for index, (was, is_open) in enumerate(zip(fresh, now, strict=False)):
             if was != is_open:
                 page.locator("details").nth(index).locator("summary").first.click(timeout=5_000)
-        if now["stops"] != fresh["stops"] and fresh["stops"]:
-            where = fresh["stops"][0]
-            page.locator(f'#map [data-location="{where}"], #map [id="{where}"]').first.focus(timeout=5_000)
+
+    def _stop_as_fresh(self, page: Any) -> None:
+        """The map's Tab stop moved to the one a fresh page has, by focusing that button (the map keeps the
+        stop its buttons last had, across games)."""
+        fresh = json.loads(self.fresh)["stops"]
+        if fresh and json.loads(str(page.evaluate(FRESH_STATE)))["stops"] != fresh:
+            page.locator(f'#map [data-location="{fresh[0]}"], #map [id="{fresh[0]}"]').first.focus(timeout=5_000)
 
 
 def _replace_it(dialog: Any) -> None:
