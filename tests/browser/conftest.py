@@ -332,7 +332,6 @@ class SharedPage:
             finally:
                 page.remove_listener("dialog", _replace_it)
             page.fill("#orders-text", "", timeout=5_000)  # (the order box keeps a draft across games)
-            self._stop_as_fresh(page)
             # (the focus taken off the button, as a click on no control does, and the page scrolled back to
             # its top, until the state is reached)
             page.wait_for_function(
@@ -360,13 +359,6 @@ class SharedPage:
         for index, (was, is_open) in enumerate(zip(fresh, now, strict=False)):
             if was != is_open:
                 page.locator("details").nth(index).locator("summary").first.click(timeout=5_000)
-
-    def _stop_as_fresh(self, page: Any) -> None:
-        """The map's Tab stop moved to the one a fresh page has, by focusing that button (the map keeps the
-        stop its buttons last had, across games)."""
-        fresh = json.loads(self.fresh)["stops"]
-        if fresh and json.loads(str(page.evaluate(FRESH_STATE)))["stops"] != fresh:
-            page.locator(f'#map [data-location="{fresh[0]}"], #map [id="{fresh[0]}"]').first.focus(timeout=5_000)
 
 
 def _replace_it(dialog: Any) -> None:
