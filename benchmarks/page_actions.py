@@ -14,9 +14,11 @@ Times are milliseconds, medians of --repeat. --py runs another checkout's engine
 compare with the code before a change. --cpu times the process's CPU time instead of the wall clock: on a
 machine shared with other work, a steadier measure of the same code (what the page would wait for alone).
 
---pyodide times link opening alone (decode_link) in Pyodide under Node (tests/pyodide/run_python.mjs,
-which mounts this repository at /repo: a --py folder must be inside it), each link decoded --repeat
-times in one interpreter, in Node's CPU time (steady on a shared machine) and on the wall clock.
+--pyodide times link opening alone in Pyodide under Node (tests/pyodide/run_python.mjs, which mounts this
+repository at /repo: a --py folder must be inside it), to the decoder's first step (a link that carries
+its position: that position read and checked, what the page draws before the replay) and to the game
+replayed, each link decoded --repeat times in one interpreter, in Node's CPU time (steady on a shared
+machine) and on the wall clock.
 
 --page does the same in the built site in headless Chromium: the game's link opened in a fresh profile
 (position visible: from the Python UI's start, the adjutant:pyStart mark, to the position drawn), then
@@ -248,7 +250,7 @@ DECODE = """
 import sys, time
 import js
 sys.path.insert(0, sys.argv[1])
-from adjutant import decode_link
+from adjutant.formats.link import decoding
 
 def node_cpu_ms():
     used = js.process.cpuUsage()
@@ -257,8 +259,12 @@ def node_cpu_ms():
 link, times = sys.argv[2], []
 for _ in range(int(sys.argv[3])):
     start, used = time.perf_counter(), node_cpu_ms()
-    decode_link(link)
-    times.append(f"{node_cpu_ms() - used:.1f}/{(time.perf_counter() - start) * 1000:.1f}")
+    steps = decoding(link)
+    next(steps, None)  # (a link that carries its position: that position read and checked)
+    first = node_cpu_ms() - used, (time.perf_counter() - start) * 1000
+    for _ in steps:
+        pass
+    times.append(f"{first[0]:.1f}/{first[1]:.1f}/{node_cpu_ms() - used:.1f}/{(time.perf_counter() - start) * 1000:.1f}")
 print(" ".join(times))
 """
 
@@ -272,10 +278,11 @@ def in_pyodide(games: list[tuple[int, Any]], repeat: int, engine: Path) -> None:
     runner = ROOT / "tests" / "pyodide" / "run_python.mjs"
     mounted = "/repo/" + engine.resolve().relative_to(ROOT).as_posix()
     print(
-        f"Link opening in Pyodide under Node, engine from {engine}; ms of CPU / of the wall clock: each of "
-        f"{repeat}, then their medians"
+        f"Link opening in Pyodide under Node, engine from {engine}; ms of CPU / of the wall clock, to the "
+        f"decoder's first step (a link that carries its position: that position read) and to the whole game "
+        f"replayed: each of {repeat}, then their medians"
     )
-    print(f"{'years':>5} {'link chars':>11}  times")
+    print(f"{'years':>5} {'link chars':>11}  times (first step; whole)")
     for years, game in games:
         link = encode_link(game)
         done = subprocess.run(
@@ -285,10 +292,12 @@ def in_pyodide(games: list[tuple[int, Any]], repeat: int, engine: Path) -> None:
             text=True,
             check=True,
         )
-        times = [tuple(float(t) for t in pair.split("/")) for pair in done.stdout.split()]
-        each = " ".join(f"{cpu:.0f}/{wall:.0f}" for cpu, wall in times)
-        cpu, wall = (statistics.median(t[i] for t in times) for i in (0, 1))
-        print(f"{years:>5} {len(link):>11}  {each}  median {cpu:.0f}/{wall:.0f}")
+        times = [tuple(float(t) for t in each.split("/")) for each in done.stdout.split()]
+        each = " ".join(f"{t[0]:.0f}/{t[1]:.0f}; {t[2]:.0f}/{t[3]:.0f}" for t in times)
+        first_cpu, first_wall, cpu, wall = (statistics.median(t[i] for t in times) for i in range(4))
+        print(
+            f"{years:>5} {len(link):>11}  {each}  median {first_cpu:.0f}/{first_wall:.0f}; {cpu:.0f}/{wall:.0f}"
+        )
 
 
 def main() -> None:

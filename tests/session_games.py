@@ -4,6 +4,7 @@ browser tests), and the orders a session holds as the order list writes them."""
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import replace
 
 from adjutant.adjudication.orders import format_order
@@ -72,3 +73,19 @@ def failed_waive_file() -> str:
     data = json.loads(game_to_text(game))
     data["orders"] = {"germany": ["Waive"]}
     return json.dumps(data)
+
+
+def carrying(game: Game, other: Game) -> str:
+    """``game``'s link, tampered with: it carries the current position of ``other`` (a position the map
+    allows, which ``game``'s history does not reach)."""
+    from adjutant.formats import base64url
+    from adjutant.formats.link import encode_link, split_link
+
+    def payload(of: Game) -> dict[str, object]:
+        data = json.loads(zlib.decompress(base64url.decode(split_link(encode_link(of))[1], "a link"), -15))
+        assert isinstance(data, dict)
+        return data
+
+    tampered = {**payload(game), "q": payload(other)["q"]}
+    raw = zlib.compress(json.dumps(tampered, separators=(",", ":")).encode(), 9)[2:-4]
+    return f"{game.variant.id}.{base64url.encode(raw)}"

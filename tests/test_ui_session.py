@@ -30,6 +30,7 @@ from adjutant_ui.session import (
 )
 from session_games import (
     austria_removes_two,
+    carrying,
     cluster_game_knowing,
     failed_waive_file,
     order_list,
@@ -222,7 +223,9 @@ def test_decoding_pauses_the_cycle_collector_and_leaves_it_as_it_was() -> None:
 @pytest.mark.parametrize("bad", ["", "not-a-game", "A" * 50])
 def test_decoding_step_by_step_gives_the_links_game_and_refuses_a_bad_link_the_same_way(bad: str) -> None:
     *_, game = random_game("cline5", 3, 2)
-    steps, replayed = decoding(encode_link(game)), 0
+    carried: list[Game] = []
+    steps, replayed = decoding(encode_link(game), carried.append), 0
+    assert next(steps) == 0 and carried[0].units == game.units  # (the position the link carries, first)
     while True:
         try:
             assert next(steps) == replayed + 1  # (one step per adjudicated phase)
@@ -287,8 +290,8 @@ def test_the_one_link_reader_gives_the_same_session_sliced_or_in_one_go(make: st
     whole = run_apart(read_link(fragment))
     assert _seen(sliced) == _seen(whole)
     session, link = whole
-    if make == "long":  # a turn after each phase replayed (with no time left in the slice)
-        assert len(turns) == sum(not r.skipped for r in session.game.history) >= 6 and link is None
+    if make == "long":  # a turn after the position the link carries is read, and after each phase replayed
+        assert len(turns) == 1 + sum(not r.skipped for r in session.game.history) >= 7 and link is None
         assert game_to_text(session.game) == game_to_text(decode_link(fragment))
     elif make == "computer":  # seen as its people see it (the slip of the last CI failure)
         assert session.master is not None and session.viewers == ("france",) and link is None
@@ -857,3 +860,24 @@ def test_builds_or_removals_typed_beyond_those_due_are_named_before_adjudicating
     assert session.beyond_due_of("austria") == "3 builds given, 2 due (the last given, A Budapest, will not count)"
     assert session.beyond_due_of("france") == ""
 
+
+
+def test_the_link_reader_shows_the_position_a_link_carries_before_its_replay_and_refuses_one_not_reached() -> None:
+    *_, game = random_game("cline5", 4, 3)
+    *_, other = random_game("cline5", 5, 3)
+    events: list[str] = []
+
+    async def pause() -> None:
+        events.append("turn")
+
+    async def shown(carried: Session) -> None:
+        assert carried.readonly and not carried.game.history
+        events.append(f"shown {len(carried.game.units)} units")
+
+    session, _ = run_apart(read_link(encode_link(game), pause, slice_s=0, shown=shown))
+    assert events[0] == f"shown {len(game.units)} units" and events[1:] and set(events[1:]) == {"turn"}
+    assert game_to_text(session.game) == game_to_text(game)
+    events.clear()
+    with pytest.raises(GameFileError, match="the position it carries is not the one its orders lead to"):
+        run_apart(read_link(carrying(game, other), pause, slice_s=0, shown=shown))
+    assert events[0] == f"shown {len(other.units)} units"

@@ -53,6 +53,10 @@ from .setup import SetupPanel
 document = js.document
 
 
+#: what the status line says while a link's carried position is shown and its history replayed
+CHECKING_HISTORY = "The link's position is shown; its history is being checked before it can be played…"
+
+
 async def _page_turn() -> None:
     """Let the browser draw and answer input: Pyodide's event loop runs the next step in a task of its own
     (a message), not a microtask."""
@@ -342,8 +346,31 @@ class App:
         replay given the page's turn (drawing, input) every ``SLICE_S`` seconds: at the start, and for a
         link opened later (a changed address, a pasted link, another tab's save). While a game is in hand
         its table takes no input meanwhile, so that nothing is given to a game about to be replaced."""
-        with inert(("main.table",) if self.session is not None else ()):
-            return await read_link(fragment, _page_turn)
+        if self.session is not None:
+            with inert(("main.table",)):
+                return await read_link(fragment, _page_turn)
+        # at the start, the position a link carries is drawn before its history is replayed; the table
+        # stays inert until the replay has reached that position (a link whose replay does not is refused)
+        checked = "refused"
+        try:
+            with inert(("main.table",)):
+                read = await read_link(fragment, _page_turn, shown=self._show_carried)
+            checked = "checked"
+            return read
+        finally:
+            if document.documentElement.hasAttribute("data-position-carried"):
+                document.documentElement.dataset.positionCarried = checked
+                _id("boot-text").textContent = "Starting…"
+
+    async def _show_carried(self, carried: Session) -> None:
+        """Draw the position a link carries (at the start, while its history is replayed), not yet to be
+        played, and say so."""
+        await self.show(carried)
+        self.draw_board()
+        _id("boot-text").textContent = CHECKING_HISTORY
+        document.documentElement.dataset.positionCarried = "checking"
+        js.window.adjutantShell.positionDrawn()
+        await _page_turn()
 
     async def show(self, new_session: Session, role: str = "", link: SealedLink | None = None,
                    keys: dict[str, Any] | None = None, passphrases: dict[str, str] | None = None) -> None:

@@ -102,15 +102,16 @@ def decode_link(fragment: str) -> Game:
             gc.enable()
 
 
-def decoding(fragment: str) -> Generator[int, None, Game]:
+def decoding(fragment: str, carried: Callable[[Game], None] | None = None) -> Generator[int, None, Game]:
     """:func:`decode_link` one phase at a time (:func:`adjutant.formats.link.decoding`): yields after each phase
-    replayed, returns the game; raises only GameFileError. The page pauses between the phases of a long
-    game's link, so that the browser draws and answers input meanwhile."""
+    replayed (and 0 once the position a link carries is read, given to ``carried``), returns the game;
+    raises only GameFileError. The page pauses between the phases of a long game's link, so that the
+    browser draws and answers input meanwhile."""
     enabled = gc.isenabled()
     gc.disable()  # (as decode_link does, from one phase to the next)
     try:
         with _as_game_file_error("the link"):
-            return (yield from _codec.decoding(fragment.lstrip("#").strip()))
+            return (yield from _codec.decoding(fragment.lstrip("#").strip(), carried))
     finally:
         if enabled:
             gc.enable()
@@ -121,24 +122,33 @@ def decoding(fragment: str) -> Generator[int, None, Game]:
 SLICE_S = 0.04
 
 
-def reading(fragment: str) -> Generator[int, None, tuple[Session, SealedLink | None]]:
+def reading(
+    fragment: str, carried: Callable[[Session], None] | None = None
+) -> Generator[int, None, tuple[Session, SealedLink | None]]:
     """The one reader of a link's fragment, one phase at a time: yields after each phase replayed and
     returns the session that shows the game (:meth:`Session.of`: a Cluster game against the computer as
     its people see it), with the sealed link for a game with secrets (its public view, read only; None
-    for an ordinary game). Raises only GameFileError, and replaces nothing: the caller keeps what it
+    for an ordinary game). A link that carries its current position has it given to ``carried`` first,
+    as a read-only session to be shown while the history is replayed (the replay must reach it: it is
+    not the game until then). Raises only GameFileError, and replaces nothing: the caller keeps what it
     had until the session is returned."""
     if is_sealed_link(fragment):
         link = decode_sealed_link(fragment)
         return Session(public_game(link), readonly=True), link
-    game = yield from decoding(fragment)
+    shown = None if carried is None else lambda game: carried(Session(game, readonly=True))
+    game = yield from decoding(fragment, shown)
     return Session.of(game), None
 
 
 async def read_link(
-    fragment: str, pause: Callable[[], Awaitable[None]] | None = None, slice_s: float = SLICE_S
+    fragment: str,
+    pause: Callable[[], Awaitable[None]] | None = None,
+    slice_s: float = SLICE_S,
+    shown: Callable[[Session], Awaitable[None]] | None = None,
 ) -> tuple[Session, SealedLink | None]:
     """:func:`reading` run to its end: ``pause`` (the page's turn: drawing, input) awaited whenever the
-    replay has run ``slice_s`` seconds since the last, or with no ``pause`` in one go.
+    replay has run ``slice_s`` seconds since the last, or with no ``pause`` in one go; ``shown`` awaited
+    with the position the link carries (a read-only session) before its history is replayed.
 
     >>> import asyncio
     >>> from adjutant import Game
@@ -148,8 +158,13 @@ async def read_link(
     >>> session, sealed = asyncio.run(read_link(encode_link(game)))
     >>> str(session.game.units["bur"]), sealed
     ('A bur', None)
+    >>> async def show(carried: Session) -> None:
+    ...     print("shown first:", carried.game.units["bur"], carried.readonly)
+    >>> session, _ = asyncio.run(read_link(encode_link(game), shown=show))
+    shown first: A bur True
     """
-    steps = reading(fragment)
+    carried: list[Session] = []
+    steps = reading(fragment, carried.append if shown is not None else None)
     due = time.perf_counter() + slice_s
     while True:
         try:
@@ -157,7 +172,10 @@ async def read_link(
         except StopIteration as done:
             read: tuple[Session, SealedLink | None] = done.value
             return read
-        if pause is not None and time.perf_counter() >= due:
+        if carried and shown is not None:
+            await shown(carried.pop())
+            due = time.perf_counter() + slice_s
+        elif pause is not None and time.perf_counter() >= due:
             await pause()
             due = time.perf_counter() + slice_s
 

@@ -1,11 +1,13 @@
 """The URL form of a game: compact, for the fragment of a shared link.
 
-A link holds only the variant and the orders of every phase; the positions and results are found again
-by replaying them. Each unit's order is written as its index among the orders the position offers it
-(:mod:`adjutant.legal`), all indices packed into one mixed-radix number; an order outside that list is
-kept as text. The whole is deflated and written in base64url, after the variant's id and a dot
-(``standard.``): readable, and read by the page, which paints that variant's map while Python starts
-(base64url has no dot, so the two parts cannot be confused). A link without the id is read as well.
+A link holds the variant and the orders of every phase; the positions and results are found again by
+replaying them. It also carries the position they lead to (version 3), which a reader can show at once,
+before the replay, and which the replay must reach. Each unit's order is written as its index among the
+orders the position offers it (:mod:`adjutant.legal`), all indices packed into one mixed-radix number; an
+order outside that list is kept as text. The whole is deflated and written in base64url, after the
+variant's id and a dot (``standard.``): readable, and read by the page, which paints that variant's map
+while Python starts (base64url has no dot, so the two parts cannot be confused). A link without the id is
+read as well.
 
 >>> from adjutant.game import Game
 >>> g = Game.new("standard")
@@ -21,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import weakref
@@ -28,21 +31,22 @@ import zlib
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
-from ..adjudication.orders import Build, Disband, Order, Waive, format_order
+from ..adjudication.orders import Build, Disband, Order, Unit, Waive, format_order
 from ..errors import AdjutantError, GameFileError
 from ..game import Game, PhaseRecord, Position
 from ..legal import Candidates, adjustment_candidates, retreat_candidates
-from ..map.variant import load_variant
+from ..map.variant import Variant, load_variant
 from ..seats import seats_from_data, seats_to_data
-from ..setup import start_from_data, start_of
+from ..setup import Placed, set_up, start_from_data, start_of
 from . import base64url
 from .gamefile import from_data, position_data, to_data
 from .limits import inflate, read_json
 
 LINK_VERSION = 1
 #: the version of a link that adds the starting position of a game set up from any position (``"p"``,
-#: :mod:`adjutant.setup`), written only by such a game: every other link is version 1, which every earlier
-#: reader reads, and an earlier reader refuses this one by its version
+#: :mod:`adjutant.setup`), written only by such a game before its first adjudication (then, as every game's,
+#: version 3); a new game's link is version 1, which every earlier reader reads, and an earlier reader
+#: refuses a later version by its number
 START_LINK_VERSION = 2
 #: a link longer than this is refused before it is decoded
 MAX_LINK = 400_000
@@ -50,6 +54,143 @@ MAX_LINK = 400_000
 MAX_INFLATED = 4_000_000
 #: nor hold more adjudicated phases than this (about two hundred game years): replaying them takes time
 MAX_PHASES = 1000
+
+
+#: the version of a link that also carries the position its history leads to (``"q"``, :func:`_position_code`),
+#: so that a reader can show it at once and replay the history after it: written by every game with an
+#: adjudicated phase (but a hidden setup's, whose link is its game file); version 1 and 2 links still open
+POSITION_LINK_VERSION = 3
+
+
+class _Table:
+    """A variant's numbering of what a carried position names: its powers, provinces, supply centres and
+    places (provinces and coasts a unit may stand on), each in sorted order."""
+
+    __slots__ = (
+        "centres",
+        "place_index",
+        "places",
+        "power_index",
+        "powers",
+        "province_index",
+        "provinces",
+        "unit_codes",
+    )
+
+    def __init__(self, v: Variant) -> None:
+        self.powers = sorted(v.powers)
+        self.provinces = sorted(v.provinces)
+        self.centres = [p for p in self.provinces if v.provinces[p].centre]
+        self.places = [loc for p in self.provinces for loc in v.locations(p)]
+        self.power_index = {p: i for i, p in enumerate(self.powers)}
+        self.province_index = {p: i for i, p in enumerate(self.provinces)}
+        self.place_index = {p: i for i, p in enumerate(self.places)}
+        #: how many codes :meth:`unit_code` gives
+        self.unit_codes = len(self.places) * 2 * len(self.powers)
+
+    def unit_code(self, unit: Unit) -> int:
+        """A unit as one integer: its place, its type (fleet or army) and its power."""
+        return (self.place_index[unit.location] * 2 + (unit.type == "F")) * len(self.powers) + self.power_index[
+            unit.power
+        ]
+
+    def unit(self, code: int) -> Placed:
+        """The unit a code (below :attr:`unit_codes`) names."""
+        rest, power = divmod(code, len(self.powers))
+        place, fleet = divmod(rest, 2)
+        return Placed(self.powers[power], "F" if fleet else "A", self.places[place])
+
+
+#: by variant id, the variant and its :class:`_Table`
+_TABLES: dict[str, tuple[Variant, _Table]] = {}
+
+
+def _table(v: Variant) -> _Table:
+    made = _TABLES.get(v.id)
+    if made is None or made[0] is not v:
+        made = _TABLES[v.id] = (v, _Table(v))
+    return made[1]
+
+
+def _position_code(game: Game) -> list[Any] | None:
+    """The current position of ``game`` as a link carries it: ``[phase, units, dislodged, stand-offs,
+    digits]``, the three counts, and one number in base64url of mixed-radix digits, least significant
+    first: each unit as :meth:`_Table.unit_code` (ascending), each supply centre's owner (its power's
+    index plus 1, 0 for none), each dislodged unit's code and the province its attacker came from (index
+    plus 1, 0 for a convoyed attack), each stand-off's province (ascending). None for a position a link
+    does not carry: one with a variant's own state in it (Cluster's)."""
+    p = game.position
+    if p.variant_state is not None:
+        return None
+    t = _table(game.variant)
+    digits = _Digits()
+    try:
+        for code in sorted(t.unit_code(u) for u in p.units.values()):
+            digits.put(code, t.unit_codes)
+        for c in t.centres:
+            digits.put(t.power_index[p.centres[c]] + 1 if c in p.centres else 0, len(t.powers) + 1)
+        for d in sorted(p.dislodged, key=lambda d: d.unit.province):
+            came = d.attacker_from
+            digits.put(t.unit_code(d.unit), t.unit_codes)
+            digits.put(0 if came is None else t.province_index[came] + 1, len(t.provinces) + 1)
+        for prov in sorted(t.province_index[c] for c in p.contested):
+            digits.put(prov, len(t.provinces))
+    except KeyError:  # (a place the map does not number: not carried)
+        return None
+    number = digits.pack()
+    packed = base64url.encode(number.to_bytes((number.bit_length() + 7) // 8, "big"))
+    return [str(p.phase), len(p.units), len(p.dislodged), len(p.contested), packed]
+
+
+def _carried(v: Variant, code: Any) -> Game:
+    """The game at the position a link carries (``"q"``: :func:`_position_code`), checked as hostile input:
+    the sizes bounded by the map's (before any arithmetic), every number in range, no unit twice; a
+    :class:`GameFileError` names what is wrong."""
+    if not (
+        isinstance(code, list)
+        and len(code) == 5
+        and isinstance(code[0], str)
+        and len(code[0]) <= 12
+        and all(type(n) is int for n in code[1:4])
+        and isinstance(code[4], str)
+    ):
+        raise GameFileError("the link's position is damaged: it is not [phase, units, dislodged, stand-offs, digits]")
+    t = _table(v)
+    units, gone, contested = code[1:4]
+    if not (0 <= units <= len(t.provinces) and 0 <= gone <= len(t.provinces) and 0 <= contested <= len(t.provinces)):
+        raise GameFileError(
+            f"the link's position is damaged: it counts more units, dislodged units or stand-offs than the "
+            f"{len(t.provinces)} provinces of {v.name} hold"
+        )
+    radices = (
+        [t.unit_codes] * units
+        + [len(t.powers) + 1] * len(t.centres)
+        + [t.unit_codes, len(t.provinces) + 1] * gone
+        + [len(t.provinces)] * contested
+    )
+    bits = sum(r.bit_length() for r in radices)
+    if len(code[4]) * 6 > bits + 8:
+        raise GameFileError("the link's position is damaged: its digits are longer than its units can need")
+    digits = _Digits(int.from_bytes(base64url.decode(code[4], "the link's position"), "big"))
+    codes = [digits.get(t.unit_codes) for _ in range(units)]
+    if any(a >= b for a, b in zip(codes, codes[1:], strict=False)):
+        raise GameFileError("the link's position is damaged: its units are not in order, or one is there twice")
+    owners = [digits.get(len(t.powers) + 1) for _ in t.centres]
+    dislodged = []
+    for _ in range(gone):
+        unit, came = t.unit(digits.get(t.unit_codes)), digits.get(len(t.provinces) + 1)
+        dislodged.append(dataclasses.replace(unit, attacker_from=t.provinces[came - 1] if came else None))
+    standoffs = [digits.get(len(t.provinces)) for _ in range(contested)]
+    if digits.number != 0:
+        raise GameFileError("the link's position is damaged: it holds more than its units")
+    if any(a >= b for a, b in zip(standoffs, standoffs[1:], strict=False)):
+        raise GameFileError("the link's position is damaged: its stand-offs are not in order")
+    placed = [t.unit(c) for c in codes]
+    centres = {prov: t.powers[k - 1] for prov, k in zip(t.centres, owners, strict=True) if k}
+    try:
+        return set_up(v, code[0], placed, centres, dislodged, [t.provinces[k] for k in standoffs])
+    except AdjutantError as e:
+        raise GameFileError(f"the link's position is damaged: {e}") from None
 
 
 #: the readable start of a link: the variant's id and a dot
@@ -473,6 +614,10 @@ def encode_link(game: Game) -> str:
         payload["c"] = base64url.encode(number.to_bytes((number.bit_length() + 7) // 8, "big"))
     if extra:
         payload["x"] = extra
+    if n:
+        carried = _position_code(game)
+        if carried is not None:
+            payload["a"], payload["q"] = POSITION_LINK_VERSION, carried
     if game.draw:
         payload["d"] = list(game.draw)
     if game.computer:  # the computer seats: {power: {"level": ..., "seed": ...}}, as the game file has them
@@ -494,15 +639,21 @@ def decode_link(text: str) -> Game:
             return game
 
 
-def decoding(text: str) -> Generator[int, None, Game]:
+def decoding(text: str, carried: Callable[[Game], None] | None = None) -> Generator[int, None, Game]:
     """:func:`decode_link` one phase at a time: yields the number of phases replayed so far after each, and
     returns the game (``StopIteration.value``), so that a caller can pause between phases (the page lets
-    the browser draw and answer input while a long game's link is replayed).
+    the browser draw and answer input while a long game's link is replayed). A link that carries its
+    current position (version 3) has it read and checked first, given to ``carried`` (a game at that
+    position, with no history: to be shown, not played), and 0 yielded, before the history is replayed;
+    a history that does not lead to that position is refused at its end.
 
     >>> g = Game.new("standard")
     >>> _ = g.add_orders("A Par - Bur")
     >>> _ = g.adjudicate()
-    >>> steps = decoding(encode_link(g))
+    >>> steps = decoding(encode_link(g), lambda shown: print("shown:", shown.units["bur"]))
+    >>> next(steps)
+    shown: A bur
+    0
     >>> next(steps)
     1
     >>> try:
@@ -525,21 +676,21 @@ def decoding(text: str) -> Generator[int, None, Game]:
     if isinstance(payload, dict):  # (what is not a game at all is said so below)
         check_named_variant(named, payload.get("v"))
     try:
-        return (yield from _from_payload(payload))
+        return (yield from _from_payload(payload, carried))
     except GameFileError:
         raise
     except (AdjutantError, KeyError, IndexError, TypeError, ValueError) as e:
         raise GameFileError(f"the link is damaged: {e}") from None
 
 
-def _from_payload(payload: Any) -> Generator[int, None, Game]:
+def _from_payload(payload: Any, shown: Callable[[Game], None] | None = None) -> Generator[int, None, Game]:
     if not isinstance(payload, dict) or "a" not in payload:
         raise GameFileError("the link's contents are not a game")
     version = payload["a"]
-    if not isinstance(version, int) or version > START_LINK_VERSION:
+    if not isinstance(version, int) or version > POSITION_LINK_VERSION:
         raise GameFileError(
             f"this link was made by a newer Adjutant (link version {version}); this one reads up to "
-            f"{START_LINK_VERSION}"
+            f"{POSITION_LINK_VERSION}"
         )
     variant = payload.get("v")
     if not isinstance(variant, str):
@@ -574,6 +725,11 @@ def _from_payload(payload: Any) -> Generator[int, None, Game]:
         if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int) and isinstance(item[1], str)):
             raise GameFileError("the link is damaged: a written-out order is malformed")
         extra.setdefault((item[0], item[1]), []).append(item[2])
+    if "q" in payload:
+        position = _carried(game.variant, payload["q"])
+        if shown is not None:
+            shown(position)
+        yield 0
     parts = _Parts(payload)
     for n in range(records):
         if game.over:
@@ -589,6 +745,11 @@ def _from_payload(payload: Any) -> Generator[int, None, Game]:
         _decode_phase(game, digits, extra, records)
     if digits.number != 0 or any(extra.values()):
         raise GameFileError("the link is damaged: it holds more than a game")
+    if "q" in payload and _position_code(game) != payload["q"]:
+        raise GameFileError(
+            "the link is damaged: the position it carries is not the one its orders lead to (it was changed "
+            "after it was made)"
+        )
     if "d" in payload:
         game.declare_draw(payload["d"])
     if "s" in payload:
