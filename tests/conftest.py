@@ -21,6 +21,21 @@ def _shared_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
         os.environ[SHARED] = str(tmp_path_factory.getbasetemp().parent)
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The run's count of browser page openings (tests/browser/conftest.py puts each test's count in its
+    teardown report), what most of a browser test's time goes to."""
+    openings = [
+        value
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        if getattr(report, "when", "") == "teardown"
+        for name, value in getattr(report, "user_properties", [])
+        if name == "page_openings"
+    ]
+    if openings:
+        terminalreporter.write_line(f"browser: {sum(openings)} page openings in {len(openings)} tests")
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

@@ -19,6 +19,27 @@ class Site:
     url: str
 
 
+class Openings:
+    """How many times this process's tests loaded a page of the site (the app, an embedding page, a reload):
+    what a browser test costs most (docs/performance.md, "Tests and CI time"). `count_loads` counts a
+    page's loads; the run's summary adds up each test's share (tests/browser/conftest.py)."""
+
+    count = 0
+
+    @classmethod
+    def count_loads(cls, page: Any) -> Any:
+        """Count every load of a document of the site in ``page`` from now on (a document the page
+        loads again, a reload or Back to another document included; a changed fragment loads none)."""
+        page.on("load", _counted)
+        return page
+
+
+def _counted(page: Any) -> None:
+    url = str(page.url)
+    if not url.startswith("about:") and (url.split("#")[0].split("?")[0].endswith(("/", ".html"))):
+        Openings.count += 1
+
+
 class RendererCrashed(UserWarning):
     """Chromium's renderer process died while a page was starting Pyodide (seen on CI machines now and then,
     never reproduced on demand). The page is opened once more; the warning shows in pytest's summary and
@@ -197,3 +218,14 @@ def order_list(page: Any) -> str:
 def focused(page: Any) -> str:
     """The id of the element that has the focus (its tag where it has none)."""
     return str(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
+
+
+def open_link(page: Any, link: str, variant: str, phase: str) -> None:
+    """Open a game's ``link`` in the page as a link opened later (its fragment put in the address bar: the
+    page reads it as when a player pastes a link there) and wait until its game, of ``variant`` at
+    ``phase``, is shown."""
+    page.evaluate("h => { location.hash = h; }", link)
+    page.wait_for_function(
+        "([variant, phase]) => document.getElementById('map').dataset.variant === variant"
+        " && document.documentElement.dataset.phase === phase",
+        arg=[variant, phase], timeout=30_000)

@@ -31,8 +31,8 @@ def serious_violations(page: Any, site: Site) -> list[str]:
     return [str(line) for line in found]
 
 
-def test_axe_finds_no_serious_violation(app: tuple[Any, Any], site: Site) -> None:
-    page, recorder = app
+def test_axe_finds_no_serious_violation(shared_app: tuple[Any, Any], site: Site) -> None:
+    page, recorder = shared_app
     assert serious_violations(page, site) == []
     # with a unit selected (its choices shown)
     page.locator('#map .adj-unit[data-location="par"]').click()
@@ -40,8 +40,8 @@ def test_axe_finds_no_serious_violation(app: tuple[Any, Any], site: Site) -> Non
     assert json.dumps(recorder.page_errors) == "[]"
 
 
-def test_a_unit_is_ordered_from_the_keyboard(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_a_unit_is_ordered_from_the_keyboard(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     paris = page.locator('#map .adj-unit[data-location="par"]')
     # the units are one Tab stop (the arrow keys go to the nearest that way: tests/browser/test_order_entry.py)
     assert page.locator('#map .adj-unit.orderable[tabindex="0"]').count() == 1
@@ -60,8 +60,8 @@ def test_a_unit_is_ordered_from_the_keyboard(app: tuple[Any, Any]) -> None:
     assert recorder.page_errors == []
 
 
-def test_the_position_as_text_and_the_file_openers_focus(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_the_position_as_text_and_the_file_openers_focus(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     page.click("#position-text summary")
     france = page.inner_text('#position-list li[data-power="france"]')
     assert "A Paris" in france and "F Brest" in france and "3 centres" in france
@@ -296,10 +296,10 @@ def test_a_game_is_played_saved_and_opened_from_the_keyboard_alone(
     assert recorder.page_errors == []
 
 
-def test_zoomed_in_the_map_follows_the_keyboards_focus(app: tuple[Any, Any]) -> None:
+def test_zoomed_in_the_map_follows_the_keyboards_focus(shared_app: tuple[Any, Any]) -> None:
     """With the map zoomed in, each unit the keyboard reaches (Tab to the units, then the arrow keys) is moved
     into the part of the map shown, so its focus ring is seen."""
-    page, recorder = app
+    page, recorder = shared_app
     page.focus("#map")
     for _ in range(4):
         page.keyboard.press("+")
@@ -318,15 +318,15 @@ def test_zoomed_in_the_map_follows_the_keyboards_focus(app: tuple[Any, Any]) -> 
     assert recorder.page_errors == []
 
 
-def test_open_file_is_written_as_the_buttons_beside_it(app: tuple[Any, Any]) -> None:
-    page, _ = app
+def test_open_file_is_written_as_the_buttons_beside_it(shared_app: tuple[Any, Any]) -> None:
+    page, _ = shared_app
     size = "id => getComputedStyle(document.getElementById(id)).fontSize"
     assert page.evaluate(size, "upload-label") == page.evaluate(size, "download")
 
 
-def test_the_embed_dialog_and_its_code_have_names(app: tuple[Any, Any], site: Site) -> None:
+def test_the_embed_dialog_and_its_code_have_names(shared_app: tuple[Any, Any], site: Site) -> None:
     """"Embed code" opens a dialog whose code box a screen reader names by what it is for."""
-    page, recorder = app
+    page, recorder = shared_app
     page.focus("#copy-embed")
     page.keyboard.press("Enter")
     assert page.locator("#embed-dialog[open]").count() == 1

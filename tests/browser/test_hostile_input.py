@@ -132,10 +132,10 @@ def deflated_link(text: str) -> str:
     return base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)[2:-4]).decode().rstrip("=")
 
 
-def _one_move_played(new_context: Any, site: Site) -> tuple[Any, Any, str]:
-    """A page whose game in hand has one phase played (France's A Par - Bur), its recorder and its autosave."""
-    context, recorder = new_context()
-    page = open_app(context, site.url)
+def _one_move_played(app: tuple[Any, Any]) -> tuple[Any, Any, str]:
+    """The app's page, its game in hand with one phase played (France's A Par - Bur), its recorder and its
+    autosave."""
+    page, recorder = app
     page.fill("#orders-text", "France: A par - bur")
     page.click("#orders-apply")
     adjudicate(page)
@@ -147,9 +147,9 @@ DEEP = "[" * 6000 + "]" * 6000
 
 
 def test_deep_nesting_in_a_link_a_sealed_link_or_the_autosave_never_stops_the_page(
-    new_context: Any, site: Site
+    shared_app: tuple[Any, Any], site: Site
 ) -> None:
-    page, recorder, played = _one_move_played(new_context, site)
+    page, recorder, played = _one_move_played(shared_app)
     for fragment in (deflated_link(DEEP), "standard." + deflated_link(DEEP), "cluster.s=" + deflated_link(DEEP)):
         page = reopen_app(page, site.url + "#" + fragment)
         text = page.inner_text("#message-text")
@@ -179,12 +179,11 @@ def drop_file(page: Any, text: str, name: str, wait: str = "#message:not([hidden
     page.wait_for_selector(wait, state="attached", timeout=30_000)
 
 
-def test_open_file_reads_what_the_engine_reads_and_states_the_one_limit(new_context: Any, site: Site) -> None:
+def test_open_file_reads_what_the_engine_reads_and_states_the_one_limit(shared_app: tuple[Any, Any]) -> None:
     from adjutant import Game, dumps
     from adjutant.formats.limits import MAX_FILE_BYTES
 
-    context, recorder = new_context()
-    page = open_app(context, site.url)
+    page, recorder = shared_app
     game = Game.new("standard")
     game.add_orders("France: A par - bur")
     game.adjudicate()
@@ -202,8 +201,8 @@ def test_open_file_reads_what_the_engine_reads_and_states_the_one_limit(new_cont
     assert recorder.page_errors == []
 
 
-def test_a_sealed_part_asking_for_a_hostile_iteration_count_is_refused(app: Any) -> None:
-    page, recorder = app
+def test_a_sealed_part_asking_for_a_hostile_iteration_count_is_refused(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     outcome = page.evaluate(
         """async () => {
           const seal = window.adjutantSeal;
@@ -237,8 +236,8 @@ def test_a_sealed_part_asking_for_a_hostile_iteration_count_is_refused(app: Any)
     assert recorder.page_errors == []
 
 
-def test_passphrase_strength_is_shown_and_the_game_master_needs_a_strong_one(app: Any) -> None:
-    page, recorder = app
+def test_passphrase_strength_is_shown_and_the_game_master_needs_a_strong_one(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     open_new_cluster_dialog(page)
     page.click("#passphrase-generate")
     assert page.inner_text("#passphrase-gm-strength").startswith("Strength: strong")
@@ -256,10 +255,9 @@ def test_passphrase_strength_is_shown_and_the_game_master_needs_a_strong_one(app
 
 
 def test_an_order_with_odd_digits_among_good_ones_is_reported_and_the_good_ones_saved(
-    new_context: Any, site: Site
+    shared_app: tuple[Any, Any]
 ) -> None:
-    context, recorder = new_context()
-    page = open_app(context, site.url)
+    page, recorder = shared_app
     new_cluster_game(page)
     before = stored(page, "adjutant.autosave")
     page.fill("#orders-text", "France: Nominate ² later\nFrance: Nominate 3 A Par\nFrance: Nominate " + "9" * 5000)
@@ -283,7 +281,7 @@ def _game_file_link(game_text: str) -> str:
     return encode_link(game)
 
 
-def test_links_that_open_a_game_the_panels_could_not_draw_or_a_broken_intake(new_context: Any, site: Site) -> None:
+def test_links_that_open_a_game_the_panels_could_not_draw_or_a_broken_intake(shared_app: tuple[Any, Any]) -> None:
     """A game with a failed Waive (a file's or link's order the order box refuses) opens and its results
     are told; a game master's link whose list of received orders holds a time no clock shows is refused
     with the reason, and the game in hand, its link and its autosave stay as they were."""
@@ -295,7 +293,7 @@ def test_links_that_open_a_game_the_panels_could_not_draw_or_a_broken_intake(new
     intake = group.b64(b'{"p":0,"r":{"france":[1e30,"c"]}}')
     gm = f"standard.gm~{key}~c2VhbGVk~{intake}~" + waive.split(".", 1)[1]
 
-    page, recorder, played = _one_move_played(new_context, site)
+    page, recorder, played = _one_move_played(shared_app)
     page.evaluate("h => { location.hash = h; }", gm)
     page.wait_for_selector("#message:not([hidden])", timeout=10_000)
     assert "list of received orders is malformed" in page.inner_text("#message-text")
@@ -313,7 +311,7 @@ def test_links_that_open_a_game_the_panels_could_not_draw_or_a_broken_intake(new
 
 @pytest.mark.parametrize("kept", [65, 64, -3, -12])
 def test_a_sealed_link_cut_short_in_its_last_seal_is_refused_and_the_game_stays(
-    new_context: Any, site: Site, kept: int
+    shared_app: tuple[Any, Any], site: Site, kept: int
 ) -> None:
     """A Cluster link cut short (a chat's line limit, a careless copy) in its last seal: so that it is no
     seal at all, 65 characters (one past a whole group of four, not base64url) or 64 (fewer bytes than a
@@ -321,8 +319,7 @@ def test_a_sealed_link_cut_short_in_its_last_seal_is_refused_and_the_game_stays(
     only its tag, failing as for a wrong passphrase, or the link's check tells). Opened, it says the link
     is cut short and shows the game in hand; it must not open as a public view whose every passphrase,
     the game master's too, is then refused."""
-    context, recorder = new_context()
-    page = open_app(context, site.url)
+    page, recorder = shared_app
     new_cluster_game(page)
     whole = autosaved(page)
     last = whole.rsplit(".", 1)[1]
@@ -341,10 +338,10 @@ def test_a_sealed_link_cut_short_in_its_last_seal_is_refused_and_the_game_stays(
     assert recorder.page_errors == []
 
 
-def test_a_wrong_files_message_goes_when_a_new_game_is_started(app: Any) -> None:
+def test_a_wrong_files_message_goes_when_a_new_game_is_started(shared_app: tuple[Any, Any]) -> None:
     """The message of a file that could not be opened ("Your game is unchanged") is about the game it
     left in hand: a new game started from the header takes it away."""
-    page, recorder = app
+    page, recorder = shared_app
     drop_file(page, "not a game", "notes.json")
     assert "notes.json could not be opened" in page.inner_text("#message-text")
     page.click("#new-game")
@@ -370,7 +367,7 @@ page.App.render = failing
 }"""
 
 
-def test_a_link_or_file_that_fails_once_shown_puts_the_game_in_hand_back(new_context: Any, site: Site) -> None:
+def test_a_link_or_file_that_fails_once_shown_puts_the_game_in_hand_back(shared_app: tuple[Any, Any]) -> None:
     """Whatever fails after another game is shown, the game in hand comes back as it was, with its link
     in the address bar and in the autosave, and the page says so truthfully."""
     from adjutant import load_variant
@@ -378,7 +375,7 @@ def test_a_link_or_file_that_fails_once_shown_puts_the_game_in_hand_back(new_con
     from adjutant.formats.link import encode_link
     from adjutant.game import Game
 
-    page, recorder, played = _one_move_played(new_context, site)
+    page, recorder, played = _one_move_played(shared_app)
     fresh = Game.new(load_variant("standard"))
     page.evaluate(FAIL_TO_DRAW_SPRING_1901)
     page.evaluate("h => { location.hash = h; }", encode_link(fresh))

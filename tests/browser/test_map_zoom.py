@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app_driver import open_app
-
 
 def view_box(page: Any) -> list[float]:
     return [float(n) for n in re.split(r"[\s,]+", str(page.get_attribute("#map svg", "viewBox")).strip())]
@@ -62,12 +60,11 @@ def short_side(page: Any, selector: str) -> float:
     return min(box["width"], box["height"])
 
 
-def test_a_tap_on_a_unit_too_small_for_a_finger_zooms_in_until_it_is_not(new_context: Any, site: Any) -> None:
+def test_a_tap_on_a_unit_too_small_for_a_finger_zooms_in_until_it_is_not(shared_page: Any) -> None:
     """On a phone, Cline V's whole map draws A Paris a few pixels wide and Paris itself under 24 px: a tap
     on the unit zooms in about it (nothing is ordered); once Paris is at least 24 px a tap selects it, and
     the places it may go are as large."""
-    context, recorder = new_context(**PHONE)
-    page = open_app(context, site.url)
+    page, recorder = shared_page(**PHONE)
     page.select_option("#variant-select", "cline5")
     page.locator("#new-game").tap()
     page.wait_for_selector("#map[data-variant='cline5']", state="attached", timeout=10_000)
@@ -100,9 +97,9 @@ def touch(session: Any, kind: str, points: list[tuple[float, float]]) -> None:
         "type": kind, "touchPoints": [{"x": x, "y": y, "id": n} for n, (x, y) in enumerate(points)]})
 
 
-def test_two_fingers_pinch_the_map_in_and_out(new_context: Any, site: Any) -> None:
-    context, recorder = new_context(**PHONE)
-    page = open_app(context, site.url)
+def test_two_fingers_pinch_the_map_in_and_out(shared_page: Any) -> None:
+    page, recorder = shared_page(**PHONE)
+    context = page.context
     page.locator("#map svg").scroll_into_view_if_needed()
     box = page.locator("#map svg").bounding_box()
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

@@ -16,8 +16,8 @@ from adjutant_ui.compass import nearest_towards
 from app_driver import Site, adjudicate, click_map, enter_text, new_game, open_app, order_list, phase, reopen_app
 
 
-def test_clicks_select_other_units_and_say_why_nothing_happened(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_clicks_select_other_units_and_say_why_nothing_happened(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     click_map(page, "par")
     click_map(page, "bre")  # France's fleet: selected, not "A par - bre"
     assert order_list(page) == ""
@@ -31,8 +31,8 @@ def test_clicks_select_other_units_and_say_why_nothing_happened(app: tuple[Any, 
     assert recorder.page_errors == []
 
 
-def test_typed_orders_refuse_illegal_lines_merge_by_unit_and_leave_the_box(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_typed_orders_refuse_illegal_lines_merge_by_unit_and_leave_the_box(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     click_map(page, "par")
     click_map(page, "bur")
     assert "FRA: A Par - Bur" in order_list(page)
@@ -64,8 +64,8 @@ def test_typed_orders_refuse_illegal_lines_merge_by_unit_and_leave_the_box(app: 
     assert recorder.page_errors == []
 
 
-def test_an_order_kept_anyway_is_still_marked_after_a_reload(app: tuple[Any, Any], site: Site) -> None:
-    page, recorder = app
+def test_an_order_kept_anyway_is_still_marked_after_a_reload(shared_app: tuple[Any, Any], site: Site) -> None:
+    page, recorder = shared_app
     page.check("#orders-keep")
     enter_text(page, "F bre - mun", "france")
     assert "illegal, will hold" in page.inner_text("#order-list li.illegal")
@@ -77,8 +77,8 @@ def test_an_order_kept_anyway_is_still_marked_after_a_reload(app: tuple[Any, Any
     assert recorder.page_errors == []
 
 
-def test_adjudicate_lists_what_has_no_order_and_the_player_may_go_back_or_on(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_adjudicate_lists_what_has_no_order_and_the_player_may_go_back_or_on(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     enter_text(page, "France: A par - bur")
     page.click("#adjudicate")
     assert page.locator("#adjudicate-warning").is_visible()
@@ -109,9 +109,9 @@ COAST_LINE_MIDDLE = """coast => { const line = document.querySelector(`#map [id=
 
 
 def test_a_fleet_built_by_click_in_st_petersburg_asks_for_the_coast_and_moves_to_the_other(
-    app: tuple[Any, Any],
+    shared_app: tuple[Any, Any],
 ) -> None:
-    page, recorder = app
+    page, recorder = shared_app
     to_the_winter(page, "Russia: F stp/sc - bot\nA mos - ukr\nA war - gal\nF sev - bla",
                   "Russia: F bot - swe\nA ukr - rum")
     click_map(page, "stp")
@@ -200,8 +200,8 @@ def place_at(location: str) -> str:
     return f'#map .adj-target[id="{location}"]'
 
 
-def test_a_unit_is_ordered_with_key_presses_alone(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_a_unit_is_ordered_with_key_presses_alone(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     tab_to_the_units(page)
     # the units are one Tab stop: the next Tab leaves the map for the zoom buttons
     page.keyboard.press("Tab")
@@ -313,8 +313,8 @@ def test_on_every_map_the_arrow_keys_reach_every_place_from_every_other(site: Si
             assert cut_off(stops) == [], (path.name, stops)
 
 
-def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     new_game(page, "cline5")
     tab_to_the_units(page)
     page.keyboard.press("Tab")
@@ -338,8 +338,8 @@ def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(app: tuple[Any, 
     assert recorder.page_errors == []
 
 
-def test_a_support_is_ordered_with_key_presses_and_escape_goes_back_to_the_unit(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_a_support_is_ordered_with_key_presses_and_escape_goes_back_to_the_unit(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     tab_to_the_units(page)
     arrow_to(page, unit_at("mar"))
     page.keyboard.press("Enter")
@@ -373,10 +373,10 @@ def test_a_support_is_ordered_with_key_presses_and_escape_goes_back_to_the_unit(
     assert recorder.page_errors == []
 
 
-def test_a_move_where_the_powers_own_unit_stands_is_given_with_key_presses(app: tuple[Any, Any]) -> None:
+def test_a_move_where_the_powers_own_unit_stands_is_given_with_key_presses(shared_app: tuple[Any, Any]) -> None:
     """Enter on a place where another of the power's units stands selects that unit, and its choices offer
     the move the first unit could make there: Tab to it, Enter, and the focus is on the unit still to order."""
-    page, recorder = app
+    page, recorder = shared_app
     tab_to_the_units(page)
     arrow_to(page, unit_at("vie"))
     page.keyboard.press("Enter")
@@ -398,8 +398,8 @@ def test_a_move_where_the_powers_own_unit_stands_is_given_with_key_presses(app: 
     assert recorder.page_errors == []
 
 
-def test_clicking_another_unit_mid_order_selects_it_and_cancel_clears_the_note(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_clicking_another_unit_mid_order_selects_it_and_cancel_clears_the_note(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     click_map(page, "par")
     page.click("[data-action=support]")
     click_map(page, "mar")
@@ -429,8 +429,8 @@ def test_clicking_another_unit_mid_order_selects_it_and_cancel_clears_the_note(a
     assert recorder.page_errors == []
 
 
-def test_a_coast_running_protect_step_selects_another_unit_clicked(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_a_coast_running_protect_step_selects_another_unit_clicked(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     new_game(page, "coast_running")
     click_map(page, "ber")
     page.click("[data-action=protect]")
@@ -443,9 +443,9 @@ def test_a_coast_running_protect_step_selects_another_unit_clicked(app: tuple[An
     assert recorder.page_errors == []
 
 
-def test_the_order_box_reads_a_power_alone_on_a_line(app: tuple[Any, Any]) -> None:
+def test_the_order_box_reads_a_power_alone_on_a_line(shared_app: tuple[Any, Any]) -> None:
     """As its placeholder says: "a power's name alone on a line sets whose orders follow"."""
-    page, recorder = app
+    page, recorder = shared_app
     assert "a power's name alone on a line" in str(page.get_attribute("#orders-text", "placeholder"))
     enter_text(page, "England\nF lon - eng\nFrance\nA par - bur")
     assert page.inner_text("#orders-errors") == ""
@@ -453,10 +453,10 @@ def test_the_order_box_reads_a_power_alone_on_a_line(app: tuple[Any, Any]) -> No
     assert recorder.page_errors == []
 
 
-def test_removals_are_chosen_and_one_kept_with_key_presses(app: tuple[Any, Any]) -> None:
+def test_removals_are_chosen_and_one_kept_with_key_presses(shared_app: tuple[Any, Any]) -> None:
     """Enter on a unit of a power that must remove units removes it, as many as are due; Enter on one chosen
     keeps it; the note under the prompt says so (role=status: read out)."""
-    page, recorder = app
+    page, recorder = shared_app
     to_the_winter(page, "Austria: A vie - boh\nF tri - alb\nRussia: A war - gal",
                   "Russia: A gal - vie\nItaly: A ven - tri")
     tab_to_the_units(page)

@@ -42,8 +42,8 @@ def shows_on_top(page: Any, selector: str) -> bool:
         return top !== null && e.contains(top); }"""))
 
 
-def test_an_illegal_order_kept_anyway_shows_its_mark_over_the_unit(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_an_illegal_order_kept_anyway_shows_its_mark_over_the_unit(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     page.check("#orders-keep")
     enter_text(page, "F bre - mun", "france")
     assert "illegal, will hold" in page.inner_text("#order-list li.illegal")
@@ -57,8 +57,8 @@ def test_an_illegal_order_kept_anyway_shows_its_mark_over_the_unit(app: tuple[An
     assert recorder.page_errors == []
 
 
-def test_support_and_convoy_by_clicking(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_support_and_convoy_by_clicking(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     # Support: the unit, "Support", the supported unit, its destination.
     dispatch_click_map(page, "mar")
     page.click("[data-action=support]")
@@ -96,8 +96,8 @@ def test_support_and_convoy_by_clicking(app: tuple[Any, Any]) -> None:
     assert recorder.page_errors == []
 
 
-def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_a_coast_running_protect_order_is_adjudicated(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     new_game(page, "coast_running")
     enter_text(page, "Italy: F nap - ion\nA rom - apu")
     adjudicate(page)
@@ -131,10 +131,10 @@ def test_a_coast_running_protect_order_is_adjudicated(app: tuple[Any, Any]) -> N
     assert recorder.page_errors == []
 
 
-def test_a_run_to_the_far_coast_of_bulgaria_is_offered_by_click_and_adjudicated(app: tuple[Any, Any]) -> None:
+def test_a_run_to_the_far_coast_of_bulgaria_is_offered_by_click_and_adjudicated(shared_app: tuple[Any, Any]) -> None:
     """A fleet in the Black Sea borders Bulgaria's east coast; protected by the army in Constantinople it may
     run to the south coast: the page offers that coast, a click on its line orders the run, and it succeeds."""
-    page, recorder = app
+    page, recorder = shared_app
     new_game(page, "coast_running")
     enter_text(page, "Turkey: F ank - bla")
     adjudicate(page)
@@ -152,9 +152,9 @@ def test_a_run_to_the_far_coast_of_bulgaria_is_offered_by_click_and_adjudicated(
 
 
 def test_the_embed_snippet_shows_a_read_only_map_sized_to_its_container(
-    app: tuple[Any, Any], site: Site, new_context: Any
+    shared_app: tuple[Any, Any], site: Site, new_context: Any
 ) -> None:
-    page, _ = app
+    page, _ = shared_app
     enter_text(page, "France: A par - bur")
     adjudicate(page)
     page.click("#copy-embed")
@@ -207,8 +207,8 @@ LOWEST = "Math.max(...['#map', '#embed-results', '#position-text'].map(s => docu
     ".getBoundingClientRect().bottom))"
 
 
-def test_the_embed_is_usable_in_a_375_px_column(app: tuple[Any, Any], site: Site, new_context: Any) -> None:
-    page, _ = app
+def test_the_embed_is_usable_in_a_375_px_column(shared_app: tuple[Any, Any], site: Site, new_context: Any) -> None:
+    page, _ = shared_app
     page.click("#copy-embed")
     code = page.input_value("#embed-code")
     (site.root / "host-narrow.html").write_text(

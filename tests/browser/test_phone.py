@@ -41,9 +41,10 @@ def small_controls(page: Any) -> list[str]:
 
 
 @pytest.fixture
-def phone(new_context: Any, site: Site) -> tuple[Any, Any]:
-    context, recorder = new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
-    return open_app(context, site.url), recorder
+def phone(shared_page: Any) -> tuple[Any, Any]:
+    """The app on a phone (its viewport, a touch screen): a page the phone tests of this file share."""
+    page, recorder = shared_page(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
+    return page, recorder
 
 
 def test_a_phone_shows_map_choices_and_orders_together(phone: tuple[Any, Any]) -> None:
@@ -193,10 +194,10 @@ def test_a_refusal_given_far_down_the_page_is_on_screen_beside_its_field(
     context, _ = new_context()
     master = open_app(context, site.url)
     new_cluster_game(master)
-    link = master.evaluate("location.href")
     page, recorder = phone
-    page.goto("about:blank")
-    page = open_app(page.context, link)
+    page.evaluate("h => { location.hash = h; }", master.evaluate("location.hash"))
+    page.wait_for_function("() => location.hash.startsWith('#cluster.s=')"
+                           " && document.getElementById('map').dataset.variant === 'cluster'", timeout=30_000)
     page.fill("#unlock-passphrase", "not-the-passphrase-at-all")
     page.locator("#unlock").tap()
     page.wait_for_function("() => document.getElementById('unlock-status').textContent !== ''", timeout=30_000)

@@ -98,8 +98,8 @@ def test_a_newcomer_plays_standard_and_shares_the_game(new_context: Any, site: S
     assert recorder.page_errors == []
 
 
-def test_hostile_text_in_a_file_never_becomes_markup(app: tuple[Any, Any], tmp_path: Any) -> None:
-    page, recorder = app
+def test_hostile_text_in_a_file_never_becomes_markup(shared_app: tuple[Any, Any], tmp_path: Any) -> None:
+    page, recorder = shared_app
     hostile = tmp_path / "hostile.json"
     hostile.write_text('{"variant": "<img src=x onerror=alert(1)>", "format": "<b>x</b>"}', encoding="utf-8")
     page.set_input_files("#upload", str(hostile))
@@ -109,8 +109,8 @@ def test_hostile_text_in_a_file_never_becomes_markup(app: tuple[Any, Any], tmp_p
     assert phase(page) == "S1901M"
 
 
-def test_a_cline_v_game_through_a_year(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_a_cline_v_game_through_a_year(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     new_game(page, "cline5")
     assert page.locator("#powers tbody tr").count() == 9
     assert "Persia" in page.inner_text("#powers")
@@ -158,10 +158,10 @@ def test_a_link_paints_its_own_variants_map_before_python_starts(new_context: An
     assert recorder.page_errors == []
 
 
-def test_a_past_position_lists_the_orders_given_there_not_the_current_ones(app: tuple[Any, Any]) -> None:
+def test_a_past_position_lists_the_orders_given_there_not_the_current_ones(shared_app: tuple[Any, Any]) -> None:
     """Stepped back to a past position, the order list shows the orders given there (as its record keeps
     them), never the orders being given in the current phase, whose units are elsewhere on the map."""
-    page, recorder = app
+    page, recorder = shared_app
     enter_text(page, "France: A par - bur\nF bre - mao")
     adjudicate(page)
     enter_text(page, "France: A bur - mun")

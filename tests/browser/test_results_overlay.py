@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from adjutant.map.variant import province_of
 from adjutant.pictures import pieces
-from app_driver import Site, adjudicate, enter_text, phase, reopen_app
+from app_driver import Site, adjudicate, enter_text, open_link, phase
 from test_accessibility import serious_violations
 
 RESULTS = "#map .adj-results .adj-order"
@@ -86,8 +86,8 @@ def _drawn_as_the_map_placed_them(page: Any) -> None:
     assert tuple(fleet) == pieces.FLEET_SIZE
 
 
-def test_the_new_position_shows_the_last_phases_results(app: tuple[Any, Any], site: Site) -> None:
-    page, recorder = app
+def test_the_new_position_shows_the_last_phases_results(shared_app: tuple[Any, Any], site: Site) -> None:
+    page, recorder = shared_app
     assert page.locator(RESULTS).count() == 0
     assert not page.locator("#results-key").is_visible()
     enter_text(page, "France: A par - bur\nF bre - pic\nGermany: A mun - bur\nAustria: A vie - tyr\n"
@@ -222,8 +222,8 @@ def _every_mark_is_in_the_key(page: Any) -> None:
             assert page.locator(f'#results-key .legend-item[data-key="{key}"]').is_visible(), mark
 
 
-def test_past_positions_are_shown_with_the_results_that_made_them(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_past_positions_are_shown_with_the_results_that_made_them(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     enter_text(page, "France: A par - bur\nGermany: A mun - bur\nAustria: A vie - tyr")
     adjudicate(page)
     enter_text(page, "Austria: A tyr - ven\nF tri S A tyr - ven")
@@ -271,7 +271,7 @@ def _adjustment_game(variant: str, seed: int, years: int) -> Any:
 
 @pytest.mark.parametrize(("variant", "seed", "years"), [("loeb9", 12, 1), ("cline5", 6, 2), ("coast_running", 11, 1)])
 def test_adjustment_badges_on_the_nine_power_maps_and_coast_running(
-        app: tuple[Any, Any], site: Site, variant: str, seed: int, years: int) -> None:
+        shared_app: tuple[Any, Any], site: Site, variant: str, seed: int, years: int) -> None:
     """Each power's builds or removals due (the engine's count) have a badge in its colour on its home
     centres, inside the map, with its build places ringed; the powers table and the text say the same."""
     from adjutant import encode_link
@@ -279,8 +279,8 @@ def test_adjustment_badges_on_the_nine_power_maps_and_coast_running(
 
     game = _adjustment_game(variant, seed, years)
     due = {d.power: d for d in adjustments_due(game.variant, game.units, game.position.centres).values() if d.delta}
-    page, recorder = app
-    page = reopen_app(page, site.url + "#" + encode_link(game))
+    page, recorder = shared_app
+    open_link(page, encode_link(game), variant, str(game.phase))
     assert page.get_attribute("#map", "data-variant") == variant
     assert phase(page) == str(game.phase)
     badges = _attrs(page, "#map .adj-adjustment", "e.dataset.power + ' ' + e.querySelector('text').textContent")

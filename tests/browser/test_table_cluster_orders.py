@@ -72,8 +72,9 @@ def actions(page: Any) -> list[str]:
     return [str(a) for a in page.eval_on_selector_all("#click-order button", "els => els.map(e => e.dataset.action)")]
 
 
-def test_cluster_orders_offered_by_click_are_the_legal_ones(app: tuple[Any, Any], site: Site, tmp_path: Any) -> None:
-    page, recorder = app
+def test_cluster_orders_offered_by_click_are_the_legal_ones(
+        shared_app: tuple[Any, Any], site: Site, tmp_path: Any) -> None:
+    page, recorder = shared_app
     open_game(page, france_knowing_transfer(), tmp_path)
 
     page.locator('#map .adj-unit[data-location="mar"]').click()  # on no site France has found
@@ -96,10 +97,10 @@ def test_cluster_orders_offered_by_click_are_the_legal_ones(app: tuple[Any, Any]
     assert recorder.page_errors == []
 
 
-def test_a_mattermission_by_click_is_drawn_listed_and_adjudicated(app: tuple[Any, Any], tmp_path: Any) -> None:
+def test_a_mattermission_by_click_is_drawn_listed_and_adjudicated(shared_app: tuple[Any, Any], tmp_path: Any) -> None:
     """Select the unit, choose Mattermission, click a highlighted place: its "M" and dashed arrow on the
     map, its line in the order list; adjudicated, the unit stands there and the results say so."""
-    page, recorder = app
+    page, recorder = shared_app
     open_game(page, france_knowing(3), tmp_path)
     page.locator('#map .adj-unit[data-location="par"]').click()
     assert actions(page) == ["hold", "support", "research", "mattermit", "cancel"]
@@ -129,12 +130,12 @@ def test_a_mattermission_by_click_is_drawn_listed_and_adjudicated(app: tuple[Any
 
 
 def test_the_transferees_power_transfers_out_of_its_host_by_click_and_by_keyboard(
-    app: tuple[Any, Any], site: Site, tmp_path: Any
+    shared_app: tuple[Any, Any], site: Site, tmp_path: Any
 ) -> None:
     """Germany's A Mun carries France's aura: selected, it offers "Transfer out (France)" (France's order,
     from the engine's legal orders); the other armies are highlighted; a click gives France's order, drawn
     with the transfer's "T" on Munich. Given again from the keyboard, then adjudicated: the aura moved."""
-    page, recorder = app
+    page, recorder = shared_app
     open_game(page, france_hosted_in_munich(), tmp_path)
     page.locator('#map .adj-unit[data-location="mun"]').click()
     assert actions(page) == ["hold", "support", "research", "transfer-out", "cancel"]
@@ -184,11 +185,11 @@ def wait_for_phase(page: Any, name: str) -> None:
     page.wait_for_function("name => document.documentElement.dataset.phase === name", arg=name, timeout=10_000)
 
 
-def test_every_kind_of_cluster_order_is_given_from_the_keyboard(app: tuple[Any, Any], tmp_path: Any) -> None:
+def test_every_kind_of_cluster_order_is_given_from_the_keyboard(shared_app: tuple[Any, Any], tmp_path: Any) -> None:
     """A game master with only a keyboard: Mattermission and Research (Enter on the unit, on the order's
     button, on the highlighted place), a retreat (Enter on the dislodged unit, on where it goes), a build
     (Enter on the centre, on "Build Army") and a removal (Enter on the unit), each adjudicated."""
-    page, recorder = app
+    page, recorder = shared_app
     game = next(g for g in map(cluster_views.new_game, range(1000)) if g.position.variant_state.sites.get("par") == 3)
     assert game.add_orders("France: Nominate 3 par\nNominate 2 mar\nA par RES\nA mar - spa\nGermany: A mun - tyr") == []
     game.adjudicate()
@@ -229,11 +230,11 @@ def test_every_kind_of_cluster_order_is_given_from_the_keyboard(app: tuple[Any, 
     assert recorder.page_errors == []
 
 
-def test_a_coast_running_protect_is_given_by_keyboard_and_click_and_adjudicated(app: tuple[Any, Any]) -> None:
+def test_a_coast_running_protect_is_given_by_keyboard_and_click_and_adjudicated(shared_app: tuple[Any, Any]) -> None:
     """Protect is offered to an army on a coast some fleet could run past, and only then; from the keyboard:
     the army, "Protect", the fleet, where it runs (its shield on the map); the fleet's run by click; a click
     on a unit that is not a fleet it could protect says why; adjudicated, the fleet has run."""
-    page, recorder = app
+    page, recorder = shared_app
     new_game(page, "coast_running")
     page.locator('#map .adj-unit[data-location="lvp"]').click()  # no fleet could run past Liverpool
     assert actions(page) == ["hold", "support", "cancel"]
@@ -259,10 +260,10 @@ def test_a_coast_running_protect_is_given_by_keyboard_and_click_and_adjudicated(
     assert recorder.page_errors == []
 
 
-def test_after_nominating_from_the_keyboard_the_focus_goes_on_to_the_next_form(app: tuple[Any, Any]) -> None:
+def test_after_nominating_from_the_keyboard_the_focus_goes_on_to_the_next_form(shared_app: tuple[Any, Any]) -> None:
     """Nominate takes its power's form away: the focus goes to the next power's form, and after the last
     one to the list of what this view knows, never back to the top of the page."""
-    page, recorder = app
+    page, recorder = shared_app
     new_cluster_game(page)
     forms = page.eval_on_selector_all("#nominations fieldset", "els => els.map(e => e.dataset.power)")
     for power in forms:
@@ -285,10 +286,10 @@ def test_after_nominating_from_the_keyboard_the_focus_goes_on_to_the_next_form(a
     assert recorder.page_errors == []
 
 
-def test_a_message_given_while_a_new_games_keys_are_made_stays(app: tuple[Any, Any]) -> None:
+def test_a_message_given_while_a_new_games_keys_are_made_stays(shared_app: tuple[Any, Any]) -> None:
     """A new Cluster game takes orders while its keys are made; the note that they are being made goes
     when they are ready, but a message given meanwhile (a nomination refused) stays to be read."""
-    page, recorder = app
+    page, recorder = shared_app
     open_new_cluster_dialog(page)
     page.click("#passphrase-generate")
     page.click("#passphrase-ok")
