@@ -12,6 +12,7 @@ from typing import Any
 from adjutant.game import Game
 from adjutant.group_play import codes as group
 from app_driver import Site, open_app, reopen_app
+from group_tables import open_link
 from test_group_game import listed_orders, send
 
 #: the P-256 generator as a raw public key: a valid game master's key whose private key no one needs here
@@ -83,7 +84,7 @@ def test_orders_typed_and_not_yet_entered_are_kept_across_a_reload(new_context: 
     assert page.input_value("#orders-text") == "" and len(listed_orders(page)) == 3
     # another power's link on this device: the box holds none of England's text
     page.fill("#orders-text", "A Lvp - Wal")
-    page = reopen_app(page, players_link(site, Game.new("standard"), "france"))
+    page = open_link(page, players_link(site, Game.new("standard"), "france"))
     assert page.input_value("#orders-text") == ""
 
 
@@ -148,26 +149,26 @@ def test_another_power_the_game_master_and_the_next_phase_start_clean(new_contex
     enter(page, ORDERS)
     send(page, [])
     # another power's link on the same device: none of England's drafts
-    page = reopen_app(page, players_link(site, spring, "france"))
+    page = open_link(page, players_link(site, spring, "france"))
     assert page.input_value("#orders-power") == "france"
     assert listed_orders(page) == []
     assert "0 orders given" in page.inner_text("#send-summary")
     assert not page.locator("#orders-code-box").is_visible()
     assert page.inner_text("#send-status") == ""
     # the game master's view of the same game and phase on this device: none of them either
-    page = reopen_app(page, site.url + "#" + group.gm_link(spring, KEY, "AAAA", group.Intake()))
+    page = open_link(page, site.url + "#" + group.gm_link(spring, KEY, "AAAA", group.Intake()))
     assert page.locator("#group-gm").is_visible()
     assert listed_orders(page) == []
     # the next phase's link for England: a clean page
     fall = Game.new("standard")
     fall.adjudicate()
-    page = reopen_app(page, players_link(site, fall, "england"))
+    page = open_link(page, players_link(site, fall, "england"))
     assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
     assert listed_orders(page) == []
     assert not page.locator("#orders-code-box").is_visible()
     assert page.inner_text("#send-status") == ""
     # and back at spring's link (nothing typed in the fall), England's spring drafts are still there
-    page = reopen_app(page, players_link(site, spring, "england"))
+    page = open_link(page, players_link(site, spring, "england"))
     assert listed_orders(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
 
 
@@ -193,9 +194,9 @@ def test_an_old_phases_link_says_so_and_leads_to_the_latest(new_context: Any, si
     fall.adjudicate()
     page = open_app(context, players_link(site, spring, "england"))
     assert not page.locator("#group-later").is_visible()
-    page = reopen_app(page, players_link(site, fall, "england"))
+    page = open_link(page, players_link(site, fall, "england"))
     assert not page.locator("#group-later").is_visible()
-    page = reopen_app(page, players_link(site, spring, "england"))  # the old email's link
+    page = open_link(page, players_link(site, spring, "england"))  # the old email's link
     assert page.evaluate("document.documentElement.dataset.phase") == "S1901M"
     assert page.inner_text("#group-later-text").startswith(
         "This link is an old one: it shows Spring 1901 movement, and this browser has opened this game at "
