@@ -218,8 +218,30 @@ def opened(page: Any, fragment: str) -> None:
     page.evaluate("h => { location.hash = h; }", fragment)
 
 
+#: whether a test's call failed, on its item
+CALL_FAILED = pytest.StashKey[bool]()
+
+
+class Outcomes:
+    """Notes on each test whether its call failed, for :func:`devices` to read when the test ends (its
+    teardown runs before pytest-rerunfailures reports the test, so the session's count of failures is not
+    up to date then)."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+        report = yield
+        if report.when == "call":
+            item.stash[CALL_FAILED] = report.failed
+        return report
+
+
+OUTCOMES = Outcomes()
+
+
 @pytest.fixture(scope="module")
-def shared_devices(browser: Any, site: Site) -> Iterator[Devices]:
+def shared_devices(browser: Any, site: Site, request: pytest.FixtureRequest) -> Iterator[Devices]:
+    if not request.config.pluginmanager.is_registered(OUTCOMES):
+        request.config.pluginmanager.register(OUTCOMES)
     devices = Devices(browser, site)
     yield devices
     devices.close()
@@ -229,6 +251,5 @@ def shared_devices(browser: Any, site: Site) -> Iterator[Devices]:
 def devices(shared_devices: Devices, new_context: Any, request: pytest.FixtureRequest) -> Iterator[Devices]:
     """The file's shared devices, for one test (``new_context`` too: it notes where Chromium's log stood
     when the test began, which a failed test's report shows)."""
-    failed_before = request.session.testsfailed
     yield shared_devices
-    shared_devices.end_test(request.session.testsfailed > failed_before, request.node.nodeid)
+    shared_devices.end_test(request.node.stash.get(CALL_FAILED, False), request.node.nodeid)
