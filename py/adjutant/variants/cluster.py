@@ -153,29 +153,34 @@ def check_sites(variant: Variant, sites: dict[str, int]) -> list[str]:
     return problems
 
 
+def distances(variant: Variant, start: str, limit: int) -> dict[str, int]:
+    """Every province within ``limit`` moves of ``start`` across any crossable border, with its number of
+    moves (``start`` itself at 0)."""
+    found = {start: 0}
+    queue: deque[str] = deque([start])
+    while queue:
+        p = queue.popleft()
+        if found[p] < limit:
+            for n in neighbours(variant, p):
+                if n not in found:
+                    found[n] = found[p] + 1
+                    queue.append(n)
+    return found
+
+
 def distance(variant: Variant, start: str, goal: str) -> int | None:
     """Moves across any crossable border from one province to another (None if unreachable)."""
-    seen = {start}
-    queue: deque[tuple[str, int]] = deque([(start, 0)])
-    while queue:
-        p, d = queue.popleft()
-        if p == goal:
-            return d
-        for n in sorted(neighbours(variant, p)):
-            if n not in seen:
-                seen.add(n)
-                queue.append((n, d + 1))
-    return None
+    return distances(variant, start, len(variant.provinces)).get(goal)
 
 
 def mattermission_targets(variant: Variant, site: str, unit_type: UnitType) -> list[str]:
     """Where a unit of the type standing on a Mattermission site may be mattermitted: every place on land or
     a coast where it could stand, within the variant's range of the site (decisions in maps/cluster.md)."""
     rules = _rules(variant)
+    near = distances(variant, site, rules.mattermission_range)
     out = []
-    for p in sorted(variant.provinces):
-        d = distance(variant, site, p)
-        if d is None or d == 0 or d > rules.mattermission_range or variant.provinces[p].is_sea:
+    for p in sorted(near):
+        if near[p] == 0 or variant.provinces[p].is_sea:
             continue
         locations = [p] if unit_type == "A" else variant.fleet_locations(p)
         out += [loc for loc in locations if variant.can_stand(unit_type, loc)]
@@ -363,8 +368,7 @@ def entry_problem(variant: Variant, state: ClusterState, order: UnitOrder) -> st
         rules = _rules(variant)
         dest = order.dest
         there = _name(variant, dest)
-        d = distance(variant, u.province, province_of(dest))
-        if d is None or d > rules.mattermission_range:
+        if province_of(dest) not in distances(variant, u.province, rules.mattermission_range):
             return f"{there} is more than {rules.mattermission_range} spaces from {here}"
         if province_of(dest) == u.province:
             return f"{here} cannot mattermit to itself"
