@@ -19,6 +19,7 @@ from adjutant.game import Game
 from adjutant.group_play import cluster_links as cg
 from adjutant_ui.session import order_label
 from app_driver import Site, adjudicate, open_app, reopen_app
+from group_tables import open_link
 from test_cluster_group_game import PASSPHRASES, gm_fragment, players_link, start, unlock
 from test_group_game import listed_orders, open_codes
 
@@ -123,13 +124,13 @@ def test_a_cluster_players_drafts_come_back_with_their_passphrase(new_context: A
     gm_fragment(gm, before)
     fall = players_link(gm)
     assert cg.read_link(fall.split("#", 1)[1]).public != cg.read_link(spring.split("#", 1)[1]).public
-    page = reopen_app(page, fall)
+    page = open_link(page, fall)  # (in the same tab, as the next results message's link)
     opened(page, PASSPHRASES["france"], "france")
     assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
     assert listed_orders(page) == []
     assert page.inner_text("#send-status") == ""
     assert not page.locator("#orders-code-box").is_visible()
-    page = reopen_app(page, spring)
+    page = open_link(page, spring)
     opened(page, PASSPHRASES["france"], "france")
     assert listed_orders(page) == expected
     assert page.input_value("#orders-code") == code

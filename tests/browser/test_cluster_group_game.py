@@ -16,12 +16,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+import group_tables
 from adjutant.formats.gamefile import from_data
 from adjutant.group_play import cluster_links as cg
 from adjutant.group_play import cluster_views
 from adjutant.group_play import codes as group
 from adjutant_ui.session import order_label
 from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, reopen_app
+from group_tables import Devices
 from test_cluster_game import strengths
 from test_group_game import (
     HOLD_KEYS,
@@ -39,6 +41,8 @@ from test_group_ux import PHONE, in_viewport
 
 POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
 PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p in POWERS}}
+#: the browsers the tests share: the game master's and the players' (group_tables.py)
+shared_devices, devices = group_tables.shared_devices, group_tables.devices
 
 
 def show_message(page: Any) -> str:
@@ -114,9 +118,8 @@ def open_players_link(page: Any, link: str, power: str, phase: str) -> None:
     page.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=10_000)
 
 
-def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> None:
-    gm_context, _ = new_context()
-    gm = open_app(gm_context, site.url)
+def test_a_cluster_group_plays_a_year_by_codes(devices: Devices, new_context: Any, site: Site) -> None:
+    gm = devices.new_game("gm")
     fragment = start(gm)
     assert gm.locator("#group-gm").is_visible() and gm.locator("#open-codes").is_enabled()
     with gm.expect_download() as download:
@@ -131,8 +134,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
     assert read.public == cluster_views.public_data(ref) and set(read.seals) == set(POWERS)
     pages: dict[str, Any] = {}
     for power in ("france", "germany"):
-        context, _ = new_context()
-        page = open_app(context, link)
+        page = devices.page(f"player-{power}", link)
         assert page.locator("#unlock-form").is_visible()
         # a wrong passphrase (another power's would open that power's: each player has only their own)
         assert "opens none" in unlock(page, "not-a-passphrase-at-all")
@@ -231,8 +233,7 @@ def test_a_cluster_group_plays_a_year_by_codes(new_context: Any, site: Site) -> 
     # the game master's part of an earlier phase beside today's public part: it does not open
     old_part = cg.read_link(fragment).gm_part
     stale = rechecked(held.replace(cg.read_link(held).gm_part, old_part))
-    other, _ = new_context()
-    again = open_app(other, site.url + "#" + stale)
+    again = devices.page("player-germany", site.url + "#" + stale)  # (Germany's browser: done with its orders)
     again.fill("#gm-passphrase", PASSPHRASES["gm"])
     again.click("#gm-unlock")
     said = show_message(again)
@@ -306,22 +307,18 @@ def _cut_in_last_part(fragment: str, last: str) -> str:
     return fragment[: len(fragment) - len(last) + kept]
 
 
-def test_cluster_group_links_cut_short_in_their_last_part_are_refused_when_opened(
-    new_context: Any, site: Site
-) -> None:
+def test_cluster_group_links_cut_short_in_their_last_part_are_refused_when_opened(devices: Devices) -> None:
     """An email or chat program cuts the players' link inside the last power's part, or the game master's
     link inside the game master's part: opened, each is refused at once as cut short on the way (not
     opened as a public view whose right passphrase is then refused), and the game in hand stays."""
-    gm_context, _ = new_context()
-    gm = open_app(gm_context, site.url)
+    gm = devices.new_game("gm")
     held = start(gm)
     link = players_link(gm).split("#", 1)[1]
     cuts = [
         _cut_in_last_part(link, link.rsplit(".", 1)[1]),
         _cut_in_last_part(held, cg.read_link(held).gm_part),
     ]
-    context, recorder = new_context()
-    page = open_app(context, site.url)
+    page = devices.new_game("player-germany")
     for cut in cuts:
         hide_message(page)
         page.evaluate("h => { location.hash = h; }", cut)
@@ -331,7 +328,7 @@ def test_cluster_group_links_cut_short_in_their_last_part_are_refused_when_opene
         page.wait_for_function("() => location.hash.startsWith('#standard.')", timeout=10_000)
         assert page.evaluate("document.documentElement.dataset.phase") == "S1901M"
         assert not page.locator("#unlock-form").is_visible()
-    assert recorder.page_errors == []
+    assert devices.page_errors("player-germany") == []
 
 
 #: the words of an element's text that are broken across two lines
@@ -352,20 +349,17 @@ UNDER_FINGER_HEIGHT = """selectors => selectors.map(s => document.querySelector(
     .filter(([, height, finger]) => height < finger - 0.5)"""
 
 
-def player_on_a_phone(new_context: Any, site: Site) -> Any:
+def player_on_a_phone(devices: Devices) -> Any:
     """A new Cluster group game's players' link opened on a phone, before any passphrase."""
-    gm_context, _ = new_context()
-    gm = open_app(gm_context, site.url)
+    gm = devices.new_game("gm")
     start(gm)
-    link = players_link(gm)
-    context, _ = new_context(**PHONE)
-    return open_app(context, link)
+    return devices.page("phone", players_link(gm), **PHONE)
 
 
-def test_a_cluster_player_on_a_phone_is_led_to_the_passphrase_first(new_context: Any, site: Site) -> None:
+def test_a_cluster_player_on_a_phone_is_led_to_the_passphrase_first(devices: Devices) -> None:
     """Before a Cluster player's passphrase is entered, the page says that is the step (not that only the
     game master gives orders), and the phone's shortcut button takes them to the passphrase field."""
-    player = player_on_a_phone(new_context, site)
+    player = player_on_a_phone(devices)
     prompt = player.inner_text("#click-prompt")
     assert "passphrase" in prompt and "Only the game master" not in prompt, prompt
     assert "enter your passphrase" in player.inner_text("#group-jump")
@@ -374,12 +368,12 @@ def test_a_cluster_player_on_a_phone_is_led_to_the_passphrase_first(new_context:
     assert in_viewport(player, "#unlock-passphrase")
 
 
-def test_a_cluster_players_wrong_passphrase_on_a_phone_is_said_beside_the_field(new_context: Any, site: Site) -> None:
+def test_a_cluster_players_wrong_passphrase_on_a_phone_is_said_beside_the_field(devices: Devices) -> None:
     """A player on a phone mistypes their passphrase (Enter on the phone's keyboard): the refusal is said
     beside the Secrets field, on screen with it (the page is not scrolled up to the message at the top,
     leaving the focused field out of sight), the field keeps the focus with the wrong passphrase selected,
     so typing again replaces it; the right one then clears the refusal."""
-    player = player_on_a_phone(new_context, site)
+    player = player_on_a_phone(devices)
     player.locator("#group-jump").tap()
     player.wait_for_function("document.activeElement.id === 'unlock-passphrase'")
     assert player.evaluate(UNDER_FINGER_HEIGHT, ["#unlock-passphrase", "#unlock"]) == []
@@ -411,12 +405,11 @@ def test_a_cluster_players_wrong_passphrase_on_a_phone_is_said_beside_the_field(
     assert player.evaluate(WORDS_SPLIT, "#message-text") == []
 
 
-def test_a_cluster_game_master_on_a_phone_is_led_to_the_players_link(new_context: Any, site: Site) -> None:
+def test_a_cluster_game_master_on_a_phone_is_led_to_the_players_link(devices: Devices) -> None:
     """Once a Cluster group game starts, the game master on a phone is shown the players' link with its
     Copy button focused (as in any group game), and told where the passphrases to send are: the Secrets
     panel's "Passphrases…" button (no button is called "Show passphrases")."""
-    context, _ = new_context(**PHONE)
-    gm = open_app(context, site.url)
+    gm = devices.new_game("phone", **PHONE)
     start(gm)
     gm.wait_for_function("() => document.getElementById('players-link').value.includes('.grp~')", timeout=20_000)
     gm.wait_for_function("() => document.activeElement.id === 'copy-public-link'", timeout=10_000)

@@ -11,11 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, adjudicate, focused, open_app
+import group_tables
+from app_driver import adjudicate, focused
+from group_tables import Devices
 from test_cluster_game import strengths
 from test_cluster_group_game import PASSPHRASES, players_link, start, unlock
 from test_group_game import listed_orders, open_codes, send
 from test_group_ux import PHONE, assert_fits_a_phone, assert_focus_visible, in_viewport, tab_to, tap_map
+
+#: the browsers the tests share: the game master's, two players' phones (group_tables.py)
+shared_devices, devices = group_tables.shared_devices, group_tables.devices
+#: the game master's computer
+GM = {"viewport": {"width": 1366, "height": 900}, "service_workers": "block"}
+#: a player's phone
+PLAYER = {**PHONE, "service_workers": "block"}
 
 #: Every button of the map's choices panel: its text, size, and whether it lies on screen sideways.
 CHOICES = """els => els.map(e => { const r = e.getBoundingClientRect();
@@ -45,10 +54,10 @@ def to_the_retreat(gm: Any) -> None:
     wait_for_phase(gm, "F1901R")
 
 
-def on_a_phone(new_context: Any, link: str, power: str) -> tuple[Any, str]:
-    """A player opens the players' link on a phone and unlocks their part: the page and what it said."""
-    context, _ = new_context(**PHONE, service_workers="block")
-    page = open_app(context, link)
+def on_a_phone(devices: Devices, phone: str, link: str, power: str) -> tuple[Any, str]:
+    """A player opens the players' link on a phone (the device ``phone``) and unlocks their part: the page
+    and what it said."""
+    page = devices.page(phone, link, **PLAYER)
     said = unlock(page, PASSPHRASES[power])
     page.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=10_000)
     return page, said
@@ -64,16 +73,15 @@ def assert_tappable(page: Any) -> None:
     assert_fits_a_phone(page)
 
 
-def test_a_cluster_retreat_and_build_given_on_a_phone(new_context: Any, site: Site) -> None:
-    gm_context, _ = new_context(service_workers="block")
-    gm = open_app(gm_context, site.url)
+def test_a_cluster_retreat_and_build_given_on_a_phone(devices: Devices) -> None:
+    gm = devices.new_game("gm", **GM)
     start(gm)
     to_the_retreat(gm)
     link = players_link(gm)
 
     # France has no dislodged unit: told so when unlocked and by the map's prompt (not to draft nominations
     # and research, nor to tap a dislodged unit), and Germany's dislodged army is not France's to order
-    france, said = on_a_phone(new_context, link, "france")
+    france, said = on_a_phone(devices, "phone-a", link, "france")
     assert "nothing to order" in said and "nomination" not in said, said
     prompt = france.inner_text("#click-prompt")
     assert "nothing to order" in prompt and "France" in prompt, prompt
@@ -84,7 +92,7 @@ def test_a_cluster_retreat_and_build_given_on_a_phone(new_context: Any, site: Si
     assert strengths(france) == {"por": "2"}
 
     # Germany: told to retreat or disband; the dislodged army offers Disband, and the map where it may go
-    germany, said = on_a_phone(new_context, link, "germany")
+    germany, said = on_a_phone(devices, "phone-b", link, "germany")
     assert "retreat or disband" in said and "nomination" not in said, said
     assert strengths(germany) == {"den": "3"}
     prompt = germany.inner_text("#click-prompt")
@@ -150,13 +158,12 @@ def test_a_cluster_retreat_and_build_given_on_a_phone(new_context: Any, site: Si
     assert "GER: Nominate 2 Ber" in listed_orders(germany)
 
 
-def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: Site) -> None:
+def test_a_cluster_game_master_with_the_keyboard_alone(devices: Devices) -> None:
     """The game master starts a Cluster group game, hands out the players' link, opens the players' codes,
     adjudicates and makes the message to players with Tab, Shift+Tab, Enter and letters typed into the
     lists, the focus visible at every step; from the codes just opened, one Tab and Enter lead to Adjudicate
     (not some forty Shift+Tab presses back through every power's nominations)."""
-    context, _ = new_context(viewport={"width": 1366, "height": 900}, service_workers="block")
-    gm = open_app(context, site.url)
+    gm = devices.new_game("gm", **GM)
     gm.evaluate(  # (a draft variant is not offered in the list: this offers it)
         """() => { const select = document.getElementById('variant-select');
           if (![...select.options].some(o => o.value === 'cluster')) select.add(new Option('Cluster', 'cluster')); }"""
@@ -198,11 +205,9 @@ def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: S
 
     # two players send their codes (by mouse: they are not the subject here)
     codes = []
-    for power, orders in (("france", ["A Par - Bur", "F Bre - Mao"]), ("germany", ["A Mun - Ruh"])):
-        player_context, _ = new_context(service_workers="block")
-        player = open_app(player_context, link)
-        unlock(player, PASSPHRASES[power])
-        player.wait_for_function("() => !document.getElementById('send-orders').disabled", timeout=10_000)
+    for phone, power, orders in (("phone-a", "france", ["A Par - Bur", "F Bre - Mao"]),
+                                 ("phone-b", "germany", ["A Mun - Ruh"])):
+        player, _ = on_a_phone(devices, phone, link, power)
         codes.append(send(player, orders))
 
     # the codes box is the next control; the codes pasted, Open codes is the next, then Go to Adjudicate
@@ -247,15 +252,14 @@ def test_a_cluster_game_master_with_the_keyboard_alone(new_context: Any, site: S
     assert sorted(listed_orders(gm)) == ["FRA: A Par - Bur", "FRA: F Bre - Mao", "GER: A Mun - Ruh"]
 
 
-def test_a_cluster_disband_and_a_build_left_unused_on_a_phone(new_context: Any, site: Site) -> None:
+def test_a_cluster_disband_and_a_build_left_unused_on_a_phone(devices: Devices) -> None:
     """Germany disbands its dislodged army with the Disband choice, then builds one of its two units and
     leaves the other unused (waived: said before sending); Italy, with nothing to build or remove, is told
     it has nothing to order."""
-    gm_context, _ = new_context(service_workers="block")
-    gm = open_app(gm_context, site.url)
+    gm = devices.new_game("gm", **GM)
     start(gm)
     to_the_retreat(gm)
-    germany, _ = on_a_phone(new_context, players_link(gm), "germany")
+    germany, _ = on_a_phone(devices, "phone-a", players_link(gm), "germany")
     tap_map(germany, "bur")
     germany.locator("#click-order [data-action='disband']").tap()
     assert listed_orders(germany) == ["GER: A Bur D"]
@@ -266,7 +270,7 @@ def test_a_cluster_disband_and_a_build_left_unused_on_a_phone(new_context: Any, 
     assert gm.locator('#map .adj-unit[data-power="germany"]').count() == 2
 
     link = players_link(gm)
-    italy, said = on_a_phone(new_context, link, "italy")
+    italy, said = on_a_phone(devices, "phone-b", link, "italy")
     assert "no builds or removals" in said and "nothing to order" in said, said
     assert "Italy has no builds or removals" in italy.inner_text("#click-prompt")
     tap_map(italy, "ber")  # another power's centre: nothing to choose

@@ -2,29 +2,54 @@
 kept in this browser for that game, phase and power only (adjutant_ui.saves.Draft), never in a link.
 
 No game master's browser is needed: the players' links are made here, for a public key that is a point
-of P-256 (its generator), which the page seals to as to any game master's key.
+of P-256 (a multiple of its generator), which the page seals to as to any game master's key. The small
+tests of what one reload keeps run one after the other in one browser, each in a game of its own (a key of
+its own: a draft is kept for its game only), the next game's link opened in the same tab.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from adjutant.game import Game
 from adjutant.group_play import codes as group
 from app_driver import Site, open_app, reopen_app
+from group_tables import open_link
 from test_group_game import listed_orders, send
 
-#: the P-256 generator as a raw public key: a valid game master's key whose private key no one needs here
-KEY = bytes.fromhex(
-    "04"
-    "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"
-    "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"
+#: P-256: the field's prime and the generator
+P256 = 2**256 - 2**224 + 2**192 + 2**96 - 1
+GENERATOR = (
+    0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296,
+    0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5,
 )
 ORDERS = ["F Lon - Nth", "A Lvp - Yor"]
 
 
-def players_link(site: Site, game: Game, power: str) -> str:
-    return site.url + "#" + group.public_link(game, KEY, power)
+def game_key(n: int) -> bytes:
+    """n times the P-256 generator as a raw public key: a valid game master's key whose private key (n) no
+    one needs here; each n makes a group game of its own.
+
+    >>> game_key(1).hex()[:10], len(game_key(3))
+    ('046b17d1f2', 65)
+    """
+    x, y = GENERATOR
+    for _ in range(n - 1):
+        gx, gy = GENERATOR
+        if (x, y) == (gx, gy):
+            slope = (3 * x * x - 3) * pow(2 * y, -1, P256) % P256
+        else:
+            slope = (gy - y) * pow(gx - x, -1, P256) % P256
+        x, y = (nx := (slope * slope - x - gx) % P256), (slope * (x - nx) - y) % P256
+    return b"\x04" + x.to_bytes(32, "big") + y.to_bytes(32, "big")
+
+
+KEY = game_key(1)
+
+
+def players_link(site: Site, game: Game, power: str, key: bytes = KEY) -> str:
+    return site.url + "#" + group.public_link(game, key, power)
 
 
 def enter(page: Any, orders: list[str]) -> None:
@@ -47,9 +72,7 @@ def reload(page: Any) -> Any:
     return reopen_app(page, url)
 
 
-def test_a_players_orders_are_kept_across_a_reload_and_can_be_sent(new_context: Any, site: Site) -> None:
-    context, _ = new_context(service_workers="block")
-    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+def a_players_orders_are_kept_across_a_reload_and_can_be_sent(page: Any, site: Site, key: bytes) -> Any:
     assert page.input_value("#orders-power") == "england"
     enter(page, ORDERS)
     assert "2 orders given" in page.inner_text("#send-summary")
@@ -59,16 +82,15 @@ def test_a_players_orders_are_kept_across_a_reload_and_can_be_sent(new_context: 
     assert page.inner_text("#send-status") == "Your orders for Spring 1901 movement were kept from before the reload."
     assert not page.locator("#message").is_visible()
     code = send(page, [])
-    sealed = group.read_code(code, Game.new("standard"), KEY)
+    sealed = group.read_code(code, Game.new("standard"), key)
     assert sealed.power == "england"
     assert "Sealed 2 orders for England, Spring 1901" in page.inner_text("#orders-code-note")
+    return page
 
 
-def test_orders_typed_and_not_yet_entered_are_kept_across_a_reload(new_context: Any, site: Site) -> None:
+def orders_typed_and_not_yet_entered_are_kept_across_a_reload(page: Any, site: Site, key: bytes) -> Any:
     """A phone that drops the page while its player types in the orders box loses no line: the box's text
     comes back (with the orders entered), and Send enters it then seals it, as before the reload."""
-    context, _ = new_context(service_workers="block", viewport={"width": 390, "height": 844}, has_touch=True)
-    page = open_app(context, players_link(site, Game.new("standard"), "england"))
     enter(page, ["F Lon - Nth"])
     page.fill("#orders-text", "A Lvp - Yor\nF Edi - Nwg")
     page = reload(page)
@@ -78,20 +100,19 @@ def test_orders_typed_and_not_yet_entered_are_kept_across_a_reload(new_context: 
     code = send(page, [])
     assert listed_orders(page) == ["ENG: A Lvp - Yor", "ENG: F Edi - Nwg", "ENG: F Lon - Nth"]
     assert page.input_value("#orders-text") == ""
-    assert group.read_code(code, Game.new("standard"), KEY).power == "england"
+    assert group.read_code(code, Game.new("standard"), key).power == "england"
     page = reload(page)  # what was entered and sent is not put back in the box
     assert page.input_value("#orders-text") == "" and len(listed_orders(page)) == 3
     # another power's link on this device: the box holds none of England's text
     page.fill("#orders-text", "A Lvp - Wal")
-    page = reopen_app(page, players_link(site, Game.new("standard"), "france"))
+    page = open_link(page, players_link(site, Game.new("standard"), "france", key))
     assert page.input_value("#orders-text") == ""
+    return page
 
 
-def test_a_second_code_is_said_to_be_new_and_to_replace_the_first(new_context: Any, site: Site) -> None:
+def a_second_code_is_said_to_be_new_and_to_replace_the_first(page: Any, site: Site, key: bytes) -> Any:
     """A player who changes their mind and sends again gets a code that looks like the first: the note says
     it is a new one, to send, and that it replaces the one before (also after a reload)."""
-    context, _ = new_context(service_workers="block")
-    page = open_app(context, players_link(site, Game.new("standard"), "england"))
     first = send(page, ORDERS)
     assert "new code" not in page.inner_text("#orders-code-note")
     second = send(page, ["F Lon - Eng"])
@@ -102,11 +123,10 @@ def test_a_second_code_is_said_to_be_new_and_to_replace_the_first(new_context: A
     ), note
     page = reload(page)
     assert page.input_value("#orders-code") == second and page.inner_text("#orders-code-note") == note
+    return page
 
 
-def test_an_order_kept_anyway_comes_back_marked_illegal(new_context: Any, site: Site) -> None:
-    context, _ = new_context(service_workers="block")
-    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+def an_order_kept_anyway_comes_back_marked_illegal(page: Any, site: Site, key: bytes) -> Any:
     page.check("#orders-keep")
     enter(page, ["F Lon - Bre", "A Lvp - Yor"])
     assert "illegal, will hold" in page.inner_text("#order-list li.illegal")
@@ -115,11 +135,10 @@ def test_an_order_kept_anyway_comes_back_marked_illegal(new_context: Any, site: 
     assert legal == "ENG: A Lvp - Yor" and illegal.startswith("ENG: F Lon - Bre illegal, will hold: ")
     assert page.locator("#order-list li.illegal").count() == 1
     assert page.locator("#map .adj-order.illegal").count() == 1
+    return page
 
 
-def test_the_sealed_code_shown_is_kept_across_a_reload(new_context: Any, site: Site) -> None:
-    context, _ = new_context(service_workers="block")
-    page = open_app(context, players_link(site, Game.new("standard"), "england"))
+def the_sealed_code_shown_is_kept_across_a_reload(page: Any, site: Site, key: bytes) -> Any:
     enter(page, ORDERS)
     code = send(page, [])
     page = reload(page)
@@ -139,36 +158,36 @@ def test_the_sealed_code_shown_is_kept_across_a_reload(new_context: Any, site: S
     page = reload(page)
     assert listed_orders(page) == []
     assert page.input_value("#orders-code") == code
+    return page
 
 
-def test_another_power_the_game_master_and_the_next_phase_start_clean(new_context: Any, site: Site) -> None:
-    context, _ = new_context(service_workers="block")
+def another_power_the_game_master_and_the_next_phase_start_clean(page: Any, site: Site, key: bytes) -> Any:
     spring = Game.new("standard")
-    page = open_app(context, players_link(site, spring, "england"))
     enter(page, ORDERS)
     send(page, [])
     # another power's link on the same device: none of England's drafts
-    page = reopen_app(page, players_link(site, spring, "france"))
+    page = open_link(page, players_link(site, spring, "france", key))
     assert page.input_value("#orders-power") == "france"
     assert listed_orders(page) == []
     assert "0 orders given" in page.inner_text("#send-summary")
     assert not page.locator("#orders-code-box").is_visible()
     assert page.inner_text("#send-status") == ""
     # the game master's view of the same game and phase on this device: none of them either
-    page = reopen_app(page, site.url + "#" + group.gm_link(spring, KEY, "AAAA", group.Intake()))
+    page = open_link(page, site.url + "#" + group.gm_link(spring, key, "AAAA", group.Intake()))
     assert page.locator("#group-gm").is_visible()
     assert listed_orders(page) == []
     # the next phase's link for England: a clean page
     fall = Game.new("standard")
     fall.adjudicate()
-    page = reopen_app(page, players_link(site, fall, "england"))
+    page = open_link(page, players_link(site, fall, "england", key))
     assert page.evaluate("document.documentElement.dataset.phase") == "F1901M"
     assert listed_orders(page) == []
     assert not page.locator("#orders-code-box").is_visible()
     assert page.inner_text("#send-status") == ""
     # and back at spring's link (nothing typed in the fall), England's spring drafts are still there
-    page = reopen_app(page, players_link(site, spring, "england"))
+    page = open_link(page, players_link(site, spring, "england", key))
     assert listed_orders(page) == ["ENG: A Lvp - Yor", "ENG: F Lon - Nth"]
+    return page
 
 
 def test_a_player_plays_on_when_storage_refuses_writes(new_context: Any, site: Site) -> None:
@@ -184,18 +203,15 @@ def test_a_player_plays_on_when_storage_refuses_writes(new_context: Any, site: S
     assert page.inner_text("#send-status") == ""
 
 
-def test_an_old_phases_link_says_so_and_leads_to_the_latest(new_context: Any, site: Site) -> None:
+def an_old_phases_link_says_so_and_leads_to_the_latest(page: Any, site: Site, key: bytes) -> Any:
     """A player who opens an earlier phase's link (an older email) after a later one is told, on a phone,
     before giving orders the game master would refuse, and is offered the latest link this browser opened."""
-    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-    context, _ = new_context(service_workers="block", **phone)
     spring, fall = Game.new("standard"), Game.new("standard")
     fall.adjudicate()
-    page = open_app(context, players_link(site, spring, "england"))
     assert not page.locator("#group-later").is_visible()
-    page = reopen_app(page, players_link(site, fall, "england"))
+    page = open_link(page, players_link(site, fall, "england", key))
     assert not page.locator("#group-later").is_visible()
-    page = reopen_app(page, players_link(site, spring, "england"))  # the old email's link
+    page = open_link(page, players_link(site, spring, "england", key))  # the old email's link
     assert page.evaluate("document.documentElement.dataset.phase") == "S1901M"
     assert page.inner_text("#group-later-text").startswith(
         "This link is an old one: it shows Spring 1901 movement, and this browser has opened this game at "
@@ -211,21 +227,36 @@ def test_an_old_phases_link_says_so_and_leads_to_the_latest(new_context: Any, si
     assert page.input_value("#orders-power") == "england"
     assert not page.locator("#group-later").is_visible()
     assert page.inner_text("#group-jump") == "Group game: give your orders"
-    # a browser that never opened a later phase: no warning
+    return page
+
+
+#: what a phone keeps of a player's drafts and the phases it opened: the parts of the test below
+ON_A_PHONE: list[Callable[[Any, Site, bytes], Any]] = [
+    orders_typed_and_not_yet_entered_are_kept_across_a_reload,
+    an_old_phases_link_says_so_and_leads_to_the_latest,
+]
+
+
+def test_on_a_phone_typed_orders_outlive_a_reload_and_an_old_phases_link_says_so(
+    new_context: Any, site: Site
+) -> None:
+    """Each part of ON_A_PHONE in a game of its own, as in the test above; then a browser that never opened
+    the later phase of the last part's game: no warning at its earlier link."""
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    context, _ = new_context(service_workers="block", **phone)
+    played(context, site, ON_A_PHONE)
     other, _ = new_context(service_workers="block", **phone)
-    fresh = open_app(other, players_link(site, spring, "england"))
+    fresh = open_app(other, players_link(site, Game.new("standard"), "england", game_key(len(ON_A_PHONE))))
     assert not fresh.locator("#group-later").is_visible()
     assert fresh.inner_text("#group-jump") == "Group game: give your orders"
 
 
-def test_orders_sent_from_an_old_phase_leave_the_latest_phases_orders(new_context: Any, site: Site) -> None:
+def orders_sent_from_an_old_phase_leave_the_latest_phases_orders(page: Any, site: Site, key: bytes) -> Any:
     """A player gives orders in the fall, goes Back to spring's link and sends from there: the code says
     the game master will refuse it, and Forward at the fall their orders are still there."""
-    context, _ = new_context(service_workers="block")
-    spring, fall = Game.new("standard"), Game.new("standard")
+    fall = Game.new("standard")
     fall.adjudicate()
-    page = open_app(context, players_link(site, spring, "england"))
-    page.evaluate("link => { location.hash = link; }", group.public_link(fall, KEY, "england"))
+    page.evaluate("link => { location.hash = link; }", group.public_link(fall, key, "england"))
     page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
     enter(page, ["F Lon - Nth"])
     page.go_back()
@@ -240,6 +271,7 @@ def test_orders_sent_from_an_old_phase_leave_the_latest_phases_orders(new_contex
     page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
     assert listed_orders(page) == ["ENG: F Lon - Nth"]
     assert "1 order given" in page.inner_text("#send-summary")
+    return page
 
 
 def test_each_phases_link_goes_on_in_one_recent_game_and_a_tab_left_open_follows(
@@ -267,11 +299,9 @@ def test_each_phases_link_goes_on_in_one_recent_game_and_a_tab_left_open_follows
     assert second.evaluate("document.documentElement.dataset.phase") == "F1901M"
 
 
-def test_a_code_whose_orders_changed_after_it_was_sealed_is_no_longer_offered(new_context: Any, site: Site) -> None:
+def a_code_whose_orders_changed_after_it_was_sealed_is_no_longer_offered(page: Any, site: Site, key: bytes) -> Any:
     """A code holds the orders as they were when Send was pressed: once they change, it is not shown (nor
     copied) and the panel says to send again; also after a reload. Taking the change back shows it again."""
-    context, _ = new_context(service_workers="block")
-    page = open_app(context, players_link(site, Game.new("standard"), "england"))
     first = send(page, ORDERS)
     assert page.locator("#orders-code-box").is_visible()
     change(page, "F Lon - Eng")  # replaces F Lon - Nth
@@ -289,3 +319,37 @@ def test_a_code_whose_orders_changed_after_it_was_sealed_is_no_longer_offered(ne
     assert second != first and page.locator("#orders-code-box").is_visible()
     assert "This is a new code" in page.inner_text("#orders-code-note")
     assert page.inner_text("#send-status") == ""
+    return page
+
+
+#: what a reload, another power's or phase's link and Back keep of a player's drafts: each a part of the test
+#: below (the one that leaves "keep illegal orders" ticked last)
+PARTS: list[Callable[[Any, Site, bytes], Any]] = [
+    a_players_orders_are_kept_across_a_reload_and_can_be_sent,
+    a_second_code_is_said_to_be_new_and_to_replace_the_first,
+    the_sealed_code_shown_is_kept_across_a_reload,
+    a_code_whose_orders_changed_after_it_was_sealed_is_no_longer_offered,
+    another_power_the_game_master_and_the_next_phase_start_clean,
+    orders_sent_from_an_old_phase_leave_the_latest_phases_orders,
+    an_order_kept_anyway_comes_back_marked_illegal,
+]
+
+
+def test_a_players_drafts_across_reloads_powers_and_phases(new_context: Any, site: Site) -> None:
+    """Each part of PARTS in a game of its own (England's Spring 1901 link for its own key) in one browser,
+    the next game's link opened in the same tab: a fresh start for that game, none of the last one's drafts."""
+    context, _ = new_context(service_workers="block")
+    played(context, site, PARTS)
+
+
+def played(context: Any, site: Site, parts: list[Callable[[Any, Site, bytes], Any]]) -> None:
+    """Each of ``parts`` played in ``context`` in a game of its own: the nth with England's Spring 1901 link
+    for ``game_key(n)``, opened in the tab the part before left (the first in a new one), and checked to
+    start with no draft."""
+    page = None
+    for number, part in enumerate(parts, 1):
+        key = game_key(number)
+        link = players_link(site, Game.new("standard"), "england", key)
+        page = open_app(context, link) if page is None else open_link(page, link)
+        assert listed_orders(page) == [] and not page.locator("#orders-code-box").is_visible(), part.__name__
+        page = part(page, site, key)

@@ -14,14 +14,18 @@ import random
 import re
 from typing import Any
 
+import group_tables
 from adjutant import load_variant
 from adjutant.adjudication.orders import format_order
 from adjutant.game import Game
 from adjutant.group_play import codes as group
 from adjutant.legal import Candidates, adjustment_candidates, retreat_candidates
 from app_driver import Site, adjudicate, open_app, reopen_app
+from group_tables import Devices
 
 PASSPHRASE = "the game master's passphrase"
+#: the browsers the tests share: the game master's and the players' (group_tables.py)
+shared_devices, devices = group_tables.shared_devices, group_tables.devices
 
 
 def units(page: Any) -> list[str]:
@@ -229,25 +233,24 @@ def open_codes(page: Any, text: str) -> list[str]:
 
 
 def play(
-    new_context: Any, site: Site, variant: str, players: list[str], typed: str, years: int, seed: int
+    devices: Devices, site: Site, variant: str, players: list[str], typed: str, years: int, seed: int
 ) -> tuple[Any, dict[str, Any], Game]:
-    """``years`` game years of ``variant``: the game master, one page per player, the same game in the engine."""
+    """``years`` game years of ``variant``: the game master, one page per player (each a device of its
+    own), the same game in the engine."""
     rng = random.Random(seed)
-    gm_context, _ = new_context()
-    gm = open_app(gm_context, site.url)
+    gm = devices.new_game("gm")
     fragment = start_group_game(gm, variant)
     link = group.read_group_link(fragment)
     ref = Game.new(variant)
     players_link = site.url + "#" + group.public_link(ref, link.public_key)
     pages: dict[str, Any] = {}
     for index, power in enumerate(players):
-        context, _ = new_context()
         if index == 0:  # the first player says which power they play
-            page = open_app(context, players_link)
+            page = devices.page("player0", players_link)
             assert not page.locator("#send-orders").is_enabled()
             page.select_option("#group-power", power)
         else:  # the others open a link that names it
-            page = open_app(context, players_link + "~" + power)
+            page = devices.page(f"player{index}", players_link + "~" + power)
         page.wait_for_function("p => document.getElementById('orders-power').value === p", arg=power)
         pages[power] = page
     start_year = ref.phase.year
@@ -312,8 +315,8 @@ def play(
     return gm, pages, ref
 
 
-def test_a_group_plays_two_years_of_standard_by_sealed_codes(new_context: Any, site: Site) -> None:
-    gm, pages, ref = play(new_context, site, "standard", ["france", "germany", "russia"], "england", 2, 195)
+def test_a_group_plays_two_years_of_standard_by_sealed_codes(devices: Devices, site: Site) -> None:
+    gm, pages, ref = play(devices, site, "standard", ["france", "germany", "russia"], "england", 2, 195)
     assert ref.phase.year == 1903
     # (this seed has a player's retreat in F1901R and players' builds in both winters)
     played = [str(r.phase) for r in ref.history if not r.skipped]
@@ -391,18 +394,16 @@ def test_a_group_plays_two_years_of_standard_by_sealed_codes(new_context: Any, s
     assert group.read_group_link(gm.evaluate("location.hash").lstrip("#")).is_gm
 
 
-def test_a_group_plays_a_year_of_cline_v(new_context: Any, site: Site) -> None:
-    _gm, _pages, ref = play(new_context, site, "cline5", ["russia", "persia", "barbary"], "turkey", 1, 5)
+def test_a_group_plays_a_year_of_cline_v(devices: Devices, site: Site) -> None:
+    _gm, _pages, ref = play(devices, site, "cline5", ["russia", "persia", "barbary"], "turkey", 1, 5)
     assert ref.history
 
 
-def test_the_game_master_reopens_the_link_and_unlocks_it(new_context: Any, site: Site) -> None:
-    context, _ = new_context()
-    gm = open_app(context, site.url)
+def test_the_game_master_reopens_the_link_and_unlocks_it(devices: Devices, new_context: Any, site: Site) -> None:
+    gm = devices.new_game("gm")
     fragment = start_group_game(gm, "standard")
     link = group.read_group_link(fragment)
-    player_context, _ = new_context()
-    player = open_app(player_context, site.url + "#" + group.public_link(link.game, link.public_key, "italy"))
+    player = devices.page("player0", site.url + "#" + group.public_link(link.game, link.public_key, "italy"))
     code = send(player, ["A Rom - Apu", "F Nap - Ion"])
     # a fresh browser with the game master's link: locked until the passphrase is given
     other, _ = new_context()
@@ -431,20 +432,18 @@ def test_the_game_master_reopens_the_link_and_unlocks_it(new_context: Any, site:
 
 
 def test_a_game_masters_link_whose_sealed_key_was_altered_on_the_way_is_refused_when_opened(
-    new_context: Any, site: Site
+    devices: Devices, site: Site
 ) -> None:
     """The game master's link with a character of its sealed key changed on the way (which would fail only
     the key's tag, as a wrong passphrase does): refused when opened, as damaged, before any passphrase is
     asked, and the game in hand stays; the link as made opens and unlocks."""
-    context, _ = new_context()
-    gm = open_app(context, site.url)
+    gm = devices.new_game("gm")
     fragment = start_group_game(gm, "standard")
     sealed_key = group.read_group_link(fragment).sealed_private
     at = len(sealed_key) // 2
     changed = sealed_key[:at] + ("B" if sealed_key[at] != "B" else "C") + sealed_key[at + 1 :]
     altered = fragment.replace(sealed_key, changed)
-    other, recorder = new_context()
-    again = open_app(other, site.url)
+    again = devices.new_game("player2")  # another browser, a new game in hand
     again.evaluate("h => { location.hash = h; }", altered)
     again.wait_for_selector("#message:not([hidden])")
     said = again.inner_text("#message-text")
@@ -457,7 +456,7 @@ def test_a_game_masters_link_whose_sealed_key_was_altered_on_the_way_is_refused_
     again.fill("#gm-passphrase", PASSPHRASE)
     again.click("#gm-unlock")
     again.wait_for_selector("#open-codes:not([disabled])")
-    assert recorder.page_errors == []
+    assert devices.page_errors("player2") == []
 
 
 def test_a_page_served_over_plain_http_says_sealing_needs_https(browser: Any, site: Site) -> None:
@@ -491,15 +490,14 @@ def test_a_page_served_over_plain_http_says_sealing_needs_https(browser: Any, si
         context.close()
 
 
-def test_codes_opened_as_links_and_damaged_group_links(new_context: Any, site: Site) -> None:
+def test_codes_opened_as_links_and_damaged_group_links(devices: Devices, new_context: Any, site: Site) -> None:
     """A code opened as a link goes to the game master's game (after the passphrase when the page
     starts with it); a damaged group link is refused with the reason and the game in hand stays."""
-    context, _ = new_context()
+    context, _ = new_context()  # (its storage is checked: a context of its own)
     gm = open_app(context, site.url)
     fragment = start_group_game(gm, "standard")
     link = group.read_group_link(fragment)
-    player_context, _ = new_context()
-    player = open_app(player_context, site.url + "#" + group.public_link(link.game, link.public_key, "austria"))
+    player = devices.page("player0", site.url + "#" + group.public_link(link.game, link.public_key, "austria"))
     code = send(player, ["A Vie - Gal"])
     # in the game master's open page: the link's code is taken in at once
     gm.evaluate("h => { location.hash = h; }", "standard." + code)
@@ -538,14 +536,12 @@ def test_codes_opened_as_links_and_damaged_group_links(new_context: Any, site: S
     assert again.locator("#group-gm").is_visible()
 
 
-def test_the_unlocked_line_belongs_to_the_game_unlocked(new_context: Any, site: Site) -> None:
+def test_the_unlocked_line_belongs_to_the_game_unlocked(devices: Devices, site: Site) -> None:
     """The game master's "Unlocked" line speaks of the game in hand: another game shown (a players' link
     opened in the same tab), or this one again locked (Back to its link), does not show it."""
-    context, _ = new_context()
-    gm = open_app(context, site.url)
+    gm = devices.new_game("gm")
     fragment = start_group_game(gm, "standard")
-    other, _ = new_context()
-    again = open_app(other, site.url + "#" + fragment)
+    again = devices.page("player2", site.url + "#" + fragment)  # another browser
     again.fill("#gm-passphrase", PASSPHRASE)
     again.click("#gm-unlock")
     again.wait_for_selector("#open-codes:not([disabled])")
@@ -561,17 +557,17 @@ def test_the_unlocked_line_belongs_to_the_game_unlocked(new_context: Any, site: 
     assert "Unlocked" not in again.inner_text("#group-status")
 
 
-def test_a_player_who_opens_an_orders_code_link_is_told_what_it_is(new_context: Any, site: Site) -> None:
+def test_a_player_who_opens_an_orders_code_link_is_told_what_it_is(
+    devices: Devices, new_context: Any, site: Site
+) -> None:
     """An orders code opened as a link anywhere but the game master's page (the player's own "Copy as
     link", say) is said to be for the game master; the game shown stays, and so does its link. The header's
     Players box names the game shown: a group game."""
-    context, _ = new_context()
-    gm = open_app(context, site.url)
+    gm = devices.new_game("gm")
     fragment = start_group_game(gm, "standard")
     link = group.read_group_link(fragment)
     players = group.public_link(link.game, link.public_key, "austria")
-    player_context, _ = new_context()
-    player = open_app(player_context, site.url + "#" + players)
+    player = devices.page("player0", site.url + "#" + players)
     code = send(player, ["A Vie - Gal"])
     held = str(player.evaluate("location.hash"))
     player.evaluate("h => { location.hash = h; }", "standard." + code)
@@ -601,22 +597,20 @@ def powers_column(page: Any) -> dict[str, tuple[str, str]]:
 
 
 def test_the_game_masters_table_through_a_refused_copy_a_replayed_code_and_a_reload(
-    new_context: Any, site: Site
+    devices: Devices, new_context: Any, site: Site
 ) -> None:
     """One truth per row and per status line, as a game master meets them: a damaged copy of a code already
     in, and an old code replayed, are quiet notes beside orders in (in the list, the row and the Powers
     table alike); lines that stop being true go; a reload keeps the list and the notes, and the locked page
     neither adjudicates nor makes the message; a refused line typed goes with its phase."""
-    context, recorder = new_context()
+    context, recorder = new_context()  # (reloaded: a context of its own)
     gm = open_app(context, site.url)
     fragment = start_group_game(gm, "standard")
     assert gm.inner_text("#group-status").startswith("Group game started.")
     link = group.read_group_link(fragment)
     players = site.url + "#" + group.public_link(link.game, link.public_key)
-    france_context, _ = new_context()
-    france = open_app(france_context, players + "~france")
-    germany_context, _ = new_context()
-    germany = open_app(germany_context, players + "~germany")
+    france = devices.page("player0", players + "~france")
+    germany = devices.page("player1", players + "~germany")
     code = send(france, ["A Par - Bur"])
     spring_germany = send(germany, ["A Mun - Ruh"])
     assert open_codes(gm, code)[0].startswith("kept: ")

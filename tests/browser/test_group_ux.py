@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import group_tables
 from adjutant.game import Game
 from adjutant.group_play import codes as group
 from app_driver import Site, adjudicate, finger_tap, open_app
+from group_tables import Devices
 
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -23,7 +25,11 @@ PHONE = {
     "device_scale_factor": 2,
     "permissions": ["clipboard-read", "clipboard-write"],
 }
+#: a player's browser on a wide screen
+WIDE = {"viewport": {"width": 1366, "height": 900}, "permissions": ["clipboard-read", "clipboard-write"]}
 PASSPHRASE = "a game master's passphrase"
+#: the browsers the tests share: the game masters' and the players' (group_tables.py)
+shared_devices, devices = group_tables.shared_devices, group_tables.devices
 #: Where the browser has navigator.share (a phone's), the page offers Share: this stands in for the system's
 #: share sheet and keeps what it was given.
 FAKE_SHARE = "navigator.share = async data => { window.sharedData = data; };"
@@ -74,9 +80,8 @@ def tap_map(page: Any, location: str) -> None:
         finger_tap(page, page.locator(f'#map [id="{location}"]'), force=True)
 
 
-def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) -> None:
-    gm_context, _ = new_context(**PHONE)
-    gm = open_app(gm_context, site.url)
+def test_a_player_and_the_game_master_on_phones(devices: Devices, new_context: Any, site: Site) -> None:
+    gm = devices.new_game("phone-gm", **PHONE)
     start_group_game(gm)
     # after the dialog: the players' link, shown in full to copy, and its Copy button, on screen
     gm.wait_for_function("() => document.getElementById('players-link').value.includes('.grp~')")
@@ -212,7 +217,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
 
     # the game master's link opened afresh on the phone: locked; the jump leads to the passphrase, and
     # a wrong one is named beside it, the field ready to type again
-    again = open_app(gm_context, gm.evaluate("location.href"))
+    again = open_app(gm.context, gm.evaluate("location.href"))
     assert "unlock with your passphrase" in again.inner_text("#group-jump")
     again.locator("#group-jump").tap()
     again.wait_for_function("() => document.activeElement.id === 'gm-passphrase'")
@@ -225,6 +230,7 @@ def test_a_player_and_the_game_master_on_phones(new_context: Any, site: Site) ->
     again.keyboard.press("Enter")
     again.wait_for_function("() => document.activeElement.id === 'codes-text'")
     assert not again.locator("#gm-unlock-form").is_visible() and again.locator("#open-codes").is_enabled()
+    again.close()
 
 
 def tab_to(page: Any, target: str, limit: int = 60, key: str = "Tab") -> list[str]:
@@ -247,9 +253,8 @@ def assert_focus_visible(page: Any) -> None:
     assert style[0] and style[1] != "none" and style[2] >= 2, style
 
 
-def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, site: Site) -> None:
-    gm_context, _ = new_context(viewport={"width": 1366, "height": 900})
-    gm = open_app(gm_context, site.url)
+def test_the_keyboard_alone_starts_a_game_and_plays_a_player(devices: Devices, site: Site) -> None:
+    gm = devices.new_game("wide-gm", viewport={"width": 1366, "height": 900})
     # the new group game dialog: focus inside it, kept there, Escape closes it and gives the focus back
     gm.select_option("#game-kind", "group")
     tab_to(gm, "new-game")
@@ -273,10 +278,7 @@ def test_the_keyboard_alone_starts_a_game_and_plays_a_player(new_context: Any, s
     players_url = gm.input_value("#players-link")
 
     # --- a player, with Tab, Enter and Space (and a letter to choose in the power list) ---
-    context, _ = new_context(
-        viewport={"width": 1366, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
-    )
-    player = open_app(context, players_url)
+    player = devices.page("wide-player", players_url, **WIDE)
     # on a wide screen too, the first step (far down the column beside the map) is named at the top
     assert player.locator("#group-jump").is_visible() and in_viewport(player, "#group-jump")
     assert "choose your power" in player.inner_text("#group-jump")
@@ -354,10 +356,9 @@ MAP_FOCUS = """(() => { const e = document.activeElement;
           unit: e.classList.contains('adj-unit')}; })()"""
 
 
-def new_players_link(new_context: Any, site: Site) -> str:
+def new_players_link(devices: Devices) -> str:
     """A game master starts a group game of Standard on a wide screen: the players' link it gives."""
-    gm_context, _ = new_context(viewport={"width": 1366, "height": 900})
-    gm = open_app(gm_context, site.url)
+    gm = devices.new_game("wide-gm", viewport={"width": 1366, "height": 900})
     start_group_game(gm)
     gm.wait_for_function("document.getElementById('players-link').value.includes('.grp~')")
     return str(gm.input_value("#players-link"))
@@ -400,14 +401,16 @@ def austria_removes_two(public_key: bytes) -> str:
     return group.public_link(game, public_key)
 
 
-def test_a_player_on_a_phone_chooses_removals_by_taps_and_changes_one(new_context: Any, site: Site) -> None:
+def test_a_player_on_a_phone_chooses_removals_by_taps_and_changes_one(
+    devices: Devices, new_context: Any, site: Site
+) -> None:
     """A tap on a unit removes it, as many as are due; a tap on a third says the removals are chosen and
     how to change them, on screen; a tap on one chosen keeps it, and the next tap chooses another. The Send
     panel and the orders sent are the removals chosen last."""
-    players_url = new_players_link(new_context, site)
+    players_url = new_players_link(devices)
     base, fragment = players_url.split("#")
     link = austria_removes_two(group.read_group_link(fragment).public_key)
-    context, recorder = new_context(**PHONE)
+    context, recorder = new_context(**PHONE)  # (reloaded: a context of its own)
     player = open_app(context, f"{base}#{link}~austria")
     player.wait_for_function("() => document.getElementById('orders-power').value === 'austria'")
     assert player.inner_text("#click-prompt") == "Austria must remove 2 units: click one of your units to remove it."
@@ -448,34 +451,32 @@ def test_a_player_on_a_phone_chooses_removals_by_taps_and_changes_one(new_contex
     assert recorder.page_errors == []
 
 
-def test_a_players_send_panel_says_a_dislodged_unit_without_orders_is_disbanded(new_context: Any, site: Site) -> None:
-    players_url = new_players_link(new_context, site)
+def test_a_players_send_panel_says_a_dislodged_unit_without_orders_is_disbanded(devices: Devices) -> None:
+    players_url = new_players_link(devices)
     base, fragment = players_url.split("#")
     link = austria_dislodged(group.read_group_link(fragment).public_key)
-    context, recorder = new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    player = open_app(context, f"{base}#{link}~austria")
+    player = devices.page("phone-player", f"{base}#{link}~austria", **PHONE)
     player.wait_for_function("() => document.getElementById('orders-power').value === 'austria'")
     summary = player.inner_text("#send-summary")
     assert summary.startswith("Austria: 0 orders given, 1 dislodged unit without orders (it is disbanded)."), summary
     assert "holds" not in summary
     assert "You play Austria. Retreat or disband your dislodged units" in player.inner_text("#group-role")
     # another power, with no unit dislodged, is told it has nothing to order, not to give orders
-    other = open_app(context, f"{base}#{link}~italy")
+    other = devices.page("phone-player", f"{base}#{link}~italy", **PHONE)
     other.wait_for_function("() => document.getElementById('orders-power').value === 'italy'")
     assert other.inner_text("#group-role") == (
         "You play Italy. None of Italy's units is dislodged: Italy has nothing to order in this phase."
     )
     assert other.inner_text("#send-summary") == "Italy has nothing to order in this phase: there is nothing to send."
     assert other.locator("#send-orders").is_disabled()
-    assert recorder.page_errors == []
+    assert devices.page_errors("phone-player") == []
 
 
-def test_a_player_builds_only_in_their_own_home_centres(new_context: Any, site: Site) -> None:
-    players_url = new_players_link(new_context, site)
+def test_a_player_builds_only_in_their_own_home_centres(devices: Devices) -> None:
+    players_url = new_players_link(devices)
     base, fragment = players_url.split("#")
     link = two_powers_build(group.read_group_link(fragment).public_key)
-    context, _ = new_context(viewport={"width": 1366, "height": 900})
-    player = open_app(context, f"{base}#{link}~austria")
+    player = devices.page("wide-player", f"{base}#{link}~austria", **WIDE)
     player.wait_for_function("document.getElementById('orders-power').value === 'austria'")
     assert player.inner_text("#click-prompt") == (
         "Austria may build 2 units: click one of your highlighted home centres to build."
@@ -521,10 +522,9 @@ def test_a_player_builds_only_in_their_own_home_centres(new_context: Any, site: 
     assert player.eval_on_selector_all("#map .adj-target[tabindex]", places) == ["bud", "tri", "vie"]
 
 
-def test_a_player_keyboard_reaches_only_their_own_units(new_context: Any, site: Site) -> None:
-    players_url = new_players_link(new_context, site)
-    context, _ = new_context(viewport={"width": 1366, "height": 900})
-    player = open_app(context, players_url)
+def test_a_player_keyboard_reaches_only_their_own_units(devices: Devices) -> None:
+    players_url = new_players_link(devices)
+    player = devices.page("wide-player", players_url, **WIDE)
     tab_to(player, "group-power")
     for _ in range(3):  # past Austria and England to France, with the arrow keys
         player.keyboard.press("ArrowDown")
@@ -547,16 +547,14 @@ def test_a_player_keyboard_reaches_only_their_own_units(new_context: Any, site: 
     assert f" - {there['location'].capitalize()}" in orders, orders
 
 
-def test_a_code_pasted_into_the_orders_box_is_said_to_be_a_code_on_a_phone(new_context: Any, site: Site) -> None:
+def test_a_code_pasted_into_the_orders_box_is_said_to_be_a_code_on_a_phone(devices: Devices) -> None:
     """A sealed code pasted where orders are typed enters nothing and says where it goes, for the game
     master and for a player, and the code's long unbroken text does not widen a phone's page."""
-    gm_context, _ = new_context(service_workers="block", **PHONE)
-    gm = open_app(gm_context, site.url)
+    gm = devices.new_game("phone-gm", **PHONE)
     start_group_game(gm)
     base, fragment = gm.input_value("#players-link").split("#")
     key = group.read_group_link(fragment).public_key
-    context, _ = new_context(service_workers="block", **PHONE)
-    player = open_app(context, f"{base}#{group.public_link(Game.new('standard'), key, 'france')}")
+    player = devices.page("phone-player", f"{base}#{group.public_link(Game.new('standard'), key, 'france')}", **PHONE)
     player.wait_for_function("() => document.getElementById('orders-power').value === 'france'")
     player.fill("#orders-text", "A Par - Bur")
     player.locator("#send-orders").tap()
@@ -586,12 +584,12 @@ def test_a_code_pasted_into_the_orders_box_is_said_to_be_a_code_on_a_phone(new_c
     assert player.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [390, 390]
 
 
-def test_a_players_first_screen_on_a_phone_is_a_players(new_context: Any, site: Site) -> None:
+def test_a_players_first_screen_on_a_phone_is_a_players(devices: Devices, new_context: Any, site: Site) -> None:
     """A player's page folds the game master's and sandbox controls (Variant, New game, Download, Embed
     code) behind one button, which opens them (by tap, or Enter); the orders box's example reads as a hint.
     The game master's page shows them all."""
     key = b"\x04" + bytes(range(64))
-    context, recorder = new_context(**PHONE)
+    context, recorder = new_context(**PHONE)  # (a first screen: a fresh browser)
     player = open_app(context, site.url + "#" + group.public_link(Game.new("standard"), key, "france"))
     for selector in ("#variant-select", "#new-game", "#download", "#copy-embed"):
         assert not player.locator(selector).is_visible(), selector
@@ -605,21 +603,17 @@ def test_a_players_first_screen_on_a_phone_is_a_players(new_context: Any, site: 
     player.keyboard.press("Enter")
     assert not player.locator("#new-game").is_visible()
     # the game master's own page: every control shown, nothing folded
-    gm_context, _ = new_context(**PHONE)
-    gm = open_app(gm_context, site.url)
+    gm = devices.new_game("phone-gm", **PHONE)
     start_group_game(gm)
     assert gm.locator("#new-game").is_visible() and not gm.locator("#more-tools").is_visible()
     assert recorder.page_errors == []
 
 
-def test_the_new_game_dialog_hides_the_old_map_and_a_link_change_leaves_tab_at_the_top(
-    new_context: Any, site: Site
-) -> None:
+def test_the_new_game_dialog_hides_the_old_map_and_a_link_change_leaves_tab_at_the_top(devices: Devices) -> None:
     """Behind the New game dialog the map of the game in hand (another variant's) is not shown, and comes
     back when the dialog is cancelled. A link opened in the same tab puts the keyboard at the page's top:
     the first Tab goes to the first control of the header."""
-    context, recorder = new_context()
-    page = open_app(context, site.url)
+    page = devices.new_game("wide-gm", viewport={"width": 1366, "height": 900})
     svg_shown = "() => getComputedStyle(document.querySelector('#map > svg')).visibility === 'visible'"
     assert page.evaluate(svg_shown)
     page.select_option("#variant-select", "loeb9")
@@ -637,4 +631,4 @@ def test_the_new_game_dialog_hides_the_old_map_and_a_link_change_leaves_tab_at_t
     page.keyboard.press("Tab")
     first = page.evaluate("document.activeElement.id")
     assert first == "more-tools", first  # (a player's page: the folded controls' button comes first)
-    assert recorder.page_errors == []
+    assert devices.page_errors("wide-gm") == []

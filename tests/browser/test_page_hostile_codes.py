@@ -13,13 +13,18 @@ import os
 from dataclasses import replace
 from typing import Any
 
+import group_tables
 from adjutant.group_play import cluster_links as cg
 from adjutant.group_play import cluster_views
 from adjutant.group_play import codes as group
 from adjutant.variants import cluster as cluster_rules
 from app_driver import Site, open_app
+from group_tables import Devices, open_link
 from test_cluster_group_game import PASSPHRASES, POWERS, gm_fragment, rechecked, start, unlock
 from test_group_game import open_codes, send, start_group_game
+
+#: the browsers the tests share: the game master's and a second one (group_tables.py)
+shared_devices, devices = group_tables.shared_devices, group_tables.devices
 
 
 def _fake(key: bytes, power: int) -> str:
@@ -28,12 +33,10 @@ def _fake(key: bytes, power: int) -> str:
     return group.CODE_PREFIX + group.b64(header + key + os.urandom(12 + 40))
 
 
-def test_fake_codes_cost_a_bounded_number_of_attempts_and_the_rest_open_next(new_context: Any, site: Site) -> None:
-    context, _ = new_context()
-    gm = open_app(context, site.url)
+def test_fake_codes_cost_a_bounded_number_of_attempts_and_the_rest_open_next(devices: Devices, site: Site) -> None:
+    gm = devices.new_game("gm")
     link = group.read_group_link(start_group_game(gm, "standard"))
-    player_context, _ = new_context()
-    player = open_app(player_context, site.url + "#" + group.public_link(link.game, link.public_key, "italy"))
+    player = devices.page("second", site.url + "#" + group.public_link(link.game, link.public_key, "italy"))
     code = send(player, ["A Rom - Apu"])
     fakes = [_fake(link.public_key, 0) for _ in range(group.MAX_OPEN_ATTEMPTS + 30)]
     log = open_codes(gm, "\n".join([*fakes, code]))
@@ -70,16 +73,16 @@ def _with_part(fragment: str, part: str) -> str:
     return rechecked("~".join(parts))
 
 
-def test_a_forged_game_masters_part_is_refused_and_a_genuine_old_one_opens_once(new_context: Any, site: Site) -> None:
-    context, _ = new_context()
-    gm = open_app(context, site.url)
+def test_a_forged_game_masters_part_is_refused_and_a_genuine_old_one_opens_once(
+    devices: Devices, new_context: Any, site: Site
+) -> None:
+    gm = devices.new_game("gm")
     fragment = start(gm)
     link = cg.read_link(fragment)
     assert cg.gm_part_format(link.gm_part, link.public_key) == cg.GM_PART_FORMAT
     for form, said in ((cg.LEGACY_GM_PART_FORMAT, "someone other than the game master put it"),
                        (cg.GM_PART_FORMAT, "does not open")):
-        other, _ = new_context()
-        page = open_app(other, site.url + "#" + _with_part(fragment, _forged_part(gm, link, 99, form)))
+        page = devices.page("second", site.url + "#" + _with_part(fragment, _forged_part(gm, link, 99, form)))
         message = unlock(page, PASSPHRASES["gm"])
         assert "could not be opened" in message and said in message, message
         assert "Nothing has changed" in message
@@ -104,18 +107,16 @@ def test_a_forged_game_masters_part_is_refused_and_a_genuine_old_one_opens_once(
             list(cg.gm_additional_data(key, public, cg.LEGACY_GM_PART_FORMAT)), list(plain)]
     part = str(gm.evaluate("a => adjutantGroup.sealOrders(a[0], a[1], a[2], a[3])", args))
     old = cg.gm_link("cluster", key, made["sealed"], group.Intake(0), cg.public_text(game), part)
-    fresh, _ = new_context()
-    page = open_app(fresh, site.url + "#" + old)
+    page = devices.page("second", site.url + "#" + old)
     message = unlock(page, PASSPHRASES["gm"])
     assert message.startswith("Unlocked") and "made by an earlier Adjutant" in message, message
     upgraded = gm_fragment(page, "#" + old)
     again = cg.read_link(upgraded)
     assert cg.gm_part_format(again.gm_part, key) == cg.GM_PART_FORMAT and again.sealed_private != made["sealed"]
     # the link sealed again opens with no warning; beside its key, a part of the earlier form is refused
-    later, _ = new_context()
+    later, _ = new_context()  # (a browser that never saw the link of the earlier form)
     page = open_app(later, site.url + "#" + upgraded)
     message = unlock(page, PASSPHRASES["gm"])
     assert message.startswith("Unlocked") and "earlier Adjutant" not in message, message
-    downgraded, _ = new_context()
-    page = open_app(downgraded, site.url + "#" + _with_part(upgraded, part))
+    page = open_link(page, site.url + "#" + _with_part(upgraded, part))
     assert "someone other than the game master put it" in unlock(page, PASSPHRASES["gm"])
