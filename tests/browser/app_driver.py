@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from browser_warnings import RendererCrashed
+
 # Cold start is 4-5 s here; a loaded CI machine may be several times slower.
 PYTHON_READY_TIMEOUT_MS = 90_000
 
@@ -39,11 +41,6 @@ def _counted(page: Any) -> None:
     if not url.startswith("about:") and (url.split("#")[0].split("?")[0].endswith(("/", ".html"))):
         Openings.count += 1
 
-
-class RendererCrashed(UserWarning):
-    """Chromium's renderer process died while a page was starting Pyodide (seen on CI machines now and then,
-    never reproduced on demand). The page is opened once more; the warning shows in pytest's summary and
-    Chromium's log is kept in test-artifacts/, so the crash is reported, not hidden."""
 
 
 class CrashWatch:

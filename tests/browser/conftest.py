@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 from app_driver import Openings, Site, open_app
+from browser_warnings import SharedPageRenewed
 from chromium import CHROMIUM_LOG
 from shared_folder import shared_folder
 
@@ -269,10 +270,6 @@ FRESH_STATE = r"""() => {
   });
 }"""
 
-
-class SharedPageRenewed(UserWarning):
-    """The page the tests of a file share did not come back to the fresh state before a test (what differs
-    is said): the test got a fresh context instead, which costs a page opening."""
 
 
 @dataclass

@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from app_driver import Site, new_game, open_app
+from browser_warnings import DeviceReplaced
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -39,10 +40,6 @@ SETTLED = f"""fragment => ({SHOWN})(fragment)
     && !document.querySelector('dialog[open]')
     && document.getElementById('message').hidden"""
 
-
-class DeviceReplaced(UserWarning):
-    """A shared device's page did not reach the fresh state a test asked for, and was replaced by a fresh
-    context (the test goes on there): the tests stay right, only slower, and the summary says so."""
 
 
 @dataclass
