@@ -21,7 +21,8 @@ computer players. Figures are kept in docs/computer-players.md.
 --profile says what the long tasks are made of: the page's own Python functions on the computer players'
 path (those of PROFILED, each timed in the page; the share of each long task they took, nested calls
 counted in their callers too) and the browser's own work in them (a Chromium trace of the phases:
-layout, style, garbage collection, script), the largest first.
+layout, style, garbage collection, script), the largest first; then the same for each task over the
+target, apart.
 """
 
 from __future__ import annotations
@@ -129,6 +130,9 @@ for module_name, names in json.loads(__profiled).items():
 `);
 }"""
 
+
+#: the target (issue 42): no task longer, ms; --profile breaks down each task over it
+LONG_MS = 100
 
 #: the trace's categories: the main thread's tasks and what the browser does in them, and the page's mark
 TRACED = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink.user_timing"]
@@ -242,6 +246,11 @@ def main() -> None:
                     origin = _origin(trace, origin_mark)
                     if origin is not None:
                         print(f"    browser work in them (ms): {_top(_trace_in(trace, long, origin))}")
+                    timed = page.evaluate("window.__spans")
+                    for task in (t for t in found if t[1] > LONG_MS):  # each task over the target, apart
+                        browser_work = f"; browser {_top(_trace_in(trace, [task], origin), 5)}" if origin else ""
+                        print(f"    task {task[0]:.0f}+{task[1]:.0f}: Python {_top(_spans_in([task], timed), 5)}"
+                              + browser_work)
                 time.sleep(0.5)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
             browser.close()

@@ -31,7 +31,8 @@ Times are milliseconds from navigation start (performance.now() in the page), me
 the ratios are of the medians, followed by each run's own ratio (its pages measured one after the other)
 and how many of those are over the target.
 --profile also prints, for Adjutant, the medians of the page's start-up marks (the shell's, the loader's
-around loadPyodide, and the Python UI's), to see where the time goes.
+around loadPyodide, and the Python UI's), to see where the time goes, with where the longest block
+began and ended among them ("(longest block from … to)").
 Targets (issue 21): Python ready <= 0.5x bare Pyodide warm and on revisit, <= 0.7x cold (issue 42: no
 worse than 0.38-0.46x); figures in docs/performance-startup.md. It prints the machine and the load
 averages before and after.
@@ -98,9 +99,12 @@ def measure(page: Any, url: str, app: bool, reload: bool, marks: dict[str, list[
         shell = page.evaluate("window.adjutantShell.marks")
         shown = float(shell["mapVisible"])
         # the part of each long task after the map showed
-        blocked = max(
-            [start + length - max(start, shown) for start, length in tasks if start + length > shown] or [0.0]
-        )
+        after = [(max(start, shown), start + length) for start, length in tasks if start + length > shown]
+        blocked = max([end - start for start, end in after] or [0.0])
+        if marks is not None and after:  # where the longest block falls among the marks (--profile)
+            start, end = max(after, key=lambda span: span[1] - span[0])
+            marks.setdefault("(longest block from", []).append(start)
+            marks.setdefault("to)", []).append(end)
         return shown, float(shell["positionVisible"]), float(shell["pythonReady"]), blocked
     return None, None, float(page.evaluate("window.bareReady")), max((length for _, length in tasks), default=0.0)
 

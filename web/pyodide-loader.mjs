@@ -2,7 +2,7 @@
 // written by build.py as runtime/pyodide/adjutant-pyodide.mjs with each /*NAME*/ null below filled in.
 // The page stays responsive while Python starts: the snapshot is read by a worker (web/snapshot-worker.js) that
 // the page's shell (web/shell.js) starts as the page loads, and Pyodide's start is split where it allows
-// (its fsInit hook).
+// (before its module is made, once its WebAssembly is instantiated, its first preRun hook, its fsInit hook).
 import { loadPyodide as load, version } from "./pyodide.mjs";
 export { version };
 const LOCK = /*LOCK*/ null;
@@ -48,11 +48,25 @@ function settingUp(memory) {
           WebAssembly.instantiateStreaming = streaming;
           const module = await compiled;
           if (!module) return streaming(source, given);
-          return { module, instance: await WebAssembly.instantiate(module, given) };
+          const instance = await WebAssembly.instantiate(module, given);
+          performance.mark("adjutant:instantiated");
+          // the page's turn before Pyodide takes the instance in (receiveInstance: its exports wrapped,
+          // its symbol table filled, one long task of its own on a slow start)
+          await pageTurn();
+          return { module, instance };
         };
         return instantiate(imports, success);
       };
     }
+    // The page's turn once Pyodide has taken the instance in, before its file system is set up (its
+    // first preRun hook holds the start until then), and before the module's own set-up begins
+    if (Array.isArray(settings.preRun)) {
+      settings.preRun.unshift((emscripten) => {
+        emscripten.addRunDependency("adjutant-page-turn");
+        pageTurn().then(() => emscripten.removeRunDependency("adjutant-page-turn"));
+      });
+    }
+    await pageTurn();
     let module;
     try {
       module = await createModule(settings);

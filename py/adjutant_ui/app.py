@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import math
 from collections.abc import Callable, Generator, Iterator
@@ -45,6 +46,7 @@ from .session import (
     game_to_text,
     order_label,
     position_snapshot,
+    position_snapshot_steps,
     read_link,
     rehearsal,
 )
@@ -130,6 +132,9 @@ class App:
         #: the save that waits for the browser to draw the change first (see :meth:`_save_soon`): the
         #: game's link, with the session and the game id it is for
         self.pending_save: tuple[str, Session, str] | None = None
+        #: the waiting save's snapshot for the next start, being made in idle moments once its link is
+        #: stored (see :meth:`_snapshot_soon`); None when its link is not stored yet, or no save waits
+        self._snapshot_steps: Iterator[None] | None = None
         self._save_proxy: Any = None
         #: what each side panel was last filled with (see :meth:`_stale`)
         self.shown: dict[str, Any] = {}
@@ -280,6 +285,9 @@ class App:
             return
         await _page_turn()
         self._start_saved(game_session, from_link, bad_link, fragment, link, problems)
+        # the game read and the page's own objects, long-lived too, left out of the collector's passes
+        # (see run: what the start leaves as garbage in cycles is kept, a few objects)
+        gc.freeze()
         js.window.adjutantShell.pythonReady()
         self.rehearse()
 
@@ -294,7 +302,9 @@ class App:
                 # a new game is saved at once; a link replaces the autosave only once played
                 self.last_link = self.last_link or encode_link(game_session.kept)
                 self.saving.store(self.last_link)
-                self.save_snapshot()
+                # the snapshot for the next start, in idle moments after this one (not needed before a click)
+                self.pending_save = (self.last_link, game_session, self.saving.game_id)
+                self._snapshot_soon(self.pending_save)
             elif self.last_link:
                 self.saving.store(self.last_link)
             if bad_link:  # the address bar holds the game shown, not the bad link
@@ -517,12 +527,13 @@ class App:
         the storage writes. Nothing is lost: the save is written before any other game replaces this one
         (:meth:`save_now`), and when the page is hidden or left."""
         assert self.session is not None
-        waiting = self.pending_save is not None
+        waiting = self.pending_save is not None and self._snapshot_steps is None
         self.pending_save = (link, self.session, self.saving.game_id)
+        self._snapshot_steps = None  # (a snapshot being made is an older save's: it stops)
         if waiting:
             return
         if self._save_proxy is None:
-            save = create_proxy(lambda *_: self.save_now())
+            save = create_proxy(lambda *_: self._save_idle())
             self._save_proxy = (save, create_proxy(lambda *_: js.setTimeout(save, 0)))
         save, after_frame = self._save_proxy
         if hasattr(js.window, "requestIdleCallback"):
@@ -532,15 +543,58 @@ class App:
             js.window.requestAnimationFrame(after_frame)
 
     def save_now(self) -> None:
-        """Write the save :meth:`_save_soon` left waiting, if any."""
-        pending, self.pending_save = self.pending_save, None
+        """Write the save :meth:`_save_soon` left waiting, if any (what is left of it: its snapshot, if
+        its link is stored already)."""
+        pending, steps = self.pending_save, self._snapshot_steps
         if pending is None:
             return
+        if steps is not None:  # its link is stored: the rest of its snapshot is made now
+            for _ in steps:
+                pass
+            return
+        self.pending_save = None
         link, session, game_id = pending
         if session is not self.session or game_id != self.saving.game_id:
             return  # (not reached: a game is replaced only after save_now)
         self.saving.store(link)
         self.save_snapshot()
+
+    def _save_idle(self) -> None:
+        """The waiting save, the browser idle: its link stored (the game's slot, the autosave) in this
+        moment, its snapshot for the next start made in idle moments after it (a nine-power position's
+        units take more than 100 ms on a phone: docs/computer-players.md)."""
+        pending = self.pending_save
+        if pending is None or self._snapshot_steps is not None:
+            return
+        link, session, game_id = pending
+        if session is not self.session or game_id != self.saving.game_id:
+            self.pending_save = None
+            return
+        self.saving.store(link)
+        self._snapshot_soon(pending)
+
+    def _snapshot_soon(self, pending: tuple[str, Session, str]) -> None:
+        """The snapshot of ``pending`` (the waiting save, its link stored) made a few units at a time in idle
+        moments (:meth:`_when_idle`) and written, unless another save replaces it meanwhile; the save
+        waits until then (:meth:`save_now` finishes it at once)."""
+        drawing = self.board.drawing if self.board is not None else None
+
+        def steps() -> Iterator[None]:
+            making = position_snapshot_steps(pending[1].game, drawing)
+            while True:
+                try:
+                    next(making)
+                except StopIteration as done:
+                    snapshot = done.value
+                    break
+                yield
+                if self.pending_save is not pending:  # another save replaced it, or dropped it
+                    return
+            self.pending_save, self._snapshot_steps = None, None
+            _storage_set(SNAPSHOT_KEY, json.dumps(snapshot, separators=(",", ":")))
+
+        self._snapshot_steps = steps()
+        self._when_idle(self._snapshot_steps, lambda: None, "save")
 
     def remember(self, fragment: str, replace_hash: bool = True) -> None:
         """Make ``fragment`` the game's link: in the autosave and (unless told not to) the address bar."""
@@ -712,10 +766,10 @@ class App:
 
         self._when_idle(steps(), lambda: document.documentElement.setAttribute("data-rehearsed", ""))
 
-    def _when_idle(self, steps: Iterator[None], done: Callable[[], None]) -> None:
+    def _when_idle(self, steps: Iterator[None], done: Callable[[], None], what: str = "rehearsal") -> None:
         """Run ``steps`` one at a time, each when the browser is idle (or after 2 s without an idle moment;
-        where the browser has no idle callbacks, after a pause), until done or until one fails; then call
-        ``done``."""
+        where the browser has no idle callbacks, after a pause), until done or until one fails (said in the
+        console as the idle ``what``'s); then call ``done``."""
 
         def step(*_: Any) -> None:
             try:
@@ -723,11 +777,11 @@ class App:
             except StopIteration:
                 done()
                 return
-            except Exception as error:  # noqa: BLE001 - a mere rehearsal: said in the console, nothing lost
-                js.console.error(f"Adjutant's idle rehearsal stopped: {error!r}")
+            except Exception as error:  # noqa: BLE001 - a rehearsal or a snapshot: said in the console
+                js.console.error(f"Adjutant's idle {what} stopped: {error!r}")
                 done()
                 return
-            self._when_idle(steps, done)
+            self._when_idle(steps, done, what)
 
         if hasattr(js.window, "requestIdleCallback"):
             options = to_js({"timeout": 2000}, dict_converter=js.Object.fromEntries)
@@ -1168,6 +1222,10 @@ class App:
 
 
 def run(view: str) -> None:
+    # Every object Python holds as the page starts (the modules and the variants, from the memory snapshot)
+    # lives as long as the page: frozen, the cycle collector never walks them again. Walked, a full pass
+    # over them took 110-330 ms in Pyodide (docs/computer-players.md), a long task wherever it fell.
+    gc.freeze()
     app = App(view)
 
     async def main() -> None:

@@ -181,13 +181,26 @@ def position_snapshot(game: Game, drawing: Drawing | None = None) -> dict[str, A
     """The current position as plain data, for the page shell to paint before Python is ready: its
     units as ``drawing`` draws them (as data, :meth:`adjutant.pictures.drawing.Drawing.units_data`), the owner of
     each centre and the powers' colours (web/shell.js draws exactly this: no rules, no game logic)."""
+    steps = position_snapshot_steps(game, drawing)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            snapshot: dict[str, Any] = done.value
+            return snapshot
+
+
+def position_snapshot_steps(game: Game, drawing: Drawing | None = None) -> Generator[None, None, dict[str, Any]]:
+    """:func:`position_snapshot` a few units at a time, a yield between two (the page makes it in idle
+    moments of its own: on a phone a nine-power position's units take more than 100 ms); returns it."""
     position = game.position
+    units = (yield from drawing.units_data_steps(position)) if drawing is not None else []
     return {
         "version": 2,
         "variant": game.variant.id,
         "phase": str(position.phase),
         "title": f"{position.phase.title} ({position.phase})",
-        "units": drawing.units_data(position) if drawing is not None else [],
+        "units": units,
         "centres": dict(sorted(position.centres.items())),
         "colours": dict(drawing.colours) if drawing is not None else {},
     }

@@ -25,7 +25,7 @@ import json
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -303,22 +303,52 @@ class Drawing:
               selected: str | None = None, orderable: Iterable[str] = ()) -> list[tuple[Node, list[Node]]]:
         """Each unit of ``position`` (and each dislodged one, beside the place it was pushed out of) as
         :meth:`unit` draws it."""
+        return list(self._each_unit(position, strengths, selected, orderable))
+
+    def _each_unit(self, position: Position, strengths: Mapping[str, str] | None = None,
+                   selected: str | None = None, orderable: Iterable[str] = ()) -> Iterator[tuple[Node, list[Node]]]:
+        """:meth:`units`, one unit at a time."""
         ordered = set(orderable)
         # in a retreat phase only the dislodged units are ordered (one may share its place with the victor)
         standing = position.phase.kind != "retreat"
-        out = [self.unit(u, False, standing and selected == u.location, standing and u.location in ordered,
-                         (strengths or {}).get(u.province)) for u in position.units.values()]
-        out += [self.unit(d.unit, True, selected == d.unit.location, d.unit.location in ordered)
-                for d in position.dislodged if self.anchor(d.unit.location) is not None]
-        return out
+        for u in position.units.values():
+            yield self.unit(u, False, standing and selected == u.location, standing and u.location in ordered,
+                            (strengths or {}).get(u.province))
+        for d in position.dislodged:
+            if self.anchor(d.unit.location) is not None:
+                yield self.unit(d.unit, True, selected == d.unit.location, d.unit.location in ordered)
 
     def units_data(self, position: Position) -> list[Any]:
         """The units of ``position`` as plain data (:meth:`Node.as_data`): the page's shell paints them
         before Python is ready."""
+        steps = self.units_data_steps(position)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                data: list[Any] = done.value
+                return data
+
+    def units_data_steps(self, position: Position, every: int = 8) -> Generator[None, None, list[Any]]:
+        """:meth:`units_data` made ``every`` units at a time, a yield between two (the page makes it in
+        idle moments of its own); returns the data.
+
+        >>> from adjutant.game import Game
+        >>> game = Game.new("standard")
+        >>> drawing = Drawing(game.variant, MapPoints({}, {}, {}))
+        >>> steps = drawing.units_data_steps(game.position, every=8)
+        >>> sum(1 for _ in steps)  # 22 units: a yield after the 8th and the 16th
+        2
+        """
         layer = el("g", None, class_="adj-units adj-snapshot")
-        for node, _ in self.units(position):
-            layer.children.append(node)
-        return layer.as_data()
+        made: list[Any] = []
+        for count, (node, _) in enumerate(self._each_unit(position), 1):
+            made.append(node.as_data())
+            if count % every == 0:
+                yield
+        data = layer.as_data()
+        data[3] = made
+        return data
 
     # --- the pieces ----------------------------------------------------------------------------------
     def unit(self, unit: Unit, dislodged: bool = False, selected: bool = False, orderable: bool = False,
