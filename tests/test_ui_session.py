@@ -25,6 +25,7 @@ from adjutant_ui.session import (
     game_from_text,
     game_to_text,
     position_snapshot,
+    position_snapshot_steps,
     read_link,
     rehearsal,
 )
@@ -351,6 +352,25 @@ def test_the_snapshot_is_plain_data_of_the_current_position() -> None:
     assert '["fill", "#123456"]' in units
     assert snapshot["centres"]["par"] == "france"
     assert snapshot["colours"]["france"] == "#123456"
+
+
+def test_the_snapshot_made_a_few_units_at_a_time_is_the_same() -> None:
+    from adjutant.pictures.drawing import Drawing, MapPoints
+
+    session = Session.new("cline5")  # (28 units: a nine-power position, the page's costliest snapshot)
+    drawing = Drawing(session.game.variant, MapPoints({"con": (5.0, 6.0)}, {}, {"turkey": "#123456"}))
+    steps = position_snapshot_steps(session.game, drawing)
+    pauses = 0
+    while True:
+        try:
+            next(steps)
+            pauses += 1
+        except StopIteration as done:
+            made = done.value
+            break
+    assert pauses == len(session.game.position.units) // 8 == 3  # a pause after every eighth unit
+    assert made == position_snapshot(session.game, drawing)
+    assert json.dumps(made["units"]).count('["class", "adj-unit"]') == 28
 
 
 def _link_of(raw: bytes) -> str:

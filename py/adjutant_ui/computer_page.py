@@ -442,6 +442,9 @@ class ComputerPlayers:
             with inert(THINKING_PARTS):
                 if active is not None and _v(active.closest(".adjudicate-row, #computer")) is not None:
                     _id("computer-stop").focus()  # (the button pressed is inert now: Stop is the key's next use)
+                # the browser's style work for the parts made inert (the map's thousands of elements: 30 to
+                # 160 ms on the phone model) in a task of its own, before the first slice of thinking
+                await _pause()
                 orders = await computer.think(game, todo, _pause, self._report,
                                               lambda: self.stop or app.session is not session)
         except AdjutantError as error:
