@@ -11,7 +11,7 @@ import pytest
 from adjutant import Game, decode_link, encode_link, load_variant
 from adjutant.adjudication.orders import format_order
 from app_driver import Site, open_app, open_new_cluster_dialog, reopen_app
-from test_cluster_game import PASSPHRASES, sealed_link
+from group_driver import PASSPHRASES, sealed_link
 
 #: what the player sees of the game in hand: the address, the map's drawings, the order list
 SHOWN = """() => [location.hash, document.getElementById("adj-overlay").innerHTML,
