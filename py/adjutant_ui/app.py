@@ -16,6 +16,7 @@ from typing import Any
 import js
 from adjutant import available_variants
 from adjutant.formats.limits import MAX_FILE_BYTES, without_bidi_controls
+from adjutant.formats.link import link_steps
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import computer, sealed
@@ -709,6 +710,13 @@ class App:
                 yield
                 _draw_board(board, session, True, None)
                 yield
+            # the throwaway game's links took the place of the game in hand's kept encoding (the link
+            # module keeps the last two positions'): made again in one idle step (an idle step each unit
+            # could wait 2 s for the browser to be idle), so that the first order given does not pay
+            # for it (at 1 game year it cost that click more than the rest of it)
+            if self.session is not None:
+                for _ in link_steps(self.session.kept):
+                    pass
 
         self._when_idle(steps(), lambda: document.documentElement.setAttribute("data-rehearsed", ""))
 
