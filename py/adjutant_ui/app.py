@@ -132,6 +132,9 @@ class App:
         #: game's link, with the session and the game id it is for
         self.pending_save: tuple[str, Session, str] | None = None
         self._save_proxy: Any = None
+        #: the snapshot last written (see :meth:`save_snapshot`): the position and the drawing it was made
+        #: from, and its text
+        self._snapshot: tuple[Any, Any, str] | None = None
         #: what each side panel was last filled with (see :meth:`_stale`)
         self.shown: dict[str, Any] = {}
 
@@ -558,7 +561,15 @@ class App:
         if self.session is None or self.embed:
             return
         drawing = self.board.drawing if self.board is not None else None
-        _storage_set(SNAPSHOT_KEY, json.dumps(position_snapshot(self.session.game, drawing), separators=(",", ":")))
+        position = self.session.game.position
+        kept = self._snapshot
+        # an order given changes neither the position nor the drawing: the snapshot written for them is
+        # not made again (its units drawn, 2-5 ms of an idle moment) while the storage still holds it
+        # (another tab may have written its own since)
+        if kept is not None and kept[0] is position and kept[1] is drawing and _storage_get(SNAPSHOT_KEY) == kept[2]:
+            return
+        text = json.dumps(position_snapshot(self.session.game, drawing), separators=(",", ":"))
+        self._snapshot = (position, drawing, text) if _storage_set(SNAPSHOT_KEY, text) else None
 
     def share_url(self, page: str = "") -> str:
         base = str(js.location.href).split("#")[0]
