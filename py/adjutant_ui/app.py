@@ -387,6 +387,7 @@ class App:
         with inert(("main.table",) if self.session is not None else ()):
             svg = await js.window.adjutantShell.loadMap(variant.id)
         self.session = new_session
+        self.keyboard.map_focus = None  # (the map's Tab stop is the new game's first unit, as on a fresh page)
         self.setup.on_show()
         self.group.on_show(new_session)
         self.computer.on_show(new_session)

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from app_driver import Site, adjudicate, focused, open_app, phase
+from app_driver import Site, adjudicate, focused, new_game, open_app, phase
 from test_order_entry import arrow_to
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -339,4 +339,19 @@ def test_the_embed_dialog_and_its_code_have_names(shared_app: tuple[Any, Any], s
     assert names[0] == "Embed this game" and names[1].startswith("Paste this line"), names
     page.keyboard.press("Escape")
     assert page.evaluate("document.activeElement.id") == "copy-embed"
+    assert recorder.page_errors == []
+
+
+def test_a_new_game_puts_the_maps_tab_stop_on_its_first_unit(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
+    stops = "[...document.querySelectorAll('#map [tabindex=\"0\"]')].map(e => e.dataset.location || e.id)"
+    first = page.evaluate(stops)
+    assert len(first) == 1
+    # the keyboard takes the Tab stop to another unit of the map
+    page.locator(f'#map [data-location="{first[0]}"]').focus()
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate(stops)
+    assert len(moved) == 1 and moved != first
+    new_game(page, "standard")
+    assert page.evaluate(stops) == first
     assert recorder.page_errors == []
