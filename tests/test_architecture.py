@@ -466,3 +466,76 @@ def test_the_private_name_check_finds_a_private_use(tmp_path: Path, monkeypatch:
         "line 5: g._checks",
         "line 5: game._count",
     ]
+
+
+#: the test modules, by their names (pytest puts tests/ and tests/browser on the path: each is imported by
+#: its name alone)
+TEST_MODULES = {path.stem: path for path in sorted((ROOT / "tests").rglob("test_*.py"))}
+
+
+def _test_module(name: str) -> bool:
+    return name.split(".")[-1] in TEST_MODULES
+
+
+def borrowed_names(path: Path) -> list[str]:
+    """Where test module ``path`` imports another test module (a helper the tests share belongs in a helper
+    module: tests/browser/app_driver.py, group_driver.py, ...) or a private name of ours: imports it from
+    one of our modules, or reads it off one it imported (a private name is the module's own business; a test
+    checks what it does through its public names)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bound = set()  # the names this test module binds to modules of ours
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if _test_module(alias.name):
+                    out.append(f"line {node.lineno}: imports {alias.name}")
+                elif alias.name in MODULES:
+                    bound.add(alias.asname or alias.name)
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            base = node.module or ""
+            for alias in node.names:
+                if _test_module(base) or _test_module(f"{base}.{alias.name}"):
+                    out.append(f"line {node.lineno}: imports {alias.name} from {base}")
+                elif f"{base}.{alias.name}" in MODULES:
+                    bound.add(alias.asname or alias.name)
+                elif base in MODULES and _private(alias.name):
+                    out.append(f"line {node.lineno}: imports {alias.name} from {base}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in NAMED_TUPLE_API:
+            owner = ast.unparse(node.value)
+            if owner in bound or (owner in MODULES and owner.split(".")[0] in bound):
+                out.append(f"line {node.lineno}: {owner}.{node.attr}")
+    return sorted(set(out), key=lambda line: (int(line.split()[1].rstrip(":")), line))
+
+
+@pytest.mark.parametrize("name", sorted(TEST_MODULES))
+def test_no_test_imports_another_test_module_or_a_private_name(name: str) -> None:
+    assert borrowed_names(TEST_MODULES[name]) == []
+
+
+def test_the_test_import_check_finds_a_planted_test_module(tmp_path: Path) -> None:
+    # a browser test borrowing another file's helpers, and the engine's link writer's private parts
+    path = tmp_path / "test_planted.py"
+    path.write_text(
+        "import test_play\n"
+        "import adjutant.formats.link\n"
+        "from adjutant.group_play import cluster_links as cg, codes\n"
+        "from test_group_game import listed_orders\n"
+        "from tests.browser import test_csp\n"
+        "from adjutant.formats.link import _Digits, encode_link\n"
+        "\n"
+        "def test_it(game):\n"
+        "    cg._deflate(codes._unit_slots(game, 'france'))\n"
+        "    return adjutant.formats.link._table(game.variant), game._checks, game.position._replace()\n",
+        encoding="utf-8",
+    )
+    assert borrowed_names(path) == [
+        "line 1: imports test_play",
+        "line 4: imports listed_orders from test_group_game",
+        "line 5: imports test_csp from tests.browser",
+        "line 6: imports _Digits from adjutant.formats.link",
+        "line 9: cg._deflate",
+        "line 9: codes._unit_slots",
+        "line 10: adjutant.formats.link._table",
+    ]

@@ -253,12 +253,12 @@ def test_a_public_part_that_is_not_a_public_view_is_refused() -> None:
     game = cluster_views.new_game(seed=4)
     from adjutant.formats.gamefile import to_data
 
-    secret = group.b64(cg._deflate(cg._canonical(to_data(game))))
+    secret = group.b64(cg.raw_deflate(cg.canonical_json(to_data(game))))
     with pytest.raises(GameFileError):
         cg.read_link(cg.players_link("cluster", KEY, secret, SEALS))
     public = cluster_views.public_data(game)
     public["orders"] = {"france": ["A par - bur"]}  # (a public view reads no pending orders)
-    text = group.b64(cg._deflate(cg._canonical(public)))
+    text = group.b64(cg.raw_deflate(cg.canonical_json(public)))
     assert not cg.read_link(cg.players_link("cluster", KEY, text, SEALS)).public_game().all_orders()
 
 
@@ -301,7 +301,7 @@ def test_a_damaged_game_masters_part_is_refused_by_name() -> None:
     ]:
         bad = {**content, key: value}
         with pytest.raises(GameFileError, match=message):
-            cg.read_gm_plaintext(cg._deflate(cg._canonical(bad)), public)
+            cg.read_gm_plaintext(cg.raw_deflate(cg.canonical_json(bad)), public)
 
 
 def test_the_public_part_packs_its_history_and_reads_back_the_same() -> None:
@@ -313,7 +313,7 @@ def test_the_public_part_packs_its_history_and_reads_back_the_same() -> None:
     packed = cg.pack_public(public)
     assert "packed_history" in packed and "history" not in packed
     assert cg.read_public(cg.public_text(game)) == public
-    assert len(cg.public_text(game)) < len(group.b64(cg._deflate(cg._canonical(public)))) * 3 // 4
+    assert len(cg.public_text(game)) < len(group.b64(cg.raw_deflate(cg.canonical_json(public)))) * 3 // 4
 
 
 @pytest.mark.parametrize(
@@ -328,7 +328,7 @@ def test_a_malformed_packed_history_is_refused(history, message) -> None:
     data = {**cluster_views.public_data(cluster_views.new_game(seed=1)), "packed_history": history}
     data.pop("history")
     with pytest.raises(GameFileError, match=message):
-        cg.read_public(group.b64(cg._deflate(cg._canonical(data))))
+        cg.read_public(group.b64(cg.raw_deflate(cg.canonical_json(data))))
 
 
 # --- the compact public part ---------------------------------------------------------------------------
@@ -341,7 +341,7 @@ def _played(seed: int, years: int) -> list[dict]:
 
 def _split(raw: bytes) -> tuple[dict, bytes]:
     """A compact public part's header and body."""
-    reader = cg._Reader(raw)
+    reader = cg.CompactReader(raw)
     reader.int()
     size = reader.int()
     return json.loads(raw[reader.at : reader.at + size]), raw[reader.at + size :]
@@ -352,10 +352,10 @@ def _header(raw: bytes) -> dict:
 
 
 def _compact(header: dict, body: bytes) -> str:
-    head = cg._canonical(header)
+    head = cg.canonical_json(header)
     out = bytearray([cg.PUBLIC_FORMAT])
-    cg._put_int(out, len(head))
-    return group.b64(cg._deflate(bytes(out) + head + body))
+    cg.put_varint(out, len(head))
+    return group.b64(cg.raw_deflate(bytes(out) + head + body))
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -366,7 +366,7 @@ def test_the_compact_public_part_reads_back_as_the_packed_one_did(seed: int) -> 
     for public in _played(seed, 10):
         raw = cg.pack_compact(public)
         assert raw is not None and raw[0] == cg.PUBLIC_FORMAT
-        text = group.b64(cg._deflate(raw))
+        text = group.b64(cg.raw_deflate(raw))
         assert cg.read_public(text) == public == cg.unpack_public(cg.pack_public(public))
     assert "w" not in _header(raw) and "x" not in _header(raw)
     assert len(text) < 4000
@@ -374,8 +374,8 @@ def test_the_compact_public_part_reads_back_as_the_packed_one_did(seed: int) -> 
 
 def test_a_public_part_of_the_packed_format_still_reads() -> None:
     public = _played(4, 2)[-1]
-    older = group.b64(cg._deflate(cg._canonical(cg.pack_public(public))))
-    assert older != group.b64(cg._deflate(cg.pack_compact(public) or b""))
+    older = group.b64(cg.raw_deflate(cg.canonical_json(cg.pack_public(public))))
+    assert older != group.b64(cg.raw_deflate(cg.pack_compact(public) or b""))
     assert cg.read_public(older) == public
     link = cg.read_link(cg.players_link("cluster", KEY, older, SEALS))
     assert link.public == public
@@ -408,7 +408,7 @@ def test_what_the_results_do_not_tell_is_written_out() -> None:
 )
 def test_a_damaged_compact_public_part_is_refused_by_name(raw: bytes, message: str) -> None:
     with pytest.raises(GameFileError, match=message):
-        cg.read_public(group.b64(cg._deflate(raw)))
+        cg.read_public(group.b64(cg.raw_deflate(raw)))
 
 
 def test_a_long_reason_is_written_out_and_a_long_template_refused() -> None:
@@ -431,9 +431,9 @@ def test_a_text_direction_control_in_a_compact_public_parts_text_is_refused_by_n
     templates do not give) reach the page as written, and are not JSON that read_json sees: each is
     checked as it is read."""
     out = bytearray()
-    cg._put_text(out, "A ber H")
-    cg._put_text(out, "\u2067A ber H")
-    reader = cg._Reader(bytes(out))
+    cg.put_text(out, "A ber H")
+    cg.put_text(out, "\u2067A ber H")
+    reader = cg.CompactReader(bytes(out))
     assert reader.text() == "A ber H"
     with pytest.raises(GameFileError, match=re.escape("public part holds a text-direction control (U+2067")):
         reader.text()
@@ -492,7 +492,7 @@ def test_mutated_compact_public_parts_are_read_or_refused_by_name(data: Any) -> 
                 del raw[at:]
             if not raw:
                 raw = bytearray(b"\x02")
-        text = group.b64(cg._deflate(bytes(raw)))
+        text = group.b64(cg.raw_deflate(bytes(raw)))
     elif how == "header":
         header, body = _split(_RAW)
         assert cg.read_public(_compact(header, body)) == _SAMPLE
@@ -508,7 +508,7 @@ def test_mutated_compact_public_parts_are_read_or_refused_by_name(data: Any) -> 
             header[key] = data.draw(_LEAVES)
         text = _compact(header, body)
     else:
-        chars = list(group.b64(cg._deflate(_RAW)))
+        chars = list(group.b64(cg.raw_deflate(_RAW)))
         for _ in range(data.draw(st.integers(1, 4))):
             chars[data.draw(st.integers(0, len(chars) - 1))] = data.draw(st.sampled_from("AZaz09-_.~"))
         text = "".join(chars)

@@ -15,6 +15,7 @@ from adjutant import (
     decode_link,
     dumps,
     encode_link,
+    load_variant,
     loads,
 )
 from adjutant.adjudication.orders import Move, Unit, format_order
@@ -416,3 +417,25 @@ def test_check_order_says_what_the_rules_make_of_an_order_without_giving_it() ->
     problems = g.add_orders("France: A Par - Mun; F Bre - Mao")
     assert [(p.text, p.message, p.kept) for p in problems] == [("France: A Par - Mun", illegal.reason, True)]
     assert [format_order(o) for o in g.orders_of("france")] == ["A par - mun", "F bre - mao"]
+
+
+def test_place_labels_kept_by_variant_write_each_text_as_worked_out_afresh() -> None:
+    """place_labels keeps what it wrote by variant and text (the page writes every order out again at each
+    click): each answer, asked once or again, in any variant, is the one worked out afresh, and what it keeps
+    for a variant stays within its bound."""
+    from adjutant.formats import report
+
+    texts = ["A par - bur", "bounced with A par, F stp/sc (void: no order)", "F lon S F nth", "A Vie H", ""]
+    for variant_id in ("standard", "cline5", "loeb9"):
+        variant = load_variant(variant_id)
+        *_, game = random_game(variant_id, 1, 1)
+        texts += [text for record in game.history for orders in record.orders.values() for text in orders]
+        texts += [r.reason for record in game.history for r in record.results if r.reason]
+        for _ in range(2):
+            assert [report.place_labels(variant, t) for t in texts] == [report._labelled(variant, t) for t in texts]
+    assert report.place_labels(load_variant("standard"), "A bur H") == "A Bur H"
+    assert report.place_labels(load_variant("cline5"), "A bur H") == report._labelled(load_variant("cline5"), "A bur H")
+    variant = load_variant("standard")
+    for n in range(report._MOST_LABELLED + 10):
+        report.place_labels(variant, f"A par - bur {n}")
+    assert len(report._LABELLED[variant]) <= report._MOST_LABELLED

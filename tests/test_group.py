@@ -63,7 +63,7 @@ def test_an_order_for_another_power_is_not_encoded_nor_decoded() -> None:
 
 def _forge_written(game: Game, power: str, line: str, slot: int) -> bytes:
     """A payload for ``power`` whose unit in ``slot`` has an order written out as ``line``."""
-    slots = group._unit_slots(game, power)
+    slots = group.unit_slots(game, power)
     n = 0
     for i, (_prov, cands) in reversed(list(enumerate(slots))):
         n = n * (len(cands) + 2) + (len(cands) + 1 if i == slot else 0)

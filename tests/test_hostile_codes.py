@@ -234,7 +234,7 @@ def test_a_game_masters_part_of_another_game_is_refused_before_any_replay(monkey
     monkeypatch.setattr(cluster_group, "decode_orders_by_phase",
                         lambda *a, **k: replays.append(1) or real(*a, **k))
     for change in ({"phases": 1000}, {"phases": 0}, {"game": "0" * 12}, {"draw": ["france"]}):
-        forged = cluster_group._deflate(cluster_group._canonical({**plain, **change}))
+        forged = cluster_group.raw_deflate(cluster_group.canonical_json({**plain, **change}))
         with pytest.raises(GameFileError, match="not the game of the link's public part"):
             cluster_group.read_gm_plaintext(forged, public)
     assert replays == []
@@ -278,7 +278,7 @@ def test_forged_game_masters_parts_give_a_game_or_a_game_file_error(data: Any) -
             if raw:
                 raw[rng.randrange(len(raw))] = rng.randrange(256)
         value = group.b64(bytes(raw))
-    forged = cluster_group._deflate(cluster_group._canonical({**plain, field: value}))
+    forged = cluster_group.raw_deflate(cluster_group.canonical_json({**plain, field: value}))
     try:
         opened, _ = cluster_group.read_gm_plaintext(forged, public)
     except GameFileError as error:

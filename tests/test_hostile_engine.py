@@ -9,7 +9,6 @@ import base64
 import json
 import re
 import unicodedata
-import zlib
 from typing import Any
 
 import pytest
@@ -19,24 +18,10 @@ from adjutant.formats.gamefile import MAX_BYTES, most_orders, to_data
 from adjutant.formats.limits import BIDI_CONTROLS, MAX_DEPTH, MAX_FILE_BYTES, read_json, too_deep, without_bidi_controls
 from adjutant.group_play.cluster_views import for_players, new_game, public_data
 from adjutant.randomgame import random_game
-from hypothesis import HealthCheck, given, settings
+from hostile_data import FUZZ, JSON_VALUES, link_of, payload_of
+from hypothesis import given
 from hypothesis import strategies as st
 from json_paths import json_paths
-
-#: each fuzz test runs the same examples every time (no example database, derandomised): CI stays stable
-FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-def link_of(payload: bytes | str) -> str:
-    raw = payload.encode() if isinstance(payload, str) else payload
-    return base64.urlsafe_b64encode(zlib.compress(raw, 9)[2:-4]).decode().rstrip("=")
-
-
-def payload_of(link: str) -> Any:
-    text = link.split(".", 1)[1] if "." in link else link
-    raw = zlib.decompressobj(-15).decompress(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-    return json.loads(raw)
 
 
 def played(variant: str = "standard", years: int = 2, seed: int = 1) -> Game:
@@ -280,13 +265,6 @@ def test_a_bad_line_among_good_orders_is_reported_and_the_good_ones_are_kept() -
 
 
 # --- hypothesis: random data and mutations of valid input --------------------------------------------
-JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
-    | st.sampled_from(["france", "A par", "F lon", "S1901M", "par", "cluster", "standard", "gm", "x" * 300]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=12,
-)
-
 
 def mutate(data: Any, draw: Any) -> Any:
     """``data`` with one to three of its nodes replaced by random JSON, deleted, or given a new key."""

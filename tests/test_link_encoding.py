@@ -22,16 +22,16 @@ def replayed_payload(game: Game, position: bool = True) -> dict[str, Any]:
     """The link's contents as the whole game replayed from the start gives them (the reference: every
     phase's part found again, none kept); without the position it reached unless ``position``."""
     g = Game.new(game.variant)
-    digits = codec._Digits()
+    digits = codec.Digits()
     extra: list[Any] = []
     records = [r for r in game.history if not r.skipped]
     for n, record in enumerate(records):
-        codec._encode_phase(g, record.orders, digits, extra, n)
+        codec.encode_phase(g, record.orders, digits, extra, n)
         for power, texts in record.orders.items():
             for text in texts:
                 g.add_order(g.parse(text, power))
         g.adjudicate()
-    codec._encode_phase(g, game.written_orders() if not game.over else {}, digits, extra, len(records))
+    codec.encode_phase(g, game.written_orders() if not game.over else {}, digits, extra, len(records))
     number = digits.pack()
     payload: dict[str, Any] = {"a": codec.LINK_VERSION, "v": game.variant.id, "n": len(records)}
     if number:
@@ -39,7 +39,7 @@ def replayed_payload(game: Game, position: bool = True) -> dict[str, Any]:
     if extra:
         payload["x"] = extra
     if records and position:  # the position the replay reached, which a link with an adjudicated phase carries
-        carried = codec._position_code(g)
+        carried = codec.position_code(g)
         if carried is not None:
             payload["a"], payload["q"] = codec.POSITION_LINK_VERSION, carried
     if game.draw:
@@ -87,9 +87,9 @@ def test_a_game_opened_from_a_link_is_encoded_from_the_links_own_parts(
     *_, played = random_game(variant, 4, 5)
     opened = decode_link(encode_link(played))
     phases: list[Any] = []
-    encode_phase = codec._encode_phase
+    encode_phase = codec.encode_phase
     monkeypatch.setattr(
-        codec, "_encode_phase", lambda game, *rest: (phases.append(game.phase), encode_phase(game, *rest))
+        codec, "encode_phase", lambda game, *rest: (phases.append(game.phase), encode_phase(game, *rest))
     )
     check(opened)
     # Only the current phase was encoded anew (the reference encodes the whole game: one call a phase).
@@ -112,9 +112,9 @@ def test_parts_are_dropped_with_their_games() -> None:
     *_, game = random_game("standard", 9, 2)
     encode_link(game)
     ids = {id(record) for record in game.history}
-    assert ids & set(codec._SEGMENTS)
+    assert ids & set(codec.SEGMENTS)
     del game, _
-    assert not ids & set(codec._SEGMENTS)
+    assert not ids & set(codec.SEGMENTS)
 
 
 def reference_supports(candidates: Candidates, prov: str) -> list[Order]:

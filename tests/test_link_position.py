@@ -14,10 +14,10 @@ from adjutant.formats import base64url, link
 from adjutant.formats.link import POSITION_LINK_VERSION, decoding
 from adjutant.randomgame import random_game
 from adjutant.setup import Placed, set_up
+from hostile_data import FUZZ, JSON_VALUES, link_of, payload_of
 from hypothesis import given
 from hypothesis import strategies as st
 from session_games import carrying
-from test_hostile_engine import FUZZ, JSON_VALUES, link_of, payload_of
 
 #: links written by the version-1 writer (main at d38c644, before links carried their position), of
 #: ``played(variant, seed, years)``: kept to show that they still open
@@ -150,8 +150,8 @@ def test_a_damaged_carried_position_is_refused_before_the_replay_by_name(change:
 def _with_units(game: Game, units: list[Placed | int]) -> list[Any]:
     """A carried position of ``game``'s phase with ``units`` (or raw unit codes) in the order given, no
     centre owned: digits as the writer packs them, whatever they hold."""
-    t = link._table(game.variant)
-    digits = link._Digits()
+    t = link.link_table(game.variant)
+    digits = link.Digits()
     for u in units:
         code = u if isinstance(u, int) else t.unit_code(Unit(u.power, u.type, u.location))
         digits.put(code, t.unit_codes)
@@ -179,7 +179,7 @@ def test_a_carried_position_the_map_cannot_hold_is_refused_by_name(units: list[P
 
 def test_the_position_is_checked_within_the_links_own_bounds() -> None:
     game = played("standard", 5, 1)
-    t = link._table(game.variant)
+    t = link.link_table(game.variant)
     most = [t.unit_codes - 1 - k for k in range(len(t.provinces))][::-1]  # (the largest codes, in order)
     with pytest.raises(GameFileError, match="the link's position is damaged"):
         decode_link(relinked(game, q=_with_units(game, most)))  # (in range, read, and then refused by the map)

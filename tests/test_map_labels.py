@@ -83,7 +83,7 @@ def test_milan_centre_is_clear_of_every_unit_on_cline6():
     mg = geometry("cline6")
     assert mg.variant.provinces["mil"].centre
     dot = next(item for item in labels.dots(mg) if item.owner == "mil")
-    assert [item.what for item in labels.unit_spots(mg) if labels._meet(item.box, dot.box)] == []
+    assert [item.what for item in labels.unit_spots(mg) if labels.boxes_meet(item.box, dot.box)] == []
 
 
 def test_check_catches_units_on_units_and_on_centre_dots():
@@ -107,7 +107,7 @@ def test_a_unit_and_the_unit_dislodged_from_it_may_overlap():
     mg = _copy(geometry("standard"))
     assert labels.overlaps(mg) == []
     spots = {(item.loc, item.kind): item for item in labels.unit_spots(mg)}
-    assert labels._meet(spots["lon", "unit"].box, spots["lon", "dislodged"].box)
+    assert labels.boxes_meet(spots["lon", "unit"].box, spots["lon", "dislodged"].box)
     mg.anchors["spa/sc"]["unit"] = (mg.anchors["spa/nc"]["unit"][0] + 1, mg.anchors["spa/nc"]["unit"][1])
     problems = labels.overlaps(mg)
     assert "unit spot of Spain NC (spa/nc) overlaps unit spot of Spain SC (spa/sc)" in problems
@@ -248,7 +248,7 @@ def test_a_site_diamond_is_clear_of_the_dislodged_unit():
     assert labels.overlaps(mg) == []
     diamond = next(i for i in labels.unit_spots(mg) if i.loc == "par" and i.what.startswith("site diamond"))
     dislodged = next(i for i in labels.unit_spots(mg) if i.loc == "par" and i.kind == "dislodged")
-    assert not labels._meet(diamond.box, dislodged.box)
+    assert not labels.boxes_meet(diamond.box, dislodged.box)
 
 
 def test_check_catches_a_site_diamond_under_the_dislodged_unit(monkeypatch):
@@ -338,7 +338,7 @@ def test_a_name_beside_its_province_has_a_leader_line_into_it(variant_id):
     mg = geometry(variant_id)
     assert set(mg.leaders) == mg.outside_labels
     for pid, (start, end) in mg.leaders.items():
-        box = shapely.box(*labels._union(labels.name_boxes(mg, pid)))
+        box = shapely.box(*labels.union_box(labels.name_boxes(mg, pid)))
         assert box.exterior.distance(shapely.Point(start)) < 0.1, pid  # from the name's box
         assert mg.shapes[pid].contains(shapely.Point(end)), pid  # into its province
         assert box.distance(shapely.Point(end)) >= 0.5, pid  # a line, visibly leaving the name
@@ -372,7 +372,7 @@ def test_the_marks_beside_one_unit_do_not_meet(variant_id):
     boxes = {m.what: (m.offset[0] - m.half, m.offset[1] - m.half, m.offset[0] + m.half, m.offset[1] + m.half)
              for m in marks}
     for a, b in ((a, b) for a in boxes for b in boxes if a < b):
-        assert not labels._meet(boxes[a], boxes[b]), (a, b)
+        assert not labels.boxes_meet(boxes[a], boxes[b]), (a, b)
 
 
 def test_the_build_checks_a_shared_board_with_each_variant_marks(monkeypatch, tmp_path):

@@ -12,7 +12,7 @@ import pytest
 from adjutant import GameFileError, dumps
 from adjutant.formats.savedgame import loads_saved_game, read_saved_game, to_saved_game
 from adjutant.game import Game
-from test_differential import DIFFERENCES
+from package_differences import DIFFERENCES
 
 #: the package's seeded games imported: 20 games of 10 years (about 25 s, most of it the package playing)
 GAMES, YEARS = 20, 10
@@ -59,7 +59,7 @@ def test_an_imported_game_exports_and_imports_the_same(package_games: list[dict[
 
 
 def _documented(game: Game, index: int) -> list[str]:
-    """The documented differences (test_differential.DIFFERENCES) present in history record ``index``."""
+    """The documented differences (package_differences.DIFFERENCES) present in history record ``index``."""
     record, before = game.history[index], game.position_at(index)
     at = Game(game.variant, before)
     orders = [at.parse(t, p) for p, ts in record.orders.items() for t in ts]

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import pytest
 from adjutant import AdjutantError, GameFileError, available_variants, load_variant
-from adjutant.adjudication.orders import Support, Unit
+from adjutant.adjudication.orders import Support, Unit, format_order, order_power
 from adjutant.game import Game, Position
 from adjutant.group_play import cluster_views
 from adjutant.map.variant import province_of
@@ -175,6 +175,41 @@ def test_history_steps_and_results_text() -> None:
     session.step(delta=-1)
     assert session.view == 0
     assert session.click("par") == (None, [])  # a past phase takes no orders
+
+
+def test_the_results_told_are_made_again_exactly_when_the_phase_shown_or_its_results_change() -> None:
+    """A render asks for the results sentences and text at every click (Session._reported keeps them): after
+    orders, adjudications, steps back and forth and an undo they are always those a fresh session of the
+    same game tells, and an order given makes neither again."""
+    session = Session(next(g for g in random_game("cline5", 1, 1) if len(g.history) == 2))
+
+    def told(s: Session) -> tuple[list[tuple[str, str]], str]:
+        return s.results_entries(), s.shown_results_text()
+
+    def fresh() -> tuple[list[tuple[str, str]], str]:
+        other = Session(session.game)
+        other.view = session.view
+        return told(other)
+
+    assert told(session) == fresh()
+    entries = session.results_entries()
+    order = random_orders(session.game, random.Random(0))[0]
+    session.enter_orders(format_order(order), order_power(order))
+    assert session.results_entries() is not entries and session.results_entries() == entries  # a copy, kept
+    calls: list[str] = []
+    made = Session._results_entries
+    session._results_entries = lambda: calls.append("made") or made(session)  # type: ignore[method-assign]
+    session.enter_orders(format_order(order), order_power(order))
+    assert told(session) == fresh() and calls == []
+    session.adjudicate()
+    session.step(to=len(session.game.history))
+    assert told(session) == fresh() and calls == ["made"]
+    for step in (-1, -1, 1, 1):
+        session.step(delta=step)
+        assert told(session) == fresh()
+    session.undo()
+    session.step(to=len(session.game.history))
+    assert told(session) == fresh()
 
 
 def test_text_orders_report_the_bad_line_and_keep_the_others() -> None:

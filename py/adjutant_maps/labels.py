@@ -262,7 +262,8 @@ def names(mg: MapGeometry) -> Iterator[Item]:
             yield Item(f"name of {mg.variant.provinces[pid].name} ({pid})", pid, box, "name", pid)
 
 
-def _meet(a: Box, b: Box) -> bool:
+def boxes_meet(a: Box, b: Box) -> bool:
+    """Whether boxes ``a`` and ``b`` (``(left, top, right, bottom)``) overlap; boxes that only touch do not."""
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
@@ -288,7 +289,7 @@ def overlaps(mg: MapGeometry) -> list[str]:
     named = list(names(mg))
     others = list(obstacles(mg))
     problems = []
-    # every pair's test at once (_meet on arrays), the pairs that meet then read in the order of the items
+    # every pair's test at once (boxes_meet on arrays), the pairs that meet then read in the order of the items
     names_meet, named_meet = _meeting(named, others), _meeting(named, named)
     for i, item in enumerate(named):
         hits = [others[j] for j in np.flatnonzero(names_meet[i])]
@@ -316,7 +317,7 @@ def overlaps(mg: MapGeometry) -> list[str]:
 
 
 def _meeting(a: list[Item], b: list[Item]) -> np.ndarray:
-    """For each item of ``a`` and each of ``b``, whether their boxes meet (:func:`_meet`)."""
+    """For each item of ``a`` and each of ``b``, whether their boxes meet (:func:`boxes_meet`)."""
     x = np.array([item.box for item in a]).reshape(-1, 1, 4)
     y = np.array([item.box for item in b]).reshape(1, -1, 4)
     across = (x[..., 0] < y[..., 2]) & (y[..., 0] < x[..., 2])
@@ -370,7 +371,8 @@ def _surely_hit(around: list[Box], pts: np.ndarray, blocked: np.ndarray) -> Iter
         start, size = start + size, size * 2
 
 
-def _union(boxes: list[Box]) -> Box:
+def union_box(boxes: list[Box]) -> Box:
+    """The smallest box that holds every one of ``boxes``."""
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
@@ -396,13 +398,13 @@ def _clear(pts: np.ndarray, parts: list[Box], blocked: np.ndarray) -> np.ndarray
     ok = np.ones(len(pts), dtype=bool)
     if not len(pts) or not parts:
         return ok
-    reach = _union(parts)
+    reach = union_box(parts)
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     blocked = blocked[(blocked[:, 0] < hi[0] + reach[2]) & (blocked[:, 2] > lo[0] + reach[0])
                       & (blocked[:, 1] < hi[1] + reach[3]) & (blocked[:, 3] > lo[1] + reach[1])]
     if not len(blocked):
         return ok
-    # each part's box (axis 1) at each point (axis 0) against each blocked box (axis 2), as _meet tests two
+    # each part's box (axis 1) at each point (axis 0) against each blocked box (axis 2), as boxes_meet tests two
     x0, y0, x1, y1 = (blocked[None, None, :, k] for k in range(4))
     xs, ys = pts[:, None, 0:1], pts[:, None, 1:2]
     p0, p1, p2, p3 = (np.array(parts)[None, :, k:k + 1] for k in range(4))
@@ -450,7 +452,7 @@ def _beside(shape: tuple[BaseGeometry, BaseGeometry], around: Box, parts: list[B
     one meets something (or has less than EDGE of room). ``blocked`` is ``clearance``'s base and
     ``added``; ``shape``: the province's main part and its boundary."""
     cx, cy = (around[0] + around[2]) / 2, (around[1] + around[3]) / 2
-    reach = _union(parts)
+    reach = union_box(parts)
     order = [UP, RIGHT, LEFT, DOWN, *DIAGONALS[2:], *DIAGONALS[:2]] if up_first else [DOWN, RIGHT, LEFT, UP, *DIAGONALS]
     cands: list[tuple[float, float]] = [prefer] if prefer else []
     for extra in (GAP, GAP + 4, GAP + 9, GAP + 15):
@@ -876,7 +878,7 @@ def leader(mg: MapGeometry, pid: str, at: tuple[float, float]
     edge of the name's box to the point LEADER_DEPTH inside the province (nearer its shore where it is
     too narrow for that) and at least LEADER_LENGTH from the box, nearest the box."""
     shape = mg.shapes[pid]
-    box = shapely.box(*_union(name_boxes(mg, pid, at)))
+    box = shapely.box(*union_box(name_boxes(mg, pid, at)))
     target = shape
     for depth, length in ((LEADER_DEPTH, LEADER_LENGTH), (1.0, LEADER_LENGTH), (1.0, 0.5), (0.0, 0.5)):
         inner = shape.buffer(-depth).difference(box.buffer(length))
@@ -913,7 +915,7 @@ def _fit_beside(mg: MapGeometry, pid: str, main: tuple[BaseGeometry, BaseGeometr
     the name, of one another and of everything blocked (``clearance``); None if one does not fit.
     ``main``: the province's main part and its boundary."""
     prov = mg.variant.provinces[pid]
-    around = _union(boxes)
+    around = union_box(boxes)
     out: dict[str, tuple[float, float]] = {}
     names = clearance.names
     added = np.array(boxes).reshape(-1, 4)

@@ -17,6 +17,7 @@ from typing import Any
 import js
 from adjutant import available_variants
 from adjutant.formats.limits import MAX_FILE_BYTES, without_bidi_controls
+from adjutant.formats.link import link_steps
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import computer, sealed
@@ -136,6 +137,9 @@ class App:
         #: stored (see :meth:`_snapshot_soon`); None when its link is not stored yet, or no save waits
         self._snapshot_steps: Iterator[None] | None = None
         self._save_proxy: Any = None
+        #: the snapshot last written (see :meth:`save_snapshot`): the position and the drawing it was made
+        #: from, and its text
+        self._snapshot: tuple[Any, Any, str] | None = None
         #: what each side panel was last filled with (see :meth:`_stale`)
         self.shown: dict[str, Any] = {}
 
@@ -612,7 +616,15 @@ class App:
         if self.session is None or self.embed:
             return
         drawing = self.board.drawing if self.board is not None else None
-        _storage_set(SNAPSHOT_KEY, json.dumps(position_snapshot(self.session.game, drawing), separators=(",", ":")))
+        position = self.session.game.position
+        kept = self._snapshot
+        # an order given changes neither the position nor the drawing: the snapshot written for them is
+        # not made again (its units drawn, 2-5 ms of an idle moment) while the storage still holds it
+        # (another tab may have written its own since)
+        if kept is not None and kept[0] is position and kept[1] is drawing and _storage_get(SNAPSHOT_KEY) == kept[2]:
+            return
+        text = json.dumps(position_snapshot(self.session.game, drawing), separators=(",", ":"))
+        self._snapshot = (position, drawing, text) if _storage_set(SNAPSHOT_KEY, text) else None
 
     def share_url(self, page: str = "") -> str:
         base = str(js.location.href).split("#")[0]
@@ -764,6 +776,13 @@ class App:
                 yield
                 _draw_board(board, session, True, None)
                 yield
+            # the throwaway game's links took the place of the game in hand's kept encoding (the link
+            # module keeps the last two positions'): made again in one idle step (an idle step each unit
+            # could wait 2 s for the browser to be idle), so that the first order given does not pay
+            # for it (at 1 game year it cost that click more than the rest of it)
+            if self.session is not None:
+                for _ in link_steps(self.session.kept):
+                    pass
 
         self._when_idle(steps(), lambda: document.documentElement.setAttribute("data-rehearsed", ""))
 

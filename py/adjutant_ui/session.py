@@ -251,6 +251,8 @@ class Session:
     _drawn: tuple[Any, list[Shape]] | None = field(default=None, repr=False)
     #: the last record :meth:`adjudicate` made, and the orders it was adjudicated with
     _given: tuple[PhaseRecord, dict[str, tuple[Order, ...]]] | None = field(default=None, repr=False)
+    #: the results sentences and text last made, by name, with what they were made from (see :meth:`_reported`)
+    _reports: dict[str, tuple[tuple[Any, ...], Any]] = field(default_factory=dict, repr=False)
     #: the game itself, every secret in it, when :attr:`game` is the view of it that the people at this
     #: screen may see (a Cluster game against the computer: the view of the powers people play; they give
     #: their orders in it, the computer's powers are ordered and the phase adjudicated in this one)
@@ -435,10 +437,32 @@ class Session:
         to read): which phase, moves, bounces, cut supports, dislodgements, centres, adjustments."""
         return [text for text, _ in self.results_entries()]
 
+    def _reported(self, name: str, make: Callable[[], Any]) -> Any:
+        """What ``make`` returns for the shown phase, made again only when what it is made from changed:
+        the game, the phase shown, the positions and the records' results it reads. A render asks for the
+        results sentences and text at every click, and an order given changes neither (making them again,
+        every order's text written out, cost a click at 100 game years some 2 ms in the page)."""
+        game, view = self.game, self.view
+        index, shown = self.results_record(), self.shown_record()
+        records = tuple(game.history[i] for i in (index, shown) if i is not None)
+        objects = (game, view, len(game.history), game.position_at(view),
+                   game.position_at(index) if index is not None else None, *records)
+        made_from = (objects, [list(record.results) for record in records])
+        kept = self._reports.get(name)
+        if (kept is not None and len(kept[0][0]) == len(objects)
+                and all(a is b for a, b in zip(kept[0][0], objects, strict=True)) and kept[0][1] == made_from[1]):
+            return kept[1]
+        value = make()
+        self._reports[name] = (made_from, value)
+        return value
+
     def results_entries(self) -> list[tuple[str, str]]:
         """:meth:`results_summary`'s sentences, each with the key of the symbols that draw it on the map
         (the board's ``data-result``: ``order:<location>``, ``standoff:<province>``,
         ``dislodged:<location>``, ``centre:<province>``, ``adjust:<power>``); "" for the heading."""
+        return list(self._reported("entries", self._results_entries))
+
+    def _results_entries(self) -> list[tuple[str, str]]:
         variant = self.game.variant
         index = self.results_record()
         marks = self.phase_marks()
@@ -541,6 +565,10 @@ class Session:
 
     def shown_results_text(self) -> str:
         """The results text of the phase that made the shown position (the one drawn on the map)."""
+        text: str = self._reported("text", self._shown_results_text)
+        return text
+
+    def _shown_results_text(self) -> str:
         index = self.shown_record()
         if index is None:
             return "No phase adjudicated yet." if self.at_current else "The game's first position."

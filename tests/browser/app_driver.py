@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from adjutant.game import Game
+from adjutant.group_play import cluster_views
+from adjutant_ui.session import game_to_text
 from browser_warnings import RendererCrashed
 
 # Cold start is 4-5 s here; a loaded CI machine may be several times slower.
@@ -40,7 +44,6 @@ def _counted(page: Any) -> None:
     url = str(page.url)
     if not url.startswith("about:") and (url.split("#")[0].split("?")[0].endswith(("/", ".html"))):
         Openings.count += 1
-
 
 
 class CrashWatch:
@@ -226,3 +229,233 @@ def open_link(page: Any, link: str, variant: str, phase: str) -> None:
         "([variant, phase]) => document.getElementById('map').dataset.variant === variant"
         " && document.documentElement.dataset.phase === phase",
         arg=[variant, phase], timeout=30_000)
+
+
+# --- the map and the keyboard ---------------------------------------------------------------------------
+
+def strengths(page: Any) -> dict[str, str]:
+    """The strength each Cluster multiple unit on the map is marked with, by its location."""
+    marked = page.eval_on_selector_all(
+        "#map .adj-unit[data-strength]", "els => els.map(e => [e.dataset.location, e.dataset.strength])"
+    )
+    return dict(marked)
+
+
+def tap_map(page: Any, location: str) -> None:
+    """A tap on a place of the map: its unit if one is drawn there, else the region."""
+    unit = page.locator(f'#map .adj-unit[data-location="{location}"]')
+    if unit.count():
+        finger_tap(page, unit.first)
+    else:
+        finger_tap(page, page.locator(f'#map [id="{location}"]'), force=True)
+
+
+def tab_to(page: Any, target: str, limit: int = 60, key: str = "Tab") -> list[str]:
+    """Press Tab (or ``key``: Shift+Tab) until ``target`` (an id) has the focus: the ids focused on the way."""
+    seen = []
+    for _ in range(limit):
+        page.keyboard.press(key)
+        focused = str(page.evaluate("document.activeElement.id"))
+        seen.append(focused)
+        if focused == target:
+            return seen
+    raise AssertionError(f"Tab never reached #{target}: {seen}")
+
+
+def assert_focus_visible(page: Any) -> None:
+    """The focused element shows its focus: a focus ring at least 2 px wide."""
+    style = page.evaluate(
+        """(() => { const e = document.activeElement, s = getComputedStyle(e);
+             return [e.matches(':focus-visible'), s.outlineStyle, parseFloat(s.outlineWidth)]; })()"""
+    )
+    assert style[0] and style[1] != "none" and style[2] >= 2, style
+
+
+#: the overlay's layers in order, each with its drawings (sorted: a kept drawing need not be in the
+#: place a fresh drawing puts it), and the supply centres' fills
+#: What the board draws. Which unit holds the map's one Tab stop (tabindex 0, the others -1) follows the
+#: page's keyboard focus and the power chosen for the orders, not the game: it is left out.
+DRAWN = """() => ({
+  layers: [...document.querySelectorAll('#adj-overlay > g')].map(layer =>
+    [layer.getAttribute('class'),
+     [...layer.children].map(e => e.outerHTML.replace(/ tabindex="-?[01]"/g, '')).sort()]),
+  centres: [...document.querySelectorAll('#map circle.sc[data-province]')].map(c =>
+    c.getAttribute('data-province') + ' ' + c.style.fill + ' ' + c.getAttribute('data-owner')),
+  targets: [...document.querySelectorAll('#map .adj-target')].map(e => e.id).sort(),
+})"""
+
+
+def drawn_afresh(context: Any, site: Site, page: Any) -> Any:
+    """What a new tab opening ``page``'s game from its link draws."""
+    fresh = open_app(context, site.url + str(page.evaluate("location.hash")))
+    try:
+        return fresh.evaluate(DRAWN)
+    finally:
+        fresh.close()
+
+
+#: the point halfway along a named coast's line on the map, in the page's coordinates
+COAST_LINE_MIDDLE = """coast => { const line = document.querySelector(`#map [id="${coast}"] .coast-line`);
+  const p = line.getPointAtLength(line.getTotalLength() / 2), m = line.getScreenCTM();
+  return [p.x * m.a + p.y * m.c + m.e, p.x * m.b + p.y * m.d + m.f]; }"""
+
+#: what :func:`focused_element` reads of the focused element
+FOCUSED = """(() => { const e = document.activeElement;
+  return {location: e.getAttribute('data-location') || (e.closest('#map') ? e.id : ''), id: e.id,
+          label: e.getAttribute('aria-label') || e.textContent.trim(), action: e.dataset ? e.dataset.action : null,
+          place: e.classList.contains('adj-target'), unit: e.classList.contains('adj-unit')}; })()"""
+
+
+def focused_element(page: Any) -> dict[str, Any]:
+    """What has the focus: its map location, id, label, action and whether it is a map place or a unit
+    (:func:`focused` gives its id alone)."""
+    return dict(page.evaluate(FOCUSED))
+
+
+#: the focused element's map point and the point of the one ``selector`` (an argument) matches: each is
+#: the anchor (``data-unit``, map coordinates) of its location, as the page's arrow keys use it
+ANCHOR_OF = """const anchorOf = loc => { const p = document.querySelector(`#map [id="${loc}"][data-unit]`)
+    || document.querySelector(`#map [id="${loc.split('/')[0]}"][data-unit]`);
+  return p ? p.getAttribute('data-unit').split(',').map(Number) : null; };"""
+STEERING = """s => { """ + ANCHOR_OF + """
+  const at = e => e ? anchorOf(e.getAttribute('data-location') || e.id) : null;
+  const f = document.activeElement;
+  return {at: f.matches(s), key: f.getAttribute('data-location') || f.id, here: at(f),
+          there: at(document.querySelector(s))}; }"""
+ARROWS = ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp")
+
+
+def arrow_to(page: Any, selector: str, limit: int = 40) -> int:
+    """Press arrow keys, each towards the map's button ``selector`` (CSS) matches, as a keyboard user heads
+    for a place on a map, until it has the focus; how many presses. From each button the keys are tried
+    nearest the target's bearing first and none twice, so a detour round a gap is found and a dead end ends."""
+    tried: set[tuple[str, str]] = set()
+    for count in range(limit + 1):
+        state = page.evaluate(STEERING, selector)
+        if state["at"]:
+            return count
+        assert state["here"] and state["there"], f"{selector} or the focus is not on the map: {focused_element(page)}"
+        dx, dy = (state["there"][i] - state["here"][i] for i in (0, 1))
+        across = "ArrowRight" if dx > 0 else "ArrowLeft"
+        down = "ArrowDown" if dy > 0 else "ArrowUp"
+        keys = [across, down] if abs(dx) >= abs(dy) else [down, across]
+        key = next((k for k in [*keys, *ARROWS] if (state["key"], k) not in tried), None)
+        if key is None:
+            break
+        tried.add((state["key"], key))
+        page.keyboard.press(key)
+    raise AssertionError(f"the arrow keys never reached {selector} (at {focused_element(page)})")
+
+
+def unit_at(location: str) -> str:
+    return f'#map .adj-unit[data-location="{location}"]'
+
+
+def place_at(location: str) -> str:
+    return f'#map .adj-target[id="{location}"]'
+
+
+def shows_on_top(page: Any, selector: str) -> bool:
+    """Whether what is on screen at the centre of ``selector``'s first match belongs to it: no unit or other
+    symbol is drawn over it (the map scrolled to it first)."""
+    return bool(page.locator(selector).first.evaluate("""e => {
+        e.scrollIntoView({block: 'center', inline: 'center'});
+        const r = e.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return top !== null && e.contains(top); }"""))
+
+
+# --- phones and accessibility --------------------------------------------------------------------------
+
+#: a phone's screen, in CSS px
+PHONE_WIDTH, PHONE_HEIGHT = 390, 844
+#: a phone's browser (the options of a browser context): 390 x 844 CSS px, touch, the clipboard allowed
+PHONE = {
+    "viewport": {"width": PHONE_WIDTH, "height": PHONE_HEIGHT},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+    "permissions": ["clipboard-read", "clipboard-write"],
+}
+
+
+def in_viewport(page: Any, selector: str) -> bool:
+    """Whether the whole of the element is on screen, horizontally and vertically (to within a pixel: a
+    scroll position is whole pixels, an element's place may not be)."""
+    script = """e => { const r = e.getBoundingClientRect();
+      return r.top >= -1 && r.left >= 0 && r.bottom <= innerHeight + 1 && r.right <= innerWidth && r.height > 0; }"""
+    return bool(page.eval_on_selector(selector, script))
+
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def serious_violations(page: Any, site: Site) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now. The script is served from the
+    site's own folder (the page's Content Security Policy allows no inline script, rightly)."""
+    served = site.root / "test-axe.min.js"
+    if not served.exists():
+        shutil.copyfile(AXE, served)
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(url=site.url.rstrip("/") + "/test-axe.min.js")
+    found = page.evaluate("""async () => {
+        const result = await axe.run(document, {resultTypes: ['violations']});
+        return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+            .map(v => v.id + ': ' + v.help + ' ' + JSON.stringify(v.nodes.slice(0, 3).map(n => n.target)));
+    }""")
+    return [str(line) for line in found]
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    """The box of the element ``selector`` matches, which must be shown."""
+    found = page.locator(selector).bounding_box()
+    assert found is not None, f"{selector} is not shown"
+    return dict(found)
+
+
+def on_screen(page: Any, selectors: tuple[str, ...]) -> None:
+    """Each of ``selectors`` lies wholly within the screen, as it is now (not scrolled to), to within a pixel
+    (a box scrolled to the screen's top may lie a fraction of one above it)."""
+    for selector in selectors:
+        shown = box(page, selector)
+        off = f"{selector} is off the screen: {shown}"
+        assert shown["y"] >= -1 and shown["y"] + shown["height"] <= PHONE_HEIGHT + 1, off
+        assert shown["x"] >= -1 and shown["x"] + shown["width"] <= PHONE_WIDTH + 1, off
+
+
+def small_controls(page: Any) -> list[str]:
+    """The visible controls less than 24 CSS px either way, each with its size."""
+    return [str(s) for s in page.evaluate("""() => Array.from(
+        document.querySelectorAll('button, select, input, .button, summary, #results-summary li[tabindex]'))
+        .filter(e => e.offsetParent !== null && !e.classList.contains('visually-hidden'))
+        .map(e => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
+        .filter(([, r]) => r.width > 0 && (r.width < 24 || r.height < 24))
+        .map(([name, r]) => name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))""")]
+
+
+# --- Cluster games made by the engine, opened in the page ----------------------------------------------
+
+def france_knowing(level: int, munich_site: bool = False) -> Game:
+    """A Cluster game, fall 1901: France's A Par, its triple unit, researched the level ``level`` site it
+    stands on in spring, so France knows Transfer (level 2) or Mattermission (level 3) and has found that
+    site (the first seed whose sites put one of that level in Paris, and with ``munich_site`` one in
+    Munich too)."""
+    def fits(game: Game) -> bool:
+        sites = game.position.variant_state.sites
+        return bool(sites.get("par") == level and (not munich_site or "mun" in sites))
+
+    game = next(g for g in map(cluster_views.new_game, range(1000)) if fits(g))
+    assert game.add_orders("France: Nominate 3 par\nNominate 2 mar\nA par RES") == []
+    game.adjudicate()
+    assert game.position.variant_state.knowledge == {"france": ("transfer",) if level == 2 else ("mattermission",)}
+    return game
+
+
+def open_game(page: Any, game: Game, tmp_path: Any) -> None:
+    """Open ``game`` from a file as its game master (not sealed yet: it can be ordered)."""
+    path = tmp_path / "cluster-game.json"
+    path.write_text(game_to_text(game), encoding="utf-8")
+    page.set_input_files("#upload", str(path))
+    page.wait_for_selector("#passphrase-dialog[open]", timeout=10_000)
+    page.click("#passphrase-cancel")
+    page.wait_for_selector("#map[data-variant='cluster']", state="attached", timeout=10_000)

@@ -5,30 +5,10 @@ the position is available as text; the file opener shows its focus."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
-from app_driver import Site, adjudicate, focused, new_game, open_app, phase
-from test_order_entry import arrow_to
-
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-
-
-def serious_violations(page: Any, site: Site) -> list[str]:
-    """axe-core's serious and critical findings on the page as it is now. The script is served from the
-    site's own folder (the page's Content Security Policy allows no inline script, rightly)."""
-    served = site.root / "test-axe.min.js"
-    if not served.exists():
-        shutil.copyfile(AXE, served)
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.add_script_tag(url=site.url.rstrip("/") + "/test-axe.min.js")
-    found = page.evaluate("""async () => {
-        const result = await axe.run(document, {resultTypes: ['violations']});
-        return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-            .map(v => v.id + ': ' + v.help + ' ' + JSON.stringify(v.nodes.slice(0, 3).map(n => n.target)));
-    }""")
-    return [str(line) for line in found]
+from app_driver import Site, adjudicate, arrow_to, focused, new_game, open_app, phase, serious_violations
 
 
 def test_axe_finds_no_serious_violation(shared_app: tuple[Any, Any], site: Site) -> None:

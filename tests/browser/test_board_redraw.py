@@ -6,29 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, adjudicate, click_map, enter_text, open_app
-
-#: the overlay's layers in order, each with its drawings (sorted: a kept drawing need not be in the
-#: place a fresh drawing puts it), and the supply centres' fills
-#: What the board draws. Which unit holds the map's one Tab stop (tabindex 0, the others -1) follows the
-#: page's keyboard focus and the power chosen for the orders, not the game: it is left out.
-DRAWN = """() => ({
-  layers: [...document.querySelectorAll('#adj-overlay > g')].map(layer =>
-    [layer.getAttribute('class'),
-     [...layer.children].map(e => e.outerHTML.replace(/ tabindex="-?[01]"/g, '')).sort()]),
-  centres: [...document.querySelectorAll('#map circle.sc[data-province]')].map(c =>
-    c.getAttribute('data-province') + ' ' + c.style.fill + ' ' + c.getAttribute('data-owner')),
-  targets: [...document.querySelectorAll('#map .adj-target')].map(e => e.id).sort(),
-})"""
-
-
-def drawn_afresh(context: Any, site: Site, page: Any) -> Any:
-    """What a new tab opening ``page``'s game from its link draws."""
-    fresh = open_app(context, site.url + str(page.evaluate("location.hash")))
-    try:
-        return fresh.evaluate(DRAWN)
-    finally:
-        fresh.close()
+from app_driver import DRAWN, Site, adjudicate, click_map, drawn_afresh, enter_text, open_app
 
 
 def test_the_board_after_changes_is_the_board_drawn_afresh(new_context: Any, site: Site) -> None:

@@ -14,10 +14,28 @@ from typing import Any
 from adjutant import decode_link
 from adjutant.game import Game
 from adjutant.group_play import codes as group
-from app_driver import Site, adjudicate, enter_text, focused, open_app, phase
-from test_board_redraw import DRAWN, drawn_afresh
-from test_group_game import gm_fragment, listed_orders
-from test_phone import HEIGHT, WIDTH, on_screen, small_controls
+from app_driver import (
+    DRAWN,
+    PHONE,
+    Site,
+    adjudicate,
+    drawn_afresh,
+    enter_text,
+    focused,
+    on_screen,
+    open_app,
+    phase,
+    small_controls,
+)
+from group_driver import (
+    PASSPHRASES,
+    cluster_gm_fragment,
+    gm_fragment,
+    listed_orders,
+    players_link,
+    start_cluster_group_game,
+    unlock,
+)
 
 #: Records what the thinking's status line says and each value its progress bar takes (the page's own
 #: elements, watched from the start).
@@ -135,7 +153,7 @@ def played_alone(page: Any) -> None:
 
 def test_phases_that_ask_nothing_of_the_person_are_played_by_the_computer_on_a_phone(
         new_context: Any, site: Site) -> None:
-    context, recorder = new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
+    context, recorder = new_context(viewport=PHONE["viewport"], has_touch=True, is_mobile=True)
     context.add_init_script(PHASES)
     page = open_app(context, site.url + "#" + germany_dislodged_in_the_fall())
     assert phase(page) == "F1901M"
@@ -181,7 +199,7 @@ def test_phases_played_by_the_computer_from_the_keyboard(new_context: Any, site:
 
 
 def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(new_context: Any, site: Site) -> None:
-    context, recorder = new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
+    context, recorder = new_context(viewport=PHONE["viewport"], has_touch=True, is_mobile=True)
     context.add_init_script(WATCH)
     page = open_app(context, site.url)
     start_against_the_computer(page, "cline5", ["persia"], "search", tap=True)
@@ -357,7 +375,7 @@ def test_a_cluster_game_against_the_computer_on_a_phone_shows_only_the_players_o
         new_context: Any, site: Site) -> None:
     from adjutant.variants.cluster import GM, cluster_state
 
-    context, recorder = new_context(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
+    context, recorder = new_context(viewport=PHONE["viewport"], has_touch=True, is_mobile=True)
     page = open_app(context, site.url)
     start_against_the_computer(page, "cluster", ["france"], "heuristic", tap=True)
     assert "You play France: its secrets are shown" in page.inner_text("#secrets-role")
@@ -409,17 +427,15 @@ def test_a_cluster_game_against_the_computer_on_a_phone_shows_only_the_players_o
 
 def test_a_cluster_group_games_master_hands_a_power_to_the_computer(new_context: Any, site: Site) -> None:
     from adjutant.group_play import cluster_links as cg
-    from test_cluster_group_game import PASSPHRASES, players_link, start, unlock
-    from test_cluster_group_game import gm_fragment as sealed_gm_fragment
 
     context, recorder = new_context()
     page = open_app(context, site.url)
-    before = start(page)
+    before = start_cluster_group_game(page)
     assert page.locator("#computer").is_visible()  # (a Cluster group game's master has the seats too)
     page.click("#computer-seats-box summary")  # (folded in a game the computer does not play in yet)
     page.select_option("#seat-italy", "heuristic")
     assert "Italy is played by the computer" in page.inner_text("#computer-status")
-    sealed = sealed_gm_fragment(page, before)  # sealed again: the seat is in the link's public part
+    sealed = cluster_gm_fragment(page, before)  # sealed again: the seat is in the link's public part
     seats = cg.read_link(sealed).public["computer"]
     assert list(seats) == ["italy"] and seats["italy"]["level"] == "heuristic"
     adjudicate(page)

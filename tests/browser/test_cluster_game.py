@@ -16,24 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from adjutant_ui.sealed import decode_sealed_link
-from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, phase
+from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, phase, strengths
+from group_driver import PASSPHRASES, POWERS, sealed_link, unit_places
 
-POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
-PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p in POWERS}}
 WRONG = "that passphrase opens none of this game's secrets"
 MARKUP = '<img src=x onerror="window.__pwned=1">'
-
-
-def units(page: Any) -> list[str]:
-    script = "els => els.map(e => e.dataset.power + ' ' + e.dataset.location)"
-    return sorted(page.eval_on_selector_all("#map .adj-unit", script))
-
-
-def strengths(page: Any) -> dict[str, str]:
-    marked = page.eval_on_selector_all(
-        "#map .adj-unit[data-strength]", "els => els.map(e => [e.dataset.location, e.dataset.strength])"
-    )
-    return dict(marked)
 
 
 def sites(page: Any) -> dict[str, int]:
@@ -64,14 +51,6 @@ def holds_all(data: Any, provinces: set[str]) -> bool:
     if isinstance(data, list):
         return provinces <= {x for x in data if isinstance(x, str)} or any(holds_all(v, provinces) for v in data)
     return False
-
-
-def sealed_link(page: Any, before: str = "") -> str:
-    """The sealed link in the address bar, once it is there (and differs from ``before``)."""
-    page.wait_for_function(
-        "before => location.hash.startsWith('#cluster.s=') && location.hash !== before", arg=before, timeout=20_000
-    )
-    return str(page.evaluate("location.hash")).lstrip("#")
 
 
 def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_context: Any, site: Site) -> None:
@@ -119,7 +98,7 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
     assert phase(page) == "F1901M"
     # what the game master copies for the players is rule 7's report (Session.players_results_text)
     assert page.inner_text("#copy-results") == "Copy results for the players"
-    position = units(page)
+    position = unit_places(page)
     assert "france bur" in position and "england nth" in position
     # The nominations took effect as the phase was adjudicated.
     assert strengths(page) == {"edi": "3", "mar": "3", "bre": "2"}
@@ -171,7 +150,7 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
         if "/maps/" in r.url and r.url.endswith(".svg") and r.service_worker is None
     ]
     assert maps == ["cluster.svg"]
-    assert units(player) == position
+    assert unit_places(player) == position
     assert sites(player) == {} and strengths(player) == {}
     assert "Public view" in player.inner_text("#secrets-role")
     assert player.locator("#adjudicate").is_disabled()
@@ -179,7 +158,7 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
 
     # A wrong passphrase: the clear message, and nothing changes.
     assert WRONG in unlock(player, "not-anyones-passphrase").lower()
-    assert phase(player) == "F1901M" and units(player) == position and strengths(player) == {}
+    assert phase(player) == "F1901M" and unit_places(player) == position and strengths(player) == {}
     assert player.evaluate("location.hash") == "#" + link
 
     # England's passphrase: England's multiple only (its 2x is a later build), no sites.

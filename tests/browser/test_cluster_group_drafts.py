@@ -19,9 +19,16 @@ from adjutant.game import Game
 from adjutant.group_play import cluster_links as cg
 from adjutant_ui.session import order_label
 from app_driver import Site, adjudicate, open_app, reopen_app
+from group_driver import (
+    PASSPHRASES,
+    cluster_gm_fragment,
+    listed_orders,
+    open_codes,
+    players_link,
+    start_cluster_group_game,
+    unlock,
+)
 from group_tables import open_link
-from test_cluster_group_game import PASSPHRASES, gm_fragment, players_link, start, unlock
-from test_group_game import listed_orders, open_codes
 
 #: France's orders: a move, a research and a nomination (typed), and a nomination made with the form
 TYPED = ["A Par - Bur", "F Bre RES", "Nominate 2 later"]
@@ -57,7 +64,7 @@ def opened(page: Any, passphrase: str, power: str) -> None:
 def test_a_cluster_players_drafts_come_back_with_their_passphrase(new_context: Any, site: Site) -> None:
     gm_context, _ = new_context(service_workers="block")
     gm = open_app(gm_context, site.url)
-    start(gm)
+    start_cluster_group_game(gm)
     with gm.expect_download() as download:
         gm.click("#download")
     ref = from_data(json.loads(Path(download.value.path()).read_text(encoding="utf-8")))
@@ -119,9 +126,9 @@ def test_a_cluster_players_drafts_come_back_with_their_passphrase(new_context: A
 
     # the next phase's link: France's part opens clean; the spring link still has the spring drafts
     spring = page.url
-    before = gm_fragment(gm)
+    before = cluster_gm_fragment(gm)
     adjudicate(gm)
-    gm_fragment(gm, before)
+    cluster_gm_fragment(gm, before)
     fall = players_link(gm)
     assert cg.read_link(fall.split("#", 1)[1]).public != cg.read_link(spring.split("#", 1)[1]).public
     page = open_link(page, fall)  # (in the same tab, as the next results message's link)

@@ -22,90 +22,32 @@ from adjutant.group_play import cluster_links as cg
 from adjutant.group_play import cluster_views
 from adjutant.group_play import codes as group
 from adjutant_ui.session import order_label
-from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, reopen_app
-from group_tables import Devices
-from test_cluster_game import strengths
-from test_group_game import (
+from app_driver import PHONE, Site, adjudicate, in_viewport, open_app, open_new_cluster_dialog, reopen_app, strengths
+from group_driver import (
     HOLD_KEYS,
+    PASSPHRASES,
+    POWERS,
+    cluster_gm_fragment,
     engine_units,
+    hide_message,
     listed_orders,
     mouse_click_map,
     open_codes,
     order_while_keys_are_made,
+    players_link,
     ready_after_keys,
+    rechecked,
     send,
+    show_message,
     shown,
-    units,
+    start_cluster_group_game,
+    unit_places,
+    unlock,
 )
-from test_group_ux import PHONE, in_viewport
+from group_tables import Devices
 
-POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
-PASSPHRASES = {"gm": "game-master-passphrase", **{p: f"{p}-passphrase-17" for p in POWERS}}
 #: the browsers the tests share: the game master's and the players' (group_tables.py)
 shared_devices, devices = group_tables.shared_devices, group_tables.devices
-
-
-def show_message(page: Any) -> str:
-    """The message the page shows once it is done (not one of work in progress, which ends in "…")."""
-    page.wait_for_function(
-        "() => !document.getElementById('message').hidden"
-        " && !document.getElementById('message-text').textContent.endsWith('…')",
-        timeout=30_000,
-    )
-    return str(page.inner_text("#message-text"))
-
-
-def hide_message(page: Any) -> None:
-    page.evaluate("document.getElementById('message').hidden = true")
-
-
-def unlock(page: Any, passphrase: str) -> str:
-    hide_message(page)
-    page.fill("#unlock-passphrase", passphrase)
-    page.click("#unlock")
-    return show_message(page)
-
-
-def gm_fragment(page: Any, before: str = "") -> str:
-    page.wait_for_function(
-        "before => location.hash.startsWith('#cluster.gm~') && location.hash !== before", arg=before, timeout=20_000
-    )
-    return str(page.evaluate("location.hash")).lstrip("#")
-
-
-def start(page: Any) -> str:
-    page.evaluate(
-        """() => { const select = document.getElementById('variant-select');
-          if (![...select.options].some(o => o.value === 'cluster')) select.add(new Option('Cluster', 'cluster')); }"""
-    )
-    page.select_option("#variant-select", "cluster")
-    page.select_option("#game-kind", "group")
-    page.click("#new-game")
-    page.wait_for_selector("#passphrase-dialog[open]", timeout=5_000)
-    for part, phrase in PASSPHRASES.items():
-        page.fill(f"#passphrase-{part}", phrase)
-    page.click("#passphrase-ok")
-    return gm_fragment(page)
-
-
-def players_link(gm: Any) -> str:
-    """The players' link, as "Copy players' link" copies it (the clipboard is the page's own here)."""
-    gm.evaluate("() => { window.__copied = ''; navigator.clipboard.writeText = async t => { window.__copied = t; }; }")
-    gm.click("#copy-public-link")
-    gm.wait_for_function("() => window.__copied !== ''", timeout=20_000)
-    return str(gm.evaluate("window.__copied"))
-
-
-def rechecked(fragment: str) -> str:
-    """A Cluster group link whose parts were changed, with the check of its parts as they now are (as one
-    who forges a link makes it: the check only tells a link damaged on the way)."""
-    parts = fragment.split("~")
-    at = next(i for i, part in enumerate(parts) if group.is_link_check(part))
-    covered = parts[1:at] + parts[at + 1 :]
-    if ".grp" in parts[0] and len(parts) == 6:
-        covered = covered[:-1]  # the trailing power is not covered
-    parts[at] = group.link_check("~".join(covered))
-    return "~".join(parts)
 
 
 def open_players_link(page: Any, link: str, power: str, phase: str) -> None:
@@ -120,7 +62,7 @@ def open_players_link(page: Any, link: str, power: str, phase: str) -> None:
 
 def test_a_cluster_group_plays_a_year_by_codes(devices: Devices, new_context: Any, site: Site) -> None:
     gm = devices.new_game("gm")
-    fragment = start(gm)
+    fragment = start_cluster_group_game(gm)
     assert gm.locator("#group-gm").is_visible() and gm.locator("#open-codes").is_enabled()
     with gm.expect_download() as download:
         gm.click("#download")
@@ -173,11 +115,11 @@ def test_a_cluster_group_plays_a_year_by_codes(devices: Devices, new_context: An
             for p, os in ref.all_orders().items()
             for o in os
         )
-        before = gm_fragment(gm)
+        before = cluster_gm_fragment(gm)
         adjudicate(gm)
         ref.adjudicate()
-        after = gm_fragment(gm, before)
-        assert units(gm) == engine_units(ref)
+        after = cluster_gm_fragment(gm, before)
+        assert unit_places(gm) == engine_units(ref)
         assert cg.read_link(after).public == cluster_views.public_data(ref)
         old = gm.input_value("#players-message")
         gm.click("#message-players")
@@ -194,7 +136,7 @@ def test_a_cluster_group_plays_a_year_by_codes(devices: Devices, new_context: An
             assert secret not in json.dumps(public).lower(), secret
         for power, page in pages.items():
             open_players_link(page, new_link, power, str(ref.phase))
-            assert units(page) == engine_units(ref)
+            assert unit_places(page) == engine_units(ref)
             state = ref.position.variant_state
             own = {p: str(a.level) for p, a in (state.auras.items() if state else [])
                    if ref.units[p].power == power or a.revealed}
@@ -210,11 +152,11 @@ def test_a_cluster_group_plays_a_year_by_codes(devices: Devices, new_context: An
     adjudicate(gm)
     ref.adjudicate()
     gm.wait_for_function("p => document.documentElement.dataset.phase === p", arg=str(ref.phase))
-    assert units(gm) == engine_units(ref)
+    assert unit_places(gm) == engine_units(ref)
     assert str(ref.phase) == "S1902M"
 
     # --- the Cluster parts tampered with ---
-    held = gm_fragment(gm)
+    held = cluster_gm_fragment(gm)
     link = players_link(gm)
     text = link.split("#", 1)[1]
     read = cg.read_link(text)
@@ -223,7 +165,7 @@ def test_a_cluster_group_plays_a_year_by_codes(devices: Devices, new_context: An
     forged = json.loads(json.dumps(read.public))
     forged["centres"]["france"] = [c for c in forged["centres"]["france"] if c != "par"]
     forged["centres"]["germany"].append("par")
-    forged_text = group.b64(cg._deflate(cg._canonical(forged)))
+    forged_text = group.b64(cg.raw_deflate(cg.canonical_json(forged)))
     forged_link = rechecked(text.replace(read.public_text, forged_text))  # a forger makes the check too
     france.evaluate("h => { location.hash = h; }", forged_link)
     france.wait_for_function("() => document.getElementById('send-orders').disabled")  # the public view again
@@ -242,7 +184,7 @@ def test_a_cluster_group_plays_a_year_by_codes(devices: Devices, new_context: An
     # the game master's own link, reopened in a fresh browser: the passphrase opens the whole game
     third, _ = new_context()
     back = open_app(third, site.url + "#" + held)
-    assert units(back) == engine_units(ref)
+    assert unit_places(back) == engine_units(ref)
     assert strengths(back) == {p: str(a.level) for p, a in ref.position.variant_state.auras.items() if a.revealed}
     said = unlock(back, PASSPHRASES["gm"] + " ")  # (a space copied with it is no matter)
     assert "Unlocked" in said, said
@@ -312,7 +254,7 @@ def test_cluster_group_links_cut_short_in_their_last_part_are_refused_when_opene
     link inside the game master's part: opened, each is refused at once as cut short on the way (not
     opened as a public view whose right passphrase is then refused), and the game in hand stays."""
     gm = devices.new_game("gm")
-    held = start(gm)
+    held = start_cluster_group_game(gm)
     link = players_link(gm).split("#", 1)[1]
     cuts = [
         _cut_in_last_part(link, link.rsplit(".", 1)[1]),
@@ -352,7 +294,7 @@ UNDER_FINGER_HEIGHT = """selectors => selectors.map(s => document.querySelector(
 def player_on_a_phone(devices: Devices) -> Any:
     """A new Cluster group game's players' link opened on a phone, before any passphrase."""
     gm = devices.new_game("gm")
-    start(gm)
+    start_cluster_group_game(gm)
     return devices.page("phone", players_link(gm), **PHONE)
 
 
@@ -410,7 +352,7 @@ def test_a_cluster_game_master_on_a_phone_is_led_to_the_players_link(devices: De
     Copy button focused (as in any group game), and told where the passphrases to send are: the Secrets
     panel's "Passphrases…" button (no button is called "Show passphrases")."""
     gm = devices.new_game("phone", **PHONE)
-    start(gm)
+    start_cluster_group_game(gm)
     gm.wait_for_function("() => document.getElementById('players-link').value.includes('.grp~')", timeout=20_000)
     gm.wait_for_function("() => document.activeElement.id === 'copy-public-link'", timeout=10_000)
     assert in_viewport(gm, "#copy-public-link")

@@ -12,12 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 import group_tables
-from app_driver import adjudicate, focused
+from app_driver import PHONE, adjudicate, assert_focus_visible, focused, in_viewport, strengths, tab_to, tap_map
+from group_driver import (
+    PASSPHRASES,
+    assert_fits_a_phone,
+    listed_orders,
+    open_codes,
+    players_link,
+    send,
+    start_cluster_group_game,
+    unlock,
+)
 from group_tables import Devices
-from test_cluster_game import strengths
-from test_cluster_group_game import PASSPHRASES, players_link, start, unlock
-from test_group_game import listed_orders, open_codes, send
-from test_group_ux import PHONE, assert_fits_a_phone, assert_focus_visible, in_viewport, tab_to, tap_map
 
 #: the browsers the tests share: the game master's, two players' phones (group_tables.py)
 shared_devices, devices = group_tables.shared_devices, group_tables.devices
@@ -75,7 +81,7 @@ def assert_tappable(page: Any) -> None:
 
 def test_a_cluster_retreat_and_build_given_on_a_phone(devices: Devices) -> None:
     gm = devices.new_game("gm", **GM)
-    start(gm)
+    start_cluster_group_game(gm)
     to_the_retreat(gm)
     link = players_link(gm)
 
@@ -257,7 +263,7 @@ def test_a_cluster_disband_and_a_build_left_unused_on_a_phone(devices: Devices) 
     leaves the other unused (waived: said before sending); Italy, with nothing to build or remove, is told
     it has nothing to order."""
     gm = devices.new_game("gm", **GM)
-    start(gm)
+    start_cluster_group_game(gm)
     to_the_retreat(gm)
     germany, _ = on_a_phone(devices, "phone-a", players_link(gm), "germany")
     tap_map(germany, "bur")

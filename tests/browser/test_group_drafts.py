@@ -15,8 +15,8 @@ from typing import Any
 from adjutant.game import Game
 from adjutant.group_play import codes as group
 from app_driver import Site, open_app, reopen_app
+from group_driver import listed_orders, send
 from group_tables import open_link
-from test_group_game import listed_orders, send
 
 #: P-256: the field's prime and the generator
 P256 = 2**256 - 2**224 + 2**192 + 2**96 - 1

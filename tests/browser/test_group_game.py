@@ -21,22 +21,25 @@ from adjutant.game import Game
 from adjutant.group_play import codes as group
 from adjutant.legal import Candidates, adjustment_candidates, retreat_candidates
 from app_driver import Site, adjudicate, open_app, reopen_app
+from group_driver import (
+    HOLD_KEYS,
+    PASSPHRASE,
+    engine_units,
+    gm_fragment,
+    listed_orders,
+    mouse_click_map,
+    open_codes,
+    order_while_keys_are_made,
+    ready_after_keys,
+    send,
+    shown,
+    start_group_game,
+    unit_places,
+)
 from group_tables import Devices
 
-PASSPHRASE = "the game master's passphrase"
 #: the browsers the tests share: the game master's and the players' (group_tables.py)
 shared_devices, devices = group_tables.shared_devices, group_tables.devices
-
-
-def units(page: Any) -> list[str]:
-    script = "els => els.map(e => e.dataset.power + ' ' + e.dataset.location)"
-    return sorted(page.eval_on_selector_all("#map .adj-unit", script))
-
-
-def engine_units(game: Game) -> list[str]:
-    """The units the map draws: on the board, and the dislodged ones of a retreat phase."""
-    dislodged = [d.unit for d in game.position.dislodged]
-    return sorted(f"{u.power} {u.location}" for u in [*game.units.values(), *dislodged])
 
 
 def random_orders(game: Game, power: str, rng: random.Random) -> list[str]:
@@ -59,35 +62,6 @@ def random_orders(game: Game, power: str, rng: random.Random) -> list[str]:
     return []
 
 
-def gm_fragment(page: Any, before: str = "") -> str:
-    page.wait_for_function(
-        "before => location.hash.includes('.gm~') && location.hash !== before", arg=before, timeout=20_000
-    )
-    return str(page.evaluate("location.hash")).lstrip("#")
-
-
-#: Holds every key derivation of web/seal.js (PBKDF2, seconds on a phone) until the test calls
-#: ``window.__releaseKeys()``: the page is caught, deterministically, while a new game's keys are made.
-HOLD_KEYS = """(() => {
-  const waiting = [];
-  let held = true, seal;
-  window.__releaseKeys = () => { held = false; waiting.splice(0).forEach(go => go()); };
-  window.__keysHeld = () => waiting.length;
-  Object.defineProperty(window, "adjutantSeal", {
-    configurable: true,
-    get() { return seal; },
-    set(value) {
-      const newKey = value.newKey;
-      value.newKey = async (...args) => {
-        if (held) await new Promise(go => waiting.push(go));
-        return newKey(...args);
-      };
-      seal = value;
-    },
-  });
-})();"""
-
-
 #: Holds the next map the page loads (a game of another variant shown) until ``window.__releaseMap()``.
 HOLD_MAP = """() => {
   const load = adjutantShell.loadMap;
@@ -97,59 +71,6 @@ HOLD_MAP = """() => {
     window.__releaseMap = () => go(load(variant));
   });
 }"""
-
-
-def shown(page: Any, variant: str) -> None:
-    """Wait until the game of ``variant`` is shown and takes orders (its map in, the table no longer inert)."""
-    page.wait_for_function(
-        "v => document.getElementById('map').dataset.variant === v && !document.querySelector('main.table').inert",
-        arg=variant,
-        timeout=20_000,
-    )
-
-
-def listed_orders(page: Any) -> list[str]:
-    return sorted(page.eval_on_selector_all("#order-list li", "els => els.map(e => e.textContent)"))
-
-
-def mouse_click_map(page: Any, location: str, unit: bool) -> None:
-    """A click where a user clicks (the mouse at the spot, not an event sent to an element), the map scrolled
-    into view first as a user scrolls to it."""
-    selector = f'#map .adj-unit[data-location="{location}"]' if unit else f'#map [id="{location}"]'
-    page.locator(selector).first.scroll_into_view_if_needed()
-    box = page.locator(selector).first.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-
-
-def order_while_keys_are_made(page: Any) -> None:
-    """While a new group game's keys are made (held): the game shown, about to be replaced, takes no order
-    (the table is inert and marked busy, the message says why), neither clicked nor typed."""
-    page.wait_for_function("() => window.__keysHeld() > 0", timeout=10_000)
-    for selector in ("main.table", "header .new-game"):
-        assert page.evaluate("s => document.querySelector(s).inert", selector), selector
-        assert page.get_attribute(selector, "aria-busy") == "true", selector
-    assert page.locator("#message").is_visible()
-    assert "takes no orders meanwhile" in page.inner_text("#message-text")
-    mouse_click_map(page, "par", unit=True)
-    mouse_click_map(page, "bur", unit=False)
-    page.locator("#orders-text").focus()
-    page.keyboard.type("A Par - Bur")
-    assert listed_orders(page) == [] and page.input_value("#orders-text") == ""
-
-
-def ready_after_keys(page: Any, variant: str) -> None:
-    """The keys are released: the new game is shown, and takes orders (clicked) that adjudicate."""
-    page.evaluate("window.__releaseKeys()")
-    shown(page, variant)
-    gm_fragment(page)
-    assert not page.evaluate("document.querySelector('main.table').inert")
-    assert page.get_attribute("main.table", "aria-busy") is None
-    mouse_click_map(page, "par", unit=True)
-    mouse_click_map(page, "bur", unit=False)
-    assert listed_orders(page) == ["FRA: A Par - Bur"]
-    adjudicate(page)
-    page.wait_for_function("() => document.documentElement.dataset.phase === 'F1901M'", timeout=20_000)
-    assert page.locator('#map .adj-unit[data-location="bur"][data-power="france"]').count() == 1
 
 
 def test_the_game_shown_takes_no_orders_while_a_new_group_games_keys_are_made(
@@ -186,50 +107,6 @@ def test_the_game_in_hand_takes_no_orders_while_a_link_replacing_it_loads(new_co
     shown(page, "cline5")
     assert page.get_attribute("main.table", "aria-busy") is None
     assert page.locator("#group-player").is_visible()
-
-
-def start_group_game(page: Any, variant: str) -> str:
-    page.select_option("#variant-select", variant)
-    page.select_option("#game-kind", "group")
-    page.click("#new-game")
-    page.wait_for_selector("#group-dialog[open]", timeout=5_000)
-    assert len(page.input_value("#group-passphrase")) == 19  # one is offered
-    page.fill("#group-passphrase", "short")
-    page.click("#group-ok")
-    assert "at least 8 characters" in page.inner_text("#group-errors")
-    page.fill("#group-passphrase", PASSPHRASE)
-    page.click("#group-ok")
-    page.wait_for_selector(f"#map[data-variant='{variant}']", state="attached", timeout=20_000)
-    fragment = gm_fragment(page)
-    assert page.locator("#group-gm").is_visible() and not page.locator("#gm-unlock-form").is_visible()
-    return fragment
-
-
-def send(page: Any, orders: list[str]) -> str:
-    """A player enters orders as text and sends them: the sealed code."""
-    before = page.input_value("#orders-code")
-    if orders:
-        page.fill("#orders-text", "\n".join(orders))
-        page.click("#orders-apply")
-        assert page.locator("#orders-errors li.rejected").count() == 0, page.inner_text("#orders-errors")
-    page.click("#send-orders")
-    page.wait_for_function(
-        "before => { const v = document.getElementById('orders-code').value;"
-        " return v.startsWith('orders~') && v !== before; }",
-        arg=before,
-        timeout=10_000,
-    )
-    return page.input_value("#orders-code")
-
-
-def open_codes(page: Any, text: str) -> list[str]:
-    """The game master pastes ``text`` and opens the codes in it: the log's lines."""
-    page.evaluate("document.getElementById('codes-log').replaceChildren()")
-    page.fill("#codes-text", text)
-    page.click("#open-codes")
-    page.wait_for_selector("#codes-log li", timeout=10_000)
-    script = "els => els.map(e => e.className + ': ' + e.textContent)"
-    return [str(t) for t in page.eval_on_selector_all("#codes-log li", script)]
 
 
 def play(
@@ -281,7 +158,7 @@ def play(
         adjudicate(gm)
         ref.adjudicate()
         after = gm_fragment(gm, before)
-        assert units(gm) == engine_units(ref), f"{variant} {ref.phase}"
+        assert unit_places(gm) == engine_units(ref), f"{variant} {ref.phase}"
         # what the codes opened said was of the phase adjudicated: the next starts with none of it
         assert gm.locator("#codes-log li").count() == 0 and gm.inner_text("#codes-status") == ""
         assert gm.inner_text("#message-status") == ""  # nor is the last phase's message said to be copied
@@ -310,7 +187,7 @@ def play(
             page.wait_for_function(
                 "p => document.documentElement.dataset.phase === p", arg=str(ref.phase), timeout=20_000
             )
-            assert units(page) == engine_units(ref)
+            assert unit_places(page) == engine_units(ref)
             assert page.input_value("#orders-power") == power
     return gm, pages, ref
 
@@ -364,12 +241,12 @@ def test_a_group_plays_two_years_of_standard_by_sealed_codes(devices: Devices, s
     script = "rows => rows.map(r => [r.dataset.power, r.cells[1].textContent])"
     rows = dict(gm.eval_on_selector_all("#intake tbody tr", script))
     assert "refused: Germany's code is for an earlier phase" in rows["germany"], rows
-    assert units(gm) == engine_units(ref)
+    assert unit_places(gm) == engine_units(ref)
 
     # a code whose power is not the one its orders are for: sealed by hand with France's header and
     # Germany's order written out (the page never makes one)
     header = group.header_for(ref, link.public_key, "france")
-    slots = group._unit_slots(ref, "france")
+    slots = group.unit_slots(ref, "france")
     assert ref.phase.kind == "movement"
     german = next(u for u in ref.units.values() if u.power == "germany")
     # France's first unit's order "written out", as a German unit's hold

@@ -15,16 +15,10 @@ from typing import Any
 import group_tables
 from adjutant.game import Game
 from adjutant.group_play import codes as group
-from app_driver import Site, adjudicate, finger_tap, open_app
+from app_driver import PHONE, Site, adjudicate, assert_focus_visible, in_viewport, open_app, tab_to, tap_map
+from group_driver import assert_fits_a_phone
 from group_tables import Devices
 
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "has_touch": True,
-    "is_mobile": True,
-    "device_scale_factor": 2,
-    "permissions": ["clipboard-read", "clipboard-write"],
-}
 #: a player's browser on a wide screen
 WIDE = {"viewport": {"width": 1366, "height": 900}, "permissions": ["clipboard-read", "clipboard-write"]}
 PASSPHRASE = "a game master's passphrase"
@@ -33,13 +27,6 @@ shared_devices, devices = group_tables.shared_devices, group_tables.devices
 #: Where the browser has navigator.share (a phone's), the page offers Share: this stands in for the system's
 #: share sheet and keeps what it was given.
 FAKE_SHARE = "navigator.share = async data => { window.sharedData = data; };"
-
-#: Every visible control of the group panels, with its box and whether it lies inside the viewport.
-CONTROLS = """() => [...document.querySelectorAll(
-    '#group-jump, #group :is(button, select, input, textarea), #group-send :is(button, textarea)')]
-  .filter(e => e.offsetParent !== null)
-  .map(e => { const r = e.getBoundingClientRect();
-    return {id: e.id, width: r.width, height: r.height, left: r.left, right: r.right}; })"""
 
 
 def start_group_game(page: Any) -> str:
@@ -51,33 +38,6 @@ def start_group_game(page: Any) -> str:
     page.locator("#group-ok").click()
     page.wait_for_function("() => location.hash.includes('.gm~')", timeout=20_000)
     return str(page.evaluate("location.hash")).lstrip("#")
-
-
-def in_viewport(page: Any, selector: str) -> bool:
-    """Whether the whole of the element is on screen, horizontally and vertically (to within a pixel: a
-    scroll position is whole pixels, an element's place may not be)."""
-    script = """e => { const r = e.getBoundingClientRect();
-      return r.top >= -1 && r.left >= 0 && r.bottom <= innerHeight + 1 && r.right <= innerWidth && r.height > 0; }"""
-    return bool(page.eval_on_selector(selector, script))
-
-
-def assert_fits_a_phone(page: Any) -> None:
-    """No sideways scroll of the page, and every group control at least 24 CSS px each way, within the width."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    controls = page.evaluate(CONTROLS)
-    assert controls
-    for control in controls:
-        assert control["width"] >= 24 and control["height"] >= 24, control
-        assert control["left"] >= 0 and control["right"] <= 390, control
-
-
-def tap_map(page: Any, location: str) -> None:
-    """A tap on a place of the map: its unit if one is drawn there, else the region."""
-    unit = page.locator(f'#map .adj-unit[data-location="{location}"]')
-    if unit.count():
-        finger_tap(page, unit.first)
-    else:
-        finger_tap(page, page.locator(f'#map [id="{location}"]'), force=True)
 
 
 def test_a_player_and_the_game_master_on_phones(devices: Devices, new_context: Any, site: Site) -> None:
@@ -231,26 +191,6 @@ def test_a_player_and_the_game_master_on_phones(devices: Devices, new_context: A
     again.wait_for_function("() => document.activeElement.id === 'codes-text'")
     assert not again.locator("#gm-unlock-form").is_visible() and again.locator("#open-codes").is_enabled()
     again.close()
-
-
-def tab_to(page: Any, target: str, limit: int = 60, key: str = "Tab") -> list[str]:
-    """Press Tab (or ``key``: Shift+Tab) until ``target`` (an id) has the focus: the ids focused on the way."""
-    seen = []
-    for _ in range(limit):
-        page.keyboard.press(key)
-        focused = str(page.evaluate("document.activeElement.id"))
-        seen.append(focused)
-        if focused == target:
-            return seen
-    raise AssertionError(f"Tab never reached #{target}: {seen}")
-
-
-def assert_focus_visible(page: Any) -> None:
-    style = page.evaluate(
-        """(() => { const e = document.activeElement, s = getComputedStyle(e);
-             return [e.matches(':focus-visible'), s.outlineStyle, parseFloat(s.outlineWidth)]; })()"""
-    )
-    assert style[0] and style[1] != "none" and style[2] >= 2, style
 
 
 def test_the_keyboard_alone_starts_a_game_and_plays_a_player(devices: Devices, site: Site) -> None:

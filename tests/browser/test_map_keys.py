@@ -10,9 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import Site, adjudicate, enter_text, new_cluster_game, new_game, open_app, phase
-from test_accessibility import serious_violations
-from test_table_cluster_orders import france_knowing, open_game
+from app_driver import (
+    Site,
+    adjudicate,
+    enter_text,
+    france_knowing,
+    new_cluster_game,
+    new_game,
+    open_app,
+    open_game,
+    phase,
+    serious_violations,
+)
 
 #: the line or ring each order mark's key draws beside its letter or shield, as the board draws the order
 ORDER_LINES = {"protect": ".adj-line.dotted", "research": ".adj-ring.dashed", "transfer": ".adj-line.double",

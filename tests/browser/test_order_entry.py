@@ -13,7 +13,23 @@ from xml.etree import ElementTree
 import pytest
 from adjutant.pictures import pieces
 from adjutant_ui.compass import nearest_towards
-from app_driver import Site, adjudicate, click_map, enter_text, new_game, open_app, order_list, phase, reopen_app
+from app_driver import (
+    ANCHOR_OF,
+    COAST_LINE_MIDDLE,
+    Site,
+    adjudicate,
+    arrow_to,
+    click_map,
+    enter_text,
+    focused_element,
+    new_game,
+    open_app,
+    order_list,
+    phase,
+    place_at,
+    reopen_app,
+    unit_at,
+)
 
 
 def test_clicks_select_other_units_and_say_why_nothing_happened(shared_app: tuple[Any, Any]) -> None:
@@ -102,12 +118,6 @@ def to_the_winter(page: Any, *turns: str) -> None:
     assert phase(page) == "W1901A"
 
 
-#: the point halfway along a named coast's line on the map, in the page's coordinates
-COAST_LINE_MIDDLE = """coast => { const line = document.querySelector(`#map [id="${coast}"] .coast-line`);
-  const p = line.getPointAtLength(line.getTotalLength() / 2), m = line.getScreenCTM();
-  return [p.x * m.a + p.y * m.c + m.e, p.x * m.b + p.y * m.d + m.f]; }"""
-
-
 def test_a_fleet_built_by_click_in_st_petersburg_asks_for_the_coast_and_moves_to_the_other(
     shared_app: tuple[Any, Any],
 ) -> None:
@@ -138,66 +148,14 @@ def test_a_fleet_built_by_click_in_st_petersburg_asks_for_the_coast_and_moves_to
 
 # --- the keyboard alone (docs/game-table.md, "Map, zoom, phones, keyboard") ---------------------------
 
-FOCUSED = """(() => { const e = document.activeElement;
-  return {location: e.getAttribute('data-location') || (e.closest('#map') ? e.id : ''), id: e.id,
-          label: e.getAttribute('aria-label') || e.textContent.trim(), action: e.dataset ? e.dataset.action : null,
-          place: e.classList.contains('adj-target'), unit: e.classList.contains('adj-unit')}; })()"""
-
-
-def focused(page: Any) -> dict[str, Any]:
-    return dict(page.evaluate(FOCUSED))
-
 
 def tab_to_the_units(page: Any) -> int:
     """Press Tab from where the focus is until it is on one of the map's units; how many presses."""
     for count in range(1, 80):
         page.keyboard.press("Tab")
-        if focused(page)["unit"]:
+        if focused_element(page)["unit"]:
             return count
     raise AssertionError("Tab never reached the map's units")
-
-
-#: the focused element's map point and the point of the one ``selector`` (an argument) matches: each is
-#: the anchor (``data-unit``, map coordinates) of its location, as the page's arrow keys use it
-ANCHOR_OF = """const anchorOf = loc => { const p = document.querySelector(`#map [id="${loc}"][data-unit]`)
-    || document.querySelector(`#map [id="${loc.split('/')[0]}"][data-unit]`);
-  return p ? p.getAttribute('data-unit').split(',').map(Number) : null; };"""
-STEERING = """s => { """ + ANCHOR_OF + """
-  const at = e => e ? anchorOf(e.getAttribute('data-location') || e.id) : null;
-  const f = document.activeElement;
-  return {at: f.matches(s), key: f.getAttribute('data-location') || f.id, here: at(f),
-          there: at(document.querySelector(s))}; }"""
-ARROWS = ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp")
-
-
-def arrow_to(page: Any, selector: str, limit: int = 40) -> int:
-    """Press arrow keys, each towards the map's button ``selector`` (CSS) matches, as a keyboard user heads
-    for a place on a map, until it has the focus; how many presses. From each button the keys are tried
-    nearest the target's bearing first and none twice, so a detour round a gap is found and a dead end ends."""
-    tried: set[tuple[str, str]] = set()
-    for count in range(limit + 1):
-        state = page.evaluate(STEERING, selector)
-        if state["at"]:
-            return count
-        assert state["here"] and state["there"], f"{selector} or the focus is not on the map: {focused(page)}"
-        dx, dy = (state["there"][i] - state["here"][i] for i in (0, 1))
-        across = "ArrowRight" if dx > 0 else "ArrowLeft"
-        down = "ArrowDown" if dy > 0 else "ArrowUp"
-        keys = [across, down] if abs(dx) >= abs(dy) else [down, across]
-        key = next((k for k in [*keys, *ARROWS] if (state["key"], k) not in tried), None)
-        if key is None:
-            break
-        tried.add((state["key"], key))
-        page.keyboard.press(key)
-    raise AssertionError(f"the arrow keys never reached {selector} (at {focused(page)})")
-
-
-def unit_at(location: str) -> str:
-    return f'#map .adj-unit[data-location="{location}"]'
-
-
-def place_at(location: str) -> str:
-    return f'#map .adj-target[id="{location}"]'
 
 
 def test_a_unit_is_ordered_with_key_presses_alone(shared_app: tuple[Any, Any]) -> None:
@@ -205,9 +163,9 @@ def test_a_unit_is_ordered_with_key_presses_alone(shared_app: tuple[Any, Any]) -
     tab_to_the_units(page)
     # the units are one Tab stop: the next Tab leaves the map for the zoom buttons
     page.keyboard.press("Tab")
-    assert focused(page)["id"] == "zoom-in"
+    assert focused_element(page)["id"] == "zoom-in"
     page.keyboard.press("Shift+Tab")
-    first = focused(page)
+    first = focused_element(page)
     assert first["unit"] and first["label"] == "Austrian A Budapest"  # by power, then name
     assert "arrow keys go to the nearest unit that way" in page.inner_text("#click-keys")
     # the arrow keys go across the map; Paris is reached in a few presses, not dozens of Tabs
@@ -215,19 +173,19 @@ def test_a_unit_is_ordered_with_key_presses_alone(shared_app: tuple[Any, Any]) -
     page.keyboard.press("Enter")
     assert page.locator('#map .adj-unit.selected[data-location="par"]').count() == 1
     # the focus is on the first highlighted place, and the panel says which keys do what (aria-live)
-    assert focused(page) == {**focused(page), "place": True, "label": "Brest"}
+    assert focused_element(page) == {**focused_element(page), "place": True, "label": "Brest"}
     assert "nearest of the 4 highlighted places that way" in page.inner_text("#click-keys")
     # Right from Brest: the nearest that way is the unit itself in Paris (Enter on it holds), then Burgundy
     page.keyboard.press("ArrowRight")
-    assert focused(page) == {**focused(page), "unit": True, "location": "par"}
+    assert focused_element(page) == {**focused_element(page), "unit": True, "location": "par"}
     page.keyboard.press("ArrowRight")
-    assert focused(page) == {**focused(page), "place": True, "label": "Burgundy"}
+    assert focused_element(page) == {**focused_element(page), "place": True, "label": "Burgundy"}
     page.keyboard.press("Enter")
     assert "FRA: A Par - Bur" in page.inner_text("#order-list")
     # the focus is back on the unit just ordered, from where the arrows go on to its neighbours
-    assert focused(page)["location"] == "par"
+    assert focused_element(page)["location"] == "par"
     page.keyboard.press("ArrowLeft")
-    assert focused(page)["label"] == "French F Brest"
+    assert focused_element(page)["label"] == "French F Brest"
     assert recorder.page_errors == []
 
 
@@ -267,17 +225,17 @@ def test_the_arrow_keys_go_to_the_nearest_unit_that_way_on_the_map(
         # the one expected is the nearest unit within the 45-degree cone, as the anchors on the page say
         assert nearest_that_way(anchors, "par", key) == there
         page.keyboard.press(key)
-        assert focused(page) == {**focused(page), "unit": True, "location": there}, key
+        assert focused_element(page) == {**focused_element(page), "unit": True, "location": there}, key
         page.keyboard.press(OPPOSITE[key])
-        assert focused(page)["location"] == "par", f"{OPPOSITE[key]} from {there}"
+        assert focused_element(page)["location"] == "par", f"{OPPOSITE[key]} from {there}"
     # German A Berlin, the next unit in list order, lies that way too, but further than Munich
     assert math.dist(anchors["par"], anchors["ber"]) > math.dist(anchors["par"], anchors["mun"])
     # nothing lies to the left of Brest: Left leaves the focus there
     page.keyboard.press("ArrowLeft")
-    assert focused(page)["location"] == "bre"
+    assert focused_element(page)["location"] == "bre"
     assert nearest_that_way(anchors, "bre", "ArrowLeft") is None
     page.keyboard.press("ArrowLeft")
-    assert focused(page) == {**focused(page), "unit": True, "location": "bre"}
+    assert focused_element(page) == {**focused_element(page), "unit": True, "location": "bre"}
     assert recorder.page_errors == []
 
 
@@ -318,19 +276,19 @@ def test_a_unit_is_ordered_with_key_presses_on_a_nine_power_map(shared_app: tupl
     new_game(page, "cline5")
     tab_to_the_units(page)
     page.keyboard.press("Tab")
-    assert focused(page)["id"] == "zoom-in"  # 28 units, one Tab stop
+    assert focused_element(page)["id"] == "zoom-in"  # 28 units, one Tab stop
     page.keyboard.press("Shift+Tab")
     assert arrow_to(page, unit_at("par")) <= 8
     page.keyboard.press("Enter")
-    assert focused(page)["place"]
+    assert focused_element(page)["place"]
     arrow_to(page, place_at("bur"))
     page.keyboard.press("Enter")
     assert "FRA: A Par - Bur" in page.inner_text("#order-list")
     # End and Home go to the last and the first unit
     page.keyboard.press("End")
-    assert focused(page)["label"].startswith("Persian")
+    assert focused_element(page)["label"].startswith("Persian")
     page.keyboard.press("Home")
-    assert focused(page)["label"].startswith("Austrian")
+    assert focused_element(page)["label"].startswith("Austrian")
     # with a power chosen for the orders, the map's Tab stop starts at that power's first unit
     page.select_option("#orders-power", "persia")
     stop = page.locator('#map .adj-unit.orderable[tabindex="0"]')
@@ -343,33 +301,33 @@ def test_a_support_is_ordered_with_key_presses_and_escape_goes_back_to_the_unit(
     tab_to_the_units(page)
     arrow_to(page, unit_at("mar"))
     page.keyboard.press("Enter")
-    assert focused(page)["place"]
+    assert focused_element(page)["place"]
     # Escape lets the unit go and puts the focus back on it
     page.keyboard.press("Escape")
     assert page.locator("#map .adj-unit.selected").count() == 0
-    assert focused(page)["location"] == "mar"
+    assert focused_element(page)["location"] == "mar"
     page.keyboard.press("Enter")
     # Tab goes from the map to the unit's choices, Shift+Tab back to the place it left
-    place = focused(page)["label"]
+    place = focused_element(page)["label"]
     page.keyboard.press("Tab")
-    assert focused(page)["action"] == "hold"
+    assert focused_element(page)["action"] == "hold"
     page.keyboard.press("Shift+Tab")
-    assert focused(page)["label"] == place
+    assert focused_element(page)["label"] == place
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
-    assert focused(page)["action"] == "support"
+    assert focused_element(page)["action"] == "support"
     page.keyboard.press("Enter")
     # the units Marseilles may support are the highlighted places now; the focus is on the first
     assert "supports: click the unit to support" in page.inner_text("#click-prompt")
-    assert focused(page)["place"]
+    assert focused_element(page)["place"]
     arrow_to(page, place_at("par"))
     page.keyboard.press("Enter")
     assert "click its destination" in page.inner_text("#click-prompt")
-    assert focused(page)["place"]
+    assert focused_element(page)["place"]
     arrow_to(page, place_at("bur"))
     page.keyboard.press("Enter")
     assert "FRA: A Mar S A Par - Bur" in page.inner_text("#order-list")
-    assert focused(page)["location"] == "mar"
+    assert focused_element(page)["location"] == "mar"
     assert recorder.page_errors == []
 
 
@@ -385,12 +343,12 @@ def test_a_move_where_the_powers_own_unit_stands_is_given_with_key_presses(share
     assert "A Budapest" in page.inner_text("#click-prompt")
     for _ in range(6):
         page.keyboard.press("Tab")
-        if focused(page)["action"] == "move-instead":
+        if focused_element(page)["action"] == "move-instead":
             break
-    assert focused(page)["label"] == "Move A Vienna to Budapest instead"
+    assert focused_element(page)["label"] == "Move A Vienna to Budapest instead"
     page.keyboard.press("Enter")
     assert "AUS: A Vie - Bud" in order_list(page)
-    assert focused(page)["location"] == "bud"
+    assert focused_element(page)["location"] == "bud"
     page.keyboard.press("Enter")
     arrow_to(page, place_at("ser"))
     page.keyboard.press("Enter")
@@ -469,7 +427,7 @@ def test_removals_are_chosen_and_one_kept_with_key_presses(shared_app: tuple[Any
     arrow_to(page, unit_at("alb"))
     page.keyboard.press("Enter")
     assert page.inner_text("#click-note") == "F Albania is kept: Austria must remove 1 more unit."
-    assert focused(page)["location"] == "alb"
+    assert focused_element(page)["location"] == "alb"
     arrow_to(page, unit_at("bud"))
     page.keyboard.press("Enter")
     assert [line for line in order_list(page).split("\n") if line.startswith("AUS")] == ["AUS: A Boh D", "AUS: A Bud D"]

@@ -8,6 +8,7 @@ from typing import Any
 
 from adjutant.pictures import pieces
 from app_driver import (
+    COAST_LINE_MIDDLE,
     PYTHON_READY_TIMEOUT_MS,
     Site,
     adjudicate,
@@ -17,9 +18,9 @@ from app_driver import (
     open_app,
     order_list,
     phase,
+    shows_on_top,
     units,
 )
-from test_order_entry import COAST_LINE_MIDDLE
 
 
 def dispatch_click_map(page: Any, location: str) -> None:
@@ -30,16 +31,6 @@ def dispatch_click_map(page: Any, location: str) -> None:
         unit.first.click()
     else:
         page.locator(f'#map [id="{location}"]').dispatch_event("click")
-
-
-def shows_on_top(page: Any, selector: str) -> bool:
-    """Whether what is on screen at the centre of ``selector``'s first match belongs to it: no unit or other
-    symbol is drawn over it (the map scrolled to it first)."""
-    return bool(page.locator(selector).first.evaluate("""e => {
-        e.scrollIntoView({block: 'center', inline: 'center'});
-        const r = e.getBoundingClientRect();
-        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        return top !== null && e.contains(top); }"""))
 
 
 def test_an_illegal_order_kept_anyway_shows_its_mark_over_the_unit(shared_app: tuple[Any, Any]) -> None:

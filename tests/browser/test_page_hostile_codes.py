@@ -19,9 +19,18 @@ from adjutant.group_play import cluster_views
 from adjutant.group_play import codes as group
 from adjutant.variants import cluster as cluster_rules
 from app_driver import Site, open_app
+from group_driver import (
+    PASSPHRASES,
+    POWERS,
+    cluster_gm_fragment,
+    open_codes,
+    rechecked,
+    send,
+    start_cluster_group_game,
+    start_group_game,
+    unlock,
+)
 from group_tables import Devices, open_link
-from test_cluster_group_game import PASSPHRASES, POWERS, gm_fragment, rechecked, start, unlock
-from test_group_game import open_codes, send, start_group_game
 
 #: the browsers the tests share: the game master's and a second one (group_tables.py)
 shared_devices, devices = group_tables.shared_devices, group_tables.devices
@@ -77,7 +86,7 @@ def test_a_forged_game_masters_part_is_refused_and_a_genuine_old_one_opens_once(
     devices: Devices, new_context: Any, site: Site
 ) -> None:
     gm = devices.new_game("gm")
-    fragment = start(gm)
+    fragment = start_cluster_group_game(gm)
     link = cg.read_link(fragment)
     assert cg.gm_part_format(link.gm_part, link.public_key) == cg.GM_PART_FORMAT
     for form, said in ((cg.LEGACY_GM_PART_FORMAT, "someone other than the game master put it"),
@@ -110,7 +119,7 @@ def test_a_forged_game_masters_part_is_refused_and_a_genuine_old_one_opens_once(
     page = devices.page("second", site.url + "#" + old)
     message = unlock(page, PASSPHRASES["gm"])
     assert message.startswith("Unlocked") and "made by an earlier Adjutant" in message, message
-    upgraded = gm_fragment(page, "#" + old)
+    upgraded = cluster_gm_fragment(page, "#" + old)
     again = cg.read_link(upgraded)
     assert cg.gm_part_format(again.gm_part, key) == cg.GM_PART_FORMAT and again.sealed_private != made["sealed"]
     # the link sealed again opens with no warning; beside its key, a part of the earlier form is refused

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_driver import Site, adjudicate, open_app, open_new_cluster_dialog, phase, reopen_app
+from app_driver import Site, adjudicate, autosaved, open_app, open_new_cluster_dialog, phase, reopen_app
 
 
 def play(page: Any, orders: str) -> None:
@@ -160,4 +160,33 @@ def test_the_game_masters_adjudication_is_saved_before_the_players_keys_are_read
     )
     saved = sealed_payload(str(page.evaluate("localStorage.getItem('adjutant.autosave')")))
     assert saved["public"]["phase"] == "F1901M" and list(saved["sealed"]) == ["gm"]
+    assert recorder.page_errors == []
+
+
+#: the phase of the snapshot for the next start's first paint, as the page wrote it
+SNAPSHOT = """() => { const s = JSON.parse(localStorage.getItem('adjutant.snapshot') || 'null');
+  return s && s.phase; }"""
+
+
+def test_the_snapshot_follows_the_position_and_is_written_again_over_another_tabs(new_context: Any, site: Site) -> None:
+    """An order leaves the position and its snapshot as they were (the page does not make it again); an
+    adjudication writes the new position's, and a snapshot another tab wrote meanwhile is written over at
+    the next save."""
+    context, recorder = new_context(service_workers="block")
+    page = open_app(context, site.url)
+    page.fill("#orders-text", "A Par - Bur")
+    page.click("#orders-apply")
+    autosaved(page)
+    written = page.evaluate("localStorage.getItem('adjutant.snapshot')")
+    assert page.evaluate(SNAPSHOT) == "S1901M"
+    page.evaluate("localStorage.setItem('adjutant.snapshot', 'another tab')")
+    page.fill("#orders-text", "A Mar - Spa")
+    page.click("#orders-apply")
+    autosaved(page)
+    page.wait_for_function("() => localStorage.getItem('adjutant.snapshot') !== 'another tab'", timeout=10_000)
+    assert page.evaluate("localStorage.getItem('adjutant.snapshot')") == written
+    adjudicate(page)
+    wait_phase(page, "F1901M")
+    autosaved(page)
+    page.wait_for_function(f"() => ({SNAPSHOT})() === 'F1901M'", timeout=10_000)
     assert recorder.page_errors == []

@@ -6,50 +6,35 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from app_driver import Site, adjudicate, finger_tap, open_app, open_new_cluster_dialog
-from test_accessibility import serious_violations
-
-WIDTH, HEIGHT = 390, 844
-
-
-def box(page: Any, selector: str) -> dict[str, float]:
-    found = page.locator(selector).bounding_box()
-    assert found is not None, f"{selector} is not shown"
-    return dict(found)
-
-
-def on_screen(page: Any, selectors: tuple[str, ...]) -> None:
-    """Each of ``selectors`` lies wholly within the screen, as it is now (not scrolled to), to within a pixel
-    (a box scrolled to the screen's top may lie a fraction of one above it)."""
-    for selector in selectors:
-        shown = box(page, selector)
-        assert shown["y"] >= -1 and shown["y"] + shown["height"] <= HEIGHT + 1, f"{selector} is off the screen: {shown}"
-        assert shown["x"] >= -1 and shown["x"] + shown["width"] <= WIDTH + 1, f"{selector} is off the screen: {shown}"
+from app_driver import (
+    PHONE,
+    PHONE_HEIGHT,
+    Site,
+    adjudicate,
+    box,
+    finger_tap,
+    on_screen,
+    open_app,
+    open_new_cluster_dialog,
+    serious_violations,
+    small_controls,
+)
 
 
 def tap_unit(page: Any, location: str) -> None:
     finger_tap(page, page.locator(f'#map .adj-unit[data-location="{location}"]'))
 
 
-def small_controls(page: Any) -> list[str]:
-    return [str(s) for s in page.evaluate("""() => Array.from(
-        document.querySelectorAll('button, select, input, .button, summary, #results-summary li[tabindex]'))
-        .filter(e => e.offsetParent !== null && !e.classList.contains('visually-hidden'))
-        .map(e => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
-        .filter(([, r]) => r.width > 0 && (r.width < 24 || r.height < 24))
-        .map(([name, r]) => name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))""")]
-
-
 @pytest.fixture
 def phone(shared_page: Any) -> tuple[Any, Any]:
     """The app on a phone (its viewport, a touch screen): a page the phone tests of this file share."""
-    page, recorder = shared_page(viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True)
+    page, recorder = shared_page(viewport=PHONE["viewport"], has_touch=True, is_mobile=True)
     return page, recorder
 
 
 def test_a_phone_shows_map_choices_and_orders_together(phone: tuple[Any, Any]) -> None:
     page, recorder = phone
-    assert box(page, "header.topbar")["height"] < HEIGHT / 3
+    assert box(page, "header.topbar")["height"] < PHONE_HEIGHT / 3
     tap_unit(page, "par")
     page.locator('#map [id="bur"]').dispatch_event("click")
     tap_unit(page, "mar")

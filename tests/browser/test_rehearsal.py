@@ -11,7 +11,7 @@ import pytest
 from adjutant import Game, decode_link, encode_link, load_variant
 from adjutant.adjudication.orders import format_order
 from app_driver import Site, open_app, open_new_cluster_dialog, reopen_app
-from test_cluster_game import PASSPHRASES, sealed_link
+from group_driver import PASSPHRASES, sealed_link
 
 #: what the player sees of the game in hand: the address, the map's drawings, the order list
 SHOWN = """() => [location.hash, document.getElementById("adj-overlay").innerHTML,
@@ -27,6 +27,36 @@ def test_the_rehearsal_ends_and_leaves_the_game_in_hand_alone(new_context: Any, 
     assert page.evaluate(SHOWN) == before
     assert page.evaluate("document.querySelectorAll('#adj-overlay').length") == 1  # no copy of the map came in
     assert recorder.console_errors == []
+    assert recorder.page_errors == []
+
+
+#: whether the link module keeps the encoding of the game in hand's current position (the page's Python,
+#: through the interpreter the shell started)
+KEEPS_THE_GAME_IN_HANDS_ENCODING = """async () => {
+  const python = await window.adjutantShell.python.started;
+  return python.runPython(`
+import gc
+import adjutant.formats.link as link
+import adjutant_ui.app as page
+game = next(o for o in gc.get_objects() if isinstance(o, page.App)).session.kept
+shown = (game.variant, game.phase.kind, game.phase.season, tuple(game.units.items()))
+any(kept.made_from == shown for kept in link._LAST_MOVEMENT)
+`);
+}"""
+
+
+def test_after_the_rehearsal_the_first_order_finds_the_game_in_hands_link_encoding_kept(
+    new_context: Any, site: Site
+) -> None:
+    """The throwaway game's links take the place of the game in hand's kept encoding (its units'
+    candidates): the rehearsal makes it again at its end, so the first order given does not pay for it."""
+    context, recorder = new_context(service_workers="block")
+    game = Game.new(load_variant("cline5"))
+    _ = game.add_orders("A Vienna - Galicia")
+    game.adjudicate()
+    page = open_app(context, site.url + "#" + encode_link(game))
+    page.wait_for_selector("html[data-rehearsed]", state="attached", timeout=30_000)
+    assert page.evaluate(KEEPS_THE_GAME_IN_HANDS_ENCODING) is True
     assert recorder.page_errors == []
 
 

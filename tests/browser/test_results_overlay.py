@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 from adjutant.map.variant import province_of
 from adjutant.pictures import pieces
-from app_driver import Site, adjudicate, enter_text, open_link, phase
-from test_accessibility import serious_violations
+from app_driver import Site, adjudicate, enter_text, open_link, phase, serious_violations, shows_on_top
 
 RESULTS = "#map .adj-results .adj-order"
 
@@ -193,7 +192,6 @@ def _same_colour(page: Any, a: str, b: str) -> bool:
 
 def _badges_are_seen(page: Any) -> None:
     """Each power's badge of builds or removals due is on top where it is drawn and covers no unit."""
-    from test_orders_and_embed import shows_on_top
 
     for power in _attrs(page, "#map .adj-adjustment", "e.dataset.power"):
         assert shows_on_top(page, f'#map .adj-adjustment[data-power="{power}"]'), f"{power}'s badge is hidden"

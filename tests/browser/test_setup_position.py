@@ -11,8 +11,18 @@ from typing import Any
 from adjutant import Game
 from adjutant.formats.casetext import check_case, read_cases
 from adjutant.setup import read_setup_text, set_up_text, setup_text
-from app_driver import Site, adjudicate, enter_text, new_game, open_app, phase, units
-from test_order_entry import arrow_to, focused, place_at
+from app_driver import (
+    Site,
+    adjudicate,
+    arrow_to,
+    enter_text,
+    focused_element,
+    new_game,
+    open_app,
+    phase,
+    place_at,
+    units,
+)
 
 PHASE = "F1905M"
 UNITS = "Norway: F Nwg, A Nwy, F Bar; England: F Nth, A Edi; Russia: A Stp, F Bot"
@@ -163,9 +173,9 @@ def _to_the_map(page: Any) -> None:
     """From the set-up's tools back to the map's place that takes Tab (Shift+Tab, as a keyboard user goes)."""
     for _ in range(30):
         page.keyboard.press("Shift+Tab")
-        if focused(page)["place"]:
+        if focused_element(page)["place"]:
             return
-    raise AssertionError(f"Shift+Tab never reached the map's places (at {focused(page)})")
+    raise AssertionError(f"Shift+Tab never reached the map's places (at {focused_element(page)})")
 
 
 def test_the_keyboard_sets_up_the_same_position_on_a_desktop(new_context: Any, site: Site) -> None:
@@ -191,7 +201,8 @@ def test_the_keyboard_sets_up_the_same_position_on_a_desktop(new_context: Any, s
     _press_on(page, "stp")
     assert page.evaluate("document.activeElement.textContent") == "St Petersburg (north coast)"
     page.keyboard.press("Enter")
-    assert focused(page)["location"] == "stp" and "Russian fleet (north coast)" in focused(page)["label"]
+    now = focused_element(page)
+    assert now["location"] == "stp" and "Russian fleet (north coast)" in now["label"]
     assert '"Russia: F Stp/nc"' in page.locator("#setup-text").input_value()
     for power, kind, province in PLACED:
         _choose(page, "#setup-power", power.title())

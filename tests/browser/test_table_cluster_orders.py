@@ -10,34 +10,19 @@ from typing import Any
 
 from adjutant.game import Game
 from adjutant.group_play import cluster_views
-from adjutant_ui.session import game_to_text
 from app_driver import (
     Site,
     adjudicate,
     enter_text,
+    france_knowing,
     inside_unit_box,
     new_cluster_game,
     new_game,
+    open_game,
     open_new_cluster_dialog,
+    serious_violations,
+    shows_on_top,
 )
-from test_accessibility import serious_violations
-from test_orders_and_embed import shows_on_top
-
-
-def france_knowing(level: int, munich_site: bool = False) -> Game:
-    """A Cluster game, fall 1901: France's A Par, its triple unit, researched the level ``level`` site it
-    stands on in spring, so France knows Transfer (level 2) or Mattermission (level 3) and has found that
-    site (the first seed whose sites put one of that level in Paris, and with ``munich_site`` one in
-    Munich too)."""
-    def fits(game: Game) -> bool:
-        sites = game.position.variant_state.sites
-        return bool(sites.get("par") == level and (not munich_site or "mun" in sites))
-
-    game = next(g for g in map(cluster_views.new_game, range(1000)) if fits(g))
-    assert game.add_orders("France: Nominate 3 par\nNominate 2 mar\nA par RES") == []
-    game.adjudicate()
-    assert game.position.variant_state.knowledge == {"france": ("transfer",) if level == 2 else ("mattermission",)}
-    return game
 
 
 def france_knowing_transfer() -> Game:
@@ -56,16 +41,6 @@ def france_hosted_in_munich() -> Game:
     assert [(t.power, t.host, t.value) for t in state.transferees] == [("france", "mun", 2)]
     assert "mun" in state.found["france"]
     return game
-
-
-def open_game(page: Any, game: Game, tmp_path: Any) -> None:
-    """Open ``game`` from a file as its game master (not sealed yet: it can be ordered)."""
-    path = tmp_path / "cluster-game.json"
-    path.write_text(game_to_text(game), encoding="utf-8")
-    page.set_input_files("#upload", str(path))
-    page.wait_for_selector("#passphrase-dialog[open]", timeout=10_000)
-    page.click("#passphrase-cancel")
-    page.wait_for_selector("#map[data-variant='cluster']", state="attached", timeout=10_000)
 
 
 def actions(page: Any) -> list[str]:

@@ -56,13 +56,13 @@ MAX_INFLATED = 4_000_000
 MAX_PHASES = 1000
 
 
-#: the version of a link that also carries the position its history leads to (``"q"``, :func:`_position_code`),
+#: the version of a link that also carries the position its history leads to (``"q"``, :func:`position_code`),
 #: so that a reader can show it at once and replay the history after it: written by every game with an
 #: adjudicated phase (but a hidden setup's, whose link is its game file); version 1 and 2 links still open
 POSITION_LINK_VERSION = 3
 
 
-class _Table:
+class LinkTable:
     """A variant's numbering of what a carried position names: its powers, provinces, supply centres and
     places (provinces and coasts a unit may stand on), each in sorted order."""
 
@@ -101,29 +101,30 @@ class _Table:
         return Placed(self.powers[power], "F" if fleet else "A", self.places[place])
 
 
-#: by variant id, the variant and its :class:`_Table`
-_TABLES: dict[str, tuple[Variant, _Table]] = {}
+#: by variant id, the variant and its :class:`LinkTable`
+_TABLES: dict[str, tuple[Variant, LinkTable]] = {}
 
 
-def _table(v: Variant) -> _Table:
+def link_table(v: Variant) -> LinkTable:
+    """Variant ``v``'s :class:`LinkTable`, made once per variant and kept."""
     made = _TABLES.get(v.id)
     if made is None or made[0] is not v:
-        made = _TABLES[v.id] = (v, _Table(v))
+        made = _TABLES[v.id] = (v, LinkTable(v))
     return made[1]
 
 
-def _position_code(game: Game) -> list[Any] | None:
+def position_code(game: Game) -> list[Any] | None:
     """The current position of ``game`` as a link carries it: ``[phase, units, dislodged, stand-offs,
     digits]``, the three counts, and one number in base64url of mixed-radix digits, least significant
-    first: each unit as :meth:`_Table.unit_code` (ascending), each supply centre's owner (its power's
+    first: each unit as :meth:`LinkTable.unit_code` (ascending), each supply centre's owner (its power's
     index plus 1, 0 for none), each dislodged unit's code and the province its attacker came from (index
     plus 1, 0 for a convoyed attack), each stand-off's province (ascending). None for a position a link
     does not carry: one with a variant's own state in it (Cluster's)."""
     p = game.position
     if p.variant_state is not None:
         return None
-    t = _table(game.variant)
-    digits = _Digits()
+    t = link_table(game.variant)
+    digits = Digits()
     try:
         for code in sorted(t.unit_code(u) for u in p.units.values()):
             digits.put(code, t.unit_codes)
@@ -143,7 +144,7 @@ def _position_code(game: Game) -> list[Any] | None:
 
 
 def _carried(v: Variant, code: Any) -> Game:
-    """The game at the position a link carries (``"q"``: :func:`_position_code`), checked as hostile input:
+    """The game at the position a link carries (``"q"``: :func:`position_code`), checked as hostile input:
     the sizes bounded by the map's (before any arithmetic), every number in range, no unit twice; a
     :class:`GameFileError` names what is wrong."""
     if not (
@@ -155,7 +156,7 @@ def _carried(v: Variant, code: Any) -> Game:
         and isinstance(code[4], str)
     ):
         raise GameFileError("the link's position is damaged: it is not [phase, units, dislodged, stand-offs, digits]")
-    t = _table(v)
+    t = link_table(v)
     units, gone, contested = code[1:4]
     if not (0 <= units <= len(t.provinces) and 0 <= gone <= len(t.provinces) and 0 <= contested <= len(t.provinces)):
         raise GameFileError(
@@ -171,7 +172,7 @@ def _carried(v: Variant, code: Any) -> Game:
     bits = sum(r.bit_length() for r in radices)
     if len(code[4]) * 6 > bits + 8:
         raise GameFileError("the link's position is damaged: its digits are longer than its units can need")
-    digits = _Digits(int.from_bytes(base64url.decode(code[4], "the link's position"), "big"))
+    digits = Digits(int.from_bytes(base64url.decode(code[4], "the link's position"), "big"))
     codes = [digits.get(t.unit_codes) for _ in range(units)]
     if any(a >= b for a, b in zip(codes, codes[1:], strict=False)):
         raise GameFileError("the link's position is damaged: its units are not in order, or one is there twice")
@@ -221,7 +222,7 @@ def check_named_variant(named: str | None, variant: object) -> None:
         raise GameFileError(f"the link is damaged: it says it holds a game of {named!r}, but holds another")
 
 
-class _Digits:
+class Digits:
     """Mixed-radix digits, least significant first."""
 
     def __init__(self, number: int = 0) -> None:
@@ -242,18 +243,18 @@ class _Digits:
         self.taken *= radix
         return value
 
-    def take(self, radices: list[int]) -> _Digits:
+    def take(self, radices: list[int]) -> Digits:
         """The next digits for ``radices``, split off in one division (so a phase costs one pass over a
         long number, not one per unit)."""
         product = 1
         for radix in radices:
             product *= radix
         if product == 1:  # (no digits, or none but 1s: nothing to split off the long number)
-            return _Digits(0)
+            return Digits(0)
         self.number, chunk = divmod(self.number, product)
         self.read += chunk * self.taken
         self.taken *= product
-        return _Digits(chunk)
+        return Digits(chunk)
 
     def pack(self) -> int:
         n = 0
@@ -366,7 +367,10 @@ def link_steps(game: Game) -> Iterator[None]:
             yield
 
 
-def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:
+def encode_phase(game: Game, orders: dict[str, list[str]], digits: Digits, extra: list[Any], n: int) -> None:
+    """Write the ``orders`` (by power, as written) of ``game``'s phase, the link's phase ``n``, into its
+    ``digits``: each order as its index among its unit's (or its power's) candidate orders; one that is no
+    candidate written out in ``extra``, with ``n`` and its power."""
     if game.phase.kind == "movement":
         _encode_movement(game, orders, digits, extra, n)
         return
@@ -398,8 +402,8 @@ def _encode_phase(game: Game, orders: dict[str, list[str]], digits: _Digits, ext
             digits.put(cands.index(o), len(cands))
 
 
-def _encode_movement(game: Game, orders: dict[str, list[str]], digits: _Digits, extra: list[Any], n: int) -> None:
-    """A movement phase's part of :func:`_encode_phase`: for each unit in province order, 0 for no order,
+def _encode_movement(game: Game, orders: dict[str, list[str]], digits: Digits, extra: list[Any], n: int) -> None:
+    """A movement phase's part of :func:`encode_phase`: for each unit in province order, 0 for no order,
     its order's index among its candidates plus 1, or (the order written out) the count plus 1."""
     kept = _movement(game)
     by_prov = {}
@@ -422,7 +426,7 @@ def _encode_movement(game: Game, orders: dict[str, list[str]], digits: _Digits, 
             extra.append([n, power, format_order(o)])
 
 
-def _decode_phase(game: Game, digits: _Digits, extra: dict[tuple[int, str], list[Any]], n: int) -> None:
+def _decode_phase(game: Game, digits: Digits, extra: dict[tuple[int, str], list[Any]], n: int) -> None:
     v = game.variant
     if game.phase.kind != "adjustment":
         owners = {prov: u.power for prov, u in game.units.items()}
@@ -489,7 +493,7 @@ class _Segment:
 
     def __init__(self, record: PhaseRecord, position: Position, number: int, radix: int, extra: list[Any]) -> None:
         key = id(record)
-        self.record = weakref.ref(record, lambda _: _SEGMENTS.pop(key, None))
+        self.record = weakref.ref(record, lambda _: SEGMENTS.pop(key, None))
         #: what the part was made from: the record's orders (a copy) and the position they were given in
         self.orders = {power: list(texts) for power, texts in record.orders.items()}
         self.position = position
@@ -500,12 +504,12 @@ class _Segment:
 #: lives: a game's link is then re-made from its parts and the current phase's orders alone, so that an
 #: action costs the same in year 100 as in year 1 (replaying a long game and finding every phase's
 #: candidate orders again took seconds)
-_SEGMENTS: dict[int, _Segment] = {}
+SEGMENTS: dict[int, _Segment] = {}
 
 
 def _segment(game: Game, record: PhaseRecord, position: Position) -> _Segment:
     """The part of a link for `record`, an adjudicated phase of `game` that started at `position`."""
-    cached = _SEGMENTS.get(id(record))
+    cached = SEGMENTS.get(id(record))
     if (
         cached is not None
         and cached.record() is record
@@ -513,14 +517,14 @@ def _segment(game: Game, record: PhaseRecord, position: Position) -> _Segment:
         and cached.orders == record.orders
     ):
         return cached
-    digits = _Digits()
+    digits = Digits()
     extra: list[Any] = []
-    _encode_phase(Game(game.variant, position), record.orders, digits, extra, 0)
+    encode_phase(Game(game.variant, position), record.orders, digits, extra, 0)
     radix = 1
     for _, r in digits.pairs:
         radix *= r
     segment = _Segment(record, position, digits.pack(), radix, extra)
-    _SEGMENTS[id(record)] = segment
+    SEGMENTS[id(record)] = segment
     return segment
 
 
@@ -537,14 +541,14 @@ class _Parts:
         self.index = 0
         self.position: Position | None = None
 
-    def start(self, game: Game, digits: _Digits) -> None:
+    def start(self, game: Game, digits: Digits) -> None:
         self.index, self.position = len(game.history), game.position
         digits.restart()
 
-    def keep(self, game: Game, digits: _Digits, n: int) -> None:
+    def keep(self, game: Game, digits: Digits, n: int) -> None:
         record, position = game.history[self.index], self.position
         assert position is not None
-        _SEGMENTS[id(record)] = _Segment(record, position, digits.read, digits.taken, self.written.get(n, []))
+        SEGMENTS[id(record)] = _Segment(record, position, digits.read, digits.taken, self.written.get(n, []))
 
 
 class _Joined:
@@ -603,9 +607,9 @@ def encode_link(game: Game, *, position: bool = True) -> str:
     extra = list(extra)
     n = len(segments)
     pending = game.written_orders() if not game.over else {}
-    digits = _Digits()
+    digits = Digits()
     current: list[Any] = []
-    _encode_phase(game, pending, digits, current, n)
+    encode_phase(game, pending, digits, current, n)
     number += digits.pack() * radix
     extra += current
     payload: dict[str, Any] = {"a": LINK_VERSION, "v": game.variant.id, "n": n}
@@ -617,7 +621,7 @@ def encode_link(game: Game, *, position: bool = True) -> str:
     if extra:
         payload["x"] = extra
     if n and position:
-        carried = _position_code(game)
+        carried = position_code(game)
         if carried is not None:
             payload["a"], payload["q"] = POSITION_LINK_VERSION, carried
     if game.draw:
@@ -718,7 +722,7 @@ def _from_payload(payload: Any, shown: Callable[[Game], None] | None = None) -> 
     if not isinstance(packed, str) or len(packed) * 6 > (records + 1) * per_phase + 8:
         raise GameFileError(f"the link is damaged: its orders are longer than {records} phases can need")
     number = int.from_bytes(base64url.decode(packed, "the link"), "big")
-    digits = _Digits(number)
+    digits = Digits(number)
     extra: dict[tuple[int, str], list[Any]] = {}
     written = payload.get("x", [])
     if not isinstance(written, list) or len(written) > (records + 1) * _places(game):
@@ -747,7 +751,7 @@ def _from_payload(payload: Any, shown: Callable[[Game], None] | None = None) -> 
         _decode_phase(game, digits, extra, records)
     if digits.number != 0 or any(extra.values()):
         raise GameFileError("the link is damaged: it holds more than a game")
-    if "q" in payload and _position_code(game) != payload["q"]:
+    if "q" in payload and position_code(game) != payload["q"]:
         raise GameFileError(
             "the link is damaged: the position it carries is not the one its orders lead to (it was changed "
             "after it was made)"

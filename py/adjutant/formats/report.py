@@ -10,6 +10,8 @@ France: Army Marseilles -> Burgundy.  (*bounce*: bounced with A Par)
 
 from __future__ import annotations
 
+import weakref
+
 from ..adjudication.orders import UNIT_NAMES, Unit, describe, parse_order
 from ..errors import AdjutantError
 from ..game import Game, PhaseRecord, Result
@@ -30,6 +32,26 @@ def place_labels(v: Variant, text: str) -> str:
     >>> place_labels(load_variant("standard"), "bounced with A par, F stp/sc (void: no order)")
     'bounced with A Par, F Stp/sc (void: no order)'
     """
+    # kept by variant and text: the page writes every order given and every result out again at each
+    # click (its lists and results), and most texts come again (a variant's map never changes)
+    known = _LABELLED.get(v)
+    if known is None:
+        known = _LABELLED[v] = {}
+    found = known.get(text)
+    if found is None:
+        if len(known) >= _MOST_LABELLED:
+            known.clear()
+        found = known[text] = _labelled(v, text)
+    return found
+
+
+#: by variant, the texts :func:`place_labels` wrote out, at most :data:`_MOST_LABELLED` of them
+_LABELLED: weakref.WeakKeyDictionary[Variant, dict[str, str]] = weakref.WeakKeyDictionary()
+_MOST_LABELLED = 4096
+
+
+def _labelled(v: Variant, text: str) -> str:
+    """:func:`place_labels` worked out."""
     words = []
     for word in text.split(" "):
         core = word.strip(_AROUND)

@@ -109,11 +109,13 @@ def is_cluster_group_link(fragment: str) -> bool:
 
 
 # --- the public part ---------------------------------------------------------------------------------
-def _canonical(data: Any) -> bytes:
+def canonical_json(data: Any) -> bytes:
+    """``data`` as the links write JSON: sorted keys, no spaces, ASCII only (one text for one value)."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
-def _deflate(data: bytes) -> bytes:
+def raw_deflate(data: bytes) -> bytes:
+    """``data`` compressed as the links' parts hold it: raw deflate at level 9."""
     return zlib.compress(data, 9)[2:-4]  # raw deflate: no zlib header or checksum
 
 
@@ -123,8 +125,8 @@ def public_text(game: Game) -> str:
     public = cluster_views.public_data(game)
     compact = pack_compact(public)
     if compact is not None:
-        return b64(_deflate(compact))
-    return b64(_deflate(_canonical(pack_public(public))))
+        return b64(raw_deflate(compact))
+    return b64(raw_deflate(canonical_json(pack_public(public))))
 
 
 def _unit_of(order: Any) -> str:
@@ -151,7 +153,7 @@ def pack_public(public: dict[str, Any]) -> dict[str, Any]:
         packed.append([record.get("phase"), int(bool(record.get("skipped"))), rows])
     out = {k: v for k, v in public.items() if k != "history"}
     out["packed_history"] = packed
-    return out if _canonical(unpack_public(out)) == _canonical(public) else public
+    return out if canonical_json(unpack_public(out)) == canonical_json(public) else public
 
 
 def unpack_public(data: dict[str, Any]) -> dict[str, Any]:
@@ -213,7 +215,7 @@ def _damaged(detail: str) -> GameFileError:
     return GameFileError(f"the link's public part is damaged: {detail}")
 
 
-class _Reader:
+class CompactReader:
     """Bytes read as unsigned varints and strings, each bounded by what is left."""
 
     def __init__(self, data: bytes) -> None:
@@ -248,16 +250,19 @@ class _Reader:
         return text
 
 
-def _put_int(out: bytearray, value: int) -> None:
+def put_varint(out: bytearray, value: int) -> None:
+    """Append ``value`` (not negative) to ``out`` as an unsigned varint: 7 bits a byte, least significant
+    first, the high bit set on every byte but the last (:meth:`CompactReader.int` reads it back)."""
     while value >= 0x80:
         out.append(value & 0x7F | 0x80)
         value >>= 7
     out.append(value)
 
 
-def _put_text(out: bytearray, text: str) -> None:
+def put_text(out: bytearray, text: str) -> None:
+    """Append ``text`` to ``out`` as its UTF-8 length (a varint) and bytes (:meth:`CompactReader.text`)."""
     raw = text.encode("utf-8")
-    _put_int(out, len(raw))
+    put_varint(out, len(raw))
     out += raw
 
 
@@ -414,41 +419,42 @@ def _encode_results(board: _Board, pos: dict[str, Any], record: dict[str, Any], 
     out = bytearray()
     skipped = bool(record.get("skipped"))
     results = record.get("results", [])
-    _put_int(out, int(skipped))
-    _put_int(out, len(results))
+    put_varint(out, int(skipped))
+    put_varint(out, len(results))
     slot = 0
     for r in results:
         unit, order, power = r.get("unit"), r.get("order"), r.get("power")
         if not (isinstance(unit, str) and isinstance(order, str) and isinstance(power, str)):
             raise ValueError("not a result")
         if slot < len(phase.slots) and phase.slots[slot] == unit:
-            _put_int(out, 0)
+            put_varint(out, 0)
         elif unit in board.index:
-            _put_int(out, 1 + board.index[unit])
+            put_varint(out, 1 + board.index[unit])
         else:
-            _put_int(out, 1 + len(board.units))
-            _put_text(out, unit)
+            put_varint(out, 1 + len(board.units))
+            put_text(out, unit)
         slot = phase.slots.index(unit) + 1 if unit in phase.slots else slot
         cands = phase.candidates(unit)
-        _put_int(out, cands.index(order) + 1 if order in cands else 0)
+        put_varint(out, cands.index(order) + 1 if order in cands else 0)
         if order not in cands:
-            _put_text(out, order)
+            put_text(out, order)
         shape = _template(board, r)
         code = 0 if not r.get("reason") else 1 if shape is None else 2 + templates.setdefault(shape[0], len(templates))
         own = phase.owner.get(unit) == power
-        _put_int(out, int(bool(r.get("success"))) | int(bool(r.get("dislodged"))) << 1 | int(not own) << 2 | code << 3)
+        flags = int(bool(r.get("success"))) | int(bool(r.get("dislodged"))) << 1 | int(not own) << 2
+        put_varint(out, flags | code << 3)
         if not own:
-            _put_text(out, power)
+            put_text(out, power)
         if code == 1:
-            _put_text(out, str(r["reason"]))
+            put_text(out, str(r["reason"]))
         elif code >= 2 and shape is not None:
-            _put_int(out, len(shape[1]))
+            put_varint(out, len(shape[1]))
             for index in shape[1]:
-                _put_int(out, index)
+                put_varint(out, index)
     return bytes(out)
 
 
-def _decode_results(board: _Board, pos: dict[str, Any], data: _Reader, templates: list[str]) -> dict[str, Any]:
+def _decode_results(board: _Board, pos: dict[str, Any], data: CompactReader, templates: list[str]) -> dict[str, Any]:
     phase = _Phase(board, pos)
     skipped = data.int(2)
     results = []
@@ -615,7 +621,7 @@ def pack_compact(public: dict[str, Any]) -> bytes | None:
             mine = dict(templates)
             try:
                 chunk = _encode_results(board, pos, record, mine)
-                back = _decode_results(board, pos, _Reader(chunk), sorted(mine, key=mine.__getitem__))
+                back = _decode_results(board, pos, CompactReader(chunk), sorted(mine, key=mine.__getitem__))
             except (AdjutantError, ValueError, KeyError, TypeError, IndexError):
                 back = None
             if back == record:
@@ -634,15 +640,15 @@ def pack_compact(public: dict[str, Any]) -> bytes | None:
             header["x"] = records
     except (AdjutantError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    head = _canonical(header)
+    head = canonical_json(header)
     out = bytearray([PUBLIC_FORMAT])
-    _put_int(out, len(head))
+    put_varint(out, len(head))
     return bytes(out + head + body)
 
 
 def unpack_compact(raw: bytes) -> dict[str, Any]:
     """The public data :func:`pack_compact` packed; GameFileError naming what is wrong."""
-    data = _Reader(raw)
+    data = CompactReader(raw)
     if data.int(256) != PUBLIC_FORMAT:
         raise _damaged("it is not in a format this Adjutant reads")
     size = data.int()
@@ -723,7 +729,7 @@ def read_public(text: str) -> dict[str, Any]:
 def phase_digest(public: Any, public_key: bytes) -> bytes:
     """What a code's additional data binds besides its header (as :func:`adjutant.group_play.codes.phase_digest`
     for other variants): SHA-256 of the key and the public data, in one canonical JSON form."""
-    return hashlib.sha256(b"adjutant group phase\0" + public_key + _canonical(public)).digest()
+    return hashlib.sha256(b"adjutant group phase\0" + public_key + canonical_json(public)).digest()
 
 
 def game_digest(game: Game, public_key: bytes) -> bytes:
@@ -738,7 +744,7 @@ def gm_header(public_key: bytes, form: int = GM_PART_FORMAT) -> bytes:
 
 def gm_additional_data(public_key: bytes, public: Any, form: int = GM_PART_FORMAT) -> bytes:
     """The game master's part binds the public part it was sealed beside (and its header, ``form`` first)."""
-    return gm_header(public_key, form) + hashlib.sha256(b"adjutant cluster gm part\0" + _canonical(public)).digest()
+    return gm_header(public_key, form) + hashlib.sha256(b"adjutant cluster gm part\0" + canonical_json(public)).digest()
 
 
 def gm_part_format(part: str, public_key: bytes) -> int:
@@ -856,7 +862,7 @@ def gm_plaintext(game: Game, passphrases: dict[str, str]) -> bytes:
     }
     if game.draw:
         content["draw"] = list(game.draw)
-    return _deflate(_canonical(content))
+    return raw_deflate(canonical_json(content))
 
 
 def read_gm_plaintext(data: bytes, public: Any) -> tuple[Game, dict[str, str]]:
@@ -883,7 +889,7 @@ def read_gm_plaintext(data: bytes, public: Any) -> tuple[Game, dict[str, str]]:
     state = cluster_rules.cluster_state(game.position.variant_state)
     if state is None or state.view != cluster_views.GM_PART:
         raise GameFileError(f"{what} does not hold a Cluster game master's game")
-    if _canonical(cluster_views.public_data(game)) != _canonical(public):
+    if canonical_json(cluster_views.public_data(game)) != canonical_json(public):
         raise GameFileError(f"{what} is not the game of the link's public part")
     return game, {k: v for k, v in phrases.items() if k in game.variant.powers}
 
@@ -1050,6 +1056,8 @@ def read_link(fragment: str) -> ClusterLink:
 
 __all__ = [
     "ClusterLink",
+    "CompactReader",
+    "canonical_json",
     "game_digest",
     "gm_additional_data",
     "gm_header",
@@ -1060,9 +1068,12 @@ __all__ = [
     "is_cluster_variant",
     "join",
     "pack_compact",
+    "put_text",
+    "put_varint",
     "phase_digest",
     "players_link",
     "public_text",
+    "raw_deflate",
     "read_gm_plaintext",
     "read_link",
     "read_public",

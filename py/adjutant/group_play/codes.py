@@ -199,7 +199,9 @@ def _owner(order: Order) -> str:
     return unit.power if unit is not None else str(getattr(order, "power", ""))
 
 
-def _unit_slots(game: Game, power: str) -> list[tuple[str, list[Order]]]:
+def unit_slots(game: Game, power: str) -> list[tuple[str, list[Order]]]:
+    """The slots of ``power``'s orders code this phase: each province of its units (a dislodged one's too)
+    with that unit's candidate orders, in the link's fixed order (:func:`~adjutant.formats.link.phase_slots`)."""
     owners = {prov: u.power for prov, u in game.units.items()}
     owners.update({d.unit.province: d.unit.power for d in game.position.dislodged})
     return [(prov, cands) for prov, cands in phase_slots(game) if owners.get(prov) == power]
@@ -229,7 +231,7 @@ def encode_orders(game: Game, power: str, orders: list[Order]) -> bytes:
     written: list[str] = []
     if game.phase.kind != "adjustment":
         by_prov = {o.unit.province: o for o in orders if hasattr(o, "unit")}
-        slots = _unit_slots(game, power)
+        slots = unit_slots(game, power)
         # what has no slot of the power's own units (Cluster: a nomination, an order for a host its
         # transferee commands) is written out, after the slots' own
         own = {prov for prov, _ in slots}
@@ -291,7 +293,7 @@ def decode_orders(game: Game, power: str, data: bytes) -> list[Order]:
 
     out: list[Order] = []
     if game.phase.kind != "adjustment":
-        for _prov, cands in _unit_slots(game, power):
+        for _prov, cands in unit_slots(game, power):
             k = get(len(cands) + 2)
             if k == 0:
                 continue
@@ -803,6 +805,7 @@ __all__ = [
     "reading_lines",
     "results_message",
     "status",
+    "unit_slots",
     "verify_link_check",
 ]
 
