@@ -583,6 +583,10 @@ class App:
         moments (:meth:`_when_idle`) and written, unless another save replaces it meanwhile; the save
         waits until then (:meth:`save_now` finishes it at once)."""
         drawing = self.board.drawing if self.board is not None else None
+        position = pending[1].game.position
+        if self._snapshot_kept(position, drawing):  # (an order given: the snapshot written is still right)
+            self.pending_save = None
+            return
 
         def steps() -> Iterator[None]:
             making = position_snapshot_steps(pending[1].game, drawing)
@@ -596,7 +600,8 @@ class App:
                 if self.pending_save is not pending:  # another save replaced it, or dropped it
                     return
             self.pending_save, self._snapshot_steps = None, None
-            _storage_set(SNAPSHOT_KEY, json.dumps(snapshot, separators=(",", ":")))
+            text = json.dumps(snapshot, separators=(",", ":"))
+            self._snapshot = (position, drawing, text) if _storage_set(SNAPSHOT_KEY, text) else None
 
         self._snapshot_steps = steps()
         self._when_idle(self._snapshot_steps, lambda: None, "save")
@@ -617,14 +622,17 @@ class App:
             return
         drawing = self.board.drawing if self.board is not None else None
         position = self.session.game.position
-        kept = self._snapshot
-        # an order given changes neither the position nor the drawing: the snapshot written for them is
-        # not made again (its units drawn, 2-5 ms of an idle moment) while the storage still holds it
-        # (another tab may have written its own since)
-        if kept is not None and kept[0] is position and kept[1] is drawing and _storage_get(SNAPSHOT_KEY) == kept[2]:
+        if self._snapshot_kept(position, drawing):
             return
         text = json.dumps(position_snapshot(self.session.game, drawing), separators=(",", ":"))
         self._snapshot = (position, drawing, text) if _storage_set(SNAPSHOT_KEY, text) else None
+
+    def _snapshot_kept(self, position: Any, drawing: Any) -> bool:
+        """Whether the snapshot last written is of ``position`` drawn by ``drawing`` and still in the storage
+        (another tab may have written its own since): an order given changes neither, and the snapshot is
+        not made again (its units drawn, 2-5 ms of an idle moment)."""
+        kept = self._snapshot
+        return kept is not None and kept[0] is position and kept[1] is drawing and _storage_get(SNAPSHOT_KEY) == kept[2]
 
     def share_url(self, page: str = "") -> str:
         base = str(js.location.href).split("#")[0]
