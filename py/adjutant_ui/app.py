@@ -133,8 +133,8 @@ class App:
         #: the save that waits for the browser to draw the change first (see :meth:`_save_soon`): the
         #: game's link, with the session and the game id it is for
         self.pending_save: tuple[str, Session, str] | None = None
-        #: the waiting save's snapshot for the next start, being made in idle moments before its link is
-        #: stored with it (see :meth:`_snapshot_soon`); None while none is being made
+        #: the waiting save's snapshot for the next start, being made in idle moments once its link is
+        #: stored (see :meth:`_snapshot_soon`); None when its link is not stored yet, or no save waits
         self._snapshot_steps: Iterator[None] | None = None
         self._save_proxy: Any = None
         #: the snapshot last written (see :meth:`save_snapshot`): the position and the drawing it was made
@@ -548,17 +548,15 @@ class App:
             js.window.requestAnimationFrame(after_frame)
 
     def save_now(self) -> None:
-        """Write the save :meth:`_save_soon` left waiting, if any: the rest of its snapshot if it is being
-        made (:meth:`_snapshot_soon`), and its link."""
+        """Write the save :meth:`_save_soon` left waiting, if any (what is left of it: its snapshot, if
+        its link is stored already)."""
         pending, steps = self.pending_save, self._snapshot_steps
         if pending is None:
             return
-        if steps is not None:  # its snapshot is being made: the rest of it now, then the link stored with it
+        if steps is not None:  # its link is stored: the rest of its snapshot is made now
             for _ in steps:
                 pass
-            if self.pending_save is not pending:
-                return
-            self._snapshot_steps = None  # (its making failed, said in the console: the link is stored still)
+            return
         self.pending_save = None
         link, session, game_id = pending
         if session is not self.session or game_id != self.saving.game_id:
@@ -567,9 +565,9 @@ class App:
         self.save_snapshot()
 
     def _save_idle(self) -> None:
-        """The waiting save, the browser idle: its snapshot for the next start made in idle moments (a
-        nine-power position's units take more than 100 ms on a phone: docs/computer-players.md), then its
-        link stored with it (the game's slot, the autosave)."""
+        """The waiting save, the browser idle: its link stored (the game's slot, the autosave) in this
+        moment, its snapshot for the next start made in idle moments after it (a nine-power position's
+        units take more than 100 ms on a phone: docs/computer-players.md)."""
         pending = self.pending_save
         if pending is None or self._snapshot_steps is not None:
             return
@@ -577,17 +575,17 @@ class App:
         if session is not self.session or game_id != self.saving.game_id:
             self.pending_save = None
             return
+        self.saving.store(link)
         self._snapshot_soon(pending)
 
     def _snapshot_soon(self, pending: tuple[str, Session, str]) -> None:
-        """The snapshot of ``pending`` (the waiting save) made a few units at a time in idle moments
-        (:meth:`_when_idle`), then written with the save's link, unless another save replaces it meanwhile;
-        the save waits until then (:meth:`save_now` finishes it at once)."""
+        """The snapshot of ``pending`` (the waiting save, its link stored) made a few units at a time in idle
+        moments (:meth:`_when_idle`) and written, unless another save replaces it meanwhile; the save
+        waits until then (:meth:`save_now` finishes it at once)."""
         drawing = self.board.drawing if self.board is not None else None
         position = pending[1].game.position
         if self._snapshot_kept(position, drawing):  # (an order given: the snapshot written is still right)
             self.pending_save = None
-            self.saving.store(pending[0])
             return
 
         def steps() -> Iterator[None]:
@@ -602,7 +600,6 @@ class App:
                 if self.pending_save is not pending:  # another save replaced it, or dropped it
                     return
             self.pending_save, self._snapshot_steps = None, None
-            self.saving.store(pending[0])
             text = json.dumps(snapshot, separators=(",", ":"))
             self._snapshot = (position, drawing, text) if _storage_set(SNAPSHOT_KEY, text) else None
 
