@@ -432,10 +432,12 @@ def test_place_labels_kept_by_variant_write_each_text_as_worked_out_afresh() -> 
         texts += [text for record in game.history for orders in record.orders.values() for text in orders]
         texts += [r.reason for record in game.history for r in record.results if r.reason]
         for _ in range(2):
-            assert [report.place_labels(variant, t) for t in texts] == [report._labelled(variant, t) for t in texts]
+            kept = [report.place_labels(variant, t) for t in texts]
+            assert kept == [report.labelled_afresh(variant, t) for t in texts]
     assert report.place_labels(load_variant("standard"), "A bur H") == "A Bur H"
-    assert report.place_labels(load_variant("cline5"), "A bur H") == report._labelled(load_variant("cline5"), "A bur H")
+    cline5 = load_variant("cline5")
+    assert report.place_labels(cline5, "A bur H") == report.labelled_afresh(cline5, "A bur H")
     variant = load_variant("standard")
-    for n in range(report._MOST_LABELLED + 10):
+    for n in range(report.MOST_LABELLED + 10):
         report.place_labels(variant, f"A par - bur {n}")
-    assert len(report._LABELLED[variant]) <= report._MOST_LABELLED
+    assert len(report.LABELLED[variant]) <= report.MOST_LABELLED

@@ -34,24 +34,25 @@ def place_labels(v: Variant, text: str) -> str:
     """
     # kept by variant and text: the page writes every order given and every result out again at each
     # click (its lists and results), and most texts come again (a variant's map never changes)
-    known = _LABELLED.get(v)
+    known = LABELLED.get(v)
     if known is None:
-        known = _LABELLED[v] = {}
+        known = LABELLED[v] = {}
     found = known.get(text)
     if found is None:
-        if len(known) >= _MOST_LABELLED:
+        if len(known) >= MOST_LABELLED:
             known.clear()
-        found = known[text] = _labelled(v, text)
+        found = known[text] = labelled_afresh(v, text)
     return found
 
 
-#: by variant, the texts :func:`place_labels` wrote out, at most :data:`_MOST_LABELLED` of them
-_LABELLED: weakref.WeakKeyDictionary[Variant, dict[str, str]] = weakref.WeakKeyDictionary()
-_MOST_LABELLED = 4096
+#: by variant, the texts :func:`place_labels` wrote out, at most :data:`MOST_LABELLED` of them
+LABELLED: weakref.WeakKeyDictionary[Variant, dict[str, str]] = weakref.WeakKeyDictionary()
+#: how many texts of one variant are kept before they are all let go
+MOST_LABELLED = 4096
 
 
-def _labelled(v: Variant, text: str) -> str:
-    """:func:`place_labels` worked out."""
+def labelled_afresh(v: Variant, text: str) -> str:
+    """:func:`place_labels` worked out afresh, not kept (what the kept texts are checked against)."""
     words = []
     for word in text.split(" "):
         core = word.strip(_AROUND)
