@@ -75,7 +75,7 @@ UI_MODULES = sorted(name for name in MODULES if name == "adjutant_ui" or name.st
 #: The engine's layers, lowest first (docs/design.md): a module imports only modules of its own layer and
 #: of the layers below it. A layer is sub-packages (every module in them) and top-level modules.
 LAYERS: list[tuple[str, set[str]]] = [
-    ("the base", {"adjutant.errors"}),
+    ("the base", {"adjutant.errors", "adjutant.steps"}),
     ("the map", {"adjutant.map"}),
     ("adjudication", {"adjutant.adjudication"}),
     ("the variants' rules", {"adjutant.variants"}),

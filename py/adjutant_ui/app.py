@@ -18,6 +18,7 @@ import js
 from adjutant import available_variants
 from adjutant.formats.limits import MAX_FILE_BYTES, without_bidi_controls
 from adjutant.formats.link import link_steps
+from adjutant.steps import run_to_end
 from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import computer, sealed
@@ -71,13 +72,7 @@ def _draw_board(board: Board, session: Session, show_results: bool, chosen: str 
     ``show_results`` (the marks of the adjustments due for ``chosen``, a power, if given); returns the
     Sites of the Ancients drawn (a game with secrets). What is drawn is what a picture of the board shows
     (adjutant_ui.pictures.page_scene)."""
-    steps = _board_steps(board, session, show_results, chosen)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            sites: dict[str, int] = done.value
-            return sites
+    return run_to_end(_board_steps(board, session, show_results, chosen))
 
 
 def _board_steps(board: Board, session: Session, show_results: bool,

@@ -38,6 +38,7 @@ from adjutant.pictures import scene as _scene
 from adjutant.pictures.drawing import Drawing
 from adjutant.pictures.scene import PhaseMarks, Shape, order_shape
 from adjutant.randomgame import random_orders
+from adjutant.steps import run_to_end
 from adjutant.variants.cluster import GM, cluster_state
 from adjutant.variants.cluster_orders import Mattermit, Nominate, Research, Transfer
 
@@ -181,13 +182,7 @@ def position_snapshot(game: Game, drawing: Drawing | None = None) -> dict[str, A
     """The current position as plain data, for the page shell to paint before Python is ready: its
     units as ``drawing`` draws them (as data, :meth:`adjutant.pictures.drawing.Drawing.units_data`), the owner of
     each centre and the powers' colours (web/shell.js draws exactly this: no rules, no game logic)."""
-    steps = position_snapshot_steps(game, drawing)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            snapshot: dict[str, Any] = done.value
-            return snapshot
+    return run_to_end(position_snapshot_steps(game, drawing))
 
 
 def position_snapshot_steps(game: Game, drawing: Drawing | None = None) -> Generator[None, None, dict[str, Any]]:

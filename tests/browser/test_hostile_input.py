@@ -379,8 +379,9 @@ def test_a_link_or_file_that_fails_once_shown_puts_the_game_in_hand_back(shared_
     fresh = Game.new(load_variant("standard"))
     page.evaluate(FAIL_TO_DRAW_SPRING_1901)
     page.evaluate("h => { location.hash = h; }", encode_link(fresh))
-    page.wait_for_function("() => document.getElementById('message-text').textContent.includes('could not be')",
-                           timeout=20_000)
+    page.wait_for_function(
+        "() => document.getElementById('message-text').textContent.includes('link could not be opened')",
+        timeout=20_000)
     said = page.inner_text("#message-text")
     assert "link could not be opened" in said and "a panel could not be drawn" in said and "unchanged" in said
     assert phase(page) == "F1901M"

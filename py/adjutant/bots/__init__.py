@@ -54,6 +54,7 @@ from ..errors import BotError
 from ..game import Game
 from ..randomgame import random_orders
 from ..seats import DEFAULT_LEVEL, LEVELS, Seat, phase_seed
+from ..steps import run_to_end
 from . import cluster, heuristic
 from .search import Search
 from .values import Values, warming
@@ -156,13 +157,8 @@ def bot_orders(
     """The orders for ``power`` in the current phase, always legal and the same for the same game, power,
     level and seed (see the module's docstring)."""
     _check(game, [power], level, seed)
-    job = _job(game, power, level, seed, budget_ms)
-    while True:
-        try:
-            next(job)
-        except StopIteration as done:
-            orders: list[Order] = done.value
-            return [o for o in orders if order_power(o) == power]
+    orders = run_to_end(_job(game, power, level, seed, budget_ms))
+    return [o for o in orders if order_power(o) == power]
 
 
 def computer_orders(game: Game) -> dict[str, list[Order]]:

@@ -38,6 +38,7 @@ from ..legal import Candidates, adjustment_candidates, retreat_candidates
 from ..map.variant import Variant, load_variant
 from ..seats import seats_from_data, seats_to_data
 from ..setup import Placed, set_up, start_from_data, start_of
+from ..steps import run_to_end
 from . import base64url
 from .gamefile import from_data, position_data, to_data
 from .limits import inflate, read_json
@@ -636,13 +637,7 @@ def encode_link(game: Game, *, position: bool = True) -> str:
 def decode_link(text: str) -> Game:
     """The game in a link's fragment (with or without a leading ``#``, with or without the variant's id);
     raises :class:`GameFileError` naming what is wrong, and never anything else."""
-    steps = decoding(text)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            game: Game = done.value
-            return game
+    return run_to_end(decoding(text))
 
 
 def decoding(text: str, carried: Callable[[Game], None] | None = None) -> Generator[int, None, Game]:

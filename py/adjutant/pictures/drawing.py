@@ -33,6 +33,7 @@ from ..adjudication.orders import format_order
 from ..errors import AdjutantError
 from ..formats import report
 from ..formats.limits import without_bidi_controls
+from ..steps import run_to_end
 from . import pieces
 from .scene import PhaseMarks, Scene, Shape, results_record
 
@@ -321,13 +322,7 @@ class Drawing:
     def units_data(self, position: Position) -> list[Any]:
         """The units of ``position`` as plain data (:meth:`Node.as_data`): the page's shell paints them
         before Python is ready."""
-        steps = self.units_data_steps(position)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                data: list[Any] = done.value
-                return data
+        return run_to_end(self.units_data_steps(position))
 
     def units_data_steps(self, position: Position, every: int = 8) -> Generator[None, None, list[Any]]:
         """:meth:`units_data` made ``every`` units at a time, a yield between two (the page makes it in
