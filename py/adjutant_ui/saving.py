@@ -339,6 +339,9 @@ class Saving:
             await self.page.put_back(before)
             self.page.message(f"The link could not be opened: {error}. Your game is unchanged.")
             self.page.changed(replace_hash=True)
+        finally:  # a count that says a link opened in this tab has been read (shown or refused)
+            root = document.documentElement
+            root.setAttribute("data-links-opened", str(int(str(root.getAttribute("data-links-opened") or 0)) + 1))
 
     @staticmethod
     def _focus_top() -> None:

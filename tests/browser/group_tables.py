@@ -202,8 +202,11 @@ def open_link(page: Any, url: str) -> Any:
     """The link ``url`` (the site's address and a fragment) opened in ``page``'s tab, as a user pastes it
     into the address bar of a tab already open (the app reads it: no new load): ``page``, once it shows it."""
     fragment = url.split("#", 1)[1]
+    before = page.evaluate("() => Number(document.documentElement.dataset.linksOpened || 0)")
     opened(page, fragment)
-    page.wait_for_function(SHOWN, arg=fragment, timeout=20_000)
+    page.wait_for_function(
+        f"([fragment, before]) => Number(document.documentElement.dataset.linksOpened || 0) > before"
+        f" && ({SHOWN})(fragment)", arg=[fragment, before], timeout=20_000)
     return page
 
 
