@@ -517,7 +517,7 @@ def place(mg: MapGeometry) -> None:
     no room among those placed before them are placed first in the next round (before those moved
     earlier); a small one that found no room twice tries its name beside it first, and after three
     times its small neighbours do too; after a round where all fit, the provinces whose names went
-    beside them are placed first, up to INSIDE_RETRIES rounds more; up to ROUNDS rounds. The round with
+    beside them are placed first, for INSIDE_RETRIES rounds more at most; up to ROUNDS rounds. The round with
     the fewest provinces without room, then the fewest names beside, is kept, for :func:`check` to
     report. Deterministic."""
     overrides = mg.geo.get("anchors", {})
@@ -551,13 +551,16 @@ def place(mg: MapGeometry) -> None:
         score = (len(failed), len(mg.outside_labels))
         if best is None or score < best[0]:
             best = (score, copy.deepcopy((mg.anchors, mg.small_labels, mg.sea_names, mg.outside_labels, mg.leaders)))
+        if best[0][0] == 0:  # a round has fitted every province: INSIDE_RETRIES rounds more at most
+            if retries == 0:
+                break
+            retries -= 1
         if not failed:
             # names that went beside their province for want of room among their neighbours: placed
             # first, before those neighbours, they may fit inside
             beside = sorted(mg.outside_labels - outside_first - tried_first)
-            if not beside or retries == 0:
+            if not beside:
                 break
-            retries -= 1
             tried_first |= set(beside)
             first = beside + [pid for pid in first if pid not in beside]
             continue
