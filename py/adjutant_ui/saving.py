@@ -112,7 +112,8 @@ class Saving:
         self.keep_autosave = False
         #: the game the list of recent games was last filled for (it lists the others)
         self.recent_for: str | None = None
-        #: the links opened later counted (:meth:`_open_link`): one read while another was is not shown
+        #: the links opened later counted (:meth:`_open_link`): one read while another was is not shown; the
+        #: page root's data-links-opened says the count once the last is read
         self.opening = 0
 
     def keep_unreadable(self, saved: str, error: str) -> str:
@@ -339,9 +340,9 @@ class Saving:
             await self.page.put_back(before)
             self.page.message(f"The link could not be opened: {error}. Your game is unchanged.")
             self.page.changed(replace_hash=True)
-        finally:  # a count that says a link opened in this tab has been read (shown or refused)
-            root = document.documentElement
-            root.setAttribute("data-links-opened", str(int(str(root.getAttribute("data-links-opened") or 0)) + 1))
+        finally:  # the page says how many links it has read in this tab (the last one shown or refused)
+            if mine == self.opening:
+                document.documentElement.setAttribute("data-links-opened", str(mine))
 
     @staticmethod
     def _focus_top() -> None:
