@@ -118,7 +118,6 @@ def _kind(game: Game, o: Order) -> str:
 
 def _strictly(monkeypatch: pytest.MonkeyPatch) -> None:
     """A bot's order the rules would not take fails the test, instead of becoming a hold."""
-    import adjutant.bots
     from adjutant.bots import heuristic
 
     def strict_check(game: Game, order: Order) -> Order:
@@ -126,11 +125,7 @@ def _strictly(monkeypatch: pytest.MonkeyPatch) -> None:
         assert check.verdict == "legal", f"{game.phase}: {order}: {check.reason}"
         return order
 
-    def strict_legal(game: Game, orders: list[Order]) -> list[Order]:
-        return [strict_check(game, o) for o in orders]
-
     monkeypatch.setattr(heuristic, "checked", strict_check)
-    monkeypatch.setattr(adjutant.bots, "_legal", strict_legal)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

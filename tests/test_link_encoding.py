@@ -117,6 +117,17 @@ def test_parts_are_dropped_with_their_games() -> None:
     assert not ids & set(codec.SEGMENTS)
 
 
+def test_the_encodings_of_the_last_two_movement_positions_linked_are_kept() -> None:
+    games = [Game.new("standard"), Game.new("cline5"), Game.new("loeb9")]
+    for g in games:
+        encode_link(g)
+    assert [codec.encoding_kept(g) for g in games] == [False, True, True]
+    assert games[2].add_orders("A mos - ukr") == [] and games[2].orders_of("russia")
+    assert codec.encoding_kept(games[2])  # (made from the units, not the orders)
+    games[1].adjudicate()
+    assert not codec.encoding_kept(games[1])
+
+
 def reference_supports(candidates: Candidates, prov: str) -> list[Order]:
     """A unit's support orders the plain way: every other unit in sorted order, supported to hold if within
     reach, then to each province within reach it could move to, once, in the order of its move targets."""

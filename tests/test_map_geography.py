@@ -104,7 +104,7 @@ def test_specks_of_land_and_small_lakes_without_a_seed_are_dropped():
     assert labels[3, 3] == labels[4, 4] == DECOR_WATER
 
 
-def test_a_piece_cut_off_from_its_seeds_joins_the_neighbour_it_shares_most_border_with(monkeypatch):
+def test_a_piece_cut_off_from_its_seeds_joins_the_neighbour_it_shares_most_border_with():
     # a strait (column 10) cuts the top of the board in two: the pixels just east of it are nearest
     # province 0's seed, west of it, but cut off from it; they touch province 2 along more border than 1
     land = np.ones((12, 30), dtype=bool)
@@ -114,11 +114,13 @@ def test_a_piece_cut_off_from_its_seeds_joins_the_neighbour_it_shares_most_borde
     assert [_pieces(labels, p) for p in (0, 1, 2)] == [1, 1, 1]
     assert (labels[:9, 11:13] == 2).all() and (labels[9, 11:13] == 1).all()
     assert not (labels[:, 10:] == 0).any()
-    with monkeypatch.context() as m:
-        m.setattr(geography, "_reattach_strays", lambda labels, seeds: None)
-        unjoined = geography.label_pixels(land, seeds, min_island=1, min_lake=1)
-    assert _pieces(unjoined, 0) == 2 and (unjoined[:9, 11:13] == 0).all()  # (the pocket the rule joins)
-    assert np.array_equal(labels == 0, (unjoined == 0) & (np.arange(30) < 10))
+    # the pocket is nearer province 0's seed than any other (the nearest seed alone would give it to 0);
+    # province 0 keeps exactly the pixels west of the strait that are nearest its seed
+    rows, cols = np.indices(land.shape)
+    distances = np.stack([np.hypot(cols + 0.5 - s.u, rows + 0.5 - s.v) for s in seeds])
+    nearest = np.array([s.province for s in seeds])[distances.argmin(axis=0)]
+    assert (nearest[:9, 11:13] == 0).all()
+    assert np.array_equal(labels == 0, land & (nearest == 0) & (cols < 10))
 
 
 def _pieces(labels: np.ndarray, province: int) -> int:

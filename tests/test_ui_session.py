@@ -178,9 +178,9 @@ def test_history_steps_and_results_text() -> None:
 
 
 def test_the_results_told_are_made_again_exactly_when_the_phase_shown_or_its_results_change() -> None:
-    """A render asks for the results sentences and text at every click (Session._reported keeps them): after
-    orders, adjudications, steps back and forth and an undo they are always those a fresh session of the
-    same game tells, and an order given makes neither again."""
+    """A render asks for the results sentences and text at every click (Session.reports_made counts each
+    making): after orders, adjudications, steps back and forth and an undo they are always those a fresh
+    session of the same game tells, and an order given makes neither again."""
     session = Session(next(g for g in random_game("cline5", 1, 1) if len(g.history) == 2))
 
     def told(s: Session) -> tuple[list[tuple[str, str]], str]:
@@ -196,14 +196,12 @@ def test_the_results_told_are_made_again_exactly_when_the_phase_shown_or_its_res
     order = random_orders(session.game, random.Random(0))[0]
     session.enter_orders(format_order(order), order_power(order))
     assert session.results_entries() is not entries and session.results_entries() == entries  # a copy, kept
-    calls: list[str] = []
-    made = Session._results_entries
-    session._results_entries = lambda: calls.append("made") or made(session)  # type: ignore[method-assign]
+    made = dict(session.reports_made)
     session.enter_orders(format_order(order), order_power(order))
-    assert told(session) == fresh() and calls == []
+    assert told(session) == fresh() and session.reports_made == made
     session.adjudicate()
     session.step(to=len(session.game.history))
-    assert told(session) == fresh() and calls == ["made"]
+    assert told(session) == fresh() and session.reports_made == {name: n + 1 for name, n in made.items()}
     for step in (-1, -1, 1, 1):
         session.step(delta=step)
         assert told(session) == fresh()

@@ -10,6 +10,7 @@ import contextlib
 import gc
 import random
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Collection, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -248,6 +249,8 @@ class Session:
     _given: tuple[PhaseRecord, dict[str, tuple[Order, ...]]] | None = field(default=None, repr=False)
     #: the results sentences and text last made, by name, with what they were made from (see :meth:`_reported`)
     _reports: dict[str, tuple[tuple[Any, ...], Any]] = field(default_factory=dict, repr=False)
+    #: how many times each of them was made ("entries", "text"), as functools' cache_info counts misses
+    reports_made: Counter[str] = field(default_factory=Counter, repr=False)
     #: the game itself, every secret in it, when :attr:`game` is the view of it that the people at this
     #: screen may see (a Cluster game against the computer: the view of the powers people play; they give
     #: their orders in it, the computer's powers are ordered and the phase adjudicated in this one)
@@ -449,6 +452,7 @@ class Session:
             return kept[1]
         value = make()
         self._reports[name] = (made_from, value)
+        self.reports_made[name] += 1
         return value
 
     def results_entries(self) -> list[tuple[str, str]]:

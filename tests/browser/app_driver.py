@@ -220,15 +220,27 @@ def focused(page: Any) -> str:
     return str(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
 
 
+def links_read(page: Any) -> int:
+    """How many links opened later the page has read in this tab, each shown or refused (its root's
+    ``data-links-opened``, set once the last one is read)."""
+    return int(page.evaluate("() => Number(document.documentElement.dataset.linksOpened || 0)"))
+
+
+#: whether the page has read a link opened later since it had read ``before`` of them
+READ_SINCE = "before => Number(document.documentElement.dataset.linksOpened || 0) > before"
+
+
 def open_link(page: Any, link: str, variant: str, phase: str) -> None:
     """Open a game's ``link`` in the page as a link opened later (its fragment put in the address bar: the
-    page reads it as when a player pastes a link there) and wait until its game, of ``variant`` at
-    ``phase``, is shown."""
+    page reads it as when a player pastes a link there) and wait until the page has read it and shows its
+    game, of ``variant`` at ``phase``."""
+    before = links_read(page)
     page.evaluate("h => { location.hash = h; }", link)
     page.wait_for_function(
-        "([variant, phase]) => document.getElementById('map').dataset.variant === variant"
+        f"([variant, phase, before]) => ({READ_SINCE})(before)"
+        " && document.getElementById('map').dataset.variant === variant"
         " && document.documentElement.dataset.phase === phase",
-        arg=[variant, phase], timeout=30_000)
+        arg=[variant, phase, before], timeout=30_000)
 
 
 # --- the map and the keyboard ---------------------------------------------------------------------------

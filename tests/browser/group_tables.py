@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_driver import Site, new_game, open_app
+from app_driver import READ_SINCE, Site, links_read, new_game, open_app
 from browser_warnings import DeviceReplaced
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -202,11 +202,11 @@ def open_link(page: Any, url: str) -> Any:
     """The link ``url`` (the site's address and a fragment) opened in ``page``'s tab, as a user pastes it
     into the address bar of a tab already open (the app reads it: no new load): ``page``, once it shows it."""
     fragment = url.split("#", 1)[1]
-    before = page.evaluate("() => Number(document.documentElement.dataset.linksOpened || 0)")
+    before = links_read(page)
     opened(page, fragment)
     page.wait_for_function(
-        f"([fragment, before]) => Number(document.documentElement.dataset.linksOpened || 0) > before"
-        f" && ({SHOWN})(fragment)", arg=[fragment, before], timeout=20_000)
+        f"([fragment, before]) => ({READ_SINCE})(before) && ({SHOWN})(fragment)", arg=[fragment, before],
+        timeout=20_000)
     return page
 
 

@@ -41,8 +41,7 @@ import adjutant_ui.app as page
 gc.unfreeze()  # (the page's start freezes its objects out of the collector, where get_objects finds none)
 game = next(o for o in gc.get_objects() if isinstance(o, page.App)).session.kept
 gc.freeze()
-shown = (game.variant, game.phase.kind, game.phase.season, tuple(game.units.items()))
-any(kept.made_from == shown for kept in link._LAST_MOVEMENT)
+link.encoding_kept(game)
 `);
 }"""
 

@@ -49,7 +49,7 @@ import random
 import time
 from collections.abc import Generator, Sequence
 
-from ..adjudication.orders import POWER_ORDERS, Hold, Order, order_power
+from ..adjudication.orders import Order, order_power
 from ..errors import BotError
 from ..game import Game
 from ..randomgame import random_orders
@@ -106,9 +106,9 @@ def _job(game: Game, power: str, level: str, seed: int, budget_ms: float | None)
     seen = cluster.view_for(game, power) if cluster.is_secret(game) else game
     yield 0.0  # (each part of a power's orders a step of its own: none holds a page's slice long)
     if kind == "retreat":
-        return _legal(game, heuristic.retreat_orders(seen, power, rng))
+        return heuristic.taken(game, heuristic.retreat_orders(seen, power, rng))
     if kind == "adjustment":
-        return _legal(game, heuristic.adjustment_orders(seen, power, rng))
+        return heuristic.taken(game, heuristic.adjustment_orders(seen, power, rng))
     values = Values(seen, power, "movement")
     if level == "search":
         yield 0.0
@@ -136,19 +136,7 @@ def _job(game: Game, power: str, level: str, seed: int, budget_ms: float | None)
     nominations = cluster.nominations(seen, power, worth, rng)
     orders = cluster.own_orders(seen, power, orders, values)
     yield 0.8
-    return _legal(game, [*orders, *nominations])
-
-
-def _legal(game: Game, orders: list[Order]) -> list[Order]:
-    """The orders as the game takes them: a unit's order the rules would not take as legal becomes its hold
-    (a bot's orders are made from a player's view, and checked against the game itself)."""
-    out: list[Order] = []
-    for o in orders:
-        if game.check_order(o).verdict == "legal":
-            out.append(o)
-        elif not isinstance(o, POWER_ORDERS) and game.phase.kind == "movement":
-            out.append(Hold(o.unit))
-    return out
+    return heuristic.taken(game, [*orders, *nominations])
 
 
 def bot_orders(

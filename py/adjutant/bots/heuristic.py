@@ -18,9 +18,9 @@ places, removals take the least useful units.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from ..adjudication.orders import Build, Disband, Hold, Move, Order, Retreat, Support, Unit, Waive
+from ..adjudication.orders import POWER_ORDERS, Build, Disband, Hold, Move, Order, Retreat, Support, Unit, Waive
 from ..adjudication.phases import adjustments_due, build_places
 from ..game import Game
 from ..legal import Candidates, possible_orders
@@ -209,14 +209,23 @@ def _coordinate(
                     break
         if best is not None:
             orders[p] = best[1]
-    return [checked(game, o) for _, o in sorted(orders.items())]
+    return taken(game, (o for _, o in sorted(orders.items())))
 
 
-def checked(game: Game, order: Order) -> Order:
-    """``order`` if the rules take it as legal now, else the unit's hold (a bot's orders are always legal)."""
+def checked(game: Game, order: Order) -> Order | None:
+    """``order`` if the rules take it as legal now; else, in a movement phase, the unit's hold if it is a
+    unit's order; else None (a bot's orders are always legal: they are made from a player's view, which may
+    know less than the game, and checked against the game itself)."""
     if game.check_order(order).verdict == "legal":
         return order
-    return Hold(order.unit)  # type: ignore[union-attr]  # (only unit orders are checked this way)
+    if game.phase.kind == "movement" and not isinstance(order, POWER_ORDERS):
+        return Hold(order.unit)
+    return None
+
+
+def taken(game: Game, orders: Iterable[Order]) -> list[Order]:
+    """The orders as the game takes them (:func:`checked`), in their order."""
+    return [c for c in (checked(game, o) for o in orders) if c is not None]
 
 
 def retreat_orders(game: Game, power: str, rng: random.Random) -> list[Order]:

@@ -104,7 +104,7 @@ class Search:
         """The best order set found so far (the heuristic's, before any is scored)."""
         if not self._best:
             self._best = self._as_set(heuristic.movement_orders(self.game, self.power, random.Random(0), self.values))
-        return [heuristic.checked(self.game, o) for _, o in sorted(self._best.items())]
+        return heuristic.taken(self.game, (o for _, o in sorted(self._best.items())))
 
     def _plan(self) -> Iterator[None]:
         game, power, rng = self.game, self.power, self.rng

@@ -324,15 +324,26 @@ class _Movement:
         return found
 
 
-#: the :class:`_Movement` of the last movement position a link was made in
 #: the :class:`_Movement` of the last two positions links were made in, the latest first: the phase just
 #: adjudicated (its record) and the one that follows it (its current orders) are both encoded in its link
 _LAST_MOVEMENT: list[_Movement] = []
 
 
+def _made_from(game: Game) -> tuple[Any, ...]:
+    """What a :class:`_Movement` of ``game``'s current position is made from."""
+    return (game.variant, game.phase.kind, game.phase.season, tuple(game.units.items()))
+
+
+def encoding_kept(game: Game) -> bool:
+    """Whether the encoding of ``game``'s current position (its units' candidates) is kept, so that the next
+    link made of it does not work it out again."""
+    made_from = _made_from(game)
+    return any(m.made_from == made_from for m in _LAST_MOVEMENT)
+
+
 def _movement(game: Game) -> _Movement:
     """The :class:`_Movement` of ``game``'s current position (a movement phase's)."""
-    made_from = (game.variant, game.phase.kind, game.phase.season, tuple(game.units.items()))
+    made_from = _made_from(game)
     found = next((m for m in _LAST_MOVEMENT if m.made_from == made_from), None)
     if found is None:
         found = _Movement(game, made_from)
