@@ -1,12 +1,13 @@
 """What the page costs a browser test: the CPU Chromium spends opening Adjutant in a fresh context, as the
 browser tests' `app` fixture does (tests/browser/conftest.py), by kind of Chromium process.
 
-    .venv/bin/python benchmarks/browser_test_cpu.py [--runs 3] [--site FOLDER] [--same-context] [FLAG ...]
+    .venv/bin/python benchmarks/browser_test_cpu.py [--runs 3] [--site FOLDER] [--same-context]
+        [--block-service-workers] [--after SECONDS] [FLAG ...]
 
 Serves the site (built now, or `--site`: one built beforehand, e.g. $ADJUTANT_TESTS_SHARED/site/dist),
 starts Debian's Chromium as the tests do (plus any Chromium FLAGs given, e.g. --js-flags=--no-wasm-tier-up),
 opens the app once to warm the browser, then `--runs` times: a new context (or, with --same-context, a new
-page of one context), the app opened until Python is ready, 1 s more, the context closed. It prints each
+page of one context), the app opened until Python is ready, 1 s more (`--after`), the context closed. It prints each
 run's CPU seconds by process kind (the browser, the renderers, the GPU process, the network service, the
 Playwright driver), read from /proc (each process's own time and that of the children it reaped, so the
 renderers that ended count too), and its wall time. Linux only. Figures: docs/performance.md ("Tests and
@@ -65,19 +66,24 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--site", type=Path, help="a site built beforehand (default: build one now)")
     parser.add_argument("--same-context", action="store_true", help="a new page of one context each run")
+    parser.add_argument("--block-service-workers", action="store_true", help="contexts without service workers")
+    parser.add_argument("--after", type=float, default=1.0, help="seconds the page stays open once Python is ready")
     options, flags = parser.parse_known_args()
     from playwright.sync_api import sync_playwright
 
     site = options.site or build.build(Path(tempfile.mkdtemp()) / "dist")
     with build.serving(site) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_FLAGS, *flags])
-        kept = browser.new_context(viewport={"width": 1280, "height": 800})
+        context_options: dict[str, object] = {"viewport": {"width": 1280, "height": 800}}
+        if options.block_service_workers:
+            context_options["service_workers"] = "block"
+        kept = browser.new_context(**context_options)
         open_app(kept, url).close()
         for run in range(options.runs):
             before, start = cpu_by_kind(os.getpid()), time.perf_counter()
-            context = kept if options.same_context else browser.new_context(viewport={"width": 1280, "height": 800})
+            context = kept if options.same_context else browser.new_context(**context_options)
             page = open_app(context, url)
-            page.wait_for_timeout(1000)
+            page.wait_for_timeout(options.after * 1000)
             page.close() if options.same_context else context.close()
             time.sleep(0.5)  # (the closed renderers reaped)
             spent = cpu_by_kind(os.getpid())

@@ -95,7 +95,7 @@ class Devices:
         device = self.device(name, **options)
         if device.usable():
             fragment = url.split("#", 1)[1] if "#" in url else ""
-            if fragment and self.settles(device.page, lambda page: opened(page, fragment), fragment):
+            if fragment and self.settles(device.page, lambda page: opened(page, fragment), fragment, read=True):
                 return device.page
             self.replace(name)
             device = self.device(name, **options)
@@ -134,13 +134,17 @@ class Devices:
         device.page = open_app(device.context, self.site.url)
         return device.page
 
-    def settles(self, page: Any, action: Any, fragment: str | None) -> bool:
-        """Whether ``page`` reaches the state of a link read (:data:`SETTLED`) after ``action``."""
+    def settles(self, page: Any, action: Any, fragment: str | None, read: bool = False) -> bool:
+        """Whether ``page`` reaches the state of a link read (:data:`SETTLED`) after ``action``; with
+        ``read``, once the page has read the link ``action`` opened (the address bar shows it at once)."""
         from playwright.sync_api import Error as PlaywrightError
 
         try:
+            before = links_read(page) if read else -1
             action(page)
-            page.wait_for_function(SETTLED, arg=fragment, timeout=20_000)
+            page.wait_for_function(
+                f"([fragment, before]) => ({READ_SINCE})(before) && ({SETTLED})(fragment)",
+                arg=[fragment, before], timeout=20_000)
         except (PlaywrightError, AssertionError):
             return False
         return True

@@ -200,9 +200,9 @@ def unpack_public(data: dict[str, Any]) -> dict[str, Any]:
 PUBLIC_FORMAT = 2
 #: a compact public part inflates to at most this many bytes
 MAX_COMPACT = 2_000_000
-#: reading one costs at most this much work (:meth:`_Board.spend`): three hundred phases of random play
-#: take about 440,000
-MAX_WORK = 4_000_000
+#: reading one costs at most this much work (:meth:`_Board.spend`), which a hostile part reaches in about 3 s of
+#: CPython: three hundred phases of random play take about 440,000
+MAX_WORK = 1_000_000
 #: a reason's template is at most this long (a reason reads it once per use: a long one would multiply)
 MAX_TEMPLATE = 300
 _MENTION = re.compile(r"\b([AF]) ([a-z][a-z0-9]*(?:/[a-z]{2})?)\b")
