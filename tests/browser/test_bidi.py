@@ -70,11 +70,8 @@ def test_a_link_with_an_override_is_refused_by_name_and_reorders_nothing(new_con
     assert recorder.page_errors == []
 
 
-def test_a_file_named_with_an_override_and_quoting_one_does_not_turn_the_message_around(
-    new_context: Any, site: Site
-) -> None:
-    context, recorder = new_context(service_workers="block")
-    page = open_app(context, site.url)
+def test_a_file_named_with_an_override_and_quoting_one_does_not_turn_the_message_around(shared_page: Any) -> None:
+    page, recorder = shared_page(service_workers="block")
     # a name as a sender could give it, and an order that quoted back would turn the rest of the message
     name = f"game{RLO}nosj.txt"
     data = dict(to_data(Game.new("standard")), orders={"france": [f"A Par - {RLO}Bur"]})
@@ -89,9 +86,8 @@ def test_a_file_named_with_an_override_and_quoting_one_does_not_turn_the_message
     assert recorder.page_errors == []
 
 
-def test_orders_typed_with_an_override_are_quoted_back_without_it(new_context: Any, site: Site) -> None:
-    context, recorder = new_context(service_workers="block")
-    page = open_app(context, site.url)
+def test_orders_typed_with_an_override_are_quoted_back_without_it(shared_page: Any) -> None:
+    page, recorder = shared_page(service_workers="block")
     page.fill("#orders-text", f"France: A Par - {RLO}Bur\nEngland: F Lon - Nth")
     page.click("#orders-apply")
     page.wait_for_selector("#orders-errors li", timeout=10_000)

@@ -32,6 +32,8 @@ ORDERS = "Norway: A Nwy - Stp; F Bar S A Nwy - Stp; F Nwg - Nao\nRussia: A Stp H
 PLACED = [("norway", "F", "nwg"), ("norway", "A", "nwy"), ("norway", "F", "bar"), ("england", "F", "nth"),
           ("england", "A", "edi"), ("russia", "A", "stp"), ("russia", "F", "bot")]
 OWNED = [("norway", "nwy"), ("norway", "swe"), ("england", "edi"), ("england", "lon"), ("russia", "stp")]
+#: The desktop the tests that need no fresh browser share (`shared_page`).
+DESKTOP = {"width": 1280, "height": 900}
 SETTING_UP = "() => document.documentElement.dataset.settingUp === 'loeb9'"
 #: the game set up is shown: the map shows the game (not the draft), the phase label is the game's
 STARTED = """() => !document.documentElement.dataset.settingUp
@@ -178,9 +180,8 @@ def _to_the_map(page: Any) -> None:
     raise AssertionError(f"Shift+Tab never reached the map's places (at {focused_element(page)})")
 
 
-def test_the_keyboard_sets_up_the_same_position_on_a_desktop(new_context: Any, site: Site) -> None:
-    context, _ = new_context(viewport={"width": 1280, "height": 900})
-    page = open_app(context, site.url)
+def test_the_keyboard_sets_up_the_same_position_on_a_desktop(shared_page: Any) -> None:
+    page, _ = shared_page(viewport=DESKTOP)
     new_game(page, "loeb9")
     page.focus("#setup-new")
     page.keyboard.press("Enter")
@@ -231,9 +232,8 @@ def test_the_keyboard_sets_up_the_same_position_on_a_desktop(new_context: Any, s
     assert units(page) == after and page.locator("#hist-prev").is_disabled()
 
 
-def test_the_text_and_the_map_are_two_views_and_problems_leave_the_game_in_hand(new_context: Any, site: Site) -> None:
-    context, _ = new_context(viewport={"width": 1280, "height": 900})
-    page = open_app(context, site.url)
+def test_the_text_and_the_map_are_two_views_and_problems_leave_the_game_in_hand(shared_page: Any) -> None:
+    page, _ = shared_page(viewport=DESKTOP)
     new_game(page, "loeb9")
     before = page.evaluate("location.hash")
     # typed: the map shows what can be read, and the problems are listed
@@ -253,6 +253,7 @@ def test_the_text_and_the_map_are_two_views_and_problems_leave_the_game_in_hand(
     page.wait_for_function("() => document.querySelectorAll('#map .adj-unit').length === 7", timeout=10_000)
     # clicked: the text says it
     page.select_option("#setup-power", "england")
+    page.check("#setup-army")  # (the shared page keeps the kind of unit an earlier test chose)
     page.click('#map [id="lon"]', force=True)
     assert "England: A Edi, A Lon, F Nth;" in page.locator("#setup-text").input_value()
     # back to the game in hand, as it was
@@ -262,11 +263,10 @@ def test_the_text_and_the_map_are_two_views_and_problems_leave_the_game_in_hand(
     assert len(units(page)) == len(Game.new("loeb9").units)
 
 
-def test_a_game_master_sets_up_a_cluster_position_with_strengths_and_a_site(new_context: Any, site: Site) -> None:
+def test_a_game_master_sets_up_a_cluster_position_with_strengths_and_a_site(shared_page: Any, site: Site) -> None:
     """Cluster, the game master's view: a click gives a unit its strength (rule 1 checked), another sets a
     Site of the Ancients; the game starts sealed, as a new Cluster game does, with them."""
-    context, recorder = new_context(viewport={"width": 1280, "height": 900})
-    page = open_app(context, site.url)
+    page, recorder = shared_page(viewport=DESKTOP)
     page.evaluate(
         """() => { const select = document.getElementById('variant-select');
           if (![...select.options].some(o => o.value === 'cluster')) select.add(new Option('Cluster', 'cluster')); }"""
