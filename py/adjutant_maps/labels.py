@@ -393,21 +393,53 @@ def _dot_parts(home: bool) -> list[Box]:
     return [(-r, -r, r, r)]
 
 
+@functools.lru_cache(maxsize=1024)  # the same few things' parts are tested tens of thousands of times
+def _part_edges(parts: tuple[Box, ...]) -> tuple[Box, tuple[np.ndarray, ...]]:
+    """The box that holds every one of ``parts``, and the parts' left, top, right and bottom edges, each
+    shaped (1, parts, 1) for :func:`_clear`."""
+    edges = np.array(parts)
+    edges.setflags(write=False)
+    return union_box(list(parts)), tuple(edges[None, :, k:k + 1] for k in range(4))
+
+
+CLEAR_BATCH = 64  # points :func:`_clear` tests at once
+
+
 def _clear(pts: np.ndarray, parts: list[Box], blocked: np.ndarray) -> np.ndarray:
     """For each point, whether the thing made of ``parts`` (boxes around the point) meets nothing blocked."""
     ok = np.ones(len(pts), dtype=bool)
     if not len(pts) or not parts:
         return ok
-    reach = union_box(parts)
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
-    blocked = blocked[(blocked[:, 0] < hi[0] + reach[2]) & (blocked[:, 2] > lo[0] + reach[0])
-                      & (blocked[:, 1] < hi[1] + reach[3]) & (blocked[:, 3] > lo[1] + reach[1])]
+    reach, edges = _part_edges(tuple(parts))
+    (lx, ly), (hx, hy) = pts.min(axis=0).tolist(), pts.max(axis=0).tolist()
+    x0, y0, x1, y1 = blocked.T
+    blocked = blocked[(x0 < hx + reach[2]) & (x1 > lx + reach[0]) & (y0 < hy + reach[3]) & (y1 > ly + reach[1])]
     if not len(blocked):
         return ok
+    if len(pts) <= CLEAR_BATCH:
+        return _meet_none(pts, edges, blocked)
+    if len(blocked) > CLEAR_BATCH:
+        # a band of rows at a time, each tested against only the boxes near it
+        rows = np.argsort(pts[:, 1], kind="stable")
+        for start in range(0, len(pts), CLEAR_BATCH):
+            batch = rows[start:start + CLEAR_BATCH]
+            ok[batch] = _clear(pts[batch], parts, blocked)
+        return ok
+    # only the points near the few boxes blocked can meet one
+    x0, y0, x1, y1 = blocked.T
+    xs, ys = pts[:, 0], pts[:, 1]
+    near = np.flatnonzero((xs + reach[0] < x1.max()) & (xs + reach[2] > x0.min())
+                          & (ys + reach[1] < y1.max()) & (ys + reach[3] > y0.min()))
+    ok[near] = _meet_none(pts[near], edges, blocked)
+    return ok
+
+
+def _meet_none(pts: np.ndarray, edges: tuple[np.ndarray, ...], blocked: np.ndarray) -> np.ndarray:
+    """For each point, whether the parts whose ``edges`` :func:`_part_edges` gives meet none of ``blocked``."""
     # each part's box (axis 1) at each point (axis 0) against each blocked box (axis 2), as boxes_meet tests two
-    x0, y0, x1, y1 = (blocked[None, None, :, k] for k in range(4))
+    p0, p1, p2, p3 = edges
+    x0, y0, x1, y1 = blocked.T
     xs, ys = pts[:, None, 0:1], pts[:, None, 1:2]
-    p0, p1, p2, p3 = (np.array(parts)[None, :, k:k + 1] for k in range(4))
     meet = (xs + p0 < x1) & (x0 < xs + p2) & (ys + p1 < y1) & (y0 < ys + p3)
     return np.asarray(~meet.any(axis=(1, 2)))
 
@@ -419,13 +451,15 @@ class _Clearance:
     and, for each thing placed beside the name (its parts and its rings), which of the province's
     ``anywhere`` points (``grid``, with their ``room``) have room and are clear of them, worked out at
     the first try. A point is clear of all that is blocked at a try when it is clear of the base and of
-    what the try adds: :func:`_clear` tests each point against each box on its own."""
+    what the try adds: :func:`_clear` tests each point against each box on its own. ``near``: the
+    points tried beside each name box with their room (:func:`_points_near`), the same in every round."""
 
     base: np.ndarray
     names: np.ndarray
     grid: np.ndarray
     room: np.ndarray
-    known: dict[tuple[tuple[Box, ...], tuple[Box, ...]], np.ndarray] = field(default_factory=dict)
+    near: dict[tuple[Any, ...], tuple[list[tuple[float, float]], np.ndarray, np.ndarray]]
+    known: dict[tuple[tuple[Box, ...], tuple[Box, ...]], tuple[np.ndarray, ...]] = field(default_factory=dict)
 
     def open_points(self, parts: list[Box], rings: list[Box], added: np.ndarray) -> np.ndarray:
         """The indices of the grid points with EDGE of room at least where the thing made of ``parts``
@@ -434,9 +468,48 @@ class _Clearance:
         if key not in self.known:
             roomy = np.flatnonzero(self.room >= EDGE)
             pts = self.grid[roomy]
-            self.known[key] = roomy[_clear(pts, parts, self.base) & _clear(pts, rings, self.names)]
-        known = self.known[key]
-        return np.asarray(known[_clear(self.grid[known], parts, added)])
+            known = roomy[_clear(pts, parts, self.base) & _clear(pts, rings, self.names)]
+            across = np.argsort(self.grid[known, 0], kind="stable")
+            self.known[key] = (known, self.grid[known], across, self.grid[known[across], 0])
+        known, pts, across, xs = self.known[key]
+        if not len(added) or not len(known):
+            return known
+        # a point further across from the added boxes than the thing reaches (a unit to spare for
+        # rounding) meets none of them; xs: the points' x, in order across
+        reach = _part_edges(tuple(parts))[0]
+        lo, hi = np.searchsorted(xs, [added[:, 0].min() - reach[2] - 1.0, added[:, 2].max() - reach[0] + 1.0])
+        near = across[lo:hi]
+        ok = np.ones(len(known), dtype=bool)
+        ok[near] = _clear(pts[near], parts, added)
+        return np.asarray(known[ok])
+
+
+def _points_near(shape: tuple[BaseGeometry, BaseGeometry], around: Box, reach: Box, up_first: bool,
+                 prefer: tuple[float, float] | None) -> tuple[list[tuple[float, float]], np.ndarray, np.ndarray]:
+    """The points to try for a thing reaching ``reach`` round its point just off the box ``around``:
+    ``prefer`` if given, then those around the box in reading order (see :func:`_beside`); as a list and
+    an array, with each one's room: its distance to ``shape``'s boundary (``shape[1]``) if it is inside
+    the main part (``shape[0]``), else -1."""
+    cx, cy = (around[0] + around[2]) / 2, (around[1] + around[3]) / 2
+    order = [UP, RIGHT, LEFT, DOWN, *DIAGONALS[2:], *DIAGONALS[:2]] if up_first else [DOWN, RIGHT, LEFT, UP, *DIAGONALS]
+    cands: list[tuple[float, float]] = [prefer] if prefer else []
+    for extra in (GAP, GAP + 4, GAP + 9, GAP + 15):
+        for dx, dy in order:
+            # the distance along this direction at which the thing just clears the name on one axis
+            tx = ((around[2] + extra - cx - reach[0]) / dx if dx > 0 else
+                  (around[0] - extra - cx - reach[2]) / dx if dx < 0 else np.inf)
+            ty = ((around[3] + extra - cy - reach[1]) / dy if dy > 0 else
+                  (around[1] - extra - cy - reach[3]) / dy if dy < 0 else np.inf)
+            t = max(min(tx, ty), 0.0)
+            cands.append((round(cx + dx * t, 1), round(cy + dy * t, 1)))
+    first = np.array(cands).reshape(-1, 2)
+    near = shapely.points(first)
+    inside = shapely.contains(shape[0], near)
+    room = np.full(len(first), -1.0)
+    room[inside] = shapely.distance(near[inside], shape[1])
+    first.setflags(write=False)
+    room.setflags(write=False)
+    return cands, first, room
 
 
 def _beside(shape: tuple[BaseGeometry, BaseGeometry], around: Box, parts: list[Box], need: float,
@@ -452,25 +525,17 @@ def _beside(shape: tuple[BaseGeometry, BaseGeometry], around: Box, parts: list[B
     one meets something (or has less than EDGE of room). ``blocked`` is ``clearance``'s base and
     ``added``; ``shape``: the province's main part and its boundary."""
     cx, cy = (around[0] + around[2]) / 2, (around[1] + around[3]) / 2
-    reach = union_box(parts)
-    order = [UP, RIGHT, LEFT, DOWN, *DIAGONALS[2:], *DIAGONALS[:2]] if up_first else [DOWN, RIGHT, LEFT, UP, *DIAGONALS]
-    cands: list[tuple[float, float]] = [prefer] if prefer else []
-    for extra in (GAP, GAP + 4, GAP + 9, GAP + 15):
-        for dx, dy in order:
-            # the distance along this direction at which the thing just clears the name on one axis
-            tx = ((around[2] + extra - cx - reach[0]) / dx if dx > 0 else
-                  (around[0] - extra - cx - reach[2]) / dx if dx < 0 else np.inf)
-            ty = ((around[3] + extra - cy - reach[1]) / dy if dy > 0 else
-                  (around[1] - extra - cy - reach[3]) / dy if dy < 0 else np.inf)
-            t = max(min(tx, ty), 0.0)
-            cands.append((round(cx + dx * t, 1), round(cy + dy * t, 1)))
+    key = (around, _part_edges(tuple(parts))[0], up_first, prefer)
+    if key not in clearance.near:
+        clearance.near[key] = _points_near(shape, around, key[1], up_first, prefer)
+    cands, first, room = clearance.near[key]
     ring = len(cands)
-    first = np.array(cands).reshape(-1, 2)
-    near = shapely.points(first)
-    inside = shapely.contains(shape[0], near)
-    room_near = np.full(len(first), -1.0)
-    room_near[inside] = shapely.distance(near[inside], shape[1])
-    room_near = np.where(_clear(first, parts, blocked) & _clear(first, *rings), room_near, -np.inf)
+    # only the points with EDGE of room may be chosen, so only they are tested
+    room_near = np.full(ring, -np.inf)
+    roomy = np.flatnonzero(room >= EDGE)
+    roomy = roomy[_clear(first[roomy], parts, blocked)]
+    roomy = roomy[_clear(first[roomy], *rings)]
+    room_near[roomy] = room[roomy]
     if prefer and room_near[0] >= need:
         return prefer
     # of the grid, only the points that may be chosen (clear, with room) are scored
@@ -638,9 +703,10 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
             # (not prepared, nor is main: GEOS's prepared tests answer otherwise for a few boxes)
             memo[pid] = {"cands": cands, "anywhere": (grid, near), "inner": main.buffer(1.0), "shores": shores,
                          "edge": main.boundary,
-                         "grid": np.array(grid).reshape(-1, 2), "cands_arr": np.array(cands).reshape(-1, 2)}
+                         "grid": np.array(grid).reshape(-1, 2), "cands_arr": np.array(cands).reshape(-1, 2),
+                         "near": {}, "held": {}, "covered": {}}
         cands, anywhere, inner, shores = (memo[pid][k] for k in ("cands", "anywhere", "inner", "shores"))
-        clearance = _Clearance(blocked, names_arr, memo[pid]["grid"], anywhere[1])
+        clearance = _Clearance(blocked, names_arr, memo[pid]["grid"], anywhere[1], memo[pid]["near"])
         taken = np.vstack([names_arr, marks_arr, rings_arr])
         chosen = None
         # the name's points (and styles) where its unit, dot and coasts found no room: what is placed
@@ -668,7 +734,7 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
                     boxes = name_boxes(mg, pid, at)
                     if any(_hits(b, taken) for b in boxes):
                         continue
-                    if strict and not all(inner.contains(shapely.box(*b)) for b in boxes[:1]):
+                    if strict and not _holds(inner, boxes[0], memo[pid]["held"]):
                         continue
                     found = _fit_beside(mg, pid, (main, memo[pid]["edge"]), at, boxes, clearance, over, homes,
                                         anywhere, shores)
@@ -679,7 +745,8 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
                     if len(fits) >= tries:
                         break
                 if fits:
-                    chosen = min(fits, key=lambda fit: _room_taken(mg, pid, fit[0], fit[1], later, homes, bounds))
+                    chosen = min(fits, key=lambda fit: _room_taken(mg, pid, fit[0], fit[1], later, homes, bounds,
+                                                                   memo[pid]["covered"]))
                     break
         if chosen is None and pid not in outside_first and mg.shapes[pid].area < OUTSIDE_AREA:
             chosen = _outside(mg, pid, starts[pid], blocked, names_arr, rings_arr, over, homes, anywhere, shores, later,
@@ -716,25 +783,37 @@ def _place_in_order(mg: MapGeometry, order: list[str], starts: dict[str, tuple[f
     return failed
 
 
+def _holds(inner: BaseGeometry, box: Box, held: dict[Box, bool]) -> bool:
+    """Whether ``inner`` holds ``box``, kept in ``held`` (the same boxes are asked of it round after round)."""
+    if box not in held:
+        held[box] = bool(inner.contains(shapely.box(*box)))
+    return held[box]
+
+
 CHOOSE_AREA = 5000.0  # a province smaller than this chooses among several places for its name and unit
 CHOICES = 40  # ... among this many, the first that fit (nearest its start point first)
 
 
 def _room_taken(mg: MapGeometry, pid: str, at: tuple[float, float], pts: dict[str, tuple[float, float]],
-                later: set[str], homes: set[str], bounds: dict[str, Box]) -> float:
+                later: set[str], homes: set[str], bounds: dict[str, Box],
+                covered: dict[tuple[Box, ...], tuple[BaseGeometry, Box, dict[str, float | None]]]) -> float:
     """How much of the land provinces placed ``later`` a province's name at ``at`` and its unit,
     dislodged unit, centre dot and coasts at ``pts`` cover: the shares of each, added up (a small share
     of a small neighbour counts as much as a large share of a large one). ``bounds``: each province's
-    bounding box."""
+    bounding box. ``covered`` keeps, for the boxes of each placing asked about, what they cover and
+    their share of each province (None where they do not meet it), from one round to the next."""
     boxes = list(name_boxes(mg, pid, at))
     for loc, val in pts.items():
         if loc == "sc":
             boxes.append(dot_box(val, pid in homes))
         elif loc == "unit" or "/" in loc:
             boxes += _shift(UNIT_PARTS, val)
-    covers = shapely.union_all(shapely.box(*np.array(boxes).T))
+    key = tuple(boxes)
+    if key not in covered:
+        covers = shapely.union_all(shapely.box(*np.array(boxes).T))
+        covered[key] = (covers, covers.bounds, {})
+    covers, (x0, y0, x1, y1), shares = covered[key]
     total = 0.0
-    x0, y0, x1, y1 = covers.bounds
     for other in later:
         shape = mg.shapes[other]
         if mg.variant.provinces[other].type == "sea":
@@ -742,8 +821,12 @@ def _room_taken(mg: MapGeometry, pid: str, at: tuple[float, float], pts: dict[st
         sx0, sy0, sx1, sy1 = bounds[other]
         if sx1 < x0 or x1 < sx0 or sy1 < y0 or y1 < sy0:
             continue  # (apart: their bounding boxes are)
-        if shape.intersects(covers):
-            total += shapely.area(shapely.intersection(covers, shape)) / shape.area
+        if other not in shares:
+            meets = shape.intersects(covers)
+            shares[other] = shapely.area(shapely.intersection(covers, shape)) / shape.area if meets else None
+        share = shares[other]
+        if share is not None:
+            total += share
     return round(total, 3)
 
 
