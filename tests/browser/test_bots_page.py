@@ -24,6 +24,7 @@ from app_driver import (
     focused,
     on_screen,
     open_app,
+    open_link,
     phase,
     small_controls,
 )
@@ -38,16 +39,17 @@ from group_driver import (
 )
 
 #: Records what the thinking's status line says and each value its progress bar takes (the page's own
-#: elements, watched from the start).
-WATCH = """(() => {
+#: elements, watched from now on).
+WATCH = """() => {
   window.__said = []; window.__progress = [];
-  document.addEventListener("DOMContentLoaded", () => {
-    const line = document.getElementById("computer-status"), bar = document.getElementById("computer-progress");
-    new MutationObserver(() => window.__said.push(line.textContent))
-      .observe(line, {childList: true, characterData: true, subtree: true});
-    new MutationObserver(() => window.__progress.push(bar.value)).observe(bar, {attributes: true});
-  });
-})();"""
+  const line = document.getElementById("computer-status"), bar = document.getElementById("computer-progress");
+  new MutationObserver(() => window.__said.push(line.textContent))
+    .observe(line, {childList: true, characterData: true, subtree: true});
+  new MutationObserver(() => window.__progress.push(bar.value)).observe(bar, {attributes: true});
+}"""
+
+#: the options of the phone's browser context the phone tests of this file share
+PHONE_CONTEXT = {"viewport": PHONE["viewport"], "has_touch": True, "is_mobile": True}
 
 #: Holds the computer's thinking at a pause between slices (web/page.js nextSlice), the ``after``-th (0: the
 #: first), until ``window.__release()``: the page is caught, deterministically, while the computer thinks.
@@ -106,14 +108,14 @@ def adjudicated(page: Any, before: str) -> str:
     return phase(page)
 
 
-#: Records every phase the page shows (its root's data-phase), from the start.
-PHASES = """(() => {
-  window.__phases = [];
+#: Records every phase the page shows (its root's data-phase) from now on, the one it shows now first.
+PHASES = """() => {
+  window.__phases = [document.documentElement.dataset.phase];
   new MutationObserver(() => {
     const now = document.documentElement.dataset.phase;
     if (now && window.__phases[window.__phases.length - 1] !== now) window.__phases.push(now);
-  }).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-phase"]});  // (no root yet)
-})();"""
+  }).observe(document.documentElement, {attributes: true, attributeFilter: ["data-phase"]});
+}"""
 
 
 def germany_dislodged_in_the_fall() -> str:
@@ -151,12 +153,10 @@ def played_alone(page: Any) -> None:
     assert not page.locator("#adjudicate").is_disabled()  # Spring 1902 is the person's to order
 
 
-def test_phases_that_ask_nothing_of_the_person_are_played_by_the_computer_on_a_phone(
-        new_context: Any, site: Site) -> None:
-    context, recorder = new_context(viewport=PHONE["viewport"], has_touch=True, is_mobile=True)
-    context.add_init_script(PHASES)
-    page = open_app(context, site.url + "#" + germany_dislodged_in_the_fall())
-    assert phase(page) == "F1901M"
+def test_phases_that_ask_nothing_of_the_person_are_played_by_the_computer_on_a_phone(shared_page: Any) -> None:
+    page, recorder = shared_page(**PHONE_CONTEXT)
+    open_link(page, germany_dislodged_in_the_fall(), "standard", "F1901M")
+    page.evaluate(PHASES)
     adjudicate(page, tap=True)
     played_alone(page)
     # Each phase the computer played is shown with its results (those of the phase that made it), back
@@ -180,10 +180,11 @@ def test_phases_that_ask_nothing_of_the_person_are_played_by_the_computer_on_a_p
     assert recorder.page_errors == []
 
 
-def test_phases_played_by_the_computer_from_the_keyboard(new_context: Any, site: Site) -> None:
-    context, recorder = new_context()
-    context.add_init_script(PHASES)
-    page = open_app(context, site.url + "#" + germany_dislodged_in_the_fall())
+def test_phases_played_by_the_computer_from_the_keyboard(shared_app: tuple[Any, Any], site: Site) -> None:
+    page, recorder = shared_app
+    context = page.context
+    open_link(page, germany_dislodged_in_the_fall(), "standard", "F1901M")
+    page.evaluate(PHASES)
     page.focus("#adjudicate")
     page.keyboard.press("Enter")
     played_alone(page)
@@ -198,10 +199,10 @@ def test_phases_played_by_the_computer_from_the_keyboard(new_context: Any, site:
     assert recorder.page_errors == []
 
 
-def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(new_context: Any, site: Site) -> None:
-    context, recorder = new_context(viewport=PHONE["viewport"], has_touch=True, is_mobile=True)
-    context.add_init_script(WATCH)
-    page = open_app(context, site.url)
+def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(
+        shared_page: Any, new_context: Any, site: Site) -> None:
+    page, recorder = shared_page(**PHONE_CONTEXT)
+    page.evaluate(WATCH)
     start_against_the_computer(page, "cline5", ["persia"], "search", tap=True)
     computer = {"austria", "england", "france", "germany", "italy", "russia", "turkey", "barbary"}
     summary = page.inner_text("#computer-summary")
@@ -256,9 +257,9 @@ def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(new_context: A
     assert shared.input_value("#game-kind") == "computer"
 
 
-def test_a_group_game_with_two_empty_seats_and_a_power_handed_to_the_computer(new_context: Any, site: Site) -> None:
-    context, recorder = new_context()
-    page = open_app(context, site.url)
+def test_a_group_game_with_two_empty_seats_and_a_power_handed_to_the_computer(
+        shared_app: tuple[Any, Any], new_context: Any) -> None:
+    page, recorder = shared_app
     page.select_option("#game-kind", "group")
     page.click("#new-game")
     page.wait_for_selector("#group-dialog[open]", timeout=5_000)
@@ -304,8 +305,8 @@ def test_a_group_game_with_two_empty_seats_and_a_power_handed_to_the_computer(ne
     assert recorder.page_errors == []
 
 
-def test_orders_for_the_rest_by_computer_fill_the_sandbox_drawn_and_editable(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_orders_for_the_rest_by_computer_fill_the_sandbox_drawn_and_editable(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     enter_text(page, "A Par - Bur", "france")
     page.click("#computer-fill")
     page.wait_for_function(
@@ -372,11 +373,10 @@ def test_against_the_computer_from_the_keyboard(app: tuple[Any, Any]) -> None:
 
 
 def test_a_cluster_game_against_the_computer_on_a_phone_shows_only_the_players_own_secrets(
-        new_context: Any, site: Site) -> None:
+        shared_page: Any, new_context: Any, site: Site) -> None:
     from adjutant.variants.cluster import GM, cluster_state
 
-    context, recorder = new_context(viewport=PHONE["viewport"], has_touch=True, is_mobile=True)
-    page = open_app(context, site.url)
+    page, recorder = shared_page(**PHONE_CONTEXT)
     start_against_the_computer(page, "cluster", ["france"], "heuristic", tap=True)
     assert "You play France: its secrets are shown" in page.inner_text("#secrets-role")
     assert not page.locator("#unlock-form").is_visible()  # no passphrase: this screen's secrets are France's

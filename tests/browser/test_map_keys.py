@@ -79,8 +79,8 @@ def fits_the_width(page: Any) -> list[str]:
         return out; }"""))
 
 
-def test_a_standard_game_lists_no_variant_mark(app: tuple[Any, Any]) -> None:
-    page, recorder = app
+def test_a_standard_game_lists_no_variant_mark(shared_app: tuple[Any, Any]) -> None:
+    page, recorder = shared_app
     enter_text(page, "France: A par - bur\nGermany: A mun - bur")
     adjudicate(page)
     assert page.locator("#results-key").is_visible()
@@ -135,11 +135,8 @@ def test_coast_running_protect_is_in_the_key_while_the_map_shows_it(
     assert recorder.page_errors == []
 
 
-def test_cluster_marks_are_in_the_key_while_the_map_shows_them(
-    new_context: Any, site: Site, tmp_path: Any
-) -> None:
-    context, recorder = new_context()
-    page = open_app(context, site.url)
+def test_cluster_marks_are_in_the_key_while_the_map_shows_them(shared_app: tuple[Any, Any], tmp_path: Any) -> None:
+    page, recorder = shared_app
     # a new game, as its game master: the Sites of the Ancients, of all three levels, and nothing else
     new_cluster_game(page)
     assert shown_keys(page) == ["site-1", "site-2", "site-3"]
@@ -162,8 +159,16 @@ def test_cluster_marks_are_in_the_key_while_the_map_shows_them(
 
     # a transfer and a mattermission, each in a game whose France knows it
     for level, order, key in ((2, "France: A par TRA A mun", "transfer"), (3, "France: A par MAT ruh", "mattermit")):
-        page = open_app(context, site.url)
-        open_game(page, france_knowing(level), tmp_path)
+        # a Standard game first (New game's question whether to replace a game not saved in this browser
+        # answered yes), so that open_game's wait for the Cluster map waits for the game opened from the file
+        page.on("dialog", accept)
+        try:
+            new_game(page, "standard")
+        finally:
+            page.remove_listener("dialog", accept)
+        folder = tmp_path / f"level-{level}"
+        folder.mkdir()
+        open_game(page, france_knowing(level), folder)
         before = shown_keys(page)
         assert key not in before
         enter_text(page, order)
@@ -171,3 +176,8 @@ def test_cluster_marks_are_in_the_key_while_the_map_shows_them(
         assert sorted(set(shown_keys(page)) - set(before)) == [key]
         assert f"({key[0].upper()})" in read_aloud(page, "#map-legend")
     assert recorder.page_errors == []
+
+
+def accept(dialog: Any) -> None:
+    """The player's yes to the page's question."""
+    dialog.accept()
