@@ -229,7 +229,7 @@ def test_the_keyboard_sets_up_the_same_position_on_a_desktop(shared_page: Any) -
     page.focus("#setup-start")
     page.keyboard.press("Enter")
     page.wait_for_function(STARTED, timeout=10_000)
-    # (the set-up ends a step before the new game's history controls are drawn)
+    # (the history controls may be drawn after the set-up's end shows)
     page.wait_for_function("() => document.getElementById('hist-prev').disabled", timeout=10_000)
     assert units(page) == after
 
