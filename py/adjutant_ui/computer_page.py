@@ -22,7 +22,7 @@ from adjutant.group_play import cluster_views
 from pyodide.ffi import jsnull
 
 from . import computer, sealed
-from .group import inert
+from .group import inert, marked_busy
 from .page import Page
 from .session import Session
 
@@ -31,10 +31,16 @@ document = js.document
 #: what takes no input while the computer thinks: whatever would change the game or replace it (the map's
 #: own zoom buttons, the page's scrolling and the Stop button stay)
 THINKING_PARTS = (
-    "#map", "#click-order", "#order-list", "#orders-form", ".adjudicate-row", "#adjudicate-warning",
+    "#click-order", "#order-list", "#orders-form", ".adjudicate-row", "#adjudicate-warning",
     "header .new-game", "header .file-actions", "nav.history", "#computer", "#group", "#group-send",
     "#secrets", "#group-jump",
 )
+
+
+#: what is marked busy while the computer thinks but takes input: the map, which can be zoomed and panned
+#: meanwhile and whose clicks and keys give no order then (:meth:`adjutant_ui.play.Play.act_on`); made inert,
+#: its thousands of elements would be styled anew, a long task on a phone
+THINKING_BUSY = ("#map",)
 
 
 #: the adjudication the computer's thinking goes on to, given the pause between its parts
@@ -439,11 +445,11 @@ class ComputerPlayers:
         _id("computer-progress").value = 0
         busy.hidden = False
         try:
-            with inert(THINKING_PARTS):
+            with inert(THINKING_PARTS), marked_busy(THINKING_BUSY):
                 if active is not None and _v(active.closest(".adjudicate-row, #computer")) is not None:
                     _id("computer-stop").focus()  # (the button pressed is inert now: Stop is the key's next use)
-                # the browser's style work for the parts made inert (the map's thousands of elements: 30 to
-                # 160 ms on the phone model) in a task of its own, before the first slice of thinking
+                # the browser's style work for the parts made inert in a task of its own, before the first
+                # slice of thinking
                 await _pause()
                 orders = await computer.think(game, todo, _pause, self._report,
                                               lambda: self.stop or app.session is not session)

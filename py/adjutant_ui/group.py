@@ -49,6 +49,21 @@ def _id(name: str) -> Any:
 
 
 @contextlib.contextmanager
+def marked_busy(selectors: tuple[str, ...]) -> Iterator[None]:
+    """The parts of the page ``selectors`` name are marked busy (``aria-busy``) meanwhile, but take input
+    as before (what they would do then is the page's to refuse)."""
+    found = (document.querySelector(selector) for selector in selectors)
+    parts = [part for part in found if part is not None and part is not jsnull]
+    for part in parts:
+        part.setAttribute("aria-busy", "true")
+    try:
+        yield
+    finally:
+        for part in parts:
+            part.removeAttribute("aria-busy")
+
+
+@contextlib.contextmanager
 def inert(selectors: tuple[str, ...]) -> Iterator[None]:
     """The parts of the page ``selectors`` name take no input meanwhile (inert: no click, tap, focus or
     typing reaches them) and are marked busy (``aria-busy``; dimmed by web/app.css if it lasts). The focus

@@ -59,8 +59,13 @@ class Play:
                     break
 
     def act_on(self, location: str) -> None:
+        """A click, tap, Enter or Space on ``location`` of the map (or on a choice of the order under way):
+        the next step of click entry; nothing while the computer thinks, whose orders are made from the
+        position as it was."""
         session = self.page.session
         assert session is not None
+        if self.computer.thinking:
+            return
         if self.setup.draft is not None:
             self.setup.click(location)
             return

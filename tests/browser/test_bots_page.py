@@ -27,6 +27,7 @@ from app_driver import (
     open_link,
     phase,
     small_controls,
+    tap_map,
 )
 from group_driver import (
     PASSPHRASES,
@@ -61,6 +62,10 @@ HOLD_SLICES = """(after = 0) => {
   const nextSlice = () => holding && passed++ >= after ? new Promise(go => held.push(go)) : page.nextSlice();
   window.adjutantPage = Object.freeze({...page, nextSlice});
 }"""
+
+
+#: how many of the map's units are selected (a click or a key on one has begun its order)
+MAP_SELECTED = "() => document.querySelectorAll('#map .selected').length"
 
 
 def the_game(page: Any) -> Game:
@@ -221,12 +226,15 @@ def test_against_the_computer_on_cline_v_on_a_phone_for_two_years(
     page.locator("#adjudicate-anyway").tap()
     page.wait_for_function("() => window.__held() > 0", timeout=30_000)
     assert "thinking for 8 powers" in page.inner_text("#computer-status")
+    # the map takes taps meanwhile (it zooms) but gives no order: a tap on a Persian unit selects nothing
+    tap_map(page, page.evaluate("() => document.querySelector('#map .adj-unit[data-power=persia]').dataset.location"))
+    assert page.evaluate(MAP_SELECTED) == 0 and page.locator("#click-order button").count() == 0
+    page.locator("#zoom-reset").tap()
     page.locator("#computer-stop").tap()  # on screen under Adjudicate, unmoved by the line (tap checks that)
     page.evaluate("window.__release()")
     page.wait_for_function("() => document.getElementById('computer-status').textContent.startsWith('Stopped')",
                            timeout=10_000)
     assert phase(page) == "S1901M" and listed_orders(page) == []
-    assert not page.evaluate("document.querySelector('#map').inert")  # (inert while the computer thought)
     on_screen(page, ("#computer-status",))
     assert len(page.evaluate("window.__progress")) >= 4  # the bar set at every slice, each a task of its own
 
@@ -354,10 +362,14 @@ def test_against_the_computer_from_the_keyboard(app: tuple[Any, Any]) -> None:
     assert page.evaluate("document.activeElement.id") == "adjudicate-anyway"
     page.keyboard.press("Enter")
     page.wait_for_function("() => window.__held() > 0", timeout=30_000)
-    # the keyboard is on Stop (Adjudicate is inert while the computer thinks, and so is the map)
+    # the keyboard is on Stop (Adjudicate is inert while the computer thinks)
     assert page.evaluate("document.activeElement.id") == "computer-stop"
-    assert page.evaluate("[document.querySelector('#map').inert, document.querySelector('.adjudicate-row').inert]") == [
-        True, True]
+    assert page.evaluate("document.querySelector('.adjudicate-row').inert")
+    # Enter on a unit of the map meanwhile gives no order
+    page.focus("#map .adj-unit[data-power=austria]")
+    page.keyboard.press("Enter")
+    assert page.evaluate(MAP_SELECTED) == 0 and page.locator("#click-order button").count() == 0
+    page.focus("#computer-stop")
     page.keyboard.press("Enter")
     page.evaluate("window.__release()")
     page.wait_for_function("() => document.getElementById('computer-status').textContent.startsWith('Stopped')",
