@@ -47,6 +47,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 import zlib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -332,16 +333,17 @@ def write_app(folder: Path) -> AppFiles:
     }
 
 
-def write_maps(out_dir: Path) -> None:
-    """Draw every variant's SVG with the renderer, or a plain placeholder where there is none (or when
-    ADJUTANT_PLACEHOLDER_MAPS=1, to work on the page without the renderer's dependencies)."""
+def write_maps(out_dir: Path, processes: int = 1) -> None:
+    """Draw every variant's SVG with the renderer (`processes` boards at once), or a plain placeholder where
+    there is none (or when ADJUTANT_PLACEHOLDER_MAPS=1, to work on the page without the renderer's
+    dependencies)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     renderer = ROOT / "py" / "adjutant_maps" / "__init__.py"
     if renderer.is_file() and os.environ.get("ADJUTANT_PLACEHOLDER_MAPS") != "1":
         sys.path.insert(0, str(ROOT / "py"))
         from adjutant_maps import build_maps  # the only module that imports svgwrite
 
-        build_maps(out_dir)
+        build_maps(out_dir, processes=processes)
         return
     for entry in variant_index():
         (out_dir / f"{entry['id']}.svg").write_text(placeholder_svg(entry["name"]), encoding="utf-8")
@@ -394,52 +396,57 @@ def content_hash(paths: list[Path]) -> str:
     return digest.hexdigest()[:12]
 
 
-def build(dist: Path = DIST) -> Path:
-    """Write the whole site into `dist` (emptied first) and return it."""
+def build(dist: Path = DIST, map_processes: int | None = None) -> Path:
+    """Write the whole site into `dist` (emptied first) and return it, its maps drawn by `map_processes`
+    processes at once (default: one per core; 1 draws them in this process)."""
     if dist.exists():
         shutil.rmtree(dist)
     dist.mkdir(parents=True)
-    for rel, source in runtime_files().items():
-        target = dist / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if not (rel.endswith("/python_stdlib.zip") and write_compiled_stdlib(target)):
-            shutil.copyfile(source, target)
-    lock = json.loads((ROOT / "node_modules" / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
-    header = {"info": lock["info"], "packages": {}}
-    runtime = dist / "runtime" / "pyodide"
-    snapshot = write_snapshot(runtime / "python_stdlib.zip", runtime / SNAPSHOT_NAME)
-    named = None
-    shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns(*TEMPLATES))
-    if snapshot:
-        packed = (runtime / SNAPSHOT_NAME).read_bytes()
-        cache = SNAPSHOT_CACHE_PREFIX + hashlib.sha256(packed).hexdigest()[:16]
-        worker = fill_in(SNAPSHOT_WORKER, FILE=SNAPSHOT_NAME, CACHE=cache, PREFIX=SNAPSHOT_CACHE_PREFIX)
-        (runtime / SNAPSHOT_WORKER_NAME).write_text(worker, encoding="utf-8")
-        named = {"size": len(gzip.decompress(packed))}
-    # What the shell starts as the page loads: Pyodide's WebAssembly, and the snapshot's worker if any.
-    shell = dist / "web" / "shell.js"
-    started = {
-        SHELL_PYODIDE_WASM: "runtime/pyodide/pyodide.asm.wasm",
-        SHELL_PYODIDE_LOADER: "runtime/pyodide/adjutant-pyodide.mjs",
-        SHELL_SNAPSHOT_WORKER: None,
-    }
-    if snapshot:
-        started[SHELL_SNAPSHOT_WORKER] = SNAPSHOT_WORKER_PATH
-    text = shell.read_text(encoding="utf-8")
-    for placeholder, path in started.items():
-        assert text.count(placeholder) == 1, f"web/shell.js has no {placeholder}"
-        text = text.replace(placeholder, json.dumps(path))
-    shell.write_text(text, encoding="utf-8")
-    write_maps(dist / "maps")
-    (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")
-    # The app's folder is named after its content, so a new build's files never meet an old build's
-    # in a cache.
-    app = write_app(dist / "app")
-    folder = f"app-{content_hash(sorted(path for path in (dist / 'app').rglob('*') if path.is_file()))}"
-    (dist / "app").rename(dist / folder)
-    app_files = {"folder": f"../../{folder}/", **app}
-    loader = fill_in(PYODIDE_LOADER, LOCK=header, SNAPSHOT=named, RESEED=SNAPSHOT_RESEED, APP=app_files)
-    (runtime / "adjutant-pyodide.mjs").write_text(loader, encoding="utf-8")
+    # The maps are drawn (in processes of their own) while Pyodide under Node compiles the standard library
+    # and the app and makes the snapshot: the two take about as long.
+    with ThreadPoolExecutor(1) as drawing:
+        maps = drawing.submit(write_maps, dist / "maps", map_processes or os.cpu_count() or 1)
+        for rel, source in runtime_files().items():
+            target = dist / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if not (rel.endswith("/python_stdlib.zip") and write_compiled_stdlib(target)):
+                shutil.copyfile(source, target)
+        lock = json.loads((ROOT / "node_modules" / "pyodide" / PYODIDE_LOCK).read_text(encoding="utf-8"))
+        header = {"info": lock["info"], "packages": {}}
+        runtime = dist / "runtime" / "pyodide"
+        snapshot = write_snapshot(runtime / "python_stdlib.zip", runtime / SNAPSHOT_NAME)
+        named = None
+        shutil.copytree(ROOT / "web", dist / "web", ignore=shutil.ignore_patterns(*TEMPLATES))
+        if snapshot:
+            packed = (runtime / SNAPSHOT_NAME).read_bytes()
+            cache = SNAPSHOT_CACHE_PREFIX + hashlib.sha256(packed).hexdigest()[:16]
+            worker = fill_in(SNAPSHOT_WORKER, FILE=SNAPSHOT_NAME, CACHE=cache, PREFIX=SNAPSHOT_CACHE_PREFIX)
+            (runtime / SNAPSHOT_WORKER_NAME).write_text(worker, encoding="utf-8")
+            named = {"size": len(gzip.decompress(packed))}
+        # What the shell starts as the page loads: Pyodide's WebAssembly, and the snapshot's worker if any.
+        shell = dist / "web" / "shell.js"
+        started = {
+            SHELL_PYODIDE_WASM: "runtime/pyodide/pyodide.asm.wasm",
+            SHELL_PYODIDE_LOADER: "runtime/pyodide/adjutant-pyodide.mjs",
+            SHELL_SNAPSHOT_WORKER: None,
+        }
+        if snapshot:
+            started[SHELL_SNAPSHOT_WORKER] = SNAPSHOT_WORKER_PATH
+        text = shell.read_text(encoding="utf-8")
+        for placeholder, path in started.items():
+            assert text.count(placeholder) == 1, f"web/shell.js has no {placeholder}"
+            text = text.replace(placeholder, json.dumps(path))
+        shell.write_text(text, encoding="utf-8")
+        (dist / "variants.json").write_text(json.dumps(variant_index(), indent=1) + "\n", encoding="utf-8")
+        # The app's folder is named after its content, so a new build's files never meet an old build's
+        # in a cache.
+        app = write_app(dist / "app")
+        folder = f"app-{content_hash(sorted(path for path in (dist / 'app').rglob('*') if path.is_file()))}"
+        (dist / "app").rename(dist / folder)
+        app_files = {"folder": f"../../{folder}/", **app}
+        loader = fill_in(PYODIDE_LOADER, LOCK=header, SNAPSHOT=named, RESEED=SNAPSHOT_RESEED, APP=app_files)
+        (runtime / "adjutant-pyodide.mjs").write_text(loader, encoding="utf-8")
+        maps.result()
     version = content_hash(sorted((dist / "web").iterdir()))
     html = (ROOT / "index.html").read_text(encoding="utf-8")
     html = html.replace("{{VERSION}}", version)

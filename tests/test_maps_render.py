@@ -109,6 +109,18 @@ def test_build_maps_writes_the_shared_boards(tmp_path, capsys, monkeypatch):
     assert "SVG files" in capsys.readouterr().out
 
 
+def test_build_maps_in_processes_writes_what_one_process_draws(tmp_path):
+    """Two boards drawn at once, each in a process of its own (as build.py draws the site's): the same SVGs
+    as the renderer in this process, a shared board's under its own name, in the same order."""
+    shared = next(v for v in SHARED if SHARED[v] == "standard" and (maps_dir() / f"{v}.json").exists())
+    paths = build_maps(tmp_path, [shared, "loeb9", "standard"], processes=2)
+    assert [p.name for p in paths] == ["loeb9.svg", "standard.svg", f"{shared}.svg"]
+    texts = [p.read_text(encoding="utf-8") for p in paths]
+    assert texts[:2] == [drawn("loeb9")[0], drawn("standard")[0]]
+    name = load_variant(shared).name
+    assert texts[2].replace(shared, "standard").replace(name, "Standard Diplomacy") == texts[1]
+
+
 def test_power_palette_survives_colour_blindness():
     distances = palette.cvd_distances(list(palette.POWER_COLOURS))
     assert len(palette.POWER_COLOURS) >= 9

@@ -8,7 +8,9 @@ variant's adjacencies.  The only code in Adjutant that imports svgwrite.
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .labels import LabelCheckError
@@ -49,33 +51,57 @@ def render_variant(variant_id: str, shown: str | None = None) -> tuple[str, MapG
     return svg.render(mg, load_variant(shown) if shown else None), mg
 
 
-def build_maps(out_dir: Path, variants: list[str] | None = None) -> list[Path]:
+def build_maps(out_dir: Path, variants: list[str] | None = None, processes: int = 1) -> list[Path]:
     """Write ``<out_dir>/<variant>.svg`` for each variant (default: every drawn and shared one whose
-    data exists), print the time taken, and return the paths written."""
-    from adjutant.map.variant import load_variant, maps_dir
-
-    from . import labels, svg
+    data exists), print the time taken, and return the paths written (the drawn boards first, then the
+    shared ones). ``processes`` above 1 draws that many boards at once, each in a process of its own."""
+    from adjutant.map.variant import maps_dir
 
     start = time.perf_counter()
     if variants is None:
         variants = [v for v in (*DRAWN, *SHARED) if (maps_dir() / f"{v}.json").exists()]
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    order = sorted(variants, key=lambda v: v in SHARED)
+    boards: dict[str, list[str]] = {}
+    for vid in order:
+        boards.setdefault(SHARED.get(vid, vid), []).append(vid)
+    texts: dict[str, str] = {}
+    if processes > 1 and len(boards) > 1:
+        # spawned, not forked: the caller may hold threads (a test's browser driver) that a fork would copy mid-lock
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(min(processes, len(boards)), mp_context=context) as pool:
+            for drawn in pool.map(board_texts, boards, boards.values()):
+                texts.update(drawn)
+    else:
+        for board, shown in boards.items():
+            texts.update(board_texts(board, shown))
     written: list[Path] = []
-    geometry: dict[str, MapGeometry] = {}
-    for vid in sorted(variants, key=lambda v: v in SHARED):
+    for vid in order:
         path = out_dir / f"{vid}.svg"
-        base = SHARED.get(vid)
-        if base is not None and base in geometry:
-            shown = load_variant(vid)
-            # the marks this variant's page draws beside a unit (Cluster's badges, Coast-Running's
-            # shield) checked on the board's placement too
-            labels.check(dataclasses.replace(geometry[base], variant=shown))
-            text = svg.render(geometry[base], shown)
-        else:
-            text, geometry[base or vid] = render_variant(base or vid, vid if base else None)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(texts[vid], encoding="utf-8")
         written.append(path)
     elapsed = time.perf_counter() - start
     print(f"maps: {len(written)} SVG files in {out_dir} in {elapsed:.1f} s")
     return written
+
+
+def board_texts(board: str, variants: list[str]) -> dict[str, str]:
+    """The SVG text of each of ``variants``, all played on ``board`` (itself or a variant of SHARED on it):
+    the board placed once, then drawn under each variant's own name."""
+    from adjutant.map.variant import load_variant
+
+    from . import labels, svg
+
+    texts: dict[str, str] = {}
+    geometry: MapGeometry | None = None
+    for vid in variants:
+        if geometry is None:
+            texts[vid], geometry = render_variant(board, vid if vid != board else None)
+        else:
+            shown = load_variant(vid)
+            # the marks this variant's page draws beside a unit (Cluster's badges, Coast-Running's
+            # shield) checked on the board's placement too
+            labels.check(dataclasses.replace(geometry, variant=shown))
+            texts[vid] = svg.render(geometry, shown)
+    return texts

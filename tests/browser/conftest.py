@@ -113,7 +113,8 @@ def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     test_snapshot.py and test_compiled_stdlib.py check them). The maps are drawn in a thread of their own
     while they are made (Pyodide under Node, a process of its own), so the two take a core each; a worker
     that waits for another's build draws the maps that worker has not started meanwhile
-    (`drawn_maps.draw_all`), which the build and the map tests need."""
+    (`drawn_maps.draw_all`), which the build and the map tests need. The build draws in this process
+    (`map_processes=1`), where `render_variant` is replaced by the drawn maps."""
     import adjutant_maps
     import built_runtime
     import drawn_maps
@@ -137,12 +138,12 @@ def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
             patch.setattr(build, "write_compiled_stdlib", lambda to: copied(built_runtime.compiled_stdlib(), to))
             patch.setattr(build, "write_snapshot", lambda _stdlib, to: copied(built_runtime.snapshot(), to))
             if shared is None:
-                return build.build(tmp_path_factory.mktemp("site") / "dist")
+                return build.build(tmp_path_factory.mktemp("site") / "dist", map_processes=1)
             dist, done = shared / "site" / "dist", shared / "site" / "built"
             with (shared / "site.lock").open("w") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)
                 if not done.exists():
-                    build.build(dist)
+                    build.build(dist, map_processes=1)
                     done.touch()
             return dist
     finally:
@@ -219,6 +220,9 @@ def new_context(browser: Any, site: Site, request: pytest.FixtureRequest) -> Ite
     def make(**options: Any) -> tuple[Any, Recorder]:
         options.setdefault("viewport", {"width": 1280, "height": 800})
         options.setdefault("accept_downloads", True)
+        # Without the service worker, which would fetch the whole site (Pyodide's 13 MB) into a fresh
+        # profile's cache at each opening; the tests of what it does, and a newcomer's first games, allow it.
+        options.setdefault("service_workers", "block")
         context = browser.new_context(**options)
         recorder = Recorder()
         context.on("page", Openings.count_loads)
@@ -291,7 +295,7 @@ class SharedPage:
         """A fresh context with the app open in it, the fresh state it shows noted."""
         self.close()
         self.context = browser.new_context(**{"viewport": {"width": 1280, "height": 800}, "accept_downloads": True,
-                                              **self.options})
+                                              "service_workers": "block", **self.options})
         self.context.on("page", Openings.count_loads)
         self.page = open_app(self.context, url)
         self.fresh = str(self.page.evaluate(FRESH_STATE))

@@ -76,6 +76,7 @@ class Devices:
         """Device ``name``'s context, made with ``options`` (a fresh one if it was made with others)."""
         options.setdefault("viewport", {"width": 1280, "height": 800})
         options.setdefault("accept_downloads", True)
+        options.setdefault("service_workers", "block")  # as new_context's (tests/browser/conftest.py)
         device = self.devices.get(name)
         if device is not None and device.options != options:
             self.discard(name)

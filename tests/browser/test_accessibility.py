@@ -129,7 +129,7 @@ def as_blocks(stops: list[dict[str, Any]], page: Any) -> list[dict[str, Any]]:
 def prepare_for_tabbing(new_context: Any, site: Site, width: int, height: int) -> Any:
     """A game one adjudication in (the history buttons, the results' key and its sentences shown), with a
     unit ordered, at ``width`` x ``height``."""
-    context, recorder = new_context(viewport={"width": width, "height": height}, service_workers="block")
+    context, recorder = new_context(viewport={"width": width, "height": height})
     page = open_app(context, site.url)
     page.locator('#map .adj-unit[data-location="par"]').dispatch_event("click")
     page.locator('#map [id="bur"]').dispatch_event("click")
@@ -219,7 +219,7 @@ def test_a_game_is_played_saved_and_opened_from_the_keyboard_alone(
     """With Tab, the arrow keys, Enter and typing only: orders typed, a retreat and a build given on the map,
     adjudicating through its warning, stepping through the history to its ends, a new game, the game saved
     and opened as a file. The focus always stays on a control."""
-    context, recorder = new_context(viewport={"width": 1366, "height": 900}, service_workers="block")
+    context, recorder = new_context(viewport={"width": 1366, "height": 900})
     page = open_app(context, site.url)
     # Playwright takes over the file chooser once a page has a listener for it: set up now, not as Enter
     # is pressed (a chooser opened before the takeover is the browser's own, and no event comes)

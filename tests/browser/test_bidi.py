@@ -58,7 +58,7 @@ def reads_in_order(page: Any, first: str, second: str) -> bool:
 
 
 def test_a_link_with_an_override_is_refused_by_name_and_reorders_nothing(new_context: Any, site: Site) -> None:
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     # an order written out in the link, its direction overridden: "A Par H" would show as "H raP A"
     hostile = {"a": 1, "v": "standard", "n": 0, "x": [[0, "france", f"{RLO}A Par H"]]}
     page = open_app(context, site.url + "#" + link_of(hostile))
@@ -71,7 +71,7 @@ def test_a_link_with_an_override_is_refused_by_name_and_reorders_nothing(new_con
 
 
 def test_a_file_named_with_an_override_and_quoting_one_does_not_turn_the_message_around(shared_page: Any) -> None:
-    page, recorder = shared_page(service_workers="block")
+    page, recorder = shared_page()
     # a name as a sender could give it, and an order that quoted back would turn the rest of the message
     name = f"game{RLO}nosj.txt"
     data = dict(to_data(Game.new("standard")), orders={"france": [f"A Par - {RLO}Bur"]})
@@ -87,7 +87,7 @@ def test_a_file_named_with_an_override_and_quoting_one_does_not_turn_the_message
 
 
 def test_orders_typed_with_an_override_are_quoted_back_without_it(shared_page: Any) -> None:
-    page, recorder = shared_page(service_workers="block")
+    page, recorder = shared_page()
     page.fill("#orders-text", f"France: A Par - {RLO}Bur\nEngland: F Lon - Nth")
     page.click("#orders-apply")
     page.wait_for_selector("#orders-errors li", timeout=10_000)
@@ -103,7 +103,7 @@ def test_the_shells_early_paint_shows_a_saved_phase_title_without_its_controls(n
     storage (web/shell.js), its phase title included. Storage is outside text (another tab, an extension,
     a hand edit): a title there carrying a text-direction control is shown without it. Python is kept from
     starting, so the title on the page is the shell's own."""
-    context, _ = new_context(service_workers="block")
+    context, _ = new_context()
     page = open_app(context, site.url)
     # (the new game's snapshot is written with its autosave, once the page is idle)
     page.wait_for_function("() => localStorage.getItem('adjutant.snapshot') !== null", timeout=10_000)

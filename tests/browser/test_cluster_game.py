@@ -54,7 +54,7 @@ def holds_all(data: Any, provinces: set[str]) -> bool:
 
 
 def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_context: Any, site: Site) -> None:
-    context, recorder = new_context()
+    context, recorder = new_context(service_workers="allow")
     page = open_app(context, site.url)
 
     # New game -> Cluster.
@@ -136,7 +136,7 @@ def test_a_game_master_runs_a_cluster_game_and_shares_one_sealed_link(new_contex
             assert word not in blob.lower()
 
     # A fresh browser: the public view shows no sites and no strengths, and cannot be played.
-    other, other_recorder = new_context()
+    other, other_recorder = new_context(service_workers="allow")
     requested: list[Any] = []
     other.on("request", lambda request: requested.append(request))
     player = open_app(other, site.url + "#" + link)

@@ -62,7 +62,7 @@ def opened(page: Any, passphrase: str, power: str) -> None:
 
 
 def test_a_cluster_players_drafts_come_back_with_their_passphrase(new_context: Any, site: Site) -> None:
-    gm_context, _ = new_context(service_workers="block")
+    gm_context, _ = new_context()
     gm = open_app(gm_context, site.url)
     start_cluster_group_game(gm)
     with gm.expect_download() as download:
@@ -73,7 +73,7 @@ def test_a_cluster_players_drafts_come_back_with_their_passphrase(new_context: A
     expected = labels(ref, "france")
     kept_line = f"Your orders for {ref.phase.title} were kept in this browser."
 
-    context, _ = new_context(service_workers="block")
+    context, _ = new_context()
     page = open_app(context, players_link(gm))
     opened(page, PASSPHRASES["france"], "france")
     page.select_option("select[name='nominate-france-3']", "par")

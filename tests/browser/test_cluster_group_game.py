@@ -195,7 +195,7 @@ def test_a_cluster_group_plays_a_year_by_codes(devices: Devices, new_context: An
 def test_the_game_shown_takes_no_orders_while_a_cluster_group_games_keys_are_made(
     new_context: Any, site: Site
 ) -> None:
-    context, _ = new_context(service_workers="block")
+    context, _ = new_context()
     context.add_init_script(HOLD_KEYS)
     page = open_app(context, site.url)
     page.select_option("#game-kind", "group")
@@ -209,7 +209,7 @@ def test_the_game_shown_takes_no_orders_while_a_cluster_group_games_keys_are_mad
 def test_orders_given_while_a_new_cluster_games_keys_are_made_are_kept(new_context: Any, site: Site) -> None:
     """A new Cluster game (Sandbox) is shown at once and takes orders while its keys are made (held here):
     clicked and typed, adjudicated before the keys are ready; once they are, the sealed link holds it all."""
-    context, _ = new_context(service_workers="block")
+    context, _ = new_context()
     context.add_init_script(HOLD_KEYS)
     page = open_app(context, site.url)
     open_new_cluster_dialog(page)

@@ -28,9 +28,9 @@ from group_tables import Devices
 #: the browsers the tests share: the game master's, two players' phones (group_tables.py)
 shared_devices, devices = group_tables.shared_devices, group_tables.devices
 #: the game master's computer
-GM = {"viewport": {"width": 1366, "height": 900}, "service_workers": "block"}
+GM = {"viewport": {"width": 1366, "height": 900}}
 #: a player's phone
-PLAYER = {**PHONE, "service_workers": "block"}
+PLAYER = PHONE
 
 #: Every button of the map's choices panel: its text, size, and whether it lies on screen sideways.
 CHOICES = """els => els.map(e => { const r = e.getBoundingClientRect();

@@ -35,7 +35,7 @@ def rgb(hex_colour: str) -> str:
 
 @pytest.mark.parametrize("path", ["index.html", "embed.html"])
 def test_the_policy_runs_no_javascript_from_strings_nor_inline_style(new_context: Any, site: Site, path: str) -> None:
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     context.add_init_script(WATCH_VIOLATIONS)
     page = open_app(context, site.url + path)
     rules = policy(page)
@@ -58,7 +58,7 @@ def test_the_maps_carry_no_style_attribute(site: Site) -> None:
 
 
 def test_a_phase_breaks_no_rule_of_the_policy(new_context: Any, site: Site) -> None:
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     context.add_init_script(WATCH_VIOLATIONS)
     page = open_app(context, site.url)
     page.wait_for_selector("html[data-rehearsed]", state="attached", timeout=30_000)

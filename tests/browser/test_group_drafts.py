@@ -191,7 +191,7 @@ def another_power_the_game_master_and_the_next_phase_start_clean(page: Any, site
 
 
 def test_a_player_plays_on_when_storage_refuses_writes(new_context: Any, site: Site) -> None:
-    context, _ = new_context(service_workers="block")
+    context, _ = new_context()
     context.add_init_script(
         "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };"
     )
@@ -243,9 +243,9 @@ def test_on_a_phone_typed_orders_outlive_a_reload_and_an_old_phases_link_says_so
     """Each part of ON_A_PHONE in a game of its own, as in the test above; then a browser that never opened
     the later phase of the last part's game: no warning at its earlier link."""
     phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-    context, _ = new_context(service_workers="block", **phone)
+    context, _ = new_context(**phone)
     played(context, site, ON_A_PHONE)
-    other, _ = new_context(service_workers="block", **phone)
+    other, _ = new_context(**phone)
     fresh = open_app(other, players_link(site, Game.new("standard"), "england", game_key(len(ON_A_PHONE))))
     assert not fresh.locator("#group-later").is_visible()
     assert fresh.inner_text("#group-jump") == "Group game: give your orders"
@@ -280,7 +280,7 @@ def test_each_phases_link_goes_on_in_one_recent_game_and_a_tab_left_open_follows
     """A player who opens each phase's players' link (one from each results message) has the group game
     once under Recent games, at its latest phase; a tab still at the earlier phase is moved on to the
     later one and told. An older link opened after has a save of its own: the latest stays listed."""
-    context, _ = new_context(service_workers="block")
+    context, _ = new_context()
     spring = Game.new("standard")
     fall = Game.new("standard")
     fall.adjudicate()
@@ -338,7 +338,7 @@ PARTS: list[Callable[[Any, Site, bytes], Any]] = [
 def test_a_players_drafts_across_reloads_powers_and_phases(new_context: Any, site: Site) -> None:
     """Each part of PARTS in a game of its own (England's Spring 1901 link for its own key) in one browser,
     the next game's link opened in the same tab: a fresh start for that game, none of the last one's drafts."""
-    context, _ = new_context(service_workers="block")
+    context, _ = new_context()
     played(context, site, PARTS)
 
 

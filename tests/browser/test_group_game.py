@@ -76,7 +76,7 @@ HOLD_MAP = """() => {
 def test_the_game_shown_takes_no_orders_while_a_new_group_games_keys_are_made(
     new_context: Any, site: Site
 ) -> None:
-    context, _ = new_context(service_workers="block")
+    context, _ = new_context()
     context.add_init_script(HOLD_KEYS)
     page = open_app(context, site.url)
     page.select_option("#variant-select", "standard")
@@ -92,7 +92,7 @@ def test_the_game_shown_takes_no_orders_while_a_new_group_games_keys_are_made(
 def test_the_game_in_hand_takes_no_orders_while_a_link_replacing_it_loads(new_context: Any, site: Site) -> None:
     """A players' link of another variant opened over a Standard game: until its map is in, the Standard
     game shown takes no order (it is being replaced); then the group game is shown."""
-    context, _ = new_context(service_workers="block")
+    context, _ = new_context()
     page = open_app(context, site.url)
     page.evaluate(HOLD_MAP)
     fragment = group.public_link(Game.new(load_variant("cline5")), b"\x04" + bytes(range(64)))

@@ -51,7 +51,7 @@ def test_a_long_links_position_shows_before_its_replay_and_the_table_takes_order
     from adjutant import encode_link
 
     game = long_game(2)
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     context.add_init_script(WATCH)
     page = started(context.new_page(), site.url + "#" + encode_link(game))
     seen = page.evaluate("window.adjutantCarried")
@@ -77,7 +77,7 @@ def test_a_long_links_position_shows_before_its_replay_and_the_table_takes_order
 def test_a_long_link_whose_history_does_not_reach_its_position_is_refused_and_the_game_in_hand_kept(
     new_context: Any, site: Site
 ) -> None:
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     page = open_app(context, site.url)
     in_hand = units(page)
     game, other = long_game(2), long_game(3)

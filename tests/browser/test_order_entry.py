@@ -214,7 +214,7 @@ def test_the_arrow_keys_go_to_the_nearest_unit_that_way_on_the_map(
     """From the army in Paris each arrow key goes to the geographic neighbour that way (Right to Munich, not
     to German A Berlin, the next unit in list order), the opposite key comes back, and at the map's edge
     (Left from Brest) the focus stays."""
-    context, recorder = new_context(viewport=viewport, service_workers="block")
+    context, recorder = new_context(viewport=viewport)
     page = open_app(context, site.url)
     anchors = page.evaluate(UNIT_ANCHORS)
     assert len(anchors) == 22

@@ -172,7 +172,7 @@ def test_the_snapshot_follows_the_position_and_is_written_again_over_another_tab
     """An order leaves the position and its snapshot as they were (the page does not make it again); an
     adjudication writes the new position's, and a snapshot another tab wrote meanwhile is written over at
     the next save."""
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     page = open_app(context, site.url)
     # (the start's snapshot is made in idle moments after its link is stored)
     page.wait_for_function(f"() => ({SNAPSHOT})() === 'S1901M'", timeout=10_000)

@@ -14,7 +14,7 @@ from app_driver import Site, adjudicate, click_map, enter_text, new_game, open_a
 
 
 def test_a_newcomer_plays_standard_and_shares_the_game(new_context: Any, site: Site, tmp_path: Any) -> None:
-    context, recorder = new_context()
+    context, recorder = new_context(service_workers="allow")
     page = open_app(context, site.url)
     assert phase(page) == "S1901M"
     assert page.locator("#powers tbody tr").count() == 7
@@ -144,7 +144,7 @@ def test_a_link_paints_its_own_variants_map_before_python_starts(new_context: An
     game = Game.new("loeb9")
     assert game.add_orders("France: A par - bur") == []
     game.adjudicate()
-    context, recorder = new_context()
+    context, recorder = new_context(service_workers="allow")
     # The page's own map drawings requested (its service worker later fetches every map, for offline use;
     # the variants' data, maps/*.json, are all written into Python's home).
     requested: list[Any] = []

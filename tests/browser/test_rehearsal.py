@@ -20,7 +20,7 @@ SHOWN = """() => [location.hash, document.getElementById("adj-overlay").innerHTM
 
 @pytest.mark.parametrize("variant_id", ["standard", "cline5", "coast_running"])
 def test_the_rehearsal_ends_and_leaves_the_game_in_hand_alone(new_context: Any, site: Site, variant_id: str) -> None:
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     page = open_app(context, site.url + "#" + encode_link(Game.new(load_variant(variant_id))))
     before = page.evaluate(SHOWN)
     page.wait_for_selector("html[data-rehearsed]", state="attached", timeout=30_000)
@@ -51,7 +51,7 @@ def test_after_the_rehearsal_the_first_order_finds_the_game_in_hands_link_encodi
 ) -> None:
     """The throwaway game's links take the place of the game in hand's kept encoding (its units'
     candidates): the rehearsal makes it again at its end, so the first order given does not pay for it."""
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     game = Game.new(load_variant("cline5"))
     _ = game.add_orders("A Vienna - Galicia")
     game.adjudicate()
@@ -62,7 +62,7 @@ def test_after_the_rehearsal_the_first_order_finds_the_game_in_hands_link_encodi
 
 
 def test_an_order_entered_while_the_rehearsal_runs_is_kept(new_context: Any, site: Site) -> None:
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     page = open_app(context, site.url + "#" + encode_link(Game.new(load_variant("cline5"))))
     # at once, as Python is ready: the rehearsal's first idle steps are still to come
     page.select_option("#orders-power", "austria")
@@ -79,7 +79,7 @@ def test_an_order_entered_while_the_rehearsal_runs_is_kept(new_context: Any, sit
 def test_the_rehearsal_plays_cluster_from_a_sealed_link(new_context: Any, site: Site) -> None:
     """Cluster's game has secrets: the rehearsal's throwaway game has its own, and the public view of the
     game in hand keeps showing only what the public may see."""
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     page = open_app(context, site.url)
     open_new_cluster_dialog(page)
     for part, phrase in PASSPHRASES.items():

@@ -103,7 +103,7 @@ def _open(page: Any, url: str) -> Any:
 
 
 def test_without_the_shells_webassembly_pyodide_fetches_its_own(new_context: Any, site: Site) -> None:
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     failed: list[str] = []
 
     def first_fails(route: Any) -> None:
@@ -145,7 +145,7 @@ def test_a_long_games_link_is_replayed_with_the_page_given_turns_meanwhile(new_c
     from adjutant.randomgame import random_game
 
     *_, game = random_game("cline5", 2, 40)
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     context.add_init_script(TICKS)
     page = _open(context.new_page(), site.url + "#" + encode_link(game))
     # the replay (hundreds of phases, several tenths of a second at the least) ran in slices, with
@@ -178,7 +178,7 @@ def test_a_long_games_link_opened_later_is_read_as_at_the_start_with_the_page_gi
     from adjutant.randomgame import random_game
 
     *_, game = random_game("cline5", 2, 40)
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     page = _open(context.new_page(), site.url)
     page.evaluate(WATCH)
     # a changed address (a pasted link, say): the same reader as at the start, in slices, frames drawn
@@ -201,7 +201,7 @@ def test_a_link_opened_while_a_long_one_is_read_is_the_one_shown(new_context: An
     short = Game.new("standard")
     short.add_orders("A Par - Bur")
     short.adjudicate()
-    context, recorder = new_context(service_workers="block")
+    context, recorder = new_context()
     page = _open(context.new_page(), site.url)
     # the long link's replay is under way (its first slice read) when the second link is opened
     page.evaluate("(link) => { location.hash = link; }", encode_link(long_game))
