@@ -666,11 +666,12 @@ class App:
 
     async def _copy_sealed_link(self) -> None:
         try:
-            await self.sealing.reseal()
+            fragment = await self.sealing.reseal()
         except Exception as error:  # noqa: BLE001 - say why, keep the game
             self.message(f"The link could not be sealed: {error}")
             return
-        await self._copy(self.share_url(), "Link")
+        if fragment is not None:  # (None: another game is in hand now, with its own link)
+            await self._copy(self.share_url(), "Link")
 
     def on_copy_results(self, event: Any) -> None:
         session = self.session

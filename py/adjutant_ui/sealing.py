@@ -170,9 +170,10 @@ class Sealing:
         handles = await asyncio.gather(*(js.window.adjutantSeal.newKey(phrases[n]) for n in names))
         return dict(zip(names, handles, strict=True))
 
-    async def reseal(self, replace_hash: bool = True) -> str:
+    async def reseal(self, replace_hash: bool = True) -> str | None:
         """Seal the game master's game into a link: the address bar, the autosave and "Copy link" hold it
-        (never the game in the clear). Returns the link's fragment."""
+        (never the game in the clear). Returns the link's fragment, or None when another game was put in
+        hand while the keys were made (that game is sealed, or not, by its own changes)."""
         session = self.page.session
         assert session is not None and self.page.role == GM
         self.seal_count += 1
@@ -185,6 +186,8 @@ class Sealing:
             if GM in self.keys:
                 await self._seal_and_save(count, session, {GM: parts[GM]}, False)
             await self.keys_task
+            if self.page.session is not session:
+                return None
         missing = sorted(set(parts) - set(self.keys))
         if missing:
             raise AdjutantError(f"no passphrase for {', '.join(missing)}: set the passphrases again")

@@ -163,6 +163,44 @@ def test_the_game_masters_adjudication_is_saved_before_the_players_keys_are_read
     assert recorder.page_errors == []
 
 
+#: the keys made from passphrases are held until ``window.releaseKeys()``; ``window.keysMade`` counts them
+HOLD_KEYS = """() => { const made = window.adjutantSeal.newKey; let release;
+  const gate = new Promise(resolve => { release = resolve; });
+  window.releaseKeys = release; window.keysMade = 0;
+  window.adjutantSeal.newKey = (...args) => gate.then(() => made(...args)).then(k => { window.keysMade++; return k; });
+}"""
+
+
+def test_a_new_game_taken_while_a_cluster_games_keys_are_made_is_left_alone_by_them(
+    new_context: Any, site: Site
+) -> None:
+    """A game master starts a Cluster game and, before its keys are made from the passphrases, starts a
+    Standard one, saying yes to replacing the Cluster game not yet saved: once the keys are made, the
+    Standard game keeps its own link and no message is given about sealing the game it replaced."""
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    page.evaluate(HOLD_KEYS)
+    open_new_cluster_dialog(page)
+    for part, phrase in PASSPHRASES.items():
+        page.fill(f"#passphrase-{part}", phrase)
+    page.click("#passphrase-ok")
+    page.wait_for_selector("#map[data-variant='cluster']", state="attached", timeout=30_000)
+    page.once("dialog", lambda dialog: dialog.accept())  # yes, replace the Cluster game not yet saved
+    page.select_option("#game-kind", "sandbox")
+    page.select_option("#variant-select", "standard")
+    page.click("#new-game")
+    page.wait_for_selector("#map[data-variant='standard']", state="attached", timeout=30_000)
+    standard = str(page.evaluate("location.hash"))
+    assert standard.startswith("#standard.")
+    page.evaluate("window.releaseKeys()")
+    page.wait_for_function(f"() => window.keysMade === {len(PASSPHRASES)}", timeout=30_000)
+    page.wait_for_timeout(500)  # (the seals that would follow the keys)
+    assert "sealed" not in page.inner_text("#message-text")
+    assert phase(page) == "S1901M"
+    assert page.evaluate("location.hash") == standard
+    assert recorder.page_errors == []
+
+
 #: the phase of the snapshot for the next start's first paint, as the page wrote it
 SNAPSHOT = """() => { const s = JSON.parse(localStorage.getItem('adjutant.snapshot') || 'null');
   return s && s.phase; }"""
