@@ -470,4 +470,10 @@ def open_game(page: Any, game: Game, tmp_path: Any) -> None:
     page.set_input_files("#upload", str(path))
     page.wait_for_selector("#passphrase-dialog[open]", timeout=10_000)
     page.click("#passphrase-cancel")
-    page.wait_for_selector("#map[data-variant='cluster']", state="attached", timeout=10_000)
+    # the file's game on the map: its phase and its units' places (a Cluster game shown before is not it)
+    page.wait_for_function(
+        """([phase, places]) => document.documentElement.dataset.phase === phase
+             && document.querySelector("#map[data-variant='cluster']") !== null
+             && JSON.stringify([...document.querySelectorAll('#map .adj-unit')]
+                  .map(u => u.dataset.location.split('/')[0]).sort()) === JSON.stringify(places)""",
+        arg=[str(game.phase), sorted(game.units)], timeout=10_000)

@@ -159,16 +159,13 @@ def test_cluster_marks_are_in_the_key_while_the_map_shows_them(shared_app: tuple
 
     # a transfer and a mattermission, each in a game whose France knows it
     for level, order, key in ((2, "France: A par TRA A mun", "transfer"), (3, "France: A par MAT ruh", "mattermit")):
-        # a Standard game first (New game's question whether to replace a game not saved in this browser
-        # answered yes), so that open_game's wait for the Cluster map waits for the game opened from the file
-        page.on("dialog", accept)
-        try:
-            new_game(page, "standard")
-        finally:
-            page.remove_listener("dialog", accept)
         folder = tmp_path / f"level-{level}"
         folder.mkdir()
-        open_game(page, france_knowing(level), folder)
+        page.on("dialog", accept)  # yes to replacing the game before, not saved in this browser
+        try:
+            open_game(page, france_knowing(level), folder)
+        finally:
+            page.remove_listener("dialog", accept)
         before = shown_keys(page)
         assert key not in before
         enter_text(page, order)
