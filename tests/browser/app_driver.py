@@ -102,10 +102,18 @@ def _ready(context: Any, url: str, page: Any | None) -> Any:
 
 
 def new_game(page: Any, variant: str) -> None:
-    """Start a new game of ``variant`` with the header's controls and wait for its map."""
+    """Start a new game of ``variant`` with the header's controls and wait for its units on its map (the
+    map of the game replaced may be the same variant's: its units are marked first, and the new game's
+    board draws new ones)."""
+    page.evaluate("() => document.querySelectorAll('#map .adj-unit').forEach(u => { u.adjutantReplaced = true; })")
     page.select_option("#variant-select", variant)
     page.click("#new-game")
     page.wait_for_selector(f"#map[data-variant='{variant}']", state="attached", timeout=10_000)
+    page.wait_for_function(
+        "() => { const units = [...document.querySelectorAll('#map .adj-unit')];"
+        " return units.length > 0 && !units.some(unit => unit.adjutantReplaced); }",
+        timeout=10_000,
+    )
 
 
 def open_new_cluster_dialog(page: Any) -> None:
