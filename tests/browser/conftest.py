@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_driver import Openings, Site, open_app
+from app_driver import Openings, Site, new_game, open_app
 from browser_warnings import SharedPageRenewed
 from chromium import CHROMIUM_LOG
 from shared_folder import shared_folder
@@ -325,11 +325,10 @@ class SharedPage:
             if page.locator("#zoom-reset").is_visible():
                 page.click("#zoom-reset", timeout=5_000)
             page.select_option("#game-kind", "sandbox", timeout=5_000)
-            page.select_option("#variant-select", "standard", timeout=5_000)
             self._details_as_fresh(page)
             page.on("dialog", _replace_it)
             try:
-                page.click("#new-game", timeout=5_000)
+                new_game(page, "standard")
             finally:
                 page.remove_listener("dialog", _replace_it)
             page.fill("#orders-text", "", timeout=5_000)  # (the order box keeps a draft across games)
