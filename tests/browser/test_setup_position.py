@@ -260,9 +260,11 @@ def test_the_text_and_the_map_are_two_views_and_problems_leave_the_game_in_hand(
     assert "England: A Edi, A Lon, F Nth;" in page.locator("#setup-text").input_value()
     # back to the game in hand, as it was
     page.click("#setup-leave")
-    page.wait_for_function("() => !document.documentElement.dataset.settingUp", timeout=10_000)
+    # (the set-up ends at the click; the game's board is drawn again once its map is back)
+    page.wait_for_function("n => !document.documentElement.dataset.settingUp"
+                           " && document.querySelectorAll('#map .adj-unit').length === n",
+                           arg=len(Game.new("loeb9").units), timeout=10_000)
     assert page.evaluate("location.hash") == before and phase(page) == "S1901M"
-    assert len(units(page)) == len(Game.new("loeb9").units)
 
 
 def test_a_game_master_sets_up_a_cluster_position_with_strengths_and_a_site(shared_page: Any, site: Site) -> None:
