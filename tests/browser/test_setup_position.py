@@ -221,10 +221,13 @@ def test_the_keyboard_sets_up_the_same_position_on_a_desktop(shared_page: Any) -
     page.keyboard.press("Enter")
     _play_and_check(page, tap=False)
     # from the phase now shown, a new game: the same position, and no history
-    after = units(page)
+    after, shown = units(page), phase(page)
     page.focus("#setup-from-here")
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.id") == "setup-text"
+    # (the text is written once the set-up is on the map; until then it is the last set-up's)
+    page.wait_for_function("phase => document.getElementById('setup-text').value.includes('--phase ' + phase)",
+                           arg=shown, timeout=10_000)
     assert "adjutant setup loeb9" in page.locator("#setup-text").input_value()
     page.focus("#setup-start")
     page.keyboard.press("Enter")
