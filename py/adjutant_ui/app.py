@@ -509,7 +509,7 @@ class App:
             # never the game in the clear in the address bar or the autosave: the sealed link, made by
             # the game master (whose keys seal it); any other view keeps the link it came from
             if self.role == GM and self.sealing.sealable():
-                asyncio.ensure_future(self._reseal_or_say(replace_hash))
+                asyncio.ensure_future(self._reseal_or_say(session, replace_hash))
             elif replace_hash:
                 self.saving.set_hash(self.last_link)
             return
@@ -658,19 +658,26 @@ class App:
         self.changed()
         self.copy(self.share_url(), "Link")
 
-    async def _reseal_or_say(self, replace_hash: bool) -> None:
+    async def _reseal_or_say(self, session: Session, replace_hash: bool) -> None:
+        """Seal ``session``'s game, or say why it could not be; a game put in hand meanwhile is sealed, or
+        not, by its own changes, and a failure is not said over it."""
+        if self.session is not session:
+            return
         try:
             await self.sealing.reseal(replace_hash)
         except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
-            self.message(f"The link could not be sealed: {error}")
+            if self.session is session:
+                self.message(f"The link could not be sealed: {error}")
 
     async def _copy_sealed_link(self) -> None:
+        session = self.session
         try:
             fragment = await self.sealing.reseal()
         except Exception as error:  # noqa: BLE001 - say why, keep the game
-            self.message(f"The link could not be sealed: {error}")
+            if self.session is session:
+                self.message(f"The link could not be sealed: {error}")
             return
-        if fragment is not None:  # (None: another game is in hand now, with its own link)
+        if fragment is not None and self.session is session:  # (or another game is in hand, with its own link)
             await self._copy(self.share_url(), "Link")
 
     def on_copy_results(self, event: Any) -> None:

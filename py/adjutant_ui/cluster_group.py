@@ -156,6 +156,7 @@ async def start(ctrl: GroupControl, variant_id: str, phrases: dict[str, str]) ->
     """A new Cluster group game: the game master's key pair sealed under the game master's passphrase,
     a key per power's passphrase, the sites drawn; then the first links are sealed."""
     app = ctrl.app
+    shown = app.session  # the game being started, once shown: what is said is said only while it is in hand
     try:
         with ctrl.busy(MAKING_KEYS):
             powers = {p: v for p, v in phrases.items() if p != sealed.GM}
@@ -168,9 +169,13 @@ async def start(ctrl: GroupControl, variant_id: str, phrases: dict[str, str]) ->
             state.cluster = ClusterSide(game.variant.id, "", {}, passphrases=powers, keys=keys, opened=True)
             ctrl.pending = state
             await app.show(state.session, role=sealed.GM, passphrases={sealed.GM: phrases[sealed.GM], **powers})
+            shown = state.session
         await reseal(ctrl, state)
     except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
-        app.message(f"The group game could not be started: {error}")
+        if app.session is shown:
+            app.message(f"The group game could not be started: {error}")
+        return
+    if app.session is not shown:
         return
     app.clear_message()
     app.render()
@@ -193,10 +198,12 @@ def changed(ctrl: GroupControl, state: GroupState, replace_hash: bool) -> None:
 
 
 async def _reseal_or_say(ctrl: GroupControl, state: GroupState, replace_hash: bool) -> None:
+    """Seal ``state``'s game, or say why it could not be, unless another game is in hand by then."""
     try:
         await reseal(ctrl, state, replace_hash)
     except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
-        ctrl.app.message(f"The link could not be sealed: {error}")
+        if ctrl.state is state:
+            ctrl.app.message(f"The link could not be sealed: {error}")
 
 
 async def reseal(ctrl: GroupControl, state: GroupState, replace_hash: bool = True) -> None:

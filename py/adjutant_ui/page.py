@@ -58,6 +58,9 @@ class GroupPage(Protocol):
     """The page as the group code (adjutant_ui.group, adjutant_ui.cluster_group) uses it."""
 
     @property
+    def session(self) -> Session | None: ...
+
+    @property
     def saving(self) -> GroupSaving: ...
 
     @property

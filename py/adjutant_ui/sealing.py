@@ -139,6 +139,7 @@ class Sealing:
     async def _use_passphrases(self, purpose: str, variant_id: str, phrases: dict[str, str]) -> None:
         waiting = "Making the keys from the passphrases…"
         self.page.message(waiting, "info")
+        shown = self.page.session  # the game sealed: a failure is said only while it is in hand
         try:
             if purpose in ("new", "setup"):
                 # The new game is shown at once and takes orders while its keys are made (PBKDF2, seconds
@@ -147,6 +148,7 @@ class Sealing:
                 game = self.setup.take_game() if purpose == "setup" else cluster_views.new_game(seed, variant_id)
                 self.saving.replacing()
                 await self.page.show(Session(game), role=GM, passphrases=phrases)
+                shown = self.page.session
                 self.keys_task = asyncio.ensure_future(self._add_keys(phrases))
                 waiting = ("New game: give its orders now. Making its keys from the passphrases (its link "
                            "follows once they are ready)…")
@@ -159,7 +161,8 @@ class Sealing:
                     self.keys, self.passphrases = keys, dict(phrases)
             await self.reseal()
         except Exception as error:  # noqa: BLE001 - say why; the game in hand stays
-            self.page.message(f"The game could not be sealed: {error}")
+            if self.page.session is shown:
+                self.page.message(f"The game could not be sealed: {error}")
             return
         self.page.clear_message(only=waiting)  # a message given meanwhile (a refused nomination) stays
         self.page.render()

@@ -185,6 +185,8 @@ def cluster_gm_fragment(page: Any, before: str = "") -> str:
 
 
 def start_cluster_group_game(page: Any) -> str:
+    """A new Cluster group game, as its game master, once its first game master's link is made."""
+    before = str(page.evaluate("location.hash"))
     page.evaluate(
         """() => { const select = document.getElementById('variant-select');
           if (![...select.options].some(o => o.value === 'cluster')) select.add(new Option('Cluster', 'cluster')); }"""
@@ -196,7 +198,7 @@ def start_cluster_group_game(page: Any) -> str:
     for part, phrase in PASSPHRASES.items():
         page.fill(f"#passphrase-{part}", phrase)
     page.click("#passphrase-ok")
-    return cluster_gm_fragment(page)
+    return cluster_gm_fragment(page, before)
 
 
 def players_link(gm: Any) -> str:

@@ -7,7 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_driver import Site, adjudicate, autosaved, open_app, open_new_cluster_dialog, phase, reopen_app
+from app_driver import (
+    Site,
+    adjudicate,
+    autosaved,
+    new_cluster_game,
+    new_game,
+    open_app,
+    open_new_cluster_dialog,
+    phase,
+    reopen_app,
+)
+from group_driver import start_cluster_group_game
 
 
 def play(page: Any, orders: str) -> None:
@@ -198,6 +209,49 @@ def test_a_new_game_taken_while_a_cluster_games_keys_are_made_is_left_alone_by_t
     assert "sealed" not in page.inner_text("#message-text")
     assert phase(page) == "S1901M"
     assert page.evaluate("location.hash") == standard
+    assert recorder.page_errors == []
+
+
+#: every seal from here on waits for ``window.refuseSeals()``, then fails, until ``window.restoreSeals()``;
+#: ``window.sealsAsked`` and ``window.sealsRefused`` count them
+REFUSE_SEALS = """() => { let release; const seal = window.adjutantSeal.seal;
+  const gate = new Promise(resolve => { release = resolve; });
+  window.restoreSeals = () => { window.adjutantSeal.seal = seal; };
+  window.refuseSeals = release; window.sealsAsked = 0; window.sealsRefused = 0;
+  window.adjutantSeal.seal = () => { window.sealsAsked++;
+    return gate.then(() => { window.sealsRefused++; throw new Error('refused by the test'); }); };
+}"""
+
+
+def refused_while(page: Any, replace: bool) -> str:
+    """Seals are held from now on; the game in hand is adjudicated (a change it seals); once its seal is
+    asked for, with ``replace``, a Standard game is started; then the seals fail. The message shown once they have."""
+    page.evaluate(REFUSE_SEALS)
+    adjudicate(page)
+    page.wait_for_function("() => window.sealsAsked > 0", timeout=10_000)
+    if replace:
+        page.select_option("#game-kind", "sandbox")
+        new_game(page, "standard")
+    page.evaluate("window.refuseSeals()")
+    page.wait_for_function("() => window.sealsRefused > 0", timeout=10_000)
+    page.wait_for_timeout(300)  # (the page's answer to the refusal)
+    page.evaluate("window.restoreSeals()")
+    return page.inner_text("#message-text") if page.locator("#message").is_visible() else ""
+
+
+def test_a_seal_that_fails_is_said_only_while_its_game_is_in_hand(new_context: Any, site: Site) -> None:
+    """A game master's game whose seal fails says so while it is in hand; a seal that fails after the game
+    was replaced says nothing over the game that replaced it, a Cluster group game's as a Sandbox one's."""
+    context, recorder = new_context()
+    page = open_app(context, site.url)
+    page.on("dialog", lambda dialog: dialog.accept())  # yes, replace a game whose seal is pending
+    for start in (new_cluster_game, start_cluster_group_game):
+        start(page)
+        assert "could not be sealed: Error: refused by the test" in refused_while(page, replace=False)
+        page.click("#message-close")
+        start(page)
+        assert "sealed" not in refused_while(page, replace=True)
+        assert phase(page) == "S1901M" and str(page.evaluate("location.hash")).startswith("#standard.")
     assert recorder.page_errors == []
 
 
