@@ -89,9 +89,9 @@ PROFILED = {
     "adjutant.bots": ["Thinker.step"],
     "adjutant.game": ["Game.adjudicate"],
     "adjutant.formats.link": ["encode_link"],
-    "adjutant_ui.app": [
-        "App.render", "App.changed", "App.save_now", "App.save_snapshot", "App.orders_panel", "App._position_text",
-        "App._results_list", "App._powers", "App._secrets_panel", "_draw_board", "encode_link"],
+    "adjutant_ui.app": ["App.render", "App.changed", "App.save_now", "App.save_snapshot", "_draw_board", "encode_link"],
+    "adjutant_ui.panels": ["Panels.orders", "Panels.position_text", "Panels.results_list", "Panels.powers",
+                           "Panels.secrets"],
     "adjutant_ui.play": ["Play.adjudicate", "Play.on_adjudicate"],
     "adjutant_ui.keyboard": ["MapKeys.rove"],
     "adjutant_ui.saving": ["Saving.store"],

@@ -16,12 +16,12 @@ from typing import Any
 
 import js
 from adjutant import available_variants
-from adjutant.formats.limits import MAX_FILE_BYTES, without_bidi_controls
+from adjutant.formats.limits import without_bidi_controls
 from adjutant.formats.link import link_steps
 from adjutant.steps import run_to_end
 from pyodide.ffi import create_proxy, jsnull, to_js
 
-from . import computer, sealed
+from . import sealed
 from .board import Board, show_drawn
 from .computer_page import ComputerPlayers
 from .dom import by_id as _id
@@ -30,6 +30,7 @@ from .dom import mark as _mark
 from .group import CODE_LINK, GroupController, inert
 from .keyboard import MapKeys
 from .page import InHand
+from .panels import Panels
 from .pictures import Pictures, page_scene
 from .play import Play
 from .proxies import Proxies
@@ -44,15 +45,13 @@ from .sealing import Sealing
 from .session import (
     Session,
     encode_link,
-    game_from_text,
-    game_to_text,
-    order_label,
     position_snapshot,
     position_snapshot_steps,
     read_link,
     rehearsal,
 )
 from .setup import SetupPanel
+from .sharing import Sharing
 
 document = js.document
 
@@ -90,7 +89,7 @@ class App:
     """The page: its plumbing (listeners, the message box), its start-up and the game shown, and the parts
     it wires together, each given what it needs of the page (adjutant_ui.page): the saving, the map's
     keyboard, the order entry, the games with secrets, the group game, the computer players, the set-up
-    panel and the board's pictures."""
+    panel, the panels beside the map and the board's pictures."""
 
     def __init__(self, view: str) -> None:
         self.view = view
@@ -125,6 +124,10 @@ class App:
         self.play = Play(self, self.group, self.computer, self.setup, self.saving, self.sealing)
         #: the map from the keyboard, and its clicks: py/adjutant_ui/keyboard.py
         self.keyboard = MapKeys(self, self.group, self.play)
+        #: Copy link, Copy results, embedding, Download, game files opened: py/adjutant_ui/sharing.py
+        self.sharing = Sharing(self, self.group, self.saving, self.sealing)
+        #: the panels beside the map: py/adjutant_ui/panels.py
+        self.panels = Panels(self, self.group, self.sealing, self.play, self.keyboard)
         #: the save that waits for the browser to draw the change first (see :meth:`_save_soon`): the
         #: game's link, with the session and the game id it is for
         self.pending_save: tuple[str, Session, str] | None = None
@@ -135,8 +138,6 @@ class App:
         #: the snapshot last written (see :meth:`save_snapshot`): the position and the drawing it was made
         #: from, and its text
         self._snapshot: tuple[Any, Any, str] | None = None
-        #: what each side panel was last filled with (see :meth:`_stale`)
-        self.shown: dict[str, Any] = {}
 
     # --- plumbing ------------------------------------------------------------------------------------
     def on(self, element: Any, event: str, handler: Any) -> Any:
@@ -456,18 +457,18 @@ class App:
         self.on(_id("nominations"), "click", self.on_action)
         self.on(_id("undo"), "click", self.play.on_undo)
         self.on(_id("declare-draw"), "click", self.play.on_draw)
-        self.on(_id("copy-link"), "click", self.on_copy_link)
-        self.on(_id("copy-results"), "click", self.on_copy_results)
-        self.on(_id("download"), "click", self.on_download)
-        self.on(_id("upload"), "change", self.on_upload)
-        self.on(_id("copy-embed"), "click", self.on_embed)
+        self.on(_id("copy-link"), "click", self.sharing.on_copy_link)
+        self.on(_id("copy-results"), "click", self.sharing.on_copy_results)
+        self.on(_id("download"), "click", self.sharing.on_download)
+        self.on(_id("upload"), "change", self.sharing.on_upload)
+        self.on(_id("copy-embed"), "click", self.sharing.on_embed)
         self.on(_id("map-zoom"), "click", self.on_zoom)
         self.pictures.install()
         self.on(_id("show-results"), "change", lambda e: self.render())
         for event in ("focusin", "mouseover"):
-            self.on(_id("results-summary"), event, self.on_result_focus)
+            self.on(_id("results-summary"), event, self.panels.on_result_focus)
         for event in ("focusout", "mouseleave"):
-            self.on(_id("results-summary"), event, self.on_result_blur)
+            self.on(_id("results-summary"), event, self.panels.on_result_blur)
         self.on(_id("orders-power"), "change", self.keyboard.on_orders_power)
         self.on(_id("unlock-form"), "submit", self.sealing.on_unlock)
         self.on(_id("unlock-another"), "click", self.sealing.on_unlock_another)
@@ -479,7 +480,7 @@ class App:
         self.on(_id("passphrase-cancel"), "click", lambda e: _id("passphrase-dialog").close())
         # on the document, not the body: a file dropped below a short page must open here too
         # (web/shell.js stops the browser from navigating to a dropped file)
-        self.on(document, "drop", self.on_drop)
+        self.on(document, "drop", self.sharing.on_drop)
 
     def on_action(self, event: Any) -> None:
         """A click on a button drawn at a render (their handlers are in :attr:`actions`)."""
@@ -497,7 +498,7 @@ class App:
         if choice and event.detail == 0:
             self.keyboard.focus_after_action(was)
 
-    # --- files and links --------------------------------------------------------------------------
+    # --- the game changed: its link and its save -----------------------------------------------------
     def changed(self, replace_hash: bool = True) -> None:
         """Autosave and put the game in the URL fragment."""
         session = self.session
@@ -629,12 +630,6 @@ class App:
         kept = self._snapshot
         return kept is not None and kept[0] is position and kept[1] is drawing and _storage_get(SNAPSHOT_KEY) == kept[2]
 
-    def share_url(self, page: str = "") -> str:
-        base = str(js.location.href).split("#")[0]
-        if page:  # resolved as a browser does: a query holding "/" must not change the folder
-            base = str(js.URL.new(page, base).href).split("#")[0]
-        return base + "#" + self.last_link
-
     def copy(self, text: str, what: str) -> None:
         asyncio.ensure_future(self._copy(text, what))
 
@@ -644,19 +639,6 @@ class App:
             self.message(f"{what} copied to the clipboard.", "info")
         except Exception:  # noqa: BLE001 - no clipboard: show the text to copy by hand
             self.message(f"Copy this {what.lower()}: {text}", "info")
-
-    def on_copy_link(self, event: Any) -> None:
-        session = self.session
-        secret = (session is not None and sealed.has_secrets(session.game) and self.group.state is None
-                  and session.master is None)
-        if session is not None and secret and self.role in (GM, ""):
-            if not self.sealing.sealable():
-                self.sealing.open_passphrases("change")
-                return
-            asyncio.ensure_future(self._copy_sealed_link())
-            return
-        self.changed()
-        self.copy(self.share_url(), "Link")
 
     async def _reseal_or_say(self, session: Session, replace_hash: bool) -> None:
         """Seal ``session``'s game, or say why it could not be; a game put in hand meanwhile is sealed, or
@@ -669,107 +651,7 @@ class App:
             if self.session is session:
                 self.message(f"The link could not be sealed: {error}")
 
-    async def _copy_sealed_link(self) -> None:
-        session = self.session
-        try:
-            fragment = await self.sealing.reseal()
-        except Exception as error:  # noqa: BLE001 - say why, keep the game
-            if self.session is session:
-                self.message(f"The link could not be sealed: {error}")
-            return
-        if fragment is not None and self.session is session:  # (or another game is in hand, with its own link)
-            await self._copy(self.share_url(), "Link")
-
-    def on_copy_results(self, event: Any) -> None:
-        session = self.session
-        if session is None:
-            return
-        # what goes to the players: a game master copies the results as rule 7 reports them
-        index = session.shown_record()
-        text = session.players_results_text(index) if index is not None else session.shown_results_text()
-        self.copy(text, "Results")
-
-    def on_embed(self, event: Any) -> None:
-        self.changed()
-        url = self.share_url("embed.html")
-        public = self.group.public_fragment()
-        if public is not None:  # a group game is embedded as its players see it
-            url = url.split("#")[0] + "#" + public
-        # the frame says its content's height (post_height); the snippet's script sizes the frame to it
-        name = f"adjutant-{abs(hash(url)) % 10**8}"
-        code = (f'<iframe id="{name}" src="{url}" width="800" height="620" '
-                f'style="border:0;width:100%;max-width:800px" loading="lazy" title="Diplomacy game"></iframe>'
-                f'<script>addEventListener("message",function(e){{var f=document.getElementById("{name}");'
-                f'if(f&&e.source===f.contentWindow&&e.data&&e.data.adjutantHeight>0)'
-                f'f.style.height=Math.min(e.data.adjutantHeight,5000)+"px"}})</script>')
-        _id("embed-code").value = code
-        _id("embed-dialog").showModal()
-
-    def on_download(self, event: Any) -> None:
-        session = self.session
-        assert session is not None
-        text = game_to_text(session.kept)
-        self.saving.download(text, f"adjutant-{session.game.variant.id}-{session.game.phase}.json", "application/json")
-
-    def on_upload(self, event: Any) -> None:
-        files = event.target.files
-        if files is None or files is jsnull or files.length == 0:
-            return
-        asyncio.ensure_future(self._open_file(files.item(0)))
-        event.target.value = ""
-
-    def on_drop(self, event: Any) -> None:
-        event.preventDefault()
-        transfer = event.dataTransfer
-        files = None if transfer is None or transfer is jsnull else transfer.files
-        if files is not None and files is not jsnull and files.length:
-            asyncio.ensure_future(self._open_file(files.item(0)))
-
-    async def _open_file(self, file: Any) -> None:
-        name = str(file.name)
-        if file.size > MAX_FILE_BYTES:
-            self.message(
-                f"{name} is too large to be a game file ({int(file.size):,} bytes; Adjutant reads up to "
-                f"{MAX_FILE_BYTES:,}). Your game is unchanged."
-            )
-            return
-        try:
-            text = str(await file.text())
-            game = game_from_text(text)
-            shown = Session.of(game)  # (a Cluster game against the computer: as its players see it)
-            secret = sealed.has_secrets(game) and shown.master is None
-        except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
-            self.message(f"{name} could not be opened: {error}. Your game is unchanged.")
-            return
-        if not self.saving.may_replace():
-            return
-        before = self.in_hand()
-        self.saving.replacing()
-        try:
-            await self.show(shown, role=GM if secret else "")
-            self.clear_message()
-            if secret:  # the game master's own file: no link until passphrases seal it
-                self.last_link = ""
-            self.changed()
-            self.render()
-        except Exception as error:  # noqa: BLE001 - whatever goes wrong, the game in hand stays
-            await self.put_back(before)
-            self.message(f"{name} could not be opened: {error}. Your game is unchanged.")
-            self.changed(replace_hash=True)
-            return
-        if secret:
-            self.sealing.open_passphrases("change")
-
     # --- drawing -------------------------------------------------------------------------------------
-    def _stale(self, panel: str, data: Any) -> bool:
-        """Whether ``panel`` shows other ``data`` than these (then they are taken as shown): a render fills
-        again only the panels whose data changed (an order entered changes the order list, not the
-        position or the last phase's results), so the browser lays out only those again."""
-        if self.shown.get(panel) == data:
-            return False
-        self.shown[panel] = data
-        return True
-
     def rehearse(self) -> None:
         """Once the page is idle after start-up, play a throwaway game of the shown variant off the page,
         one step per idle moment: its orders read, drawn, adjudicated, put in a link and drawn again, for
@@ -832,6 +714,10 @@ class App:
         assert self.session is not None and self.board is not None
         yield from _board_steps(self.board, self.session, *self._board_view())
 
+    def orders_panel(self) -> None:
+        """The orders given and the buttons of click entry, filled again (the keyboard's step changed)."""
+        self.panels.orders()
+
     def _board_view(self) -> tuple[bool, str | None]:
         """Whether the board shows the last phase's results, and the power whose build places it marks."""
         show_results = self.embed or bool(_id("show-results").checked)
@@ -875,7 +761,7 @@ class App:
         _id("hist-next").disabled = session.view >= last
         _id("hist-last").disabled = session.view >= last
         document.documentElement.dataset.phase = str(position.phase)
-        self._powers()
+        self.panels.powers()
         if self.embed:
             _id("embed-results-text").textContent = session.shown_results_text()
             self.post_height()
@@ -888,21 +774,21 @@ class App:
         # the key to the variant's own marks: each item shown where the map draws its mark
         _id("map-legend").hidden = not show_drawn(_id("map-legend"), board.svg)
         _id("results-of").textContent = entries[0][0] if entries else ""
-        self._results_list(entries[1:])
+        self.panels.results_list(entries[1:])
         yield
         if App._renders != mine:
             return
-        self.orders_panel()
+        self.panels.orders()
         yield
         if App._renders != mine:
             return
-        self._position_text()
-        self._secrets_panel(sites)
+        self.panels.position_text()
+        self.panels.secrets(sites)
         yield
         if App._renders != mine:
             return
         text = session.shown_results_text()
-        if self._stale("results", text):
+        if self.panels.stale("results", text):
             _id("results").textContent = text
         _id("copy-results").textContent = "Copy results for the players" if self.role == GM else "Copy results"
         readonly = session.readonly
@@ -929,327 +815,6 @@ class App:
             return
         self.computer.render()
 
-    def _secrets_panel(self, sites: dict[str, int]) -> None:
-        """Who is looking at a game with secrets, the passphrase entry, and what the viewer may know."""
-        session = self.session
-        assert session is not None
-        game = session.game
-        secret = sealed.has_secrets(game)
-        _id("secrets").hidden = not secret
-        _id("download-note").hidden = not (secret and self.role == GM)
-        _id("nominations").replaceChildren()
-        listing = _id("secret-list")
-        listing.replaceChildren()
-        if not secret:
-            return
-        variant = game.variant
-        viewers = session.viewers
-        if session.master is not None:  # a game against the computer: the people here see their powers' secrets
-            role = (f"You play {computer.names(game, viewers)}: {'its' if len(viewers) == 1 else 'their'} secrets "
-                    "are shown; the computer's powers keep theirs, as players would." if viewers else
-                    "The computer plays every power: only what the rules report is shown.")
-        elif self.role == GM:
-            role = "Game master: every secret of this game is shown, and only you adjudicate it."
-        elif self.role in variant.powers:
-            role = f"{variant.powers[self.role].name}'s secrets are shown (the game master adjudicates)."
-        else:
-            role = "Public view: only what the rules report. Enter your passphrase to see your secrets."
-        _id("secrets-role").textContent = role
-        # once a power's secrets are open the passphrase field folds away behind "Another passphrase…"
-        # (a player has one passphrase; one person holding several, or the game master's, asks for it)
-        self.sealing.fold_unlock(self.role in variant.powers and not self.sealing.unlocking_again)
-        if self.role == GM or session.master is not None:  # every secret it shows is in hand: no passphrase
-            _id("unlock-form").hidden = True
-        _id("show-passphrases").hidden = self.role != GM
-
-        def item(text: str) -> None:
-            entry = document.createElement("li")
-            entry.textContent = text
-            listing.appendChild(entry)
-
-        for line in sealed.secret_lines(game, ",".join(viewers) or self.role, sites):
-            item(line)
-        player = self.group.player_power()
-        if not (session.at_current and not game.over):
-            return
-        if session.master is not None:
-            self._nominations_form(viewers)
-        elif self.role == GM or (player and self.role == player):
-            self._nominations_form((player,) if player else ())
-
-    def _nominations_form(self, only: tuple[str, ...] = ()) -> None:
-        """Rule 2: for each power with a nomination due (or only those of ``only``: the powers played at
-        this screen), which unit is its 3× or 2× (or a later build)."""
-        session = self.session
-        assert session is not None
-        game = session.game
-        holder = _id("nominations")
-        due = sealed.nominations_due(game)
-        if only or session.master is not None:
-            due = {p: levels for p, levels in due.items() if p in only}
-        if due:
-            note = document.createElement("p")
-            note.textContent = "Nominations due (rule 2): each power's 3× and 2× unit, or a later build."
-            holder.appendChild(note)
-        for power, levels in due.items():
-            box = document.createElement("fieldset")
-            box.dataset.power = power
-            legend = document.createElement("legend")
-            legend.textContent = game.variant.powers[power].name
-            box.appendChild(legend)
-            for level in levels:
-                label = document.createElement("label")
-                label.textContent = f"{level}× "
-                select = document.createElement("select")
-                select.dataset.power = power
-                select.dataset.level = str(level)
-                select.name = f"nominate-{power}-{level}"
-                choices = [("-", "choose…"), ("", "a later build")]
-                choices += session.nomination_choices(power, level)  # only the units it may name
-                for value, text in choices:
-                    option = document.createElement("option")
-                    option.value = value
-                    option.textContent = text
-                    select.appendChild(option)
-                label.appendChild(select)
-                box.appendChild(label)
-            button = document.createElement("button")
-            button.type = "button"
-            button.textContent = "Nominate"
-            button.dataset.action = f"nominate-{power}"
-            self.actions[f"nominate-{power}"] = lambda p=power: self.sealing.on_nominate(p)
-            box.appendChild(button)
-            holder.appendChild(box)
-
-    def _powers(self) -> None:
-        session = self.session
-        assert session is not None and self.board is not None
-        game = session.game
-        position = session.shown_position()
-        centres: dict[str, int] = {p: 0 for p in game.variant.powers}
-        for owner in position.centres.values():
-            centres[owner] = centres.get(owner, 0) + 1
-        units: dict[str, int] = {p: 0 for p in game.variant.powers}
-        for unit in position.units.values():
-            units[unit.power] += 1
-        due = game.orders_due() if session.at_current else {}
-        adjustments = game.adjustments() if session.at_current and game.phase.kind == "adjustment" else {}
-        # a group game's master needs whose orders are in, not what is due of each (a sealed code leaves a
-        # unit without orders as often as not)
-        group_column = self.group.orders_column() if session.at_current else None
-        rows = []
-        for power in game.variant.powers.values():
-            status, kind = "—", ""
-            if not session.at_current or game.over:
-                pass
-            elif group_column is not None:
-                status, kind = group_column[power.id]
-            elif power.id in due:
-                delta = adjustments.get(power.id)
-                if delta:
-                    status = f"{'builds' if delta > 0 else 'removals'} due: {due[power.id]}"
-                else:
-                    status = f"due: {due[power.id]}"
-                kind = "due"
-            elif units.get(power.id, 0) or adjustments.get(power.id):
-                status, kind = "ready", "ready"
-            rows.append((power.id, power.name, self.board.colours.get(power.id, "#888"), centres.get(power.id, 0),
-                         units.get(power.id, 0), status, kind))
-        if not self._stale("powers", rows):
-            return
-        body = _id("powers").querySelector("tbody")
-        body.replaceChildren()
-        for power_id, power_name, colour, centre_count, unit_count, status, kind in rows:
-            row = document.createElement("tr")
-            row.dataset.power = power_id
-            name = document.createElement("td")
-            swatch = document.createElement("span")
-            swatch.className = "swatch"
-            swatch.style.background = colour
-            name.appendChild(swatch)
-            name.appendChild(document.createTextNode(power_name))
-            row.appendChild(name)
-            for value in (centre_count, unit_count):
-                cell = document.createElement("td")
-                cell.textContent = str(value)
-                row.appendChild(cell)
-            cell = document.createElement("td")
-            cell.textContent = status
-            if kind:
-                cell.className = kind
-            row.appendChild(cell)
-            body.appendChild(row)
-
-    def _position_text(self) -> None:
-        """The shown position as text, power by power (units and centres), for screen readers and for
-        anyone who would rather read it."""
-        session = self.session
-        assert session is not None
-        variant = session.game.variant
-        position = session.shown_position()
-        lines = []
-        for power in variant.powers.values():
-            units = [f"{u.type} {variant.province_name(u.location)}" for u in position.units.values()
-                     if u.power == power.id]
-            units += [f"{d.unit.type} {variant.province_name(d.unit.location)} (dislodged)"
-                      for d in position.dislodged if d.unit.power == power.id]
-            centres = sorted(variant.province_name(p) for p, owner in position.centres.items() if owner == power.id)
-            lines.append((power.id, f"{power.name}: units {', '.join(units) or 'none'}; "
-                                    f"{len(centres)} centres: {', '.join(centres) or 'none'}."))
-        if not self._stale("position", lines):
-            return
-        listing = _id("position-list")
-        listing.replaceChildren()
-        for power_id, text in lines:
-            item = document.createElement("li")
-            item.dataset.power = power_id
-            item.textContent = text
-            listing.appendChild(item)
-
-    def _results_list(self, entries: list[tuple[str, str]]) -> None:
-        """The results as sentences, each focusable: focused (or pointed at), it picks out its symbols on
-        the map (the listeners are on the list, wired once: see on_result_focus)."""
-        if not self._stale("results-summary", entries):
-            return
-        # (one call to the page, not a few per line: a phase on a nine-power map has a hundred lines)
-        js.window.adjutantPage.fillResults(_id("results-summary"), json.dumps(entries))
-
-    def on_result_focus(self, event: Any) -> None:
-        """A result in the list is focused or pointed at: pick out its symbols on the map."""
-        item = event.target.closest("li[data-result]") if hasattr(event.target, "closest") else None
-        item = _v(item)
-        if self.board is not None:
-            self.board.mark_result(str(item.dataset.result) if item is not None else "")
-
-    def on_result_blur(self, event: Any) -> None:
-        if self.board is not None:
-            self.board.mark_result("")
-
-    def orders_panel(self) -> None:
-        session = self.session
-        assert session is not None
-        game = session.game
-        listing = _id("order-list")
-        listing.replaceChildren()
-        powers = game.variant.powers
-        for power, text in session.past_orders():  # a past position: the orders given there
-            item = document.createElement("li")
-            item.dataset.power = power
-            item.textContent = f"{powers[power].abbrev if power in powers else power}: {text}"
-            listing.appendChild(item)
-        for power, orders in sorted(game.all_orders().items()) if session.at_current else []:
-            for order in orders:
-                item = document.createElement("li")
-                item.dataset.power = power
-                item.textContent = f"{game.variant.powers[power].abbrev}: {order_label(game.variant, order)}"
-                why = session.is_illegal(order)
-                if why:
-                    item.className = "illegal"
-                    mark = document.createElement("strong")
-                    mark.textContent = f" illegal, will hold: {why}"
-                    item.appendChild(mark)
-                listing.appendChild(item)
-        panel = _id("click-order")
-        panel.replaceChildren()
-        self.actions = {k: v for k, v in self.actions.items() if k.startswith("nominate-")}
-        prompt = document.createElement("p")
-        prompt.id = "click-prompt"
-        prompt.textContent = session.prompt()
-        panel.appendChild(prompt)
-        if session.note and session.note == prompt.textContent:  # the answer to a click is the prompt: said once
-            prompt.className = "click-note"
-            prompt.setAttribute("role", "status")
-        elif session.note:
-            note = document.createElement("p")
-            note.id = "click-note"
-            note.className = "click-note"
-            note.setAttribute("role", "status")
-            note.textContent = session.note
-            panel.appendChild(note)
-        if self.keyboard.by_keyboard and session.at_current and not session.readonly:
-            keys = document.createElement("p")
-            keys.id = "click-keys"
-            keys.className = "hint"
-            keys.textContent = self._keys_hint()
-            panel.appendChild(keys)
-
-        def button(label: str, handler: Any, name: str) -> None:
-            element = document.createElement("button")
-            element.type = "button"
-            element.textContent = label
-            element.dataset.action = name
-            self.actions[name] = lambda: handler(None)
-            panel.appendChild(element)
-
-        kind = game.phase.kind
-        if session.selected and kind == "movement" and session.at_current:
-            for mode, label in session.unit_choices():  # only the orders the unit may be given
-                if mode == "hold":
-                    button(label, lambda e: self._hold(), mode)
-                elif mode == "research":
-                    button(label, lambda e: self._research(), mode)
-                else:
-                    button(label, lambda e, m=mode: self._mode(m), mode)
-            offered = session.offered_move()  # the move the click that selected this unit could have meant
-            if offered:
-                button(offered, lambda e: self._take_offer(), "move-instead")
-        if session.selected and kind == "retreat":
-            button("Disband", lambda e: self.play.act_on(session.selected or ""), "disband")
-        if session.selected and kind == "adjustment" and session.build_type is None:  # (not once the coast is asked)
-            for unit_type, label in session.build_types():  # no fleet offered inland
-                button(f"Build {label}", lambda e, t=unit_type: self._build(t), f"build-{unit_type}")
-        for coast in self.play.coast_choices:
-            label = game.variant.province_name(coast)
-            button(label, lambda e, c=coast: self.play.act_on(c), f"coast-{coast}")
-        if session.selected:
-            button("Cancel", lambda e: self.keyboard.cancel(), "cancel")
-
-    def _keys_hint(self) -> str:
-        """What the keys do on the map now, said under the prompt once the keyboard is in use."""
-        session = self.session
-        assert session is not None
-        if not session.selected:
-            return "Keys: the arrow keys go to the nearest unit that way, Enter selects one."
-        count = len(session.targets())
-        if not count:
-            return "Keys: Tab goes through the choices, Escape cancels."
-        places = "1 highlighted place" if count == 1 else f"{count} highlighted places"
-        return (f"Keys: the arrow keys go to the nearest of the {places} that way, Enter chooses, Tab goes to the "
-                "choices, Escape cancels.")
-
-    def _mode(self, mode: str) -> None:
-        assert self.session is not None
-        self.session.mode = mode
-        self.session.target = None
-        self.render()
-
-    def _hold(self) -> None:
-        """Hold: the selected unit clicked again in the move step (whatever step the player was in)."""
-        session = self.session
-        assert session is not None
-        session.mode, session.target = "move", None
-        self.play.act_on(session.selected or "")
-
-    def _research(self) -> None:
-        assert self.session is not None
-        order = self.session.research()
-        if order:
-            self.play.enter(order, power=None)
-        self.render()
-
-    def _take_offer(self) -> None:
-        assert self.session is not None
-        order, self.play.coast_choices = self.session.take_offer()
-        if order:
-            self.play.enter(order, power=None)
-        self.render()
-
-    def _build(self, unit_type: str) -> None:
-        assert self.session is not None
-        order, self.play.coast_choices = self.session.build(unit_type)
-        if order:
-            self.play.enter(order, power=None)
-        self.render()
 
 
 def run(view: str) -> None:

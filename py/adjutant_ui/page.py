@@ -165,6 +165,8 @@ class Page(GroupPage, Protocol):
     pending_save: tuple[str, Session, str] | None
     proxies: Proxies
     message_proxies: list[Any]
+    #: what each button drawn at a render does, by its data-action (adjutant_ui.panels fills it)
+    actions: dict[str, Any]
 
     @property
     def embed(self) -> bool: ...
