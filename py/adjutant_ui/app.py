@@ -35,18 +35,15 @@ from .pictures import Pictures, page_scene
 from .play import Play
 from .proxies import Proxies
 from .saves import new_id
-from .saving import AUTOSAVE_KEY, SNAPSHOT_KEY, VARIANT_KEY, Saving
+from .saving import AUTOSAVE_KEY, VARIANT_KEY, Saving
 from .saving import code_link as _code_link
 from .saving import storage_get as _storage_get
-from .saving import storage_set as _storage_set
 from .saving import tab_get as _tab_get
 from .sealed import GM, SealedLink
 from .sealing import Sealing
 from .session import (
     Session,
     encode_link,
-    position_snapshot,
-    position_snapshot_steps,
     read_link,
     rehearsal,
 )
@@ -128,16 +125,6 @@ class App:
         self.sharing = Sharing(self, self.group, self.saving, self.sealing)
         #: the panels beside the map: py/adjutant_ui/panels.py
         self.panels = Panels(self, self.group, self.sealing, self.play, self.keyboard)
-        #: the save that waits for the browser to draw the change first (see :meth:`_save_soon`): the
-        #: game's link, with the session and the game id it is for
-        self.pending_save: tuple[str, Session, str] | None = None
-        #: the waiting save's snapshot for the next start, being made in idle moments once its link is
-        #: stored (see :meth:`_snapshot_soon`); None when its link is not stored yet, or no save waits
-        self._snapshot_steps: Iterator[None] | None = None
-        self._save_proxy: Any = None
-        #: the snapshot last written (see :meth:`save_snapshot`): the position and the drawing it was made
-        #: from, and its text
-        self._snapshot: tuple[Any, Any, str] | None = None
 
     # --- plumbing ------------------------------------------------------------------------------------
     def on(self, element: Any, event: str, handler: Any) -> Any:
@@ -204,6 +191,16 @@ class App:
             item.textContent = problem
             errors.appendChild(item)
         return bool(problems)
+
+    def copy(self, text: str, what: str) -> None:
+        asyncio.ensure_future(self._copy(text, what))
+
+    async def _copy(self, text: str, what: str) -> None:
+        try:  # writeText's promise is refused when the page lacks focus or permission
+            await js.navigator.clipboard.writeText(text)
+            self.message(f"{what} copied to the clipboard.", "info")
+        except Exception:  # noqa: BLE001 - no clipboard: show the text to copy by hand
+            self.message(f"Copy this {what.lower()}: {text}", "info")
 
     # --- start ---------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -302,9 +299,7 @@ class App:
                 # a new game is saved at once; a link replaces the autosave only once played
                 self.last_link = self.last_link or encode_link(game_session.kept)
                 self.saving.store(self.last_link)
-                # the snapshot for the next start, in idle moments after this one (not needed before a click)
-                self.pending_save = (self.last_link, game_session, self.saving.game_id)
-                self._snapshot_soon(self.pending_save)
+                self.saving.save_snapshot_soon(self.last_link, game_session)
             elif self.last_link:
                 self.saving.store(self.last_link)
             if bad_link:  # the address bar holds the game shown, not the bad link
@@ -335,7 +330,7 @@ class App:
         self.saving.push_next = False
         if before.session is None or self.session is before.session:
             return
-        self.pending_save = None
+        self.saving.pending_save = None
         self.group.pending = before.group
         await self.show(before.session, role=before.role, link=before.link, keys=before.keys,
                         passphrases=before.passphrases)
@@ -387,7 +382,7 @@ class App:
         """Make ``new_session`` the shown game (loading its map if the variant changed); for a game with
         secrets, ``role`` says whose view it is, with the sealed link it came from and the game master's
         keys and passphrases."""
-        self.save_now()  # (the game in hand's last change, before anything replaces it)
+        self.saving.save_now()  # (the game in hand's last change, before anything replaces it)
         variant = new_session.game.variant
         # the game in hand (none at the start), being replaced, takes no order while the map loads
         with inert(("main.table",) if self.session is not None else ()):
@@ -435,8 +430,8 @@ class App:
         self.on(js.window, "hashchange", self.saving.on_hash_change)
         self.on(js.window, "storage", self.saving.on_storage)
         # a save waiting for the next idle moment is written before the page goes (reload, tab closed)
-        self.on(js.window, "pagehide", lambda e: self.save_now())
-        self.on(document, "visibilitychange", lambda e: self.save_now())
+        self.on(js.window, "pagehide", lambda e: self.saving.save_now())
+        self.on(document, "visibilitychange", lambda e: self.saving.save_now())
         self.on(document, "keydown", self.keyboard.on_key)
         self.on(_id("map"), "focusin", self.keyboard.on_map_focus)
         if self.embed:
@@ -498,7 +493,7 @@ class App:
         if choice and event.detail == 0:
             self.keyboard.focus_after_action(was)
 
-    # --- the game changed: its link and its save -----------------------------------------------------
+    # --- the game changed: its link (its save is adjutant_ui.saving) ---------------------------------
     def changed(self, replace_hash: bool = True) -> None:
         """Autosave and put the game in the URL fragment."""
         session = self.session
@@ -518,127 +513,9 @@ class App:
         self.last_link = link
         if replace_hash:
             self.saving.set_hash(link)
-        self._save_soon(link)
+        self.saving.save_soon(link)
         if self.saving.recent_for != self.saving.game_id:  # another game is in hand: the one before it is listed now
             self.saving.fill_recent()
-
-    def _save_soon(self, link: str) -> None:
-        """Autosave ``link`` (the game's slot, the autosave, the snapshot for the next start) as soon as
-        the browser is idle, after it has drawn the change: a click's answer on screen does not wait for
-        the storage writes. Nothing is lost: the save is written before any other game replaces this one
-        (:meth:`save_now`), and when the page is hidden or left."""
-        assert self.session is not None
-        waiting = self.pending_save is not None and self._snapshot_steps is None
-        self.pending_save = (link, self.session, self.saving.game_id)
-        self._snapshot_steps = None  # (a snapshot being made is an older save's: it stops)
-        if waiting:
-            return
-        if self._save_proxy is None:
-            save = create_proxy(lambda *_: self._save_idle())
-            self._save_proxy = (save, create_proxy(lambda *_: js.setTimeout(save, 0)))
-        save, after_frame = self._save_proxy
-        if hasattr(js.window, "requestIdleCallback"):
-            options = to_js({"timeout": 500}, dict_converter=js.Object.fromEntries)
-            js.window.requestIdleCallback(save, options)
-        else:  # (no idle callbacks: just after the next frame)
-            js.window.requestAnimationFrame(after_frame)
-
-    def save_now(self) -> None:
-        """Write the save :meth:`_save_soon` left waiting, if any (what is left of it: its snapshot, if
-        its link is stored already)."""
-        pending, steps = self.pending_save, self._snapshot_steps
-        if pending is None:
-            return
-        if steps is not None:  # its link is stored: the rest of its snapshot is made now
-            for _ in steps:
-                pass
-            return
-        self.pending_save = None
-        link, session, game_id = pending
-        if session is not self.session or game_id != self.saving.game_id:
-            return  # (not reached: a game is replaced only after save_now)
-        self.saving.store(link)
-        self.save_snapshot()
-
-    def _save_idle(self) -> None:
-        """The waiting save, the browser idle: its link stored (the game's slot, the autosave) in this
-        moment, its snapshot for the next start made in idle moments after it (a nine-power position's
-        units take more than 100 ms on a phone: docs/computer-players.md)."""
-        pending = self.pending_save
-        if pending is None or self._snapshot_steps is not None:
-            return
-        link, session, game_id = pending
-        if session is not self.session or game_id != self.saving.game_id:
-            self.pending_save = None
-            return
-        self.saving.store(link)
-        self._snapshot_soon(pending)
-
-    def _snapshot_soon(self, pending: tuple[str, Session, str]) -> None:
-        """The snapshot of ``pending`` (the waiting save, its link stored) made a few units at a time in idle
-        moments (:meth:`_when_idle`) and written, unless another save replaces it meanwhile; the save
-        waits until then (:meth:`save_now` finishes it at once)."""
-        drawing = self.board.drawing if self.board is not None else None
-        position = pending[1].game.position
-        if self._snapshot_kept(position, drawing):  # (an order given: the snapshot written is still right)
-            self.pending_save = None
-            return
-
-        def steps() -> Iterator[None]:
-            making = position_snapshot_steps(pending[1].game, drawing)
-            while True:
-                try:
-                    next(making)
-                except StopIteration as done:
-                    snapshot = done.value
-                    break
-                yield
-                if self.pending_save is not pending:  # another save replaced it, or dropped it
-                    return
-            self.pending_save, self._snapshot_steps = None, None
-            text = json.dumps(snapshot, separators=(",", ":"))
-            self._snapshot = (position, drawing, text) if _storage_set(SNAPSHOT_KEY, text) else None
-
-        self._snapshot_steps = steps()
-        self._when_idle(self._snapshot_steps, lambda: None, "save")
-
-    def remember(self, fragment: str, replace_hash: bool = True) -> None:
-        """Make ``fragment`` the game's link: in the autosave and (unless told not to) the address bar."""
-        assert self.session is not None
-        self.last_link = fragment
-        self.saving.store(fragment)
-        self.save_snapshot()
-        if replace_hash:
-            self.saving.set_hash(fragment)
-        self.saving.fill_recent()
-
-    def save_snapshot(self) -> None:
-        """Write the current position beside the autosave, for the next start's first paint."""
-        if self.session is None or self.embed:
-            return
-        drawing = self.board.drawing if self.board is not None else None
-        position = self.session.game.position
-        if self._snapshot_kept(position, drawing):
-            return
-        text = json.dumps(position_snapshot(self.session.game, drawing), separators=(",", ":"))
-        self._snapshot = (position, drawing, text) if _storage_set(SNAPSHOT_KEY, text) else None
-
-    def _snapshot_kept(self, position: Any, drawing: Any) -> bool:
-        """Whether the snapshot last written is of ``position`` drawn by ``drawing`` and still in the storage
-        (another tab may have written its own since): an order given changes neither, and the snapshot is
-        not made again (its units drawn, 2-5 ms of an idle moment)."""
-        kept = self._snapshot
-        return kept is not None and kept[0] is position and kept[1] is drawing and _storage_get(SNAPSHOT_KEY) == kept[2]
-
-    def copy(self, text: str, what: str) -> None:
-        asyncio.ensure_future(self._copy(text, what))
-
-    async def _copy(self, text: str, what: str) -> None:
-        try:  # writeText's promise is refused when the page lacks focus or permission
-            await js.navigator.clipboard.writeText(text)
-            self.message(f"{what} copied to the clipboard.", "info")
-        except Exception:  # noqa: BLE001 - no clipboard: show the text to copy by hand
-            self.message(f"Copy this {what.lower()}: {text}", "info")
 
     async def _reseal_or_say(self, session: Session, replace_hash: bool) -> None:
         """Seal ``session``'s game, or say why it could not be; a game put in hand meanwhile is sealed, or
@@ -677,9 +554,9 @@ class App:
                 for _ in link_steps(self.session.kept):
                     pass
 
-        self._when_idle(steps(), lambda: document.documentElement.setAttribute("data-rehearsed", ""))
+        self.when_idle(steps(), lambda: document.documentElement.setAttribute("data-rehearsed", ""))
 
-    def _when_idle(self, steps: Iterator[None], done: Callable[[], None], what: str = "rehearsal") -> None:
+    def when_idle(self, steps: Iterator[None], done: Callable[[], None], what: str = "rehearsal") -> None:
         """Run ``steps`` one at a time, each when the browser is idle (or after 2 s without an idle moment;
         where the browser has no idle callbacks, after a pause), until done or until one fails (said in the
         console as the idle ``what``'s); then call ``done``."""
@@ -694,7 +571,7 @@ class App:
                 js.console.error(f"Adjutant's idle {what} stopped: {error!r}")
                 done()
                 return
-            self._when_idle(steps, done, what)
+            self.when_idle(steps, done, what)
 
         if hasattr(js.window, "requestIdleCallback"):
             options = to_js({"timeout": 2000}, dict_converter=js.Object.fromEntries)

@@ -194,7 +194,7 @@ def changed(ctrl: GroupControl, state: GroupState, replace_hash: bool) -> None:
     if state.is_gm and side.opened:
         side.sealing = asyncio.ensure_future(_reseal_or_say(ctrl, state, replace_hash))
         return
-    ctrl.app.remember(fragment(state), replace_hash)
+    ctrl.app.saving.remember(fragment(state), replace_hash)
 
 
 async def _reseal_or_say(ctrl: GroupControl, state: GroupState, replace_hash: bool) -> None:
@@ -235,7 +235,7 @@ async def reseal(ctrl: GroupControl, state: GroupState, replace_hash: bool = Tru
     side.public_text, side.public = text, public
     side.seals = {p: str(b) for p, b in zip(powers, blobs, strict=True)}
     side.gm_part = str(gm_part)
-    ctrl.app.remember(fragment(state), replace_hash)
+    ctrl.app.saving.remember(fragment(state), replace_hash)
 
 
 async def settled(state: GroupState) -> None:

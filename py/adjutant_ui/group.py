@@ -290,7 +290,7 @@ class Classic:
             fragment = group.gm_link(state.game, state.public_key, state.sealed_private, state.intake)
         else:  # a player's drafts stay in this browser: the link is the game's public one
             fragment = group.public_link(state.game, state.public_key, state.power)
-        self.ctrl.app.remember(fragment, replace_hash)
+        self.ctrl.app.saving.remember(fragment, replace_hash)
 
     def players_link(self, state: GroupState) -> str:
         return group.public_link(state.game, state.public_key)

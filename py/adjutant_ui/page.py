@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -34,6 +34,8 @@ class GroupSaving(Protocol):
     def saves(self) -> Saves: ...
 
     def replacing(self, game_id: str = "") -> None: ...
+
+    def remember(self, fragment: str, replace_hash: bool = True) -> None: ...
 
 
 class GroupSecrets(Protocol):
@@ -78,8 +80,6 @@ class GroupPage(Protocol):
     def render(self) -> None: ...
 
     def changed(self, replace_hash: bool = True) -> None: ...
-
-    def remember(self, fragment: str, replace_hash: bool = True) -> None: ...
 
     def list_problems(self, list_id: str, problems: list[str]) -> bool: ...
 
@@ -161,8 +161,6 @@ class Page(GroupPage, Protocol):
     role: str
     link: SealedLink | None
     last_link: str
-    #: the save that waits for the browser to be idle: (the game's link, its session, its game id)
-    pending_save: tuple[str, Session, str] | None
     proxies: Proxies
     message_proxies: list[Any]
     #: what each button drawn at a render does, by its data-action (adjutant_ui.panels fills it)
@@ -189,7 +187,7 @@ class Page(GroupPage, Protocol):
 
     async def read_link(self, fragment: str) -> tuple[Session, SealedLink | None]: ...
 
-    def save_now(self) -> None: ...
+    def when_idle(self, steps: Iterator[None], done: Callable[[], None], what: str = "rehearsal") -> None: ...
 
     def draw_board(self) -> dict[str, int]: ...
 

@@ -1,6 +1,8 @@
 """The page's saving: which game this tab holds and where it is kept. One slot per game (the storage
-model is :mod:`adjutant_ui.saves`), the autosave a fresh tab opens, the list of recent games, the address
-bar's history entries (Back and Forward open the game before), and the game changed in another tab.
+model is :mod:`adjutant_ui.saves`), the autosave a fresh tab opens (written once the browser is idle after
+a change, and always before another game replaces it), the snapshot of the position that the next start
+paints first, the list of recent games, the address bar's history entries (Back and Forward open the game
+before), and the game changed in another tab.
 
 This is its own module, not part of :mod:`adjutant_ui.saves`, because saves.py is plain Python over a
 small storage interface that CPython tests drive, while this is the page's side of it: localStorage,
@@ -13,12 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+from collections.abc import Iterator
 from typing import Any
 
 import js
 from adjutant import AdjutantError, load_variant
 from adjutant.group_play import codes as group_codes
-from pyodide.ffi import jsnull
+from pyodide.ffi import create_proxy, jsnull, to_js
 
 from . import sealed
 from .dom import by_id as _id
@@ -27,6 +31,7 @@ from .dom import mark as _mark
 from .group import CODE_LINK, GroupController
 from .page import Page
 from .saves import RECENT_KEY, Saves, new_id, read_slot, slot_key
+from .session import Session, position_snapshot, position_snapshot_steps
 
 AUTOSAVE_KEY = "adjutant.autosave"
 #: the autosaved game's position as plain data, painted by web/shell.js before Python is ready
@@ -115,6 +120,130 @@ class Saving:
         #: the links opened later counted (:meth:`_open_link`): one read while another was is not shown; the
         #: page root's data-links-opened says the count once the last is read
         self.opening = 0
+        #: the save that waits for the browser to draw the change first (see :meth:`save_soon`): the
+        #: game's link, with the session and the game id it is for
+        self.pending_save: tuple[str, Session, str] | None = None
+        #: the waiting save's snapshot for the next start, being made in idle moments once its link is
+        #: stored (see :meth:`_snapshot_soon`); None when its link is not stored yet, or no save waits
+        self._snapshot_steps: Iterator[None] | None = None
+        self._save_proxy: Any = None
+        #: the snapshot last written (see :meth:`save_snapshot`): the position and the drawing it was made
+        #: from, and its text
+        self._snapshot: tuple[Any, Any, str] | None = None
+
+    def save_soon(self, link: str) -> None:
+        """Autosave ``link`` (the game's slot, the autosave, the snapshot for the next start) as soon as
+        the browser is idle, after it has drawn the change: a click's answer on screen does not wait for
+        the storage writes. Nothing is lost: the save is written before any other game replaces this one
+        (:meth:`save_now`), and when the page is hidden or left."""
+        assert self.page.session is not None
+        waiting = self.pending_save is not None and self._snapshot_steps is None
+        self.pending_save = (link, self.page.session, self.game_id)
+        self._snapshot_steps = None  # (a snapshot being made is an older save's: it stops)
+        if waiting:
+            return
+        if self._save_proxy is None:
+            save = create_proxy(lambda *_: self._save_idle())
+            self._save_proxy = (save, create_proxy(lambda *_: js.setTimeout(save, 0)))
+        save, after_frame = self._save_proxy
+        if hasattr(js.window, "requestIdleCallback"):
+            options = to_js({"timeout": 500}, dict_converter=js.Object.fromEntries)
+            js.window.requestIdleCallback(save, options)
+        else:  # (no idle callbacks: just after the next frame)
+            js.window.requestAnimationFrame(after_frame)
+
+    def save_now(self) -> None:
+        """Write the save :meth:`save_soon` left waiting, if any (what is left of it: its snapshot, if
+        its link is stored already)."""
+        pending, steps = self.pending_save, self._snapshot_steps
+        if pending is None:
+            return
+        if steps is not None:  # its link is stored: the rest of its snapshot is made now
+            for _ in steps:
+                pass
+            return
+        self.pending_save = None
+        link, session, game_id = pending
+        if session is not self.page.session or game_id != self.game_id:
+            return  # (not reached: a game is replaced only after save_now)
+        self.store(link)
+        self.save_snapshot()
+
+    def _save_idle(self) -> None:
+        """The waiting save, the browser idle: its link stored (the game's slot, the autosave) in this
+        moment, its snapshot for the next start made in idle moments after it (a nine-power position's
+        units take more than 100 ms on a phone: docs/computer-players.md)."""
+        pending = self.pending_save
+        if pending is None or self._snapshot_steps is not None:
+            return
+        link, session, game_id = pending
+        if session is not self.page.session or game_id != self.game_id:
+            self.pending_save = None
+            return
+        self.store(link)
+        self._snapshot_soon(pending)
+
+    def save_snapshot_soon(self, link: str, session: Session) -> None:
+        """``link`` (``session``'s, stored already) is saved: its snapshot for the next start follows in idle
+        moments (not needed before a click)."""
+        self.pending_save = (link, session, self.game_id)
+        self._snapshot_soon(self.pending_save)
+
+    def _snapshot_soon(self, pending: tuple[str, Session, str]) -> None:
+        """The snapshot of ``pending`` (the waiting save, its link stored) made a few units at a time in idle
+        moments (the page's ``when_idle``) and written, unless another save replaces it meanwhile; the save
+        waits until then (:meth:`save_now` finishes it at once)."""
+        drawing = self.page.board.drawing if self.page.board is not None else None
+        position = pending[1].game.position
+        if self._snapshot_kept(position, drawing):  # (an order given: the snapshot written is still right)
+            self.pending_save = None
+            return
+
+        def steps() -> Iterator[None]:
+            making = position_snapshot_steps(pending[1].game, drawing)
+            while True:
+                try:
+                    next(making)
+                except StopIteration as done:
+                    snapshot = done.value
+                    break
+                yield
+                if self.pending_save is not pending:  # another save replaced it, or dropped it
+                    return
+            self.pending_save, self._snapshot_steps = None, None
+            text = json.dumps(snapshot, separators=(",", ":"))
+            self._snapshot = (position, drawing, text) if storage_set(SNAPSHOT_KEY, text) else None
+
+        self._snapshot_steps = steps()
+        self.page.when_idle(self._snapshot_steps, lambda: None, "save")
+
+    def remember(self, fragment: str, replace_hash: bool = True) -> None:
+        """Make ``fragment`` the game's link: in the autosave and (unless told not to) the address bar."""
+        assert self.page.session is not None
+        self.page.last_link = fragment
+        self.store(fragment)
+        self.save_snapshot()
+        if replace_hash:
+            self.set_hash(fragment)
+        self.fill_recent()
+
+    def save_snapshot(self) -> None:
+        """Write the current position beside the autosave, for the next start's first paint."""
+        if self.page.session is None or self.page.embed:
+            return
+        drawing = self.page.board.drawing if self.page.board is not None else None
+        position = self.page.session.game.position
+        if self._snapshot_kept(position, drawing):
+            return
+        text = json.dumps(position_snapshot(self.page.session.game, drawing), separators=(",", ":"))
+        self._snapshot = (position, drawing, text) if storage_set(SNAPSHOT_KEY, text) else None
+
+    def _snapshot_kept(self, position: Any, drawing: Any) -> bool:
+        """Whether the snapshot last written is of ``position`` drawn by ``drawing`` and still in the storage
+        (another tab may have written its own since): an order given changes neither, and the snapshot is
+        not made again (its units drawn, 2-5 ms of an idle moment)."""
+        kept = self._snapshot
+        return kept is not None and kept[0] is position and kept[1] is drawing and storage_get(SNAPSHOT_KEY) == kept[2]
 
     def keep_unreadable(self, saved: str, error: str) -> str:
         """Keep an autosave that cannot be read under another key; what to tell the user (the truth:
@@ -186,7 +315,7 @@ class Saving:
     def may_replace(self) -> bool:
         """Whether the game in hand may be replaced: at once when it is saved (it stays under Recent
         games), else only if the user says so."""
-        self.page.save_now()
+        self.save_now()
         if self.page.embed or self.page.session is None or self.saved:
             return True
         return bool(
@@ -199,7 +328,7 @@ class Saving:
 
     def replacing(self, game_id: str = "") -> None:
         """The next game shown replaces the one in hand: give it its slot and a new history entry."""
-        self.page.save_now()
+        self.save_now()
         self.game_id = game_id or new_id()
         self.saved = False
         self.push_next = True
@@ -267,7 +396,7 @@ class Saving:
             self.group.pending = None
             self.page.message(f"This game was changed in another tab, but that save could not be read: {error}")
             return
-        self.page.pending_save = None  # (the other tab's save is the later one: it is not overwritten)
+        self.pending_save = None  # (the other tab's save is the later one: it is not overwritten)
         slot = self.saves.load(self.game_id)
         await self.page.show(new_session, role="public" if sealed_link else "", link=sealed_link)
         self.group.restore_page(slot)
