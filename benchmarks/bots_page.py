@@ -102,7 +102,7 @@ PROFILED = {
                             "Session.orderable_units", "Session.targets", "position_snapshot"],
     "adjutant_ui.computer": ["give", "thinkers", "to_order"],
     "adjutant_ui.computer_page": ["ComputerPlayers.render", "ComputerPlayers._report", "ComputerPlayers.will_order"],
-    "adjutant_ui.group": ["GroupController.render"],
+    "adjutant_ui.group_panel": ["GroupPanel.render"],
 }
 
 #: wraps each function of PROFILED (in the page's Python) to push [name, start, duration] to window.__spans

@@ -28,6 +28,7 @@ from .dom import by_id as _id
 from .dom import js_value as _v
 from .dom import mark as _mark
 from .group import CODE_LINK, GroupController, inert
+from .group_panel import GroupPanel
 from .keyboard import MapKeys
 from .page import InHand
 from .panels import Panels
@@ -109,6 +110,8 @@ class App:
         self.link: SealedLink | None = None
         #: a group game (players send sealed orders codes): py/adjutant_ui/group.py
         self.group = GroupController(self)
+        #: the Group game panel, drawn: py/adjutant_ui/group_panel.py
+        self.group_panel = GroupPanel(self.group)
         #: computer players: py/adjutant_ui/computer_page.py
         self.computer = ComputerPlayers(self)
         #: "Set up a position" and "Report this adjudication": py/adjutant_ui/setup.py
@@ -686,7 +689,7 @@ class App:
             over.hidden = False
         else:
             over.hidden = True
-        self.group.render()
+        self.group_panel.render()
         yield
         if App._renders != mine:
             return

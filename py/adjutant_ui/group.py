@@ -153,7 +153,7 @@ def _nothing_due(game: Game, power: str) -> bool:
     return not game.adjustments().get(power, 0)
 
 
-def _nothing_to_order(game: Game, power: str) -> bool:
+def nothing_to_order(game: Game, power: str) -> bool:
     """Whether ``power`` has nothing due (:func:`_nothing_due`) and has given no order. Never in a game
     that keeps secrets (Cluster), where what a power may order hangs on more than the position."""
     return not game.rules.keeps_secrets and not game.orders_of(power) and _nothing_due(game, power)
@@ -203,7 +203,7 @@ def _sealed_orders(game: Game, power: str) -> tuple[str, ...]:
     return tuple(sorted(group.power_order_texts(game, power)))
 
 
-def _code_stale(state: GroupState) -> bool:
+def code_stale(state: GroupState) -> bool:
     """Whether the player's code shown no longer holds their orders: an order was given, changed or taken
     back since it was sealed. Sending it would give the game master the orders before."""
     return bool(state.code) and _sealed_orders(state.game, state.power) != state.code_orders
@@ -470,7 +470,7 @@ class GroupController:
             _id("orders-code").value = ""
             _id("orders-code-box").hidden = True
             for name in ("group-status", "send-status", "codes-status", "message-status", "link-status"):
-                self._say(name, "")
+                self.say(name, "")
 
     def old_link_note(self) -> str:
         """For a player's old link (this browser opened a later phase of the game): what the message at
@@ -592,7 +592,7 @@ class GroupController:
 
     # --- saying what happened, where the user looks -----------------------------------------------
     @staticmethod
-    def _say(status: str, text: str, kind: str = "info") -> None:
+    def say(status: str, text: str, kind: str = "info") -> None:
         """Write ``text`` in one of the group panels' status lines, each a live region next to the controls
         it speaks of: ``group-status`` (starting, unlocking), ``link-status``, ``codes-status``,
         ``message-status`` (the game master's) and ``send-status`` (the player's)."""
@@ -600,7 +600,7 @@ class GroupController:
         line.textContent = without_bidi_controls(text)  # (it may quote a code or orders as pasted)
         line.className = f"group-status {kind}"
 
-    def _players_url(self) -> str:
+    def players_url(self) -> str:
         state = self.state
         if state is None:
             return ""
@@ -619,24 +619,24 @@ class GroupController:
             await js.navigator.share(to_js({"text": text}, dict_converter=js.Object.fromEntries))
         except Exception as error:  # noqa: BLE001 - cancelled, or no app to share to: the text stays to copy
             if "AbortError" not in str(error):
-                self._say(status, "Sharing did not work here: copy the text instead.", "error")
+                self.say(status, "Sharing did not work here: copy the text instead.", "error")
 
     async def _copy_text(self, text: str, status: str, done: str, field_id: str = "") -> None:
         try:  # writeText's promise is refused when the page lacks focus or permission
             await js.navigator.clipboard.writeText(text)
-            self._say(status, done)
+            self.say(status, done)
         except Exception:  # noqa: BLE001 - no clipboard: the text is in its field, selected, to copy by hand
             if field_id:
                 _id(field_id).focus()
                 _id(field_id).select()
-            self._say(status, "This browser did not let the page copy: the text is selected, copy it yourself.",
+            self.say(status, "This browser did not let the page copy: the text is selected, copy it yourself.",
                       "error")
 
     def on_share_message(self, event: Any) -> None:
         self._share(str(_id("players-message").value), "message-status")
 
     @staticmethod
-    def _message_due(state: GroupState) -> bool:
+    def message_due(state: GroupState) -> bool:
         """Whether the game master's next step is the message to players: a phase was adjudicated, its
         message not yet made here, and no code for the new phase has come in."""
         history = len(state.game.history)
@@ -657,7 +657,7 @@ class GroupController:
             return
         if state.is_gm:
             target = "gm-passphrase" if state.private_key is None else "codes-text"
-            if target == "codes-text" and self._message_due(state):
+            if target == "codes-text" and self.message_due(state):
                 target = "message-players"
         elif not state.kind.opened(state):
             target = "unlock-passphrase"  # a Cluster player's passphrase says which power, under Secrets
@@ -675,7 +675,7 @@ class GroupController:
         step, brought on screen (from Adjudicate it is a dozen Tab presses on, through the panels between).
         False, and nothing moved, where this is not a group game's master or no message is due."""
         state = self.state
-        if state is None or not state.is_gm or not self._message_due(state):
+        if state is None or not state.is_gm or not self.message_due(state):
             return False
         _bring_to("message-players")
         return True
@@ -772,7 +772,7 @@ class GroupController:
         game = state.game
         then = "" if game.over else f"; then paste the codes they send for {game.phase.title}"
         state.said = "adjudicated"
-        self._say("group-status", f"{done} adjudicated. Next: Message to players (below) makes the results and "
+        self.say("group-status", f"{done} adjudicated. Next: Message to players (below) makes the results and "
                                   f"the new players' link, to send to every player{then}.")
 
     def undone(self) -> None:
@@ -780,7 +780,7 @@ class GroupController:
         state = self.state
         if state is not None and state.is_gm:
             state.said = ""
-            self._say("group-status", f"Adjudication undone: {state.game.phase.title} is to be adjudicated "
+            self.say("group-status", f"Adjudication undone: {state.game.phase.title} is to be adjudicated "
                                       "again, its orders as they were.")
 
     def lead_to_players_link(self, started: str) -> None:
@@ -788,7 +788,7 @@ class GroupController:
         and its Copy button focused (the first thing the game master does)."""
         if self.state is not None:
             self.state.said, self.state.said_log = "started", self.state.log
-        self._say("group-status", started)
+        self.say("group-status", started)
         field = _id("players-link")
         field.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
         _id("copy-public-link").focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
@@ -808,7 +808,7 @@ class GroupController:
         state.code = state.code_note = state.kept = ""
         _id("orders-code").value = ""
         _id("orders-code-box").hidden = True
-        self._say("send-status", "")
+        self.say("send-status", "")
         if state.power:  # this power's drafts, if this browser played it at this phase before
             self.restore_draft(state, "from before")
         self.app.changed()
@@ -826,20 +826,20 @@ class GroupController:
     async def _send(self) -> None:
         state, app = self.state, self.app
         if state is None or not state.power:
-            self._say("send-status", CHOOSE_POWER, "error")
+            self.say("send-status", CHOOSE_POWER, "error")
             app.message("Say which power you play first.")
             return
         if not state.kind.opened(state):
             app.message("Enter your passphrase first (Secrets): your orders are drafted in your own view.")
             return
         if not self.secure():
-            self._say("send-status", INSECURE, "error")
+            self.say("send-status", INSECURE, "error")
             app.message(INSECURE)
             return
         if str(_id("orders-text").value).strip():  # orders typed but not entered: enter them first
             _id("orders-form").requestSubmit()
             if str(_id("orders-text").value).strip():
-                self._say(
+                self.say(
                     "send-status",
                     "Not sent: some orders in the orders box were not understood (see the messages under "
                     "it). Correct or delete them, then send again.",
@@ -855,7 +855,7 @@ class GroupController:
             seal = js.window.adjutantGroup.sealOrders
             body = await seal(to_js(state.public_key), to_js(header.pack()), to_js(aad), to_js(plain))
         except Exception as error:  # noqa: BLE001 - say why; the orders stay
-            self._say("send-status", f"The orders could not be sealed: {error}", "error")
+            self.say("send-status", f"The orders could not be sealed: {error}", "error")
             app.message(f"The orders could not be sealed: {error}")
             return
         code = group.CODE_PREFIX + str(body)
@@ -872,13 +872,13 @@ class GroupController:
             "send this code to your game master by email or chat: copy it and paste it into your message."
         )
         self._keep_draft(state)
-        self._show_code(state)
-        self._say("send-status", "")
+        self.show_code(state)
+        self.say("send-status", "")
         _id("copy-code").focus()
         _id("orders-code-box").scrollIntoView(to_js({"block": "nearest"}, dict_converter=js.Object.fromEntries))
 
     @staticmethod
-    def _show_code(state: GroupState) -> None:
+    def show_code(state: GroupState) -> None:
         _id("orders-code").value = state.code
         _id("orders-code-box").hidden = False
         _id("orders-code-note").textContent = state.code_note
@@ -925,7 +925,7 @@ class GroupController:
                 break
         if key is None or key is jsnull:
             wrong = "That passphrase does not open this game's key. Nothing has changed."
-            self._say("group-status", wrong, "error")
+            self.say("group-status", wrong, "error")
             app.message(wrong, beside=True)
             _id("gm-passphrase").focus()
             _id("gm-passphrase").select()  # typing again replaces it
@@ -945,7 +945,7 @@ class GroupController:
         unlocked = "Unlocked: paste the players' sealed orders codes." + (f" {note}" if note else "")
         app.message(unlocked, "info", beside=True)  # where the Secrets form was used; the Group game panel says it too
         app.render()
-        self._say("group-status", unlocked)
+        self.say("group-status", unlocked)
         state.said, state.said_log = "unlocked", state.log
         _id("codes-text").focus()
         if self.queued:
@@ -962,7 +962,7 @@ class GroupController:
         if state is None or not state.is_gm:
             return
         if state.private_key is None:
-            self._say("codes-status", "Unlock with the game master's passphrase first.", "error")
+            self.say("codes-status", "Unlock with the game master's passphrase first.", "error")
             app.message("Unlock with the game master's passphrase first.")
             return
         log: list[tuple[str, str]] = []
@@ -975,7 +975,7 @@ class GroupController:
         if not codes:  # the pasted text stays in the box, to look at again
             state.log, state.log_at = [], len(state.game.history)
             app.render()
-            self._say("codes-status", f"Nothing opened: {log[0][1]}.", "error")
+            self.say("codes-status", f"Nothing opened: {log[0][1]}.", "error")
             return
         game = state.game
         state.intake = state.intake.for_phase(game)
@@ -983,7 +983,7 @@ class GroupController:
         tries, untried = [group.MAX_OPEN_ATTEMPTS], []
         for number, readings in enumerate(codes):
             if number and number % 25 == 0:  # the page stays live, and says how far it is
-                self._say("codes-status", f"Opening codes: {number} of {len(codes)}…")
+                self.say("codes-status", f"Opening codes: {number} of {len(codes)}…")
                 await asyncio.sleep(0)
             # named by its end: every code of a game and phase begins alike (its clear header)
             short = f"{group.CODE_PREFIX}…{readings[0][-8:]}"
@@ -1027,7 +1027,7 @@ class GroupController:
         refused = len(log) - sum(counts.values())
         rest = (f" {untried} not tried (one paste opens at most {group.MAX_OPEN_ATTEMPTS} readings): they are "
                 "left in the box; press Open codes again." if untried else "")
-        self._say(
+        self.say(
             "codes-status",
             f"{taken} code{'s' if taken != 1 else ''} taken in{again}, {refused} refused: see the list and the "
             f"table.{rest}",
@@ -1067,7 +1067,7 @@ class GroupController:
     def on_share_public(self, event: Any) -> None:
         if self.state is not None:
             self.state.linked = len(self.state.game.history)
-        self._share(self._players_url(), "link-status")
+        self._share(self.players_url(), "link-status")
 
     def on_copy_public(self, event: Any) -> None:
         state = self.state
@@ -1077,7 +1077,7 @@ class GroupController:
         state.kind.when_sealed(state, self._copy_public_link)
 
     def _copy_public_link(self) -> None:
-        url = self._players_url()
+        url = self.players_url()
         if url:
             done = "Players' link copied: send it to every player."
             asyncio.ensure_future(self._copy_text(url, "link-status", done, "players-link"))
@@ -1094,271 +1094,11 @@ class GroupController:
         state.message = computer.with_note(state.message, state.game)
         state.messaged = len(state.game.history)
         _id("players-message").value = state.message
-        self.render()
+        self.app.render()
         done = "Message to players copied: paste it into your email or chat to all the players."
         asyncio.ensure_future(self._copy_text(state.message, "message-status", done, "players-message"))
-
-    # --- drawing ----------------------------------------------------------------------------------
-    def render(self) -> None:
-        """Draw the Group game panel and the parts of the page a group game changes: the frame every view
-        shares, then the game master's panel or the player's."""
-        self.wire()
-        state = self.state
-        self._render_frame(state)
-        if state is None:
-            return
-        _id("group-gm").hidden = not state.is_gm
-        _id("group-player").hidden = state.is_gm
-        if state.is_gm:
-            self._render_gm(state)
-        else:
-            self._render_player(state)
-
-    def _render_frame(self, state: GroupState | None) -> None:
-        """What a group game changes of the page around the panel: the panel shown, the role's controls
-        (a player's page folds the game master's and sandbox controls away) and the phone's shortcut."""
-        _id("group").hidden = state is None
-        # the game master's own link holds the pending orders and the sealed key: never for the players
-        _id("copy-link").textContent = "Copy my own link" if state is not None and state.is_gm else "Copy link"
-        _id("group-insecure").hidden = state is None or self.secure()
-        player = state is not None and not state.is_gm
-        _id("group-send").hidden = not player
-        if player:
-            document.body.dataset.role = "player"
-        else:
-            document.body.removeAttribute("data-role")
-        _id("more-tools").hidden = not player
-        _id("adjudicate-locked").hidden = not self.locked()
-        # a player never adjudicates: those buttons are the game master's only
-        for name in ("adjudicate", "undo", "declare-draw"):
-            _id(name).hidden = player
-        jump = _id("group-jump")
-        jump.hidden = state is None
-        # shown on a wide screen too while a player has not chosen their power, or (Cluster) not entered
-        # the passphrase that says it (web/app.css)
-        first = state is not None and not state.is_gm and (not state.power or not state.kind.opened(state))
-        jump.classList.toggle("first-step", first)
-
-    # --- drawing the game master's panel ----------------------------------------------------------
-    def _render_gm(self, state: GroupState) -> None:
-        game = state.game
-        locked = state.private_key is None
-        _id("group-role").textContent = (
-            "You are the game master: send the players' link to every player; paste the sealed orders "
-            "codes they send you, then adjudicate."
-            + (" First unlock this game with your passphrase." if locked else "")
-        )
-        _id("group-jump").textContent = (
-            "Group game: unlock with your passphrase"
-            if locked
-            else "Group game: message to players"
-            if self._message_due(state)
-            else "Group game: players' link and codes"
-        )
-        # the message shown is this phase's until its players send codes (they have the link), and a
-        # status line only while it is true
-        received = bool(state.intake.for_phase(game).received)
-        _id("players-message").hidden = state.messaged != len(game.history) or received
-        if (state.said in ("started", "unlocked") and state.log is not state.said_log) or (
-            state.said == "adjudicated" and not self._message_due(state)
-        ):
-            state.said = ""
-            self._say("group-status", "")
-        self._render_locked(game, locked)
-        _id("players-link").value = self._players_url()
-        self._intake_table()
-        self._render_codes_log(state)
-        _id("message-players").disabled = not game.history or locked
-        if (state.messaged != len(game.history) or received) and not locked:  # (of a message put away)
-            self._say("message-status", "")
-        if state.linked != len(game.history):  # and of the players' link copied
-            self._say("link-status", "")
-        _id("group-later").hidden = True  # (a player's old link only)
-        # the game master adjudicates and types orders for any power; the players' link is public
-
-    def _render_locked(self, game: Game, locked: bool) -> None:
-        """The game master's controls while the game is locked (or not): the unlock form shown, and said
-        under each greyed button, which says nothing itself of why: a locked game master opens no code,
-        and so neither adjudicates (or undoes, or declares a draw) nor messages the players."""
-        _id("gm-unlock-form").hidden = not locked
-        _id("open-codes").disabled = locked
-        for status, text in (("codes-status", LOCKED_CODES), ("message-status", LOCKED_MESSAGE)):
-            if locked:
-                self._say(status, text)
-            elif str(_id(status).textContent) == text:
-                self._say(status, "")
-        for name in ("adjudicate", "undo", "declare-draw"):
-            _id(name).disabled = bool(_id(name).disabled) or locked
-        _id("adjudicate-locked").textContent = LOCKED_ADJUDICATE
-        _id("group-to-adjudicate").disabled = locked or game.over
-
-    def _render_codes_log(self, state: GroupState) -> None:
-        """The list of what the codes last opened said, while it is of the phase in hand."""
-        if state.log_at not in (-1, len(state.game.history)):  # what the last codes opened said is of another phase
-            state.log, state.log_at = [], -1
-            self._say("codes-status", "")
-        log = _id("codes-log")
-        log.replaceChildren()
-        for kind, text in state.log:
-            item = document.createElement("li")
-            item.className = kind
-            item.textContent = text
-            log.appendChild(item)
-
-    # --- drawing a player's panel -----------------------------------------------------------------
-    def _render_player(self, state: GroupState) -> None:
-        game = state.game
-        self._render_power_chooser(state)
-        _id("group-role").textContent = state.kind.role_text(state)
-        jump = _id("group-jump")
-        jump.textContent = (
-            "Group game: choose your power"
-            if not state.power
-            else "Group game: send your orders"
-            if game.orders_of(state.power)
-            else "Group game: give your orders"
-        )
-        opened = state.kind.opened(state)
-        _id("group-to-orders").hidden = not (state.power and opened) or game.over
-        if self._render_later(state):
-            jump.textContent = "Group game: this link is an old one"
-        if not opened:
-            jump.textContent = "Group game: enter your passphrase"
-        idle = bool(state.power) and _nothing_to_order(game, state.power)
-        _id("send-orders").disabled = not state.power or game.over or idle or not opened
-        _id("send-summary").textContent = self._send_summary(state, idle)
-        self._render_code(state)
-        # a player orders only their own power, and never adjudicates
-        _id("orders-power").value = state.power
-        _id("orders-power").disabled = True
-        _id("adjudicate").disabled = True
-        _id("undo").disabled = True
-        _id("declare-draw").disabled = True
-
-    @staticmethod
-    def _render_power_chooser(state: GroupState) -> None:
-        """The chooser of the power played (Classic's; a Cluster player's passphrase says which power)."""
-        variant = state.game.variant
-        select = _id("group-power")
-        select.hidden = not state.kind.chooses_power
-        for label in select.labels:
-            label.hidden = select.hidden
-        if select.options.length != len(variant.powers) + 1:
-            select.replaceChildren()
-            for value, text in [("", "choose your power…")] + [(p.id, p.name) for p in variant.powers.values()]:
-                option = document.createElement("option")
-                option.value = value
-                option.textContent = text
-                select.appendChild(option)
-        select.value = state.power
-
-    @staticmethod
-    def _render_later(state: GroupState) -> bool:
-        """The warning of an old link (this browser opened a later phase of the game); whether it is shown."""
-        later_title, later_link = state.later
-        later = _id("group-later")
-        # its link followed, the warning goes: the focus goes to the panel's next control, not the page's top
-        lose_focus = not later_title and not later.hidden and bool(later.contains(js.document.activeElement))
-        later.hidden = not later_title
-        if lose_focus:
-            _id("group-power").focus()
-        if later_title:  # an old link: said first, before any order is given for a phase that is over
-            _id("group-later-text").textContent = (
-                f"This link is an old one: it shows {state.game.phase.title}, and this browser has opened this game "
-                f"at {later_title}. Orders sent from here will be refused, unless the game master took that "
-                "phase back. Open the latest link the game master sent:"
-            )
-            _id("group-later-link").href = "#" + later_link
-            _id("group-later-link").textContent = f"Open {later_title}"
-        return bool(later_title)
-
-    @staticmethod
-    def _send_summary(state: GroupState, idle: bool) -> str:
-        """What the line above Send my orders says (and the map's prompt, before the player can order)."""
-        game = state.game
-        if not state.kind.opened(state):
-            _id("click-prompt").textContent = "Enter your passphrase (under Secrets) to give your orders."
-            return "Enter your passphrase under Secrets first: it opens your power's view and orders."
-        if not state.power:
-            _id("click-prompt").textContent = "Choose the power you play (Group game) to give orders."
-            return CHOOSE_POWER
-        name = game.variant.powers[state.power].name
-        if game.over:
-            return "The game is over."
-        if idle:
-            return f"{name} has nothing to order in this phase: there is nothing to send."
-        mine = len(game.orders_of(state.power))
-        due = game.orders_due().get(state.power, 0)
-        delta = game.adjustments().get(state.power, 0) if game.phase.kind == "adjustment" else 0
-        if delta > 0:
-            waiting = f", {due} build{'s' if due != 1 else ''} not used (waived)." if due else "."
-        elif delta < 0:
-            waiting = (f", {due} removal{'s' if due != 1 else ''} not given (the rules choose)." if due
-                       else ".")
-        elif game.phase.kind == "retreat":  # a dislodged unit given no retreat is disbanded
-            waiting = f", {due} dislodged units without orders (they are disbanded)." if due > 1 else ""
-            waiting = waiting or (", 1 dislodged unit without orders (it is disbanded)." if due else ".")
-        else:
-            waiting = f", {due} units without orders (they hold)." if due > 1 else ""
-            waiting = waiting or (", 1 unit without orders (it holds)." if due else ".")
-        beyond = state.session.beyond_due_of(state.power)  # (the player can take the extra back)
-        if beyond:
-            waiting = f"; {beyond}."
-        return (
-            f"{name}: {mine} order{'s' if mine != 1 else ''} given{waiting} Sending seals them into a code "
-            "only the game master can open."
-        )
-
-    def _render_code(self, state: GroupState) -> None:
-        """The player's orders box and sealed code: a draft's text put back, what was kept said once, and
-        a code that no longer holds the orders given taken away (or offered again once it does)."""
-        if state.typed is not None:  # the box now holds this game's text (a draft's, or none)
-            _id("orders-text").value = state.typed
-            state.typed = None
-        if state.kept:  # said once, where the player sends (the orders themselves are in the list)
-            if state.code:
-                self._show_code(state)
-            self._say("send-status", state.kept)
-            state.kept = ""
-        shown, stale = not _id("orders-code-box").hidden, _code_stale(state)
-        if stale and shown:  # a code that does not hold the orders given is not offered to copy
-            _id("orders-code-box").hidden = True
-            self._say("send-status", STALE_CODE, "error")
-        elif state.code and not shown and not stale and _id("send-status").textContent == STALE_CODE:
-            self._show_code(state)  # the orders given are those the code seals
-            self._say("send-status", "")
 
     def public_fragment(self) -> str | None:
         """The players' link of the group game in hand (for the embed code), or None."""
         state = self.state
         return state.kind.public_fragment(state) if state is not None else None
-
-    def _intake_table(self) -> None:
-        state = self.state
-        assert state is not None
-        state.intake = state.intake.for_phase(state.game)
-        body = _id("intake").querySelector("tbody")
-        body.replaceChildren()
-        rows = group.status(state.game, state.intake)
-        for power, name, status in rows:
-            row = document.createElement("tr")
-            row.dataset.power = power
-            # one truth per row: in (a code refused beside orders in is a quiet note after it), or not
-            row.className = "in" if status.startswith("sealed") else "refused" if "; refused:" in status else ""
-            heading = document.createElement("th")
-            heading.scope = "row"
-            heading.textContent = name
-            cell = document.createElement("td")
-            said, _, note = status.partition("; ")
-            cell.textContent = said if row.className == "in" else status
-            if note and row.className == "in":
-                quiet = document.createElement("span")
-                quiet.className = "intake-note"
-                quiet.textContent = f"; {note}"
-                cell.appendChild(quiet)
-            row.append(heading, cell)
-            body.appendChild(row)
-        sealed_in = sum(status.startswith("sealed") for _, _, status in rows)
-        _id("intake-caption").textContent = (
-            f"Orders for {state.game.phase.title}: sealed codes in from {sealed_in} of {len(rows)} powers"
-        )

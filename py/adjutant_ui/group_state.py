@@ -136,13 +136,15 @@ class GroupState:
     messaged: int = -1  # the phase number (phases adjudicated) it was made at
     #: what the game master's status line (``group-status``) last said, while it is true: "started" (a new
     #: game) and "unlocked" until codes are opened, "adjudicated" (the next step is the message) until the
-    #: message is made or a code of the new phase is in; "" for a line that stays (:meth:`GroupController.render`)
+    #: message is made or a code of the new phase is in; "" for a line that stays
+    #: (:meth:`adjutant_ui.group_panel.GroupPanel.render`)
     said: str = ""
     #: the list of codes opened (:attr:`log`) when it was said: "started" and "unlocked" go once another is
     said_log: list[tuple[str, str]] = field(default_factory=list)
     linked: int = -1  # the phase number the players' link was last copied at
     #: a player's last sealed orders code shown, its note, and the orders it seals (order texts, sorted;
-    #: kept with the drafts: saves.Draft): orders changed since make it out of date (:func:`_code_stale`)
+    #: kept with the drafts: saves.Draft): orders changed since make it out of
+    #: date (:func:`adjutant_ui.group.code_stale`)
     code: str = ""
     code_note: str = ""
     code_orders: tuple[str, ...] = ()
