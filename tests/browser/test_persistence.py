@@ -225,7 +225,8 @@ REFUSE_SEALS = """() => { let release; const seal = window.adjutantSeal.seal;
 
 def refused_while(page: Any, replace: bool) -> str:
     """Seals are held from now on; the game in hand is adjudicated (a change it seals); once its seal is
-    asked for, with ``replace``, a Standard game is started; then the seals fail. The message shown once they have."""
+    asked for, with ``replace``, a Standard game is started; then the seals fail. The message shown once
+    the page has answered (the refusal said, when the game is still in hand)."""
     page.evaluate(REFUSE_SEALS)
     adjudicate(page)
     page.wait_for_function("() => window.sealsAsked > 0", timeout=10_000)
@@ -234,7 +235,12 @@ def refused_while(page: Any, replace: bool) -> str:
         new_game(page, "standard")
     page.evaluate("window.refuseSeals()")
     page.wait_for_function("() => window.sealsRefused > 0", timeout=10_000)
-    page.wait_for_timeout(300)  # (the page's answer to the refusal)
+    if not replace:
+        page.wait_for_function(
+            "() => document.getElementById('message-text').textContent.includes('refused by the test')",
+            timeout=10_000,
+        )
+    page.wait_for_timeout(300)  # (the page's answer to the refusal, which says nothing over another game)
     page.evaluate("window.restoreSeals()")
     return page.inner_text("#message-text") if page.locator("#message").is_visible() else ""
 
