@@ -33,6 +33,7 @@ from adjutant.group_play import codes as group
 from pyodide.ffi import jsnull, to_js
 
 from . import sealed
+from .dom import js_bytes
 from .group_state import ClusterSide, GroupState
 from .page import GroupControl
 from .session import Session
@@ -63,10 +64,6 @@ def code_digest(state: GroupState) -> bytes:
     side = state.cluster
     assert side is not None
     return cg.phase_digest(side.public, state.public_key)
-
-
-def _bytes(value: Any) -> bytes:
-    return bytes(value.to_py())
 
 
 class Cluster:
@@ -163,7 +160,7 @@ async def start(ctrl: GroupControl, variant_id: str, phrases: dict[str, str]) ->
             made, keys = await asyncio.gather(js.window.adjutantGroup.newGame(phrases[sealed.GM]),
                                               derive_keys(powers))
             game = cluster_views.new_game(int(js.window.adjutantSeal.randomSeed()), variant_id)
-            state = GroupState(Session(game), _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey,
+            state = GroupState(Session(game), js_bytes(made.publicKey), str(made.sealedPrivate), made.privateKey,
                                kind=Cluster(ctrl))
             state.intake = group.Intake(0)
             state.cluster = ClusterSide(game.variant.id, "", {}, passphrases=powers, keys=keys, opened=True)
@@ -266,7 +263,7 @@ async def open_gm_part(ctrl: GroupControl, state: GroupState, key: Any, phrase: 
         opened = await js.window.adjutantGroup.openOrders(key, data, cg.GM_PART_HEADER, aad)
     if opened is None or opened is jsnull:
         raise GameFileError("the game master's part does not open: it was altered or is another game's")
-    game, phrases = cg.read_gm_plaintext(_bytes(opened), side.public)
+    game, phrases = cg.read_gm_plaintext(js_bytes(opened), side.public)
     # an earlier Adjutant's link: from the next seal on, the key is sealed today's way and the part with it
     sealed_private = str(info.upgraded) if info.legacy else state.sealed_private
     new = replace(state, session=Session(game), private_key=key, sealed_private=sealed_private)
@@ -332,7 +329,7 @@ async def unlock(ctrl: GroupControl, phrase: str) -> None:
     state, app = ctrl.state, ctrl.app
     assert state is not None and state.cluster is not None
     if state.is_gm:
-        await ctrl.unlock(phrase)
+        await ctrl.intake.unlock(phrase)
         return
     side = state.cluster
     parts = to_js(side.seals, dict_converter=js.Object.fromEntries)
@@ -342,7 +339,7 @@ async def unlock(ctrl: GroupControl, phrase: str) -> None:
             app.sealing.unlock_refused(f"{sealed.WRONG_PASSPHRASE.capitalize()}. Nothing has changed.")
             return
         name = str(opened.name)
-        part = sealed.open_part(side.public, name, _bytes(opened.plaintext))
+        part = sealed.open_part(side.public, name, js_bytes(opened.plaintext))
         # (the session is the player's: the map offers their own units only, as in any group game)
         new = replace(state, session=Session(part.game, player=name), power=name)
         new.cluster = replace(side, opened=True)

@@ -16,6 +16,11 @@ def by_id(name: str) -> Any:
     return js.document.getElementById(name)
 
 
+def js_bytes(value: Any) -> bytes:
+    """A JavaScript byte array (a Uint8Array, an ArrayBuffer) as Python bytes."""
+    return bytes(value.to_py())
+
+
 def js_value(value: Any) -> Any:
     """JavaScript's null as None."""
     return None if value is None or value is jsnull else value

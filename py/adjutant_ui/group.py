@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -24,6 +23,9 @@ from adjutant.group_play import codes as group
 from pyodide.ffi import jsnull, to_js
 
 from . import cluster_group, computer, saves, sealed
+from .dom import js_bytes
+from .group_intake import CodeIntake
+from .group_sending import OrderSending
 from .group_state import GroupState
 from .page import GroupControl, GroupPage
 from .session import Session
@@ -197,25 +199,6 @@ def _left_without_orders(game: Game, power: str, count: int) -> str:
     return f"{count} removal{s} left to the rules"
 
 
-def _sealed_orders(game: Game, power: str) -> tuple[str, ...]:
-    """``power``'s orders as a code seals them: their texts, in an order that does not hang on the order
-    they were given in."""
-    return tuple(sorted(group.power_order_texts(game, power)))
-
-
-def code_stale(state: GroupState) -> bool:
-    """Whether the player's code shown no longer holds their orders: an order was given, changed or taken
-    back since it was sealed. Sending it would give the game master the orders before."""
-    return bool(state.code) and _sealed_orders(state.game, state.power) != state.code_orders
-
-
-def _bytes(value: Any) -> bytes:
-    return bytes(value.to_py())
-
-
-#: what a player is told before they have chosen their power: where the chooser is, by its label
-CHOOSE_POWER = 'Choose the power you play first ("Which power do you play?", in the Group game panel).'
-
 #: what the game master's panel says under Open codes until the passphrase unlocks the game
 LOCKED_CODES = "Unlock the game with the game master's passphrase (above) to open codes."
 #: what the game master's page says beside Adjudicate and Message to players while the game is locked:
@@ -249,15 +232,6 @@ def _bring_to(element_id: str) -> None:
     element = _id(element_id)
     element.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
     element.focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
-
-
-class _NotTried(Exception):
-    """A code left unopened: the paste's Web Crypto attempts (:data:`adjutant.group_play.codes.MAX_OPEN_ATTEMPTS`) are
-    spent."""
-
-
-#: what the list says of each code not tried
-NOT_TRIED = "this paste held more codes than one paste opens; it is left in the box to open next"
 
 
 class Classic:
@@ -324,6 +298,9 @@ class GroupController:
         self.wired = False
         #: an orders code the page was opened with, taken in once the game master unlocks
         self.queued = ""
+        #: the game master's key unlocked and codes taken in; a player's orders sealed and sent
+        self.intake = CodeIntake(self)
+        self.sending = OrderSending(self)
 
     # --- hooks the app calls ----------------------------------------------------------------------
     @staticmethod
@@ -389,7 +366,7 @@ class GroupController:
         what = "orders and the sealed code you were shown" if draft.code else "orders"
         state.kept = f"Your {what} for {state.game.phase.title} were kept {since}."
 
-    def _keep_draft(self, state: GroupState) -> None:
+    def keep_draft(self, state: GroupState) -> None:
         """Keep the player's orders and last code for a reload (nothing is kept if storage is full or off)."""
         place = self._draft_place(state)
         if place is None:
@@ -553,7 +530,7 @@ class GroupController:
             return False
         if state.is_gm and state.kind.opened(state):
             state.intake = state.intake.for_phase(state.game)
-        self._keep_draft(state)  # (a player's, once the view is their own; none is the game master's)
+        self.keep_draft(state)  # (a player's, once the view is their own; none is the game master's)
         state.kind.keep_link(state, replace_hash)
         return True
 
@@ -566,14 +543,14 @@ class GroupController:
         app.on(_id("group-form"), "submit", self.on_start)
         app.on(_id("group-cancel"), "click", lambda e: _id("group-dialog").close())
         app.on(_id("group-generate"), "click", lambda e: self._generate())
-        app.on(_id("group-power"), "change", self.on_power)
-        app.on(_id("send-orders"), "click", self.on_send)
-        app.on(_id("orders-text"), "input", self.on_typing)
-        app.on(_id("copy-code"), "click", lambda e: self._copy_code(link=False))
-        app.on(_id("copy-code-link"), "click", lambda e: self._copy_code(link=True))
+        app.on(_id("group-power"), "change", self.sending.on_power)
+        app.on(_id("send-orders"), "click", self.sending.on_send)
+        app.on(_id("orders-text"), "input", self.sending.on_typing)
+        app.on(_id("copy-code"), "click", lambda e: self.sending.copy_code(link=False))
+        app.on(_id("copy-code-link"), "click", lambda e: self.sending.copy_code(link=True))
         app.on(_id("share-code"), "click", lambda e: self._share(str(_id("orders-code").value), "send-status"))
-        app.on(_id("gm-unlock-form"), "submit", self.on_unlock)
-        app.on(_id("open-codes"), "click", self.on_open_codes)
+        app.on(_id("gm-unlock-form"), "submit", self.intake.on_unlock)
+        app.on(_id("open-codes"), "click", self.intake.on_open_codes)
         app.on(_id("copy-public-link"), "click", self.on_copy_public)
         app.on(_id("share-public-link"), "click", self.on_share_public)
         app.on(_id("message-players"), "click", self.on_message)
@@ -621,7 +598,7 @@ class GroupController:
             if "AbortError" not in str(error):
                 self.say(status, "Sharing did not work here: copy the text instead.", "error")
 
-    async def _copy_text(self, text: str, status: str, done: str, field_id: str = "") -> None:
+    async def copy_text(self, text: str, status: str, done: str, field_id: str = "") -> None:
         try:  # writeText's promise is refused when the page lacks focus or permission
             await js.navigator.clipboard.writeText(text)
             self.say(status, done)
@@ -712,10 +689,19 @@ class GroupController:
     def secure(self) -> bool:
         return bool(js.window.adjutantGroup.available())
 
+    def refused_insecure(self, status: str = "") -> bool:
+        """Whether the page cannot seal (it was not opened over https://): if so, said in the page's message
+        and in the panel's status line ``status``, if one is named."""
+        if self.secure():
+            return False
+        if status:
+            self.say(status, INSECURE, "error")
+        self.app.message(INSECURE)
+        return True
+
     def start_new(self, variant_id: str) -> None:
         """The dialog for a new group game: the game master's passphrase."""
-        if not self.secure():
-            self.app.message(INSECURE)
+        if self.refused_insecure():
             return
         _id("group-dialog").dataset.variant = variant_id
         _id("group-errors").replaceChildren()
@@ -745,7 +731,7 @@ class GroupController:
                 app.computer.seat_group_game(game)
                 made = await js.window.adjutantGroup.newGame(phrase)
                 session = Session(game)
-                self.pending = GroupState(session, _bytes(made.publicKey), str(made.sealedPrivate), made.privateKey,
+                self.pending = GroupState(session, js_bytes(made.publicKey), str(made.sealedPrivate), made.privateKey,
                                           kind=Classic(self))
                 self.pending.intake = group.Intake(0)
                 app.saving.replacing()
@@ -793,277 +779,6 @@ class GroupController:
         field.scrollIntoView(to_js({"block": "center"}, dict_converter=js.Object.fromEntries))
         _id("copy-public-link").focus(to_js({"preventScroll": True}, dict_converter=js.Object.fromEntries))
 
-    # --- a player's view ----------------------------------------------------------------------------
-    def on_power(self, event: Any) -> None:
-        state = self.state
-        if state is None or state.is_gm or not state.kind.chooses_power:
-            return
-        power = str(_id("group-power").value)
-        state.power = power if power in state.game.variant.powers else ""
-        _remember_power(state.public_key, state.power)
-        state.session.readonly = not state.power
-        state.session.player = state.power
-        state.session.clear_selection()
-        state.game.clear_orders()
-        state.code = state.code_note = state.kept = ""
-        _id("orders-code").value = ""
-        _id("orders-code-box").hidden = True
-        self.say("send-status", "")
-        if state.power:  # this power's drafts, if this browser played it at this phase before
-            self.restore_draft(state, "from before")
-        self.app.changed()
-        self.app.render()
-
-    def on_typing(self, event: Any) -> None:
-        """A player's text in the orders box, not yet entered, is kept with their drafts as it is typed."""
-        state = self.state
-        if state is not None and not state.is_gm and state.typed is None:
-            self._keep_draft(state)
-
-    def on_send(self, event: Any) -> None:
-        asyncio.ensure_future(self._send())
-
-    async def _send(self) -> None:
-        state, app = self.state, self.app
-        if state is None or not state.power:
-            self.say("send-status", CHOOSE_POWER, "error")
-            app.message("Say which power you play first.")
-            return
-        if not state.kind.opened(state):
-            app.message("Enter your passphrase first (Secrets): your orders are drafted in your own view.")
-            return
-        if not self.secure():
-            self.say("send-status", INSECURE, "error")
-            app.message(INSECURE)
-            return
-        if str(_id("orders-text").value).strip():  # orders typed but not entered: enter them first
-            _id("orders-form").requestSubmit()
-            if str(_id("orders-text").value).strip():
-                self.say(
-                    "send-status",
-                    "Not sent: some orders in the orders box were not understood (see the messages under "
-                    "it). Correct or delete them, then send again.",
-                    "error",
-                )
-                return
-        game = state.game
-        try:
-            payload = group.encode_orders(game, state.power, list(game.orders_of(state.power)))
-            header = group.header_for(game, state.public_key, state.power)
-            aad = group.additional_data(header, game, state.public_key, state.kind.code_binding(state))
-            plain = group.plaintext(int(time.time() * 1000), payload)
-            seal = js.window.adjutantGroup.sealOrders
-            body = await seal(to_js(state.public_key), to_js(header.pack()), to_js(aad), to_js(plain))
-        except Exception as error:  # noqa: BLE001 - say why; the orders stay
-            self.say("send-status", f"The orders could not be sealed: {error}", "error")
-            app.message(f"The orders could not be sealed: {error}")
-            return
-        code = group.CODE_PREFIX + str(body)
-        state.code_orders = _sealed_orders(game, state.power)
-        count = len(game.orders_of(state.power))
-        name = game.variant.powers[state.power].name
-        # a second code looks like the first: say it is another, to send (the game master keeps the latest)
-        again = " This is a new code: send it too, and it replaces the one before." if state.code else ""
-        later_title = state.later[0]
-        old = (f" This link is an old one: this browser has opened this game at {later_title}, and the game "
-               "master will refuse this code unless they took that phase back." if later_title else "")
-        state.code, state.code_note = code, (
-            f"Sealed {count} order{'s' if count != 1 else ''} for {name}, {game.phase.title}.{again}{old} Now "
-            "send this code to your game master by email or chat: copy it and paste it into your message."
-        )
-        self._keep_draft(state)
-        self.show_code(state)
-        self.say("send-status", "")
-        _id("copy-code").focus()
-        _id("orders-code-box").scrollIntoView(to_js({"block": "nearest"}, dict_converter=js.Object.fromEntries))
-
-    @staticmethod
-    def show_code(state: GroupState) -> None:
-        _id("orders-code").value = state.code
-        _id("orders-code-box").hidden = False
-        _id("orders-code-note").textContent = state.code_note
-        _id("orders-code-resend").textContent = (
-            "To change your orders, change them above and press Send my orders again: the latest code counts."
-        )
-
-    def _copy_code(self, link: bool) -> None:
-        code = str(_id("orders-code").value)
-        state = self.state
-        if not code or state is None:
-            return
-        done = "Copied. Paste it into your email or chat message to the game master."
-        if link:
-            base = str(js.location.href).split("#")[0]
-            url = f"{base}#{state.game.variant.id}.{code}"
-            asyncio.ensure_future(self._copy_text(url, "send-status", "Link copied. " + done[8:]))
-        else:
-            asyncio.ensure_future(self._copy_text(code, "send-status", done, "orders-code"))
-
-    # --- the game master's view ------------------------------------------------------------------
-    def on_unlock(self, event: Any) -> None:
-        event.preventDefault()
-        phrase = str(_id("gm-passphrase").value)
-        if phrase:
-            asyncio.ensure_future(self.unlock(phrase))
-
-    async def unlock(self, phrase: str) -> None:
-        state, app = self.state, self.app
-        if state is None or not state.is_gm:
-            return
-        if not self.secure():
-            app.message(INSECURE)
-            return
-        key = None
-        for reading in sealed.passphrase_readings(phrase):
-            try:
-                key = await js.window.adjutantGroup.unlock(to_js(state.public_key), state.sealed_private, reading)
-            except Exception as error:  # noqa: BLE001 - a damaged sealed key: say so, keep the game
-                app.message(f"The game master's key could not be opened: {error}")
-                return
-            if key is not None and key is not jsnull:
-                phrase = reading
-                break
-        if key is None or key is jsnull:
-            wrong = "That passphrase does not open this game's key. Nothing has changed."
-            self.say("group-status", wrong, "error")
-            app.message(wrong, beside=True)
-            _id("gm-passphrase").focus()
-            _id("gm-passphrase").select()  # typing again replaces it
-            return
-        shown = state.kind.opened(state)  # (else the key opens the game itself, which is then shown)
-        try:
-            note = await state.kind.open_game(state, key, phrase)
-        except Exception as error:  # noqa: BLE001 - a damaged part: say so, keep the game
-            app.message(f"The game master's part could not be opened: {error}. Nothing has changed.")
-            return
-        if not shown:
-            state = self.state
-            assert state is not None
-        state.private_key = key
-        _id("gm-passphrase").value = ""
-        _id("unlock-passphrase").value = ""
-        unlocked = "Unlocked: paste the players' sealed orders codes." + (f" {note}" if note else "")
-        app.message(unlocked, "info", beside=True)  # where the Secrets form was used; the Group game panel says it too
-        app.render()
-        self.say("group-status", unlocked)
-        state.said, state.said_log = "unlocked", state.log
-        _id("codes-text").focus()
-        if self.queued:
-            queued, self.queued = self.queued, ""
-            await self.open_codes(queued)
-
-    def on_open_codes(self, event: Any) -> None:
-        asyncio.ensure_future(self.open_codes(str(_id("codes-text").value)))
-
-    async def open_codes(self, text: str) -> None:
-        """Take every code in ``text`` into the game: each is opened, checked and either taken (the
-        latest for a power wins) or refused with why; a refused code changes nothing."""
-        state, app = self.state, self.app
-        if state is None or not state.is_gm:
-            return
-        if state.private_key is None:
-            self.say("codes-status", "Unlock with the game master's passphrase first.", "error")
-            app.message("Unlock with the game master's passphrase first.")
-            return
-        log: list[tuple[str, str]] = []
-        try:
-            codes = group.code_readings(text)
-        except AdjutantError as error:
-            codes, log = [], [("rejected", str(error))]
-        if not codes and not log:
-            log.append(("rejected", "no sealed orders code (orders~…) in the pasted text"))
-        if not codes:  # the pasted text stays in the box, to look at again
-            state.log, state.log_at = [], len(state.game.history)
-            app.render()
-            self.say("codes-status", f"Nothing opened: {log[0][1]}.", "error")
-            return
-        game = state.game
-        state.intake = state.intake.for_phase(game)
-        digest = state.kind.intake_digest(state)  # once per paste
-        tries, untried = [group.MAX_OPEN_ATTEMPTS], []
-        for number, readings in enumerate(codes):
-            if number and number % 25 == 0:  # the page stays live, and says how far it is
-                self.say("codes-status", f"Opening codes: {number} of {len(codes)}…")
-                await asyncio.sleep(0)
-            # named by its end: every code of a game and phase begins alike (its clear header)
-            short = f"{group.CODE_PREFIX}…{readings[0][-8:]}"
-            power = ""
-            try:
-                read, opened = await self._open_code(state, readings, digest, tries)
-                power, short = read.power, f"{group.CODE_PREFIX}…{read.code[-8:]}"
-                had = state.intake.received.get(read.power)
-                said = state.intake.accept(game, read, opened)
-                # the same code again, or an older one, changes nothing: neither is counted as taken in
-                same = had is not None and state.intake.received.get(read.power) is had
-                kind = "older" if same and said.endswith(group.OLDER_CODE) else "same" if same else "kept"
-                log.append((kind, f"{short} {said}"))
-            except _NotTried:
-                untried.append(readings)
-                log.append(("untried", f"{short} not tried: {NOT_TRIED}"))
-            except group.CodeError as error:
-                who = power or error.power
-                state.intake.refuse(str(error), who, error.earlier)
-                kind, said = group.refusal_said(game, state.intake, who, error)
-                log.append((kind, f"{short} {said}"))
-            except AdjutantError as error:
-                state.intake.refuse(str(error), power)
-                log.append(("rejected", f"{short} refused: {error}"))
-        state.log, state.log_at = log, len(game.history)
-        # the codes not tried stay in the box, for Open codes again
-        _id("codes-text").value = "\n".join(group.reading_lines(r) for r in untried)
-        app.changed()
-        app.render()
-        self._say_codes(log)
-
-    def _say_codes(self, log: list[tuple[str, str]]) -> None:
-        """The line under Open codes: how many of the codes just opened were taken in, changed nothing (the
-        same again, older, or refused while their power's orders are in: set aside), were refused, or were
-        not tried (left in the box: a paste opens at most :data:`adjutant.group_play.codes.MAX_OPEN_ATTEMPTS`)."""
-        kinds = ("kept", "same", "older", "aside", "untried")
-        counts = {kind: sum(k == kind for k, _ in log) for kind in kinds}
-        taken, repeated, older, aside, untried = counts.values()
-        again = (f", {repeated} already in" if repeated else "") + (f", {older} older, set aside" if older else "")
-        again += f", {aside} set aside (those powers' orders are in)" if aside else ""
-        refused = len(log) - sum(counts.values())
-        rest = (f" {untried} not tried (one paste opens at most {group.MAX_OPEN_ATTEMPTS} readings): they are "
-                "left in the box; press Open codes again." if untried else "")
-        self.say(
-            "codes-status",
-            f"{taken} code{'s' if taken != 1 else ''} taken in{again}, {refused} refused: see the list and the "
-            f"table.{rest}",
-            "error" if refused or untried else "info",
-        )
-
-    async def _open_code(
-        self, state: GroupState, readings: tuple[str, ...], digest: bytes, tries: list[int]
-    ) -> tuple[group.Sealed, bytes]:
-        """The first of a code's readings (:func:`adjutant.group_play.codes.code_readings`) that opens with the game
-        master's key, and what it holds. If none opens, the first reading's refusal: the code as it
-        stands on its line. Each reading opened with Web Crypto spends one of ``tries`` (the paste's);
-        _NotTried when they are spent before any reading opened."""
-        refusal: group.CodeError | None = None
-        for code in readings:
-            try:
-                read = group.read_code(code, state.game, state.public_key, digest)
-            except group.CodeError as error:
-                refusal = refusal or error
-                continue
-            if tries[0] <= 0:
-                raise _NotTried
-            tries[0] -= 1
-            opened = await js.window.adjutantGroup.openOrders(
-                state.private_key, to_js(read.data), group.HEADER, to_js(read.aad)
-            )
-            if opened is not None and opened is not jsnull:
-                return read, _bytes(opened)
-            refusal = refusal or group.CodeError(
-                "the code does not open: it was altered or damaged on the way, or sealed for another version "
-                "of this phase",
-                read.power,
-            )
-        assert refusal is not None  # a code has one reading at least
-        raise refusal
-
     def on_share_public(self, event: Any) -> None:
         if self.state is not None:
             self.state.linked = len(self.state.game.history)
@@ -1080,7 +795,7 @@ class GroupController:
         url = self.players_url()
         if url:
             done = "Players' link copied: send it to every player."
-            asyncio.ensure_future(self._copy_text(url, "link-status", done, "players-link"))
+            asyncio.ensure_future(self.copy_text(url, "link-status", done, "players-link"))
 
     def on_message(self, event: Any) -> None:
         state = self.state
@@ -1096,7 +811,7 @@ class GroupController:
         _id("players-message").value = state.message
         self.app.render()
         done = "Message to players copied: paste it into your email or chat to all the players."
-        asyncio.ensure_future(self._copy_text(state.message, "message-status", done, "players-message"))
+        asyncio.ensure_future(self.copy_text(state.message, "message-status", done, "players-message"))
 
     def public_fragment(self) -> str | None:
         """The players' link of the group game in hand (for the embed code), or None."""

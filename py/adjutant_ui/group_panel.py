@@ -11,15 +11,14 @@ from adjutant.group_play import codes as group
 
 from .dom import by_id as _id
 from .group import (
-    CHOOSE_POWER,
     LOCKED_ADJUDICATE,
     LOCKED_CODES,
     LOCKED_MESSAGE,
     STALE_CODE,
     GroupController,
-    code_stale,
     nothing_to_order,
 )
+from .group_sending import CHOOSE_POWER, code_stale, show_code
 from .group_state import GroupState
 
 document = js.document
@@ -249,7 +248,7 @@ class GroupPanel:
             state.typed = None
         if state.kept:  # said once, where the player sends (the orders themselves are in the list)
             if state.code:
-                self.ctrl.show_code(state)
+                show_code(state)
             self.ctrl.say("send-status", state.kept)
             state.kept = ""
         shown, stale = not _id("orders-code-box").hidden, code_stale(state)
@@ -257,7 +256,7 @@ class GroupPanel:
             _id("orders-code-box").hidden = True
             self.ctrl.say("send-status", STALE_CODE, "error")
         elif state.code and not shown and not stale and _id("send-status").textContent == STALE_CODE:
-            self.ctrl.show_code(state)  # the orders given are those the code seals
+            show_code(state)  # the orders given are those the code seals
             self.ctrl.say("send-status", "")
 
     def _intake_table(self) -> None:

@@ -87,8 +87,16 @@ class GroupPage(Protocol):
                    keys: dict[str, Any] | None = None, passphrases: dict[str, str] | None = None) -> None: ...
 
 
+class Intake(Protocol):
+    """The game master's intake of codes (:class:`adjutant_ui.group_intake.CodeIntake`) as Cluster's group code
+    uses it."""
+
+    async def unlock(self, phrase: str) -> None: ...
+
+
 class GroupControl(Protocol):
-    """The group controller (:class:`adjutant_ui.group.GroupController`) as Cluster's group code uses it."""
+    """The group controller (:class:`adjutant_ui.group.GroupController`) as the group code (Cluster's, the
+    intake of codes, a player's sending) uses it."""
 
     state: GroupState | None
     pending: GroupState | None
@@ -102,9 +110,20 @@ class GroupControl(Protocol):
 
     def remember_power(self, power: str) -> None: ...
 
+    queued: str
+
+    @property
+    def intake(self) -> Intake: ...
+
     def restore_draft(self, state: GroupState, since: str) -> None: ...
 
-    async def unlock(self, phrase: str) -> None: ...
+    def keep_draft(self, state: GroupState) -> None: ...
+
+    def say(self, status: str, text: str, kind: str = "info") -> None: ...
+
+    def refused_insecure(self, status: str = "") -> bool: ...
+
+    async def copy_text(self, text: str, status: str, done: str, field_id: str = "") -> None: ...
 
 
 class InHand(NamedTuple):

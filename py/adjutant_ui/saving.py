@@ -411,7 +411,7 @@ class Saving:
             return
         if code_link(fragment):
             if self.group.takes_codes():  # an orders code opened as a link in the game master's page
-                asyncio.ensure_future(self.group.open_codes(fragment))
+                asyncio.ensure_future(self.group.intake.open_codes(fragment))
             else:  # a player's own code, say: what it is for; the game in hand stays
                 self.page.message(CODE_LINK, "info")
                 self.page.changed(replace_hash=True)
