@@ -25,7 +25,6 @@ from adjutant.adjudication.orders import (
     Order,
     Protect,
     Support,
-    Waive,
     format_order,
     order_power,
 )
@@ -43,6 +42,17 @@ from adjutant.steps import run_to_end
 from adjutant.variants.cluster import GM, cluster_state
 from adjutant.variants.cluster_orders import Mattermit, Nominate, Research, Transfer
 
+from .adjustments import (
+    adjustments_given,
+    all_given,
+    build_texts,
+    builds_in,
+    named,
+    not_yours,
+    player_prompt,
+    still_due,
+    withdraw,
+)
 from .results_report import result_sentences, results_text
 from .sealed import SealedLink, decode_sealed_link, is_sealed_link, public_game
 
@@ -606,11 +616,11 @@ class Session:
         if game.over or game.phase.kind != "adjustment":
             return ""
         delta = game.adjustments().get(power, 0)
-        given = self.adjustments_given(power)
+        given = adjustments_given(self.game, power)
         if not delta or len(given) <= abs(delta):
             return ""
         what = "builds" if delta > 0 else "removals"
-        extra = ", ".join(self._named(o) for o in given[abs(delta):])
+        extra = ", ".join(named(self.game.variant, o) for o in given[abs(delta):])
         return f"{len(given)} {what} given, {abs(delta)} due (the last given, {extra}, will not count)"
 
     def clear_selection(self) -> None:
@@ -661,11 +671,11 @@ class Session:
 
             places: list[str] = []
             for power, delta in self._adjusting().items():
-                if delta > 0 and len(self.adjustments_given(power)) < delta:
+                if delta > 0 and len(adjustments_given(self.game, power)) < delta:
                     builds = build_places(variant, power, game.units, game.position.centres)
                     places += [text.split()[1] for text in builds]
                 # a build given is highlighted too: a click there withdraws it
-                places += [o.location for o in self.adjustments_given(power) if isinstance(o, Build)]
+                places += [o.location for o in adjustments_given(self.game, power) if isinstance(o, Build)]
             return sorted(set(places))
         if self.selected is None:
             return []
@@ -833,7 +843,7 @@ class Session:
             unit = self.unit_at(province)
             if unit is not None:
                 self.selected = unit.location
-            elif other := self._not_yours(province):
+            elif other := not_yours(self.game, self.player, province):
                 self.note = other
             elif kind == "movement":
                 self.note = f"There is no unit in {here} to order."
@@ -960,25 +970,25 @@ class Session:
             return order, []
         given = self._given_at(province)
         if (isinstance(given, Build) and given.type == "F" and "/" in location and location != given.location
-                and f"F {location}" in self._build_texts(given.power)):
+                and f"F {location}" in build_texts(self.game, given.power)):
             # a fleet built on one coast, a click on the other: the fleet is built there instead
             self.clear_selection()
-            self._withdraw(given)
+            withdraw(self.game, given)
             return f"Build F {location}", []
         if given is not None:  # a build or removal given here: this click takes it back
             self.clear_selection()
-            self._withdraw(given)
-            self.withdrawn = self._named(given)
+            withdraw(self.game, given)
+            self.withdrawn = named(self.game.variant, given)
             done = (f"The build of {self.withdrawn} is withdrawn" if isinstance(given, Build)
                     else f"{self.withdrawn} is kept")
-            still = self._still_due(order_power(given))
+            still = still_due(self.game, order_power(given))
             self.note = f"{done}: {still}" if still else f"{done}."
             return None, []
         unit = self.unit_at(province)
         if unit is not None:
             self.clear_selection()
-            if self._all_given(unit.power):
-                self.note = self._all_given(unit.power)
+            if all_given(self.game, unit.power):
+                self.note = all_given(self.game, unit.power)
                 return None, []
             return f"{unit.type} {unit.location} disband", []
         matching = [t for t in targets if province_of(t) == province]
@@ -986,9 +996,9 @@ class Session:
             self.clear_selection()
             self.selected = province
             return None, []
-        other = self._not_yours(province)
-        used = next((self._all_given(p) for p, d in self._adjusting().items() if d > 0 and self._all_given(p)
-                     and self._builds_in(p, province)), "")
+        other = not_yours(self.game, self.player, province)
+        used = next((all_given(self.game, p) for p, d in self._adjusting().items() if d > 0 and all_given(self.game, p)
+                     and builds_in(self.game, p, province)), "")
         if other:
             self.note = other
         elif used:
@@ -1009,98 +1019,15 @@ class Session:
             self.note = f"Nothing can be built in {here} now: builds go in a power's own empty home centres."
         return None, []
 
-    def adjustments_given(self, power: str) -> list[Order]:
-        """``power``'s builds (waives included) or removals given this adjustment phase, as given: the
-        first as many as are due count."""
-        kinds = (Build, Waive) if self.game.adjustments().get(power, 0) > 0 else (Disband,)
-        return [o for o in self.game.orders_of(power) if isinstance(o, kinds)]
-
     def _given_at(self, province: str) -> Order | None:
         """The build or removal given in ``province`` by a power ordered here (the player's only), if any."""
         for power in self._adjusting():
-            for order in self.adjustments_given(power):
+            for order in adjustments_given(self.game, power):
                 at = order.location if isinstance(order, Build) else order.unit.location if isinstance(
                     order, Disband) else ""
                 if at and province_of(at) == province:
                     return order
         return None
-
-    def _named(self, order: Order) -> str:
-        """The unit a build or removal is for, as the prompts name units ("A Budapest"); "a build waived" for
-        a waive."""
-        variant = self.game.variant
-        if isinstance(order, Build):
-            return f"{order.type} {variant.province_name(order.location)}"
-        if isinstance(order, Disband):
-            return f"{order.unit.type} {variant.province_name(order.unit.location)}"
-        return "a build waived"
-
-    def _withdraw(self, order: Order) -> None:
-        """Take ``order`` back from its power's orders, the others kept as they were."""
-        power = order_power(order)
-        kept = [o for o in self.game.orders_of(power) if o is not order]
-        self.game.clear_orders(power)
-        for other in kept:
-            self.game.add_order(other)
-
-    def _build_texts(self, power: str) -> list[str]:
-        """Every build ``power`` may give this phase, as "A vie", "F stp/nc"."""
-        from adjutant.adjudication.phases import build_places
-
-        game = self.game
-        return build_places(game.variant, power, game.units, game.position.centres)
-
-    def _builds_in(self, power: str, province: str) -> bool:
-        return any(province_of(text.split()[1]) == province for text in self._build_texts(power))
-
-    @staticmethod
-    def _units(count: int, more: str = "") -> str:
-        return f"{count}{more} unit{'s' if count != 1 else ''}"
-
-    def _still_due(self, power: str) -> str:
-        """What ``power`` still has to give this adjustment phase, said after a withdrawal."""
-        name = self.game.variant.powers[power].name
-        delta = self.game.adjustments().get(power, 0)
-        given = len(self.adjustments_given(power))
-        left = abs(delta) - given
-        if left <= 0:
-            return ""
-        more = " more" if given else ""
-        return f"{name} may build {self._units(left, more)}." if delta > 0 else \
-            f"{name} must remove {self._units(left, more)}."
-
-    def _all_given(self, power: str) -> str:
-        """When ``power`` has given all the builds or removals due, the note for a click that would give one
-        more (it would not count); "" otherwise. It names the orders that count, the first given."""
-        variant = self.game.variant
-        delta = self.game.adjustments().get(power, 0)
-        count = abs(delta)
-        given = self.adjustments_given(power)
-        if not delta or len(given) < count:
-            return ""
-        name = variant.powers[power].name
-        listed = ", ".join(self._named(o) for o in given[:count])
-        beyond = len(given) - count
-        if beyond:
-            listed += f"; {beyond} more given will not count"
-        if delta > 0:
-            waived = any(isinstance(o, Waive) for o in given)
-            back = (" (a waive is taken back only by clearing the power's orders)" if waived else "")
-            return (f"{name} has used its {count} build{'s' if count != 1 else ''} ({listed}): click a build given "
-                    f"to withdraw it{back}.")
-        which = "one of those units" if count != 1 else "that unit"
-        return (f"{name} has chosen its {count} removal{'s' if count != 1 else ''} ({listed}): click {which} to "
-                "keep it instead.")
-
-    def _not_yours(self, province: str) -> str:
-        """In a player's view, the note for a click on another power's unit in ``province`` ("" otherwise)."""
-        variant = self.game.variant
-        unit = self.game.units.get(province)
-        if not self.player or unit is None or unit.power == self.player or unit.power not in variant.powers:
-            return ""
-        here = variant.province_name(province)
-        return (f"The unit in {here} is {variant.powers[unit.power].name}'s, not yours: you order "
-                f"{variant.powers[self.player].name}'s units.")
 
     def _builds(self, unit_type: str) -> list[str]:
         """Where a ``unit_type`` could be built now in the selected province (one place per coast)."""
@@ -1149,25 +1076,6 @@ class Session:
         self.clear_selection()
         return f"Build {unit_type} {places[0]}", []
 
-    def _player_adjustment_prompt(self) -> str:
-        """An adjustment phase's prompt to the player of :attr:`player`: their own builds or removals."""
-        name = self.game.variant.powers[self.player].name
-        delta = self.game.adjustments().get(self.player, 0)
-        count = abs(delta)
-        given = len(self.adjustments_given(self.player))
-        if not delta:
-            return f"{name} has no builds or removals this phase."
-        if given >= count:
-            return self._all_given(self.player)
-        if delta > 0:
-            what, how = "may build", "click one of your highlighted home centres to build"
-            back = "a build given to withdraw it"
-        else:
-            what, how, back = "must remove", "click one of your units to remove it", "one chosen to keep it"
-        if given:
-            return f"{name} {what} {self._units(count - given, ' more')}: {how}, or {back}."
-        return f"{name} {what} {self._units(count)}: {how}."
-
     def prompt(self) -> str:
         """One line telling the player what a click does now."""
         game = self.game
@@ -1190,8 +1098,8 @@ class Session:
                     return f"Build an army in {where} (a fleet is built only on a coast): choose Build Army."
                 return f"Build what in {where}? Choose {kinds}."
             if self.player:
-                return self._player_adjustment_prompt()
-            if any(self.adjustments_given(power) for power in self._adjusting()):
+                return player_prompt(self.game, self.player)
+            if any(adjustments_given(self.game, power) for power in self._adjusting()):
                 return ("Click or tap a highlighted centre to build, or a unit of a power that must remove one; a "
                         "build or removal given, to withdraw it.")
             return "Click or tap a highlighted centre to build, or a unit of a power that must remove one."
