@@ -1,4 +1,5 @@
-"""The page's group games: the game master's and a player's views (see docs/group-play.md).
+"""The page's group games: the controller of the group game in hand (see docs/group-play.md); the game
+master's intake of codes is :mod:`adjutant_ui.group_intake`, a player's sending :mod:`adjutant_ui.group_sending`.
 
 The engine's part (order payloads, codes' headers, links, the intake) is :mod:`adjutant.group_play.codes`; the
 encryption is web/group.js (Web Crypto). This module wires them to the page: the "Group game" panel

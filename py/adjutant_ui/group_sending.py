@@ -43,7 +43,6 @@ def show_code(state: GroupState) -> None:
     )
 
 
-
 class OrderSending:
     """A player's view of the group game in hand: choosing the power, typing, sending and copying the code."""
 

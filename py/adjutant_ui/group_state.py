@@ -144,7 +144,7 @@ class GroupState:
     linked: int = -1  # the phase number the players' link was last copied at
     #: a player's last sealed orders code shown, its note, and the orders it seals (order texts, sorted;
     #: kept with the drafts: saves.Draft): orders changed since make it out of
-    #: date (:func:`adjutant_ui.group.code_stale`)
+    #: date (:func:`adjutant_ui.group_sending.code_stale`)
     code: str = ""
     code_note: str = ""
     code_orders: tuple[str, ...] = ()

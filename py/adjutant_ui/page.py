@@ -57,7 +57,7 @@ class GroupSeats(Protocol):
 
 
 class GroupPage(Protocol):
-    """The page as the group code (adjutant_ui.group, adjutant_ui.cluster_group) uses it."""
+    """The page as the group code (adjutant_ui.group, group_intake, group_sending, cluster_group) uses it."""
 
     @property
     def session(self) -> Session | None: ...
