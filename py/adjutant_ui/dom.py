@@ -16,6 +16,11 @@ def by_id(name: str) -> Any:
     return js.document.getElementById(name)
 
 
+def page_address() -> str:
+    """The page's address without its fragment: what a link to a game is made on."""
+    return str(js.location.href).split("#")[0]
+
+
 def js_bytes(value: Any) -> bytes:
     """A JavaScript byte array (a Uint8Array, an ArrayBuffer) as Python bytes."""
     return bytes(value.to_py())

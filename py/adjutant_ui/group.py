@@ -24,7 +24,7 @@ from adjutant.group_play import codes as group
 from pyodide.ffi import jsnull, to_js
 
 from . import cluster_group, computer, saves, sealed
-from .dom import js_bytes
+from .dom import js_bytes, page_address
 from .group_intake import CodeIntake
 from .group_sending import OrderSending
 from .group_state import GroupState
@@ -585,8 +585,7 @@ class GroupController:
         fragment = self.public_fragment()
         if fragment is None:  # a Cluster game master's link not yet unlocked: its players' parts are sealed
             return ""
-        base = str(js.location.href).split("#")[0]
-        return f"{base}#{fragment}"
+        return f"{page_address()}#{fragment}"
 
     def _share(self, text: str, status: str) -> None:
         if text:
@@ -805,8 +804,8 @@ class GroupController:
         state.kind.when_sealed(state, lambda: self._show_message(state, state.kind.players_link(state)))
 
     def _show_message(self, state: GroupState, fragment: str) -> None:
-        base = str(js.location.href).split("#")[0]
-        state.message = group.results_message(state.game, f"{base}#{fragment}", state.session.players_results_text())
+        link = f"{page_address()}#{fragment}"
+        state.message = group.results_message(state.game, link, state.session.players_results_text())
         state.message = computer.with_note(state.message, state.game)
         state.messaged = len(state.game.history)
         _id("players-message").value = state.message

@@ -14,6 +14,7 @@ from adjutant.group_play import codes as group
 from pyodide.ffi import to_js
 
 from .dom import by_id as _id
+from .dom import page_address
 from .group_state import GroupState
 from .page import GroupControl
 
@@ -138,8 +139,7 @@ class OrderSending:
             return
         done = "Copied. Paste it into your email or chat message to the game master."
         if link:
-            base = str(js.location.href).split("#")[0]
-            url = f"{base}#{state.game.variant.id}.{code}"
+            url = f"{page_address()}#{state.game.variant.id}.{code}"
             asyncio.ensure_future(self.ctrl.copy_text(url, "send-status", "Link copied. " + done[8:]))
         else:
             asyncio.ensure_future(self.ctrl.copy_text(code, "send-status", done, "orders-code"))

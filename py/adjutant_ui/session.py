@@ -667,15 +667,13 @@ class Session:
         if not self.at_current or game.over or self.readonly:
             return []
         if kind == "adjustment" and self.selected is None:
-            from adjutant.adjudication.phases import build_places
-
             places: list[str] = []
             for power, delta in self._adjusting().items():
-                if delta > 0 and len(adjustments_given(self.game, power)) < delta:
-                    builds = build_places(variant, power, game.units, game.position.centres)
-                    places += [text.split()[1] for text in builds]
+                given = adjustments_given(game, power)
+                if delta > 0 and len(given) < delta:
+                    places += [text.split()[1] for text in build_texts(game, power)]
                 # a build given is highlighted too: a click there withdraws it
-                places += [o.location for o in adjustments_given(self.game, power) if isinstance(o, Build)]
+                places += [o.location for o in given if isinstance(o, Build)]
             return sorted(set(places))
         if self.selected is None:
             return []
@@ -987,8 +985,8 @@ class Session:
         unit = self.unit_at(province)
         if unit is not None:
             self.clear_selection()
-            if all_given(self.game, unit.power):
-                self.note = all_given(self.game, unit.power)
+            if full := all_given(self.game, unit.power):
+                self.note = full
                 return None, []
             return f"{unit.type} {unit.location} disband", []
         matching = [t for t in targets if province_of(t) == province]
@@ -997,8 +995,8 @@ class Session:
             self.selected = province
             return None, []
         other = not_yours(self.game, self.player, province)
-        used = next((all_given(self.game, p) for p, d in self._adjusting().items() if d > 0 and all_given(self.game, p)
-                     and builds_in(self.game, p, province)), "")
+        used = next((note for p, d in self._adjusting().items()
+                     if d > 0 and (note := all_given(self.game, p)) and builds_in(self.game, p, province)), "")
         if other:
             self.note = other
         elif used:
@@ -1031,16 +1029,13 @@ class Session:
 
     def _builds(self, unit_type: str) -> list[str]:
         """Where a ``unit_type`` could be built now in the selected province (one place per coast)."""
-        from adjutant.adjudication.phases import build_places
-
-        game = self.game
         if self.selected is None:
             return []
         province = province_of(self.selected)
         places: list[str] = []
         for power, delta in self._adjusting().items():
             if delta > 0:
-                for text in build_places(game.variant, power, game.units, game.position.centres):
+                for text in build_texts(self.game, power):
                     kind, where = text.split()
                     if kind == unit_type and province_of(where) == province:
                         places.append(where)

@@ -13,6 +13,7 @@ from pyodide.ffi import jsnull
 
 from . import sealed
 from .dom import by_id as _id
+from .dom import page_address
 from .group import GroupController
 from .page import Page
 from .saving import Saving
@@ -31,7 +32,7 @@ class Sharing:
         self.sealing = sealing
 
     def share_url(self, page: str = "") -> str:
-        base = str(js.location.href).split("#")[0]
+        base = page_address()
         if page:  # resolved as a browser does: a query holding "/" must not change the folder
             base = str(js.URL.new(page, base).href).split("#")[0]
         return base + "#" + self.page.last_link
